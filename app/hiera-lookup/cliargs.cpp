@@ -1,0 +1,131 @@
+#include "cliargs.h"
+
+#include <stdexcept>
+
+const char* const kUsage =
+    "Usage: hiera-lookup --config PATH [--facts FILE] [--scope FILE] [--node NAME]\n"
+    "                    [--merge first|unique|hash|deep] [--knockout-prefix P]\n"
+    "                    [--sort-merged-arrays] [--merge-hash-arrays]\n"
+    "                    [--explain] [--format json|yaml] KEY\n"
+    "\n"
+    "Looks up KEY (dotted keys dig into the value: profile::ntp.servers.0) in the Hiera 5\n"
+    "hierarchy described by the hiera.yaml at PATH, the way `puppet lookup` does.\n"
+    "\n"
+    "  --config PATH          the hiera.yaml (version 5)\n"
+    "  --facts FILE           facts, YAML or JSON (facter -y/-j, or `puppet facts` output);\n"
+    "                         each fact is visible as facts.NAME and as top-scope NAME\n"
+    "  --scope FILE           a YAML or JSON hash used as the raw scope tree (wins over --facts)\n"
+    "  --node NAME            sets trusted.certname\n"
+    "  --merge STRATEGY       first, unique, hash or deep; overrides lookup_options\n"
+    "  --knockout-prefix P    deep merge: values starting with P knock out lower values\n"
+    "  --sort-merged-arrays   deep merge: sort merged arrays\n"
+    "  --merge-hash-arrays    deep merge: merge arrays of hashes element by element\n"
+    "  --explain              print how the value was found (Puppet's --explain, plus file:line)\n"
+    "  --format json|yaml     output format (default yaml); with --explain, json prints the trace\n"
+    "  --help, --version\n"
+    "\n"
+    "Exit status: 0 found (value on stdout), 1 not found (nothing on stdout), 2 error (message on stderr).\n";
+
+namespace {
+
+[[noreturn]] void usageError(const std::string& message)
+{
+    throw std::invalid_argument(message);
+}
+
+} // namespace
+
+CliArgs parseCliArgs(const std::vector<std::string>& args)
+{
+    CliArgs a;
+    std::optional<std::string> mergeName;
+    std::optional<std::string> knockout;
+    bool sort = false, hashArrays = false;
+    bool endOfOptions = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string arg = args[i];
+        std::optional<std::string> inlineValue;
+        if (!endOfOptions && arg.rfind("--", 0) == 0 && arg.size() > 2) {
+            if (auto eq = arg.find('='); eq != std::string::npos) {
+                inlineValue = arg.substr(eq + 1);
+                arg = arg.substr(0, eq);
+            }
+        }
+        auto value = [&]() -> std::string {
+            if (inlineValue)
+                return *inlineValue;
+            if (i + 1 >= args.size())
+                usageError(arg + " needs a value");
+            return args[++i]; // taken as is, even when it starts with "--" (--knockout-prefix --)
+        };
+        if (endOfOptions || arg.empty() || arg[0] != '-' || arg == "-") {
+            if (!a.key.empty())
+                usageError("only one KEY may be given (got '" + a.key + "' and '" + arg + "')");
+            a.key = arg;
+        } else if (arg == "--") {
+            endOfOptions = true;
+        } else if (arg == "--help" || arg == "-h") {
+            a.help = true;
+        } else if (arg == "--version") {
+            a.version = true;
+        } else if (arg == "--config" || arg == "--hiera_config" || arg == "-c") {
+            a.config = value();
+        } else if (arg == "--facts") {
+            a.factsFile = value();
+        } else if (arg == "--scope") {
+            a.scopeFile = value();
+        } else if (arg == "--node") {
+            a.node = value();
+        } else if (arg == "--merge") {
+            mergeName = value();
+        } else if (arg == "--knockout-prefix" || arg == "--knock-out-prefix") {
+            knockout = value();
+        } else if (arg == "--sort-merged-arrays") {
+            sort = true;
+        } else if (arg == "--merge-hash-arrays") {
+            hashArrays = true;
+        } else if (arg == "--explain") {
+            a.explain = true;
+        } else if (arg == "--format" || arg == "--render-as") {
+            const std::string f = value();
+            if (f == "json")
+                a.format = CliArgs::Format::Json;
+            else if (f == "yaml" || f == "s")
+                a.format = CliArgs::Format::Yaml;
+            else
+                usageError("--format must be json or yaml, not '" + f + "'");
+        } else {
+            usageError("unknown option " + arg);
+        }
+    }
+    if (a.help || a.version)
+        return a;
+    if (a.config.empty())
+        usageError("--config PATH is required");
+    if (a.key.empty())
+        usageError("a KEY to look up is required");
+    if (mergeName) {
+        hiera::MergeSpec spec;
+        if (*mergeName == "first")
+            spec.strategy = hiera::MergeStrategy::First;
+        else if (*mergeName == "unique")
+            spec.strategy = hiera::MergeStrategy::Unique;
+        else if (*mergeName == "hash")
+            spec.strategy = hiera::MergeStrategy::Hash;
+        else if (*mergeName == "deep")
+            spec.strategy = hiera::MergeStrategy::Deep;
+        else
+            usageError("--merge must be first, unique, hash or deep, not '" + *mergeName + "'");
+        a.merge = spec;
+    }
+    if (knockout || sort || hashArrays) {
+        if (!a.merge || a.merge->strategy != hiera::MergeStrategy::Deep)
+            usageError("--knockout-prefix, --sort-merged-arrays and --merge-hash-arrays need --merge deep");
+        if (knockout && knockout->empty())
+            usageError("--knockout-prefix cannot be empty");
+        a.merge->knockoutPrefix = knockout;
+        a.merge->sortMergedArrays = sort;
+        a.merge->mergeHashArrays = hashArrays;
+    }
+    return a;
+}

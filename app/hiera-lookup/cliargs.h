@@ -1,0 +1,29 @@
+#pragma once
+
+// Command-line arguments of hiera-lookup, parsed without any library so that the command stays a
+// plain engine host.
+
+#include <hiera/merge.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+struct CliArgs
+{
+    std::string config;
+    std::string factsFile;
+    std::string scopeFile;
+    std::string node;
+    std::optional<hiera::MergeSpec> merge;
+    bool explain = false;
+    enum class Format { Yaml, Json } format = Format::Yaml;
+    std::string key;
+    bool help = false;
+    bool version = false;
+};
+
+// Throws std::invalid_argument with a message for the user.
+CliArgs parseCliArgs(const std::vector<std::string>& args);
+
+extern const char* const kUsage;

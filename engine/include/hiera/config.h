@@ -1,0 +1,60 @@
+#pragma once
+
+// hiera.yaml version 5 (seed 002): the parsed, validated configuration of one hierarchy.
+//
+// Parsing checks everything that can be checked without facts; every rejection is a hiera::Error whose
+// location names the file, line and column of the offending key. Interpolation of locations happens at
+// lookup time, against the caller's Scope (see LocationResolver).
+
+#include <hiera/sourcelocation.h>
+#include <hiera/value.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hiera {
+
+// How a backend is called: a data_hash function returns a whole file's hash; data_dig and lookup_key
+// functions are asked per key (reserved in v0.1: a lookup that reaches one fails).
+enum class BackendKind { DataHash, DataDig, LookupKey };
+const char* backendKindName(BackendKind kind); // "data_hash", "data_dig", "lookup_key"
+
+struct LocationSpec
+{
+    enum class Kind { Path, Glob, MappedPaths };
+    Kind kind = Kind::Path;
+    std::string pattern; // path, glob or mapped_paths template, as written (uninterpolated)
+    std::string scopeKey; // mapped_paths only
+    std::string loopVariable; // mapped_paths only
+    SourceLocation location; // where it is written in hiera.yaml
+};
+
+struct Level
+{
+    std::string name;
+    BackendKind kind = BackendKind::DataHash;
+    std::string function = "yaml_data";
+    bool backendInherited = false; // the backend came from defaults (or the built-in fallback)
+    std::string datadir;           // as written (or inherited, or "data"); may contain %{...}
+    std::vector<LocationSpec> locations; // candidate order: path, paths, glob, globs, mapped_paths
+    Value options;                 // a Hash, or null; interpolated per lookup
+    SourceLocation location;       // where the level's entry starts
+};
+
+struct Config
+{
+    std::string path;      // the hiera.yaml file ("" for text parsed without a file)
+    std::string directory; // the base for relative datadirs
+    std::vector<Level> hierarchy;
+    bool hierarchyDeclared = false; // false: Puppet's default hierarchy (Common -> common.yaml) is used
+
+    // Parses hiera.yaml text. `baseDirectory` resolves relative datadirs; `fileName` names the source
+    // in messages (defaults to <baseDirectory>/hiera.yaml).
+    static Config parse(std::string_view text, const std::string& baseDirectory, const std::string& fileName = {});
+    // Reads and parses a hiera.yaml file.
+    static Config load(const std::string& path);
+};
+
+} // namespace hiera

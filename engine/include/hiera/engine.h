@@ -1,0 +1,153 @@
+#pragma once
+
+// hiera::Engine — a loaded hierarchy that answers lookups.
+//
+//   auto engine = hiera::Engine::load("hiera.yaml");          // throws hiera::Error
+//   hiera::MapScope scope(facts);
+//   hiera::LookupResult r = engine->lookup(scope, "profile::ntp.servers.0");
+//   if (r.found()) use(r.value);                              // r.value.mark() says file:line
+//
+// An Engine is immutable once loaded; lookups are const and may run from several threads at once.
+// Parsed data files are shared through a guarded cache and re-read when they change on disk. The engine
+// starts no threads of its own.
+//
+// A lookup spans one or more layers (Puppet's global / environment / module layers); each layer is a
+// hiera.yaml with its own hierarchy. One merge folds all levels of all layers in order.
+
+#include <hiera/backend.h>
+#include <hiera/config.h>
+#include <hiera/error.h>
+#include <hiera/merge.h>
+#include <hiera/scope.h>
+#include <hiera/trace.h>
+#include <hiera/value.h>
+#include <hiera/yaml.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hiera {
+
+class FileCache;
+
+struct EngineOptions
+{
+    ParseLimits limits;
+    // How old a cached file's on-disk check may be before a lookup stats it again. 0 = every lookup.
+    // Hosts that watch files themselves can call Engine::invalidate() instead.
+    std::chrono::milliseconds revalidateInterval{0};
+    std::size_t maxInterpolationDepth = 64;      // nested lookups / re-interpolations
+    std::size_t maxInterpolatedBytes = 16u << 20; // one interpolated string
+    std::shared_ptr<const BackendRegistry> backends; // null = BackendRegistry::defaultRegistry()
+};
+
+struct LookupOptions
+{
+    std::optional<MergeSpec> merge; // overrides lookup_options when set
+    bool explain = false;           // build the trace
+};
+
+struct LookupResult
+{
+    enum class Status { Found, NotFound, Error };
+    Status status = Status::NotFound;
+    Value value;          // the result: the root key's merged value, dug by the segments, converted
+    bool rootFound = false;
+    Value rootValue;      // the merged value of the root key, before digging
+    std::optional<Error> error;
+    std::vector<std::string> warnings;
+    TracePtr trace;       // set when LookupOptions::explain
+
+    bool found() const { return status == Status::Found; }
+};
+
+// The locations of a level as a given scope makes them, for the hierarchy view.
+struct ResolvedLocation
+{
+    enum class Status { Present, Missing, Failed };
+    LocationSpec::Kind kind = LocationSpec::Kind::Path;
+    std::string declared;     // the template as written
+    std::string interpolated; // after interpolation, relative to the datadir
+    std::string path;         // absolute path
+    Status status = Status::Missing;
+    std::string error;        // Failed: the parse or read error
+    // References that interpolated to nothing (e.g. trusted.certname) — why `nodes/.yaml` did not match.
+    std::vector<std::string> undefinedVariables;
+    bool suspicious = false;  // an undefined or empty reference, or an empty path component
+};
+
+struct ResolvedLevel
+{
+    std::string layer;
+    const Level* level = nullptr;
+    std::string datadir; // absolute, interpolated
+    std::vector<ResolvedLocation> locations;
+    std::string error;   // the level cannot be used (unsupported backend, bad interpolation...)
+};
+
+struct Layer
+{
+    std::string name; // "global", "environment", "module NAME"
+    Config config;
+};
+
+class Engine : public std::enable_shared_from_this<Engine>
+{
+public:
+    // Loads a hiera.yaml (the global layer). Throws hiera::Error.
+    static std::shared_ptr<Engine> load(const std::string& hieraYaml, EngineOptions options = {});
+    static std::shared_ptr<Engine> fromConfig(Config config, EngineOptions options = {});
+    static std::shared_ptr<Engine> fromLayers(std::vector<Layer> layers, EngineOptions options = {});
+    ~Engine();
+
+    const std::vector<Layer>& layers() const { return m_layers; }
+    const EngineOptions& options() const { return m_options; }
+
+    // Looks up a (possibly dotted) key. Never throws: errors come back in the result.
+    LookupResult lookup(const Scope& scope, std::string_view key, const LookupOptions& options = {}) const;
+
+    // The hierarchy as the scope makes it: every level's locations, interpolated, with file status.
+    std::vector<ResolvedLevel> resolveHierarchy(const Scope& scope) const;
+
+    // Every key of every existing data file for this scope, with dotted sub-paths into hashes and
+    // arrays (for completion). Sorted, unique. lookup_options is left out.
+    std::vector<std::string> keyInventory(const Scope& scope, std::size_t maxDepth = 6) const;
+
+    // Every data file path this scope's hierarchy consults (present or not), for file watching.
+    std::vector<std::string> candidateFiles(const Scope& scope) const;
+
+    // Drops cached parses so that the next lookup re-reads from disk (all, or one file).
+    void invalidate() const;
+    void invalidate(const std::string& path) const;
+
+    FileCache& cache() const { return *m_cache; }
+
+private:
+    Engine(std::vector<Layer> layers, EngineOptions options);
+
+    std::vector<Layer> m_layers;
+    EngineOptions m_options;
+    std::unique_ptr<FileCache> m_cache;
+};
+
+// The seed's façade: a hierarchy bound to one Scope (hiera.Load(path, scope); h.Lookup(key)).
+class Hiera
+{
+public:
+    static Hiera load(const std::string& hieraYaml, std::shared_ptr<const Scope> scope, EngineOptions options = {});
+    Hiera(std::shared_ptr<const Engine> engine, std::shared_ptr<const Scope> scope);
+
+    LookupResult lookup(std::string_view key, const LookupOptions& options = {}) const;
+    const Engine& engine() const { return *m_engine; }
+    const Scope& scope() const { return *m_scope; }
+
+private:
+    std::shared_ptr<const Engine> m_engine;
+    std::shared_ptr<const Scope> m_scope;
+};
+
+} // namespace hiera

@@ -1,0 +1,48 @@
+#pragma once
+
+// Where something was written. Two forms:
+// - SourceMark: 12 bytes carried by every Value; the file is an id into the process-wide SourceFiles
+//   registry, so that a value does not hold a copy of its file name.
+// - SourceLocation: the readable form (file path, line, column) used in errors, traces and the UI.
+// Lines and columns are 1-based; 0 means unknown. yaml-cpp's 0-based marks are converted in exactly one
+// place (the YAML loader).
+
+#include <cstdint>
+#include <string>
+
+namespace hiera {
+
+struct SourceMark
+{
+    std::uint32_t file = 0; // 0 = unknown
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+
+    bool isValid() const { return file != 0; }
+    bool operator==(const SourceMark&) const = default;
+};
+
+struct SourceLocation
+{
+    std::string file;
+    int line = 0;
+    int column = 0;
+
+    bool isValid() const { return !file.empty(); }
+    // "file:line:column", "file:line" or "file", whichever is known.
+    std::string toString() const;
+    bool operator==(const SourceLocation&) const = default;
+};
+
+// Interns file paths for SourceMarks. Thread-safe; ids are never reused, names never change, so a mark
+// stays meaningful for the life of the process.
+class SourceFiles
+{
+public:
+    static std::uint32_t intern(const std::string& path);
+    static std::string name(std::uint32_t id);
+    static SourceLocation locate(const SourceMark& mark);
+    static SourceMark mark(const std::string& path, int line, int column);
+};
+
+} // namespace hiera

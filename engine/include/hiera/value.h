@@ -1,0 +1,157 @@
+#pragma once
+
+// hiera::Value — the data model shared by the data files, the scope and the results.
+//
+// Mirrors what Puppet's lookup can return: undef (null), Boolean, Integer (64-bit here), Float, String,
+// Array and Hash. Hashes keep insertion order, as Ruby's do, because Puppet's merge results and
+// explain output depend on it. Arrays and hashes are shared, immutable-by-default storage with
+// copy-on-write, so copying a Value (returning a found value, caching a parsed file, building a trace)
+// costs a reference count, never a deep copy.
+//
+// Every Value carries a SourceMark: where it was written (file id, 1-based line and column). The mark
+// travels with the value through interpolation and merging, so every leaf of a merged result still
+// says which file and line it came from.
+
+#include <hiera/sourcelocation.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace hiera {
+
+class Value;
+class Hash;
+using Array = std::vector<Value>;
+
+class Value
+{
+public:
+    enum class Type : std::uint8_t { Null, Boolean, Integer, Float, String, Array, Hash };
+
+    Value() = default;
+    Value(std::nullptr_t) { }
+    Value(bool b) : m_data(b) { }
+    Value(int i) : m_data(static_cast<std::int64_t>(i)) { }
+    Value(std::int64_t i) : m_data(i) { }
+    Value(double d) : m_data(d) { }
+    Value(std::string s) : m_data(std::move(s)) { }
+    Value(std::string_view s) : m_data(std::string(s)) { }
+    Value(const char* s) : m_data(std::string(s)) { }
+    Value(Array a);
+    Value(Hash h);
+
+    Type type() const { return static_cast<Type>(m_data.index()); }
+    bool isNull() const { return type() == Type::Null; }
+    bool isBoolean() const { return type() == Type::Boolean; }
+    bool isInteger() const { return type() == Type::Integer; }
+    bool isFloat() const { return type() == Type::Float; }
+    bool isNumber() const { return isInteger() || isFloat(); }
+    bool isString() const { return type() == Type::String; }
+    bool isArray() const { return type() == Type::Array; }
+    bool isHash() const { return type() == Type::Hash; }
+    bool isScalar() const { return !isArray() && !isHash(); }
+
+    // Accessors; calling one for the wrong type is a programming error (std::bad_variant_access).
+    bool asBoolean() const { return std::get<bool>(m_data); }
+    std::int64_t asInteger() const { return std::get<std::int64_t>(m_data); }
+    double asFloat() const { return std::get<double>(m_data); }
+    const std::string& asString() const { return std::get<std::string>(m_data); }
+    const Array& asArray() const;
+    const Hash& asHash() const;
+
+    // Copy-on-write access for building values: clones the storage if it is shared.
+    Array& mutableArray();
+    Hash& mutableHash();
+
+    const SourceMark& mark() const { return m_mark; }
+    void setMark(SourceMark m) { m_mark = m; }
+    Value withMark(SourceMark m) const
+    {
+        Value v = *this;
+        v.m_mark = m;
+        return v;
+    }
+
+    // Structural equality; marks are ignored. Integer 1 and Float 1.0 are different values (Puppet's
+    // unique merge keeps both).
+    bool operator==(const Value& other) const;
+    bool operator!=(const Value& other) const { return !(*this == other); }
+
+    // Deep count of nodes, used by limits against runaway expansion.
+    std::size_t nodeCount() const;
+
+    static const char* typeName(Type t);
+    const char* typeName() const { return typeName(type()); }
+
+private:
+    std::variant<std::monostate, bool, std::int64_t, double, std::string, std::shared_ptr<Array>,
+                 std::shared_ptr<Hash>>
+        m_data;
+    SourceMark m_mark;
+};
+
+// An insertion-ordered hash. Keys are Values: almost always strings, but YAML allows integer and float
+// keys (Puppet keeps `1:` as Integer 1), and interpolation of hash keys works on string keys only.
+// Setting an existing key replaces its value and keeps the key's first position, as Ruby does.
+class Hash
+{
+public:
+    struct Entry
+    {
+        Value key;
+        Value value;
+    };
+
+    Hash() = default;
+    Hash(std::initializer_list<std::pair<std::string, Value>> init);
+
+    std::size_t size() const { return m_entries.size(); }
+    bool empty() const { return m_entries.empty(); }
+    const std::vector<Entry>& entries() const { return m_entries; }
+    auto begin() const { return m_entries.begin(); }
+    auto end() const { return m_entries.end(); }
+
+    // Lookup by key. find(string) matches string keys only; find(Value) matches keys of equal type and
+    // value (Integer 1 matches the YAML key `1:`, not "1").
+    const Value* find(std::string_view key) const;
+    const Value* find(const char* key) const { return find(std::string_view(key)); }
+    const Value* find(const std::string& key) const { return find(std::string_view(key)); }
+    const Value* find(const Value& key) const;
+    bool contains(std::string_view key) const { return find(key) != nullptr; }
+    Value* findMutable(const Value& key);
+
+    // Insert or replace (keeping the first position).
+    void set(Value key, Value value);
+    void set(std::string_view key, Value value) { set(Value(key), std::move(value)); }
+    void set(const char* key, Value value) { set(Value(key), std::move(value)); }
+    void set(const std::string& key, Value value) { set(Value(key), std::move(value)); }
+    // Remove a key; later entries move up. Returns whether it was there.
+    bool remove(const Value& key);
+    void reserve(std::size_t n) { m_entries.reserve(n); }
+
+    bool operator==(const Hash& other) const;
+
+private:
+    std::optional<std::size_t> indexOf(const Value& key) const;
+    std::optional<std::size_t> indexOfString(std::string_view key) const;
+    void rebuildIndex() const;
+    void indexInsert(std::size_t entry) const;
+
+    std::vector<Entry> m_entries;
+    // Open-addressing table of entry indices (+1; 0 = empty), built once a hash grows past a few
+    // entries so that a lookup in a large common.yaml stays O(1). Mutable: built lazily by const finds.
+    mutable std::vector<std::uint32_t> m_index;
+    mutable bool m_indexValid = false;
+};
+
+// Convenience builders for tests and hosts.
+Value makeArray(std::initializer_list<Value> items);
+Value makeHash(std::initializer_list<std::pair<std::string, Value>> items);
+
+} // namespace hiera

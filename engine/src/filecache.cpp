@@ -1,0 +1,100 @@
+#include "filecache.h"
+
+#include <hiera/backend.h>
+#include <hiera/yaml.h>
+
+#include <sys/stat.h>
+
+namespace hiera {
+
+FileCache::FileCache(std::chrono::milliseconds revalidateInterval) : m_interval(revalidateInterval) { }
+
+long long FileCache::nowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+FileCache::Signature FileCache::statFile(const std::string& path)
+{
+    struct stat st{};
+    Signature s;
+    if (::stat(path.c_str(), &st) != 0)
+        return s;
+    s.exists = true;
+    s.directory = S_ISDIR(st.st_mode);
+    s.inode = st.st_ino;
+    s.size = st.st_size;
+    s.mtimeNs = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+    return s;
+}
+
+std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const DataHashBackend& backend,
+                                               const Value& options, const ParseLimits& limits)
+{
+    const std::string key = backend.name() + '\n' + path;
+    std::shared_ptr<Entry> entry;
+    {
+        std::shared_lock lock(m_mutex);
+        if (auto it = m_entries.find(key); it != m_entries.end())
+            entry = it->second;
+    }
+    const long long now = nowNs();
+    if (entry && m_interval.count() > 0
+        && now - entry->checkedAtNs.load(std::memory_order_relaxed) < m_interval.count() * 1000000LL)
+        return entry->file;
+
+    const Signature sig = statFile(path);
+    if (entry && entry->signature == sig) {
+        entry->checkedAtNs.store(now, std::memory_order_relaxed);
+        return entry->file;
+    }
+
+    auto file = std::make_shared<DataFile>();
+    file->exists = sig.exists;
+    if (sig.exists) {
+        try {
+            file->data = backend.load(path, options, limits, file->warnings);
+        } catch (const Error& e) {
+            file->error = e;
+        } catch (const std::exception& e) {
+            file->error = Error(ErrorCode::DataUnreadable, std::string("cannot load: ") + e.what(), {path, 0, 0});
+        }
+    }
+    auto fresh = std::make_shared<Entry>();
+    fresh->file = file;
+    fresh->signature = sig;
+    fresh->checkedAtNs.store(now, std::memory_order_relaxed);
+    {
+        std::unique_lock lock(m_mutex);
+        m_entries[key] = fresh;
+    }
+    return file;
+}
+
+void FileCache::invalidate()
+{
+    std::unique_lock lock(m_mutex);
+    m_entries.clear();
+}
+
+void FileCache::invalidate(const std::string& path)
+{
+    std::unique_lock lock(m_mutex);
+    for (auto it = m_entries.begin(); it != m_entries.end();) {
+        const std::string& k = it->first;
+        const auto nl = k.find('\n');
+        if (nl != std::string::npos && k.compare(nl + 1, std::string::npos, path) == 0)
+            it = m_entries.erase(it);
+        else
+            ++it;
+    }
+}
+
+std::size_t FileCache::size() const
+{
+    std::shared_lock lock(m_mutex);
+    return m_entries.size();
+}
+
+} // namespace hiera

@@ -1,0 +1,69 @@
+#pragma once
+
+// The shared cache of parsed data files. Lookups from several threads read it at once; a file is
+// parsed once and shared (shared_ptr<const DataFile>) until it changes on disk (inode, size or mtime
+// differ) or the host invalidates it.
+
+#include <hiera/error.h>
+#include <hiera/value.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace hiera {
+
+class DataHashBackend;
+struct ParseLimits;
+
+struct DataFile
+{
+    bool exists = false;
+    Value data; // the top-level hash (empty hash for an empty file)
+    std::vector<std::string> warnings;
+    std::optional<Error> error; // exists but could not be read or parsed
+};
+
+class FileCache
+{
+public:
+    explicit FileCache(std::chrono::milliseconds revalidateInterval);
+
+    std::shared_ptr<const DataFile> get(const std::string& path, const DataHashBackend& backend, const Value& options,
+                                        const ParseLimits& limits);
+    void invalidate();
+    void invalidate(const std::string& path);
+    std::size_t size() const;
+
+private:
+    struct Signature
+    {
+        bool exists = false;
+        bool directory = false;
+        unsigned long long inode = 0;
+        long long size = 0;
+        long long mtimeNs = 0;
+        bool operator==(const Signature&) const = default;
+    };
+    struct Entry
+    {
+        std::shared_ptr<const DataFile> file;
+        Signature signature;
+        std::atomic<long long> checkedAtNs{0};
+    };
+
+    static Signature statFile(const std::string& path);
+    static long long nowNs();
+
+    std::chrono::milliseconds m_interval;
+    mutable std::shared_mutex m_mutex;
+    std::unordered_map<std::string, std::shared_ptr<Entry>> m_entries; // key: backend name + '\n' + path
+};
+
+} // namespace hiera

@@ -1,0 +1,345 @@
+#include "interpolation.h"
+
+#include <hiera/error.h>
+#include <hiera/lookupkey.h>
+#include <hiera/valueformat.h>
+
+#include <cctype>
+
+namespace hiera::detail {
+
+namespace {
+
+bool isBlank(char c)
+{
+    return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+
+std::string trim(std::string_view s)
+{
+    while (!s.empty() && isBlank(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && isBlank(s.back()))
+        s.remove_suffix(1);
+    return std::string(s);
+}
+
+bool isNameChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// NAME('arg') / NAME("arg") with one non-empty argument and nothing else (semantics §3.1).
+void classify(Token& t)
+{
+    const std::string& e = t.expression;
+    std::size_t i = 0;
+    while (i < e.size() && isNameChar(e[i]))
+        ++i;
+    if (i == 0 || i >= e.size() || e[i] != '(')
+        return; // a variable
+    const std::string name = e.substr(0, i);
+    if (e.size() >= i + 5 && (e[i + 1] == '\'' || e[i + 1] == '"') && e.back() == ')') {
+        const char q = e[i + 1];
+        const std::size_t argStart = i + 2;
+        const std::size_t close = e.find(q, argStart);
+        if (close != std::string::npos && close > argStart && close + 2 == e.size()) {
+            t.method = name;
+            t.argument = e.substr(argStart, close - argStart);
+            return;
+        }
+    }
+    // NAME( ... ) that is not a proper call: Puppet reads it as a variable name, which is a syntax
+    // error as soon as it contains quotes (`lookup( 'o' )`), and an ordinary (undefined) variable
+    // otherwise (`lookup(other)`).
+    if (e.find_first_of("'\"") != std::string::npos) {
+        t.method = name;
+        t.methodSyntaxError = true;
+    }
+}
+
+bool isEmptyReference(const std::string& e)
+{
+    return e.empty() || e == "::" || e == "''" || e == "\"\"" || e == "'::'" || e == "\"::\"";
+}
+
+[[noreturn]] void syntaxError(std::string_view original)
+{
+    throw Error(ErrorCode::InterpolationSyntax, "Syntax error in string: " + std::string(original));
+}
+
+// A variable reference with quotes must be a well-formed key (facts.'os'.name).
+void checkVariableSyntax(const std::string& ref, std::string_view original)
+{
+    std::string_view r = ref;
+    if (r.substr(0, 2) == "::")
+        r.remove_prefix(2);
+    if (r.find_first_of("'\"") != std::string_view::npos && !LookupKey::tryParse(r))
+        syntaxError(original);
+}
+
+class Interpolator
+{
+public:
+    Interpolator(InterpolationHost& host) : m_host(host) { }
+
+    Value interpolate(const Value& v, TraceNode* trace, bool& changed)
+    {
+        switch (v.type()) {
+        case Value::Type::String:
+            if (v.asString().find("%{") == std::string::npos)
+                return v;
+            changed = true;
+            return interpolateString(v, trace);
+        case Value::Type::Array: {
+            bool any = false;
+            Array out;
+            const Array& in = v.asArray();
+            out.reserve(in.size());
+            for (const Value& e : in)
+                out.push_back(interpolate(e, trace, any));
+            if (!any)
+                return v;
+            changed = true;
+            Value r(std::move(out));
+            r.setMark(v.mark());
+            return r;
+        }
+        case Value::Type::Hash: {
+            bool any = false;
+            Hash out;
+            out.reserve(v.asHash().size());
+            for (const auto& e : v.asHash()) {
+                Value key = interpolate(e.key, trace, any);
+                Value val = interpolate(e.value, trace, any);
+                out.set(std::move(key), std::move(val)); // colliding keys: later value, first position
+            }
+            if (!any)
+                return v;
+            changed = true;
+            Value r(std::move(out));
+            r.setMark(v.mark());
+            return r;
+        }
+        default:
+            return v;
+        }
+    }
+
+private:
+    Value interpolateString(const Value& original, TraceNode* parentTrace)
+    {
+        const std::string& text = original.asString();
+        std::vector<Token> tokens = tokenize(text);
+        if (tokens.empty())
+            return original;
+        TraceNode* trace = nullptr;
+        if (parentTrace) {
+            trace = &parentTrace->addChild(TraceNode::Kind::Interpolation);
+            trace->expression = text;
+        }
+        std::string out;
+        std::size_t pos = 0;
+        for (const Token& t : tokens) {
+            out.append(text, pos, t.begin - pos);
+            pos = t.end;
+            if (t.methodSyntaxError)
+                syntaxError(text);
+            if (t.method.empty() || t.method == "scope") {
+                const std::string ref = t.method.empty() ? t.expression : t.argument;
+                if (t.method.empty() && isEmptyReference(ref))
+                    continue;
+                checkVariableSyntax(ref, text);
+                out += variable(ref, trace);
+            } else if (t.method == "literal") {
+                out += t.argument;
+            } else if (t.method == "lookup" || t.method == "hiera") {
+                if (auto v = subLookup(t, trace)) {
+                    std::string s = interpolationString(*v);
+                    if (s.find("%{") != std::string::npos) {
+                        // The string a lookup returns is interpolated again (semantics §3.7).
+                        bool changed = false;
+                        Value again = interpolate(Value(s), trace, changed);
+                        s = interpolationString(again);
+                    }
+                    out += s;
+                }
+            } else if (t.method == "alias") {
+                if (tokens.size() != 1 || t.begin != 0 || t.end != text.size())
+                    throw Error(ErrorCode::AliasNotEntireString,
+                                "'alias' interpolation is only permitted if the expression is equal to the entire "
+                                "string: " + text,
+                                SourceFiles::locate(original.mark()));
+                auto v = subLookup(t, trace);
+                if (!v)
+                    return Value(std::string()).withMark(original.mark()); // not found: "" (a string)
+                return *v; // type preserved, not re-interpolated; keeps the aliased value's origin
+            } else {
+                throw Error(ErrorCode::UnknownMethod, "Unknown interpolation method '" + t.method + "'",
+                            SourceFiles::locate(original.mark()));
+            }
+            if (out.size() > m_host.maxBytes())
+                throw Error(ErrorCode::InterpolationLimit,
+                            "interpolation of '" + text.substr(0, 80) + "' expands to more than "
+                                + std::to_string(m_host.maxBytes()) + " bytes",
+                            SourceFiles::locate(original.mark()));
+        }
+        out.append(text, pos, std::string::npos);
+        if (trace)
+            trace->value = Value(out);
+        return Value(std::move(out)).withMark(original.mark());
+    }
+
+    std::string variable(const std::string& ref, TraceNode* trace)
+    {
+        std::optional<Value> v = m_host.scope().lookup(ref);
+        TraceNode* node = nullptr;
+        if (trace) {
+            node = &trace->addChild(TraceNode::Kind::ScopeRead);
+            node->name = ref;
+            if (v) {
+                node->event = TraceNode::Event::Found;
+                node->value = *v;
+            } else {
+                node->event = TraceNode::Event::NotFound;
+            }
+        }
+        if (!v) {
+            m_host.warn("Undefined variable '" + ref + "'");
+            return {};
+        }
+        std::string s = interpolationString(*v);
+        if (v->isString() && s.find("%{") != std::string::npos) {
+            // A variable whose value itself contains %{...} is interpolated again, guarded against cycles.
+            const std::string name = "scope:" + ref;
+            if (!m_host.pushName(name))
+                throw Error(ErrorCode::RecursiveLookup, "Recursive lookup detected in " + m_host.nameChain(name));
+            struct Pop
+            {
+                InterpolationHost& h;
+                ~Pop() { h.popName(); }
+            } pop{m_host};
+            bool changed = false;
+            s = interpolationString(interpolate(Value(s), node, changed));
+        }
+        return s;
+    }
+
+    std::optional<Value> subLookup(const Token& t, TraceNode* trace)
+    {
+        TraceNode* node = nullptr;
+        if (trace) {
+            node = &trace->addChild(TraceNode::Kind::SubLookup);
+            node->name = t.method;
+            node->key = t.argument;
+        }
+        std::optional<Value> v = m_host.subLookup(t.argument, node);
+        if (node) {
+            node->event = v ? TraceNode::Event::Found : TraceNode::Event::NotFound;
+            if (v)
+                node->value = *v;
+        }
+        return v;
+    }
+
+    InterpolationHost& m_host;
+};
+
+} // namespace
+
+std::vector<Token> tokenize(std::string_view text)
+{
+    std::vector<Token> tokens;
+    std::size_t pos = 0;
+    while (true) {
+        const std::size_t start = text.find("%{", pos);
+        if (start == std::string_view::npos)
+            break;
+        const std::size_t close = text.find('}', start + 2);
+        if (close == std::string_view::npos)
+            break; // "%{" without "}" is literal text
+        Token t;
+        t.begin = start;
+        t.end = close + 1;
+        t.expression = trim(text.substr(start + 2, close - start - 2));
+        classify(t);
+        tokens.push_back(std::move(t));
+        pos = close + 1;
+    }
+    return tokens;
+}
+
+std::vector<std::string> lookupMethodsIn(std::string_view text)
+{
+    std::vector<std::string> out;
+    for (const Token& t : tokenize(text))
+        if (t.method == "lookup" || t.method == "hiera" || t.method == "alias")
+            out.push_back(t.method);
+    return out;
+}
+
+Value interpolateValue(const Value& v, InterpolationHost& host, TraceNode* trace)
+{
+    bool changed = false;
+    return Interpolator(host).interpolate(v, trace, changed);
+}
+
+bool containsInterpolation(const Value& v)
+{
+    switch (v.type()) {
+    case Value::Type::String:
+        return v.asString().find("%{") != std::string::npos;
+    case Value::Type::Array:
+        for (const auto& e : v.asArray())
+            if (containsInterpolation(e))
+                return true;
+        return false;
+    case Value::Type::Hash:
+        for (const auto& e : v.asHash())
+            if (containsInterpolation(e.key) || containsInterpolation(e.value))
+                return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+LocationInterpolation interpolateLocation(const std::string& text, const Scope& scope)
+{
+    LocationInterpolation result;
+    std::vector<Token> tokens = tokenize(text);
+    if (tokens.empty()) {
+        result.text = text;
+        return result;
+    }
+    std::size_t pos = 0;
+    for (const Token& t : tokens) {
+        result.text.append(text, pos, t.begin - pos);
+        pos = t.end;
+        if (t.methodSyntaxError)
+            syntaxError(text);
+        if (t.method == "literal") {
+            result.text += t.argument;
+            continue;
+        }
+        if (!t.method.empty() && t.method != "scope") {
+            if (t.method == "lookup" || t.method == "hiera" || t.method == "alias")
+                throw Error(ErrorCode::ConfigMethodInPath,
+                            "Interpolation using method syntax is not allowed in this context: " + text);
+            throw Error(ErrorCode::UnknownMethod, "Unknown interpolation method '" + t.method + "'");
+        }
+        const std::string ref = t.method.empty() ? t.expression : t.argument;
+        if (t.method.empty() && isEmptyReference(ref))
+            continue;
+        checkVariableSyntax(ref, text);
+        std::optional<Value> v = scope.lookup(ref);
+        const std::string s = v ? interpolationString(*v) : std::string();
+        if (s.empty())
+            result.undefinedVariables.push_back(ref);
+        result.text += s;
+    }
+    result.text.append(text, pos, std::string::npos);
+    return result;
+}
+
+} // namespace hiera::detail

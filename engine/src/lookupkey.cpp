@@ -1,0 +1,139 @@
+#include <hiera/error.h>
+#include <hiera/lookupkey.h>
+#include <hiera/value.h>
+
+#include <cctype>
+
+namespace hiera {
+
+namespace {
+
+bool isBlank(char c)
+{
+    return std::isspace(static_cast<unsigned char>(c)) != 0;
+}
+
+[[noreturn]] void syntaxError(std::string_view key)
+{
+    throw Error(ErrorCode::KeySyntax, "Syntax error in key: '" + std::string(key) + "'");
+}
+
+std::optional<long long> decimalIndex(const std::string& s)
+{
+    if (s.empty() || s.size() > 18)
+        return std::nullopt;
+    long long n = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        n = n * 10 + (c - '0');
+    }
+    return n;
+}
+
+} // namespace
+
+LookupKey LookupKey::parse(std::string_view key)
+{
+    LookupKey k;
+    k.m_original = std::string(key);
+    // A key with none of . ' " is one segment, taken verbatim (blanks included).
+    if (key.find_first_of(".'\"") == std::string_view::npos) {
+        k.m_root = std::string(key);
+        return k;
+    }
+    std::vector<KeySegment> segments;
+    std::size_t i = 0;
+    const std::size_t n = key.size();
+    while (true) {
+        while (i < n && isBlank(key[i]))
+            ++i;
+        KeySegment seg;
+        if (i < n && (key[i] == '"' || key[i] == '\'')) {
+            const char q = key[i++];
+            const std::size_t start = i;
+            while (i < n && key[i] != q)
+                ++i;
+            if (i >= n || i == start)
+                syntaxError(key); // unbalanced or empty quotes
+            seg.text = std::string(key.substr(start, i - start));
+            seg.quoted = true;
+            ++i;
+            while (i < n && isBlank(key[i]))
+                ++i;
+        } else {
+            const std::size_t start = i;
+            while (i < n && key[i] != '.' && key[i] != '\'' && key[i] != '"')
+                ++i;
+            if (i < n && key[i] != '.')
+                syntaxError(key); // a quote inside an unquoted segment
+            std::string_view text = key.substr(start, i - start);
+            while (!text.empty() && isBlank(text.back()))
+                text.remove_suffix(1);
+            if (text.empty())
+                syntaxError(key); // empty segment, leading or trailing dot
+            seg.text = std::string(text);
+            seg.index = decimalIndex(seg.text);
+        }
+        segments.push_back(std::move(seg));
+        if (i >= n)
+            break;
+        if (key[i] != '.')
+            syntaxError(key);
+        ++i;
+        if (i >= n)
+            syntaxError(key); // trailing dot
+    }
+    k.m_root = std::move(segments.front().text); // the root is always a string
+    segments.erase(segments.begin());
+    k.m_segments = std::move(segments);
+    return k;
+}
+
+std::optional<LookupKey> LookupKey::tryParse(std::string_view key)
+{
+    try {
+        return parse(key);
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+}
+
+std::string LookupKey::subKey() const
+{
+    std::string s;
+    for (const auto& seg : m_segments) {
+        if (!s.empty())
+            s += '.';
+        s += seg.quoted ? '"' + seg.text + '"' : seg.text;
+    }
+    return s;
+}
+
+const Value* dig(const Value& root, const std::vector<KeySegment>& segments)
+{
+    const Value* v = &root;
+    for (const auto& seg : segments) {
+        if (v->isHash()) {
+            const Hash& h = v->asHash();
+            const Value* next = h.find(std::string_view(seg.text));
+            if (!next && seg.index)
+                next = h.find(Value(static_cast<std::int64_t>(*seg.index))); // YAML integer keys (`1:`)
+            v = next;
+        } else if (v->isArray()) {
+            if (!seg.index || seg.quoted)
+                return nullptr;
+            const Array& a = v->asArray();
+            if (*seg.index < 0 || static_cast<std::size_t>(*seg.index) >= a.size())
+                return nullptr;
+            v = &a[static_cast<std::size_t>(*seg.index)];
+        } else {
+            return nullptr; // a scalar or null in the way: not found, never an error (seed 001)
+        }
+        if (!v)
+            return nullptr;
+    }
+    return v;
+}
+
+} // namespace hiera

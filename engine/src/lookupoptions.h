@@ -1,0 +1,50 @@
+#pragma once
+
+// The merged `lookup_options` hash and the choice of entry for a root key (semantics §4.2): the exact
+// key wins; otherwise the first `^pattern` entry, in merged order (lowest level first), that matches
+// somewhere in the key.
+
+#include <hiera/merge.h>
+#include <hiera/value.h>
+
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace hiera::detail {
+
+struct LookupOptionsEntry
+{
+    std::string name;   // the entry's key (an exact key or a ^pattern)
+    Value value;        // the entry (a Hash)
+    std::optional<MergeSpec> merge;
+    std::optional<Value> convertTo;
+};
+
+class LookupOptionsTable
+{
+public:
+    LookupOptionsTable() = default;
+    // `merged` is the hash-merged lookup_options (or null). Throws hiera::Error(LookupOptions) for a
+    // non-hash value or an invalid regular expression.
+    explicit LookupOptionsTable(const Value& merged);
+
+    // The entry for `rootKey`, or nullopt. Throws for a malformed entry (non-hash, bad merge).
+    std::optional<LookupOptionsEntry> select(const std::string& rootKey) const;
+    const Value& merged() const { return m_merged; }
+
+private:
+    Value m_merged;
+    struct Pattern
+    {
+        std::string source;
+        std::regex regex;
+    };
+    std::vector<Pattern> m_patterns;
+};
+
+// Applies convert_to (Array, Hash, String, Integer, Float, Boolean, Sensitive) to a value.
+Value convertTo(const Value& value, const Value& spec, const std::string& key);
+
+} // namespace hiera::detail

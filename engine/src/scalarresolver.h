@@ -1,0 +1,29 @@
+#pragma once
+
+// Psych's (Ruby YAML 1.1) reading of plain scalars, and JSON's; used only by the YAML loader.
+
+#include <hiera/value.h>
+
+#include <optional>
+#include <string>
+
+namespace hiera::detail {
+
+// What went wrong when a scalar cannot be loaded the way Puppet would (a date, a symbol, ...).
+struct ScalarProblem
+{
+    std::string message;
+};
+
+// Resolves a plain YAML scalar. Returns the value, or sets `problem` for values Puppet refuses
+// (unquoted dates and times, symbols, integers beyond 64 bits).
+Value resolvePsychScalar(const std::string& s, std::optional<ScalarProblem>& problem);
+// `:sym` in a key position becomes the string "sym" (Puppet converts symbol keys).
+bool isSymbol(const std::string& s);
+// JSON plain scalars: true, false, null, numbers. Anything else is a syntax problem.
+Value resolveJsonScalar(const std::string& s, std::optional<ScalarProblem>& problem);
+// Psych integer syntax (with sign, 0b, 0x, leading-0 octal, '_' and ','); nullopt if not an integer.
+std::optional<Value> parsePsychInteger(const std::string& s, std::optional<ScalarProblem>& problem);
+std::optional<std::string> decodeBase64(const std::string& s);
+
+} // namespace hiera::detail

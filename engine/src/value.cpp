@@ -1,0 +1,275 @@
+#include <hiera/value.h>
+
+#include <cmath>
+#include <functional>
+
+namespace hiera {
+
+namespace {
+const Array& emptyArray()
+{
+    static const Array a;
+    return a;
+}
+const Hash& emptyHash()
+{
+    static const Hash h;
+    return h;
+}
+} // namespace
+
+Value::Value(Array a) : m_data(std::make_shared<Array>(std::move(a))) { }
+Value::Value(Hash h) : m_data(std::make_shared<Hash>(std::move(h))) { }
+
+const Array& Value::asArray() const
+{
+    const auto& p = std::get<std::shared_ptr<Array>>(m_data);
+    return p ? *p : emptyArray();
+}
+
+const Hash& Value::asHash() const
+{
+    const auto& p = std::get<std::shared_ptr<Hash>>(m_data);
+    return p ? *p : emptyHash();
+}
+
+Array& Value::mutableArray()
+{
+    auto& p = std::get<std::shared_ptr<Array>>(m_data);
+    if (!p)
+        p = std::make_shared<Array>();
+    else if (p.use_count() > 1)
+        p = std::make_shared<Array>(*p);
+    return *p;
+}
+
+Hash& Value::mutableHash()
+{
+    auto& p = std::get<std::shared_ptr<Hash>>(m_data);
+    if (!p)
+        p = std::make_shared<Hash>();
+    else if (p.use_count() > 1)
+        p = std::make_shared<Hash>(*p);
+    return *p;
+}
+
+bool Value::operator==(const Value& other) const
+{
+    if (type() != other.type())
+        return false;
+    switch (type()) {
+    case Type::Null:
+        return true;
+    case Type::Boolean:
+        return asBoolean() == other.asBoolean();
+    case Type::Integer:
+        return asInteger() == other.asInteger();
+    case Type::Float: {
+        const double a = asFloat(), b = other.asFloat();
+        return a == b || (std::isnan(a) && std::isnan(b));
+    }
+    case Type::String:
+        return asString() == other.asString();
+    case Type::Array: {
+        const auto& pa = std::get<std::shared_ptr<Array>>(m_data);
+        const auto& pb = std::get<std::shared_ptr<Array>>(other.m_data);
+        return pa == pb || asArray() == other.asArray();
+    }
+    case Type::Hash: {
+        const auto& pa = std::get<std::shared_ptr<Hash>>(m_data);
+        const auto& pb = std::get<std::shared_ptr<Hash>>(other.m_data);
+        return pa == pb || asHash() == other.asHash();
+    }
+    }
+    return false;
+}
+
+std::size_t Value::nodeCount() const
+{
+    std::size_t n = 1;
+    if (isArray())
+        for (const auto& v : asArray())
+            n += v.nodeCount();
+    else if (isHash())
+        for (const auto& e : asHash())
+            n += e.value.nodeCount();
+    return n;
+}
+
+const char* Value::typeName(Type t)
+{
+    switch (t) {
+    case Type::Null:
+        return "Undef";
+    case Type::Boolean:
+        return "Boolean";
+    case Type::Integer:
+        return "Integer";
+    case Type::Float:
+        return "Float";
+    case Type::String:
+        return "String";
+    case Type::Array:
+        return "Array";
+    case Type::Hash:
+        return "Hash";
+    }
+    return "?";
+}
+
+// ---- Hash -------------------------------------------------------------------------------------------
+
+namespace {
+constexpr std::size_t kIndexThreshold = 12;
+
+std::size_t hashKey(const Value& key)
+{
+    switch (key.type()) {
+    case Value::Type::String:
+        return std::hash<std::string_view>{}(key.asString());
+    case Value::Type::Integer:
+        return std::hash<std::int64_t>{}(key.asInteger()) ^ 0x9e3779b97f4a7c15ull;
+    case Value::Type::Float:
+        return std::hash<double>{}(key.asFloat()) ^ 0x7f4a7c159e3779b9ull;
+    case Value::Type::Boolean:
+        return key.asBoolean() ? 3 : 5;
+    default:
+        return 7; // null and collections: rare as keys; equality decides
+    }
+}
+} // namespace
+
+Hash::Hash(std::initializer_list<std::pair<std::string, Value>> init)
+{
+    m_entries.reserve(init.size());
+    for (const auto& [k, v] : init)
+        set(Value(k), v);
+}
+
+void Hash::rebuildIndex() const
+{
+    std::size_t cap = 16;
+    while (cap < m_entries.size() * 2)
+        cap <<= 1;
+    m_index.assign(cap, 0);
+    for (std::size_t i = 0; i < m_entries.size(); ++i)
+        indexInsert(i);
+    m_indexValid = true;
+}
+
+void Hash::indexInsert(std::size_t entry) const
+{
+    const std::size_t mask = m_index.size() - 1;
+    std::size_t slot = hashKey(m_entries[entry].key) & mask;
+    while (m_index[slot] != 0)
+        slot = (slot + 1) & mask;
+    m_index[slot] = static_cast<std::uint32_t>(entry + 1);
+}
+
+std::optional<std::size_t> Hash::indexOf(const Value& key) const
+{
+    if (m_entries.size() < kIndexThreshold) {
+        for (std::size_t i = 0; i < m_entries.size(); ++i)
+            if (m_entries[i].key == key)
+                return i;
+        return std::nullopt;
+    }
+    if (!m_indexValid)
+        rebuildIndex();
+    const std::size_t mask = m_index.size() - 1;
+    for (std::size_t slot = hashKey(key) & mask; m_index[slot] != 0; slot = (slot + 1) & mask) {
+        const std::size_t i = m_index[slot] - 1;
+        if (m_entries[i].key == key)
+            return i;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::size_t> Hash::indexOfString(std::string_view key) const
+{
+    if (m_entries.size() < kIndexThreshold) {
+        for (std::size_t i = 0; i < m_entries.size(); ++i) {
+            const Value& k = m_entries[i].key;
+            if (k.isString() && k.asString() == key)
+                return i;
+        }
+        return std::nullopt;
+    }
+    if (!m_indexValid)
+        rebuildIndex();
+    const std::size_t mask = m_index.size() - 1;
+    for (std::size_t slot = std::hash<std::string_view>{}(key)&mask; m_index[slot] != 0; slot = (slot + 1) & mask) {
+        const Value& k = m_entries[m_index[slot] - 1].key;
+        if (k.isString() && k.asString() == key)
+            return m_index[slot] - 1;
+    }
+    return std::nullopt;
+}
+
+const Value* Hash::find(std::string_view key) const
+{
+    auto i = indexOfString(key);
+    return i ? &m_entries[*i].value : nullptr;
+}
+
+const Value* Hash::find(const Value& key) const
+{
+    auto i = key.isString() ? indexOfString(key.asString()) : indexOf(key);
+    return i ? &m_entries[*i].value : nullptr;
+}
+
+Value* Hash::findMutable(const Value& key)
+{
+    auto i = key.isString() ? indexOfString(key.asString()) : indexOf(key);
+    return i ? &m_entries[*i].value : nullptr;
+}
+
+void Hash::set(Value key, Value value)
+{
+    if (auto i = key.isString() ? indexOfString(key.asString()) : indexOf(key)) {
+        m_entries[*i].value = std::move(value);
+        return;
+    }
+    m_entries.push_back({std::move(key), std::move(value)});
+    if (m_entries.size() >= kIndexThreshold) {
+        if (m_indexValid && m_entries.size() * 2 <= m_index.size())
+            indexInsert(m_entries.size() - 1);
+        else
+            m_indexValid = false;
+    }
+}
+
+bool Hash::remove(const Value& key)
+{
+    auto i = key.isString() ? indexOfString(key.asString()) : indexOf(key);
+    if (!i)
+        return false;
+    m_entries.erase(m_entries.begin() + static_cast<std::ptrdiff_t>(*i));
+    m_indexValid = false;
+    return true;
+}
+
+bool Hash::operator==(const Hash& other) const
+{
+    if (size() != other.size())
+        return false;
+    // Order-insensitive, like Ruby's Hash#==.
+    for (const auto& e : m_entries) {
+        const Value* o = other.find(e.key);
+        if (!o || !(*o == e.value))
+            return false;
+    }
+    return true;
+}
+
+Value makeArray(std::initializer_list<Value> items)
+{
+    return Value(Array(items));
+}
+
+Value makeHash(std::initializer_list<std::pair<std::string, Value>> items)
+{
+    return Value(Hash(items));
+}
+
+} // namespace hiera

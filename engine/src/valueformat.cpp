@@ -1,0 +1,363 @@
+#include "scalarresolver.h"
+
+#include <hiera/error.h>
+#include <hiera/valueformat.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace hiera {
+
+std::string rubyFloat(double d)
+{
+    if (std::isnan(d))
+        return "NaN";
+    if (std::isinf(d))
+        return d > 0 ? "Infinity" : "-Infinity";
+    if (d == 0)
+        return std::signbit(d) ? "-0.0" : "0.0";
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific); // shortest round-trip
+    std::string sci(buf, res.ptr);
+    std::string sign;
+    if (sci[0] == '-') {
+        sign = "-";
+        sci.erase(0, 1);
+    }
+    const std::size_t e = sci.find('e');
+    std::string digits = sci.substr(0, e);
+    digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
+    const int exponent = std::stoi(sci.substr(e + 1));
+    while (digits.size() > 1 && digits.back() == '0')
+        digits.pop_back();
+    const int decpt = exponent + 1;
+    const int n = static_cast<int>(digits.size());
+    std::string out;
+    if (decpt > -4 && decpt <= 16) {
+        if (decpt <= 0)
+            out = "0." + std::string(static_cast<std::size_t>(-decpt), '0') + digits;
+        else if (decpt >= n)
+            out = digits + std::string(static_cast<std::size_t>(decpt - n), '0') + ".0";
+        else
+            out = digits.substr(0, static_cast<std::size_t>(decpt)) + "." + digits.substr(static_cast<std::size_t>(decpt));
+    } else {
+        char exp[16];
+        std::snprintf(exp, sizeof exp, "e%+03d", decpt - 1);
+        out = digits.substr(0, 1) + "." + (n > 1 ? digits.substr(1) : "0") + exp;
+    }
+    return sign + out;
+}
+
+namespace {
+
+void jsonString(std::string& out, const std::string& s)
+{
+    out += '"';
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        default:
+            if (c < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += static_cast<char>(c);
+            }
+        }
+    }
+    out += '"';
+}
+
+std::string scalarKeyText(const Value& k)
+{
+    switch (k.type()) {
+    case Value::Type::String: return k.asString();
+    case Value::Type::Integer: return std::to_string(k.asInteger());
+    case Value::Type::Float: return rubyFloat(k.asFloat());
+    case Value::Type::Boolean: return k.asBoolean() ? "true" : "false";
+    case Value::Type::Null: return "";
+    default: return rubyInspect(k);
+    }
+}
+
+void writeJson(std::string& out, const Value& v, bool pretty, int indent)
+{
+    auto newline = [&](int level) {
+        if (pretty) {
+            out += '\n';
+            out.append(static_cast<std::size_t>(level * 2), ' ');
+        }
+    };
+    switch (v.type()) {
+    case Value::Type::Null: out += "null"; break;
+    case Value::Type::Boolean: out += v.asBoolean() ? "true" : "false"; break;
+    case Value::Type::Integer: out += std::to_string(v.asInteger()); break;
+    case Value::Type::Float:
+        if (!std::isfinite(v.asFloat()))
+            throw Error(ErrorCode::DataType, std::string(std::isnan(v.asFloat()) ? "NaN" : "Infinity")
+                                                 + " not allowed in JSON",
+                        SourceFiles::locate(v.mark()));
+        out += rubyFloat(v.asFloat());
+        break;
+    case Value::Type::String: jsonString(out, v.asString()); break;
+    case Value::Type::Array: {
+        const Array& a = v.asArray();
+        if (a.empty()) {
+            out += "[]";
+            break;
+        }
+        out += '[';
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            if (i)
+                out += ',';
+            newline(indent + 1);
+            writeJson(out, a[i], pretty, indent + 1);
+        }
+        newline(indent);
+        out += ']';
+        break;
+    }
+    case Value::Type::Hash: {
+        const Hash& h = v.asHash();
+        if (h.empty()) {
+            out += "{}";
+            break;
+        }
+        out += '{';
+        bool first = true;
+        for (const auto& e : h) {
+            if (!first)
+                out += ',';
+            first = false;
+            newline(indent + 1);
+            jsonString(out, scalarKeyText(e.key));
+            out += pretty ? ": " : ":";
+            writeJson(out, e.value, pretty, indent + 1);
+        }
+        newline(indent);
+        out += '}';
+        break;
+    }
+    }
+}
+
+void inspectString(std::string& out, const std::string& s)
+{
+    out += '"';
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case 0x1b: out += "\\e"; break;
+        case '#':
+            // Ruby escapes "#{", "#$" and "#@" so the inspect form is not itself interpolated.
+            if (i + 1 < s.size() && (s[i + 1] == '{' || s[i + 1] == '$' || s[i + 1] == '@'))
+                out += "\\#";
+            else
+                out += '#';
+            break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\x%02X", c);
+                out += buf;
+            } else {
+                out += static_cast<char>(c);
+            }
+        }
+    }
+    out += '"';
+}
+
+void writeInspect(std::string& out, const Value& v)
+{
+    switch (v.type()) {
+    case Value::Type::Null: out += "nil"; break;
+    case Value::Type::Boolean: out += v.asBoolean() ? "true" : "false"; break;
+    case Value::Type::Integer: out += std::to_string(v.asInteger()); break;
+    case Value::Type::Float: out += rubyFloat(v.asFloat()); break;
+    case Value::Type::String: inspectString(out, v.asString()); break;
+    case Value::Type::Array: {
+        out += '[';
+        bool first = true;
+        for (const auto& e : v.asArray()) {
+            if (!first)
+                out += ", ";
+            first = false;
+            writeInspect(out, e);
+        }
+        out += ']';
+        break;
+    }
+    case Value::Type::Hash: {
+        out += '{';
+        bool first = true;
+        for (const auto& e : v.asHash()) {
+            if (!first)
+                out += ", ";
+            first = false;
+            writeInspect(out, e.key);
+            out += "=>";
+            writeInspect(out, e.value);
+        }
+        out += '}';
+        break;
+    }
+    }
+}
+
+// ---- YAML ------------------------------------------------------------------------------------------
+
+bool plainSafe(const std::string& s)
+{
+    if (s.empty() || s.size() > 200)
+        return false;
+    const unsigned char c0 = static_cast<unsigned char>(s[0]);
+    // Indicators, digits and signs: quote, so no YAML reader (1.1 or 1.2) takes it for something else.
+    if (std::string_view("-?:,[]{}#&*!|>'\"%@`~=+.0123456789 ").find(static_cast<char>(c0)) != std::string_view::npos)
+        return false;
+    if (s.back() == ' ' || s.back() == ':')
+        return false;
+    for (unsigned char c : s)
+        if (c < 0x20 || c == 0x7f)
+            return false;
+    if (s.find(": ") != std::string::npos || s.find(" #") != std::string::npos)
+        return false;
+    std::optional<detail::ScalarProblem> problem;
+    const Value read = detail::resolvePsychScalar(s, problem);
+    return !problem && read.isString() && read.asString() == s;
+}
+
+void yamlScalar(std::string& out, const Value& v)
+{
+    switch (v.type()) {
+    case Value::Type::Null: out += "~"; break;
+    case Value::Type::Boolean: out += v.asBoolean() ? "true" : "false"; break;
+    case Value::Type::Integer: out += std::to_string(v.asInteger()); break;
+    case Value::Type::Float: {
+        const double d = v.asFloat();
+        if (std::isnan(d))
+            out += ".nan";
+        else if (std::isinf(d))
+            out += d > 0 ? ".inf" : "-.inf";
+        else
+            out += rubyFloat(d);
+        break;
+    }
+    case Value::Type::String:
+        if (plainSafe(v.asString()))
+            out += v.asString();
+        else
+            jsonString(out, v.asString()); // JSON escapes are valid in YAML double-quoted scalars
+        break;
+    case Value::Type::Array: out += "[]"; break;
+    case Value::Type::Hash: out += "{}"; break;
+    }
+}
+
+bool isBlockCollection(const Value& v)
+{
+    return (v.isArray() && !v.asArray().empty()) || (v.isHash() && !v.asHash().empty());
+}
+
+void writeYaml(std::string& out, const Value& v, int indent);
+
+void writeYamlEntryValue(std::string& out, const Value& v, int indent)
+{
+    if (isBlockCollection(v)) {
+        out += '\n';
+        writeYaml(out, v, indent);
+    } else {
+        out += ' ';
+        yamlScalar(out, v);
+        out += '\n';
+    }
+}
+
+void writeYaml(std::string& out, const Value& v, int indent)
+{
+    const std::string pad(static_cast<std::size_t>(indent), ' ');
+    if (v.isArray()) {
+        for (const auto& e : v.asArray()) {
+            out += pad + "-";
+            if (isBlockCollection(e)) {
+                // Nested collections start on their own line, indented.
+                out += '\n';
+                writeYaml(out, e, indent + 2);
+            } else {
+                out += ' ';
+                yamlScalar(out, e);
+                out += '\n';
+            }
+        }
+    } else if (v.isHash()) {
+        for (const auto& e : v.asHash()) {
+            out += pad;
+            if (e.key.isScalar())
+                yamlScalar(out, e.key);
+            else {
+                out += "? ";
+                out += toJson(e.key);
+            }
+            out += ':';
+            writeYamlEntryValue(out, e.value, indent + 2);
+        }
+    }
+}
+
+} // namespace
+
+std::string toJson(const Value& v, bool pretty)
+{
+    std::string out;
+    writeJson(out, v, pretty, 0);
+    return out;
+}
+
+std::string toYaml(const Value& v)
+{
+    std::string out = "---";
+    if (isBlockCollection(v)) {
+        out += '\n';
+        writeYaml(out, v, 0);
+    } else {
+        out += ' ';
+        yamlScalar(out, v);
+        out += '\n';
+    }
+    return out;
+}
+
+std::string rubyInspect(const Value& v)
+{
+    std::string out;
+    writeInspect(out, v);
+    return out;
+}
+
+std::string interpolationString(const Value& v)
+{
+    switch (v.type()) {
+    case Value::Type::Null: return {};
+    case Value::Type::String: return v.asString();
+    case Value::Type::Boolean: return v.asBoolean() ? "true" : "false";
+    case Value::Type::Integer: return std::to_string(v.asInteger());
+    case Value::Type::Float: return rubyFloat(v.asFloat());
+    default: return rubyInspect(v);
+    }
+}
+
+} // namespace hiera

@@ -1,0 +1,462 @@
+// The only file that includes yaml-cpp. It drives yaml-cpp's event parser (not its Node tree) and
+// builds hiera::Values directly: scalars typed by our own resolvers (yaml-cpp's as<bool>()/as<int>()
+// differ from Puppet), anchors and merge keys handled here, limits enforced as we go.
+
+#include "scalarresolver.h"
+
+#include <hiera/error.h>
+#include <hiera/yaml.h>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/parser.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace hiera {
+
+namespace {
+
+// Thrown inside the event handler; converted into hiera::Error with the file name by parseData.
+struct BuildError
+{
+    ErrorCode code;
+    std::string message;
+    YAML::Mark mark;
+};
+
+bool endsWith(const std::string& s, const char* suffix)
+{
+    const std::size_t n = std::strlen(suffix);
+    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+// "tag:yaml.org,2002:str" and "!!str" both name the core schema's `str`.
+std::string coreTag(const std::string& tag)
+{
+    static const std::string prefix = "tag:yaml.org,2002:";
+    if (tag.compare(0, prefix.size(), prefix) == 0)
+        return tag.substr(prefix.size());
+    if (tag.compare(0, 2, "!!") == 0)
+        return tag.substr(2);
+    return {};
+}
+
+bool isRubyTag(const std::string& tag)
+{
+    return tag.rfind("!ruby/", 0) == 0 || tag.find(":ruby/") != std::string::npos;
+}
+
+class ValueBuilder : public YAML::EventHandler
+{
+public:
+    ValueBuilder(std::uint32_t fileId, DataFormat format, const ParseLimits& limits)
+        : m_fileId(fileId)
+        , m_format(format)
+        , m_limits(limits)
+    {
+    }
+
+    bool hasResult() const { return m_haveResult; }
+    Value takeResult() { return std::move(m_result); }
+
+    void OnDocumentStart(const YAML::Mark&) override { }
+    void OnDocumentEnd() override { }
+
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override
+    {
+        Value v;
+        v.setMark(toMark(mark));
+        deliver(std::move(v), anchor, 1, mark, /*plainMergeKey=*/false);
+    }
+
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override
+    {
+        if (m_open.count(anchor))
+            fail(ErrorCode::DataLimit, "recursive alias: the anchor refers to a node that contains it", mark);
+        auto it = m_anchors.find(anchor);
+        if (it == m_anchors.end())
+            fail(ErrorCode::DataSyntax, "Unknown alias", mark);
+        deliver(it->second.value, YAML::NullAnchor, it->second.nodes, mark, false);
+    }
+
+    void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  const std::string& text) override
+    {
+        if (text.size() > m_limits.maxScalarBytes)
+            fail(ErrorCode::DataLimit,
+                 "scalar of " + std::to_string(text.size()) + " bytes exceeds the limit of "
+                     + std::to_string(m_limits.maxScalarBytes),
+                 mark);
+        const bool inKeyPosition = expectingKey();
+        Value v = resolve(mark, tag, text, inKeyPosition);
+        v.setMark(toMark(mark));
+        deliver(std::move(v), anchor, 1, mark, tag == "?" && text == "<<");
+    }
+
+    void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                         YAML::EmitterStyle::value) override
+    {
+        checkCollectionTag(tag, mark);
+        push(Frame::Kind::Sequence, mark, anchor, coreTag(tag) == "omap" || coreTag(tag) == "pairs");
+    }
+
+    void OnSequenceEnd() override { pop(); }
+
+    void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                    YAML::EmitterStyle::value) override
+    {
+        checkCollectionTag(tag, mark);
+        push(Frame::Kind::Map, mark, anchor, false);
+    }
+
+    void OnMapEnd() override { pop(); }
+
+private:
+    struct Frame
+    {
+        enum class Kind { Sequence, Map };
+        Kind kind;
+        Value value;
+        YAML::anchor_t anchor;
+        YAML::Mark mark;
+        std::size_t nodes = 1;
+        bool omap = false;
+        bool haveKey = false;
+        bool keyIsMerge = false;
+        Value key;
+    };
+
+    struct Anchored
+    {
+        Value value;
+        std::size_t nodes;
+    };
+
+    SourceMark toMark(const YAML::Mark& m) const
+    {
+        // yaml-cpp marks are 0-based; ours are 1-based.
+        return {m_fileId, static_cast<std::uint32_t>(m.line + 1), static_cast<std::uint32_t>(m.column + 1)};
+    }
+
+    [[noreturn]] void fail(ErrorCode code, std::string message, const YAML::Mark& mark) const
+    {
+        throw BuildError{code, std::move(message), mark};
+    }
+
+    bool expectingKey() const
+    {
+        return !m_stack.empty() && m_stack.back().kind == Frame::Kind::Map && !m_stack.back().haveKey;
+    }
+
+    Value resolve(const YAML::Mark& mark, const std::string& tag, const std::string& text, bool keyPosition)
+    {
+        std::optional<detail::ScalarProblem> problem;
+        Value v;
+        const std::string core = coreTag(tag);
+        if (tag == "!") {
+            v = Value(text); // quoted: always a string
+        } else if (tag == "?" || tag.empty()) {
+            if (m_format == DataFormat::Json) {
+                v = detail::resolveJsonScalar(text, problem);
+            } else if (keyPosition && detail::isSymbol(text)) {
+                // Puppet turns symbol keys (:foo:) into strings.
+                v = Value(text.substr(1));
+            } else {
+                v = detail::resolvePsychScalar(text, problem);
+            }
+        } else if (isRubyTag(tag)) {
+            problem = detail::ScalarProblem{"Tried to load unspecified class: " + tag};
+        } else if (core == "str") {
+            v = Value(text);
+        } else if (core == "int") {
+            auto i = detail::parsePsychInteger(text, problem);
+            v = i ? *i : Value(text);
+        } else if (core == "float") {
+            char* end = nullptr;
+            std::string t;
+            for (char c : text)
+                if (c != '_' && c != ',')
+                    t += c;
+            const double d = std::strtod(t.c_str(), &end);
+            v = (end && *end == '\0' && !t.empty()) ? Value(d) : Value(text);
+        } else if (core == "bool") {
+            v = detail::resolvePsychScalar(text, problem);
+            if (!v.isBoolean())
+                v = Value(text);
+        } else if (core == "binary") {
+            auto decoded = detail::decodeBase64(text);
+            if (!decoded)
+                problem = detail::ScalarProblem{"invalid base64 in !!binary scalar"};
+            else
+                v = Value(*decoded);
+        } else if (core == "timestamp" || core == "set") {
+            problem = detail::ScalarProblem{"Tried to load unspecified class: " + core};
+        } else if (core == "null") {
+            v = detail::resolvePsychScalar(text, problem);
+        } else {
+            v = Value(text); // an unknown local tag (!foo bar) is ignored: the text stays a string
+        }
+        if (problem)
+            fail(ErrorCode::DataType, problem->message, mark);
+        return v;
+    }
+
+    void checkCollectionTag(const std::string& tag, const YAML::Mark& mark) const
+    {
+        const std::string core = coreTag(tag);
+        if (isRubyTag(tag))
+            fail(ErrorCode::DataType, "Tried to load unspecified class: " + tag, mark);
+        if (core == "set")
+            fail(ErrorCode::DataType, "Tried to load unspecified class: Psych::Set", mark);
+    }
+
+    void push(Frame::Kind kind, const YAML::Mark& mark, YAML::anchor_t anchor, bool omap)
+    {
+        if (m_stack.size() >= m_limits.maxDepth)
+            fail(ErrorCode::DataLimit,
+                 "nesting deeper than " + std::to_string(m_limits.maxDepth) + " levels", mark);
+        Frame f{kind, kind == Frame::Kind::Map ? Value(Hash()) : Value(Array()), anchor, mark};
+        f.omap = omap;
+        f.value.setMark(toMark(mark));
+        if (anchor != YAML::NullAnchor)
+            m_open.insert(anchor);
+        m_stack.push_back(std::move(f));
+    }
+
+    void pop()
+    {
+        Frame f = std::move(m_stack.back());
+        m_stack.pop_back();
+        if (f.anchor != YAML::NullAnchor)
+            m_open.erase(f.anchor);
+        if (f.omap) {
+            // !!omap [a: 1, b: 2] reads as the hash {a: 1, b: 2}.
+            Hash h;
+            for (const Value& pair : f.value.asArray()) {
+                if (!pair.isHash())
+                    fail(ErrorCode::DataType, "!!omap entries must be single-key mappings", f.mark);
+                for (const auto& e : pair.asHash())
+                    h.set(e.key, e.value);
+            }
+            Value v(std::move(h));
+            v.setMark(f.value.mark());
+            f.value = std::move(v);
+        }
+        deliver(std::move(f.value), f.anchor, f.nodes, f.mark, false);
+    }
+
+    void countNodes(std::size_t n, const YAML::Mark& mark)
+    {
+        m_totalNodes += n;
+        if (m_totalNodes > m_limits.maxNodes)
+            fail(ErrorCode::DataLimit,
+                 "the document expands to more than " + std::to_string(m_limits.maxNodes)
+                     + " nodes (an alias bomb?)",
+                 mark);
+    }
+
+    // Hands a finished node to its parent (or makes it the document).
+    void deliver(Value v, YAML::anchor_t anchor, std::size_t nodes, const YAML::Mark& mark, bool plainMergeKey)
+    {
+        if (anchor != YAML::NullAnchor)
+            m_anchors[anchor] = Anchored{v, nodes};
+        if (m_stack.empty()) {
+            countNodes(nodes, mark);
+            m_result = std::move(v);
+            m_haveResult = true;
+            return;
+        }
+        Frame& parent = m_stack.back();
+        parent.nodes += nodes;
+        if (parent.kind == Frame::Kind::Sequence) {
+            countNodes(nodes, mark);
+            parent.value.mutableArray().push_back(std::move(v));
+            return;
+        }
+        if (!parent.haveKey) {
+            parent.key = std::move(v);
+            parent.keyIsMerge = plainMergeKey;
+            parent.haveKey = true;
+            return;
+        }
+        countNodes(nodes, mark);
+        parent.haveKey = false;
+        Hash& h = parent.value.mutableHash();
+        if (parent.keyIsMerge && (v.isHash() || v.isArray())) {
+            mergeInto(h, v, mark);
+            return;
+        }
+        h.set(std::move(parent.key), std::move(v));
+    }
+
+    // `<<: *b` sets b's entries at this point (overriding keys written before, keeping their place);
+    // `<<: [*b1, *b2]`: the first map of the list wins (Psych merges the list in reverse).
+    void mergeInto(Hash& target, const Value& source, const YAML::Mark& mark)
+    {
+        if (source.isHash()) {
+            for (const auto& e : source.asHash())
+                target.set(e.key, e.value);
+            return;
+        }
+        Hash combined;
+        const Array& list = source.asArray();
+        for (auto it = list.rbegin(); it != list.rend(); ++it) {
+            if (!it->isHash())
+                fail(ErrorCode::DataSyntax, "a merge key (<<) list may contain only mappings", mark);
+            for (const auto& e : it->asHash())
+                combined.set(e.key, e.value);
+        }
+        for (const auto& e : combined)
+            target.set(e.key, e.value);
+    }
+
+    std::uint32_t m_fileId;
+    DataFormat m_format;
+    const ParseLimits& m_limits;
+    std::vector<Frame> m_stack;
+    std::unordered_map<YAML::anchor_t, Anchored> m_anchors;
+    std::unordered_set<YAML::anchor_t> m_open;
+    std::size_t m_totalNodes = 0;
+    Value m_result;
+    bool m_haveResult = false;
+};
+
+// Returns the 1-based line and column of byte offset `pos`.
+std::pair<int, int> lineColumn(std::string_view text, std::size_t pos)
+{
+    int line = 1, column = 1;
+    for (std::size_t i = 0; i < pos && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+            ++column;
+        }
+    }
+    return {line, column};
+}
+
+// Offset of the first invalid UTF-8 sequence, or npos.
+std::size_t invalidUtf8At(std::string_view s)
+{
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t n = 0;
+        std::uint32_t cp = 0;
+        if ((c & 0xE0) == 0xC0) {
+            n = 1;
+            cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            n = 2;
+            cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            n = 3;
+            cp = c & 0x07;
+        } else {
+            return i;
+        }
+        for (std::size_t k = 1; k <= n; ++k) {
+            if (i + k >= s.size())
+                return i;
+            const auto cc = static_cast<unsigned char>(s[i + k]);
+            if ((cc & 0xC0) != 0x80)
+                return i;
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        const bool overlong = (n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000);
+        if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return i;
+        i += n + 1;
+    }
+    return std::string_view::npos;
+}
+
+} // namespace
+
+Value parseData(std::string_view text, const std::string& fileName, DataFormat format, const ParseLimits& limits)
+{
+    if (text.size() > limits.maxDocumentBytes)
+        throw Error(ErrorCode::DataLimit,
+                    "file of " + std::to_string(text.size()) + " bytes exceeds the limit of "
+                        + std::to_string(limits.maxDocumentBytes),
+                    {fileName, 0, 0});
+    if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0)
+        text.remove_prefix(3); // a UTF-8 byte-order mark is accepted
+    if (const std::size_t bad = invalidUtf8At(text); bad != std::string_view::npos) {
+        auto [line, column] = lineColumn(text, bad);
+        throw Error(ErrorCode::DataSyntax, "Unable to parse: invalid UTF-8 byte sequence", {fileName, line, column});
+    }
+    if (text.find('\0') != std::string_view::npos) {
+        auto [line, column] = lineColumn(text, text.find('\0'));
+        throw Error(ErrorCode::DataSyntax, "Unable to parse: NUL byte in file", {fileName, line, column});
+    }
+
+    std::istringstream in{std::string(text)};
+    ValueBuilder builder(SourceFiles::intern(fileName), format, limits);
+    try {
+        YAML::Parser parser(in);
+        parser.HandleNextDocument(builder); // only the first document is used, as Puppet does
+    } catch (const BuildError& e) {
+        throw Error(e.code, e.message, {fileName, e.mark.line + 1, e.mark.column + 1});
+    } catch (const YAML::Exception& e) {
+        const bool known = e.mark.line >= 0;
+        throw Error(ErrorCode::DataSyntax, "Unable to parse: " + e.msg,
+                    {fileName, known ? e.mark.line + 1 : 0, known ? e.mark.column + 1 : 0});
+    } catch (const std::bad_alloc&) {
+        throw Error(ErrorCode::DataLimit, "out of memory while parsing", {fileName, 0, 0});
+    }
+    if (!builder.hasResult()) {
+        if (format == DataFormat::Json)
+            throw Error(ErrorCode::DataSyntax, "Unable to parse: unexpected end of input (empty JSON document)",
+                        {fileName, 1, 1});
+        return Value();
+    }
+    return builder.takeResult();
+}
+
+std::string readFile(const std::string& path)
+{
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0)
+        throw Error(ErrorCode::DataUnreadable, std::string("cannot read: ") + std::strerror(errno), {path, 0, 0});
+    if (S_ISDIR(st.st_mode))
+        throw Error(ErrorCode::DataUnreadable, "cannot read: it is a directory, not a file", {path, 0, 0});
+    std::ifstream f(path, std::ios::binary);
+    if (!f)
+        throw Error(ErrorCode::DataUnreadable, std::string("cannot read: ") + std::strerror(errno), {path, 0, 0});
+    std::string content;
+    if (st.st_size > 0)
+        content.reserve(static_cast<std::size_t>(st.st_size));
+    content.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    if (f.bad())
+        throw Error(ErrorCode::DataUnreadable, std::string("read error: ") + std::strerror(errno), {path, 0, 0});
+    return content;
+}
+
+Value loadDataFile(const std::string& path, DataFormat format, const ParseLimits& limits)
+{
+    return parseData(readFile(path), path, format, limits);
+}
+
+Value resolvePlainScalar(const std::string& text)
+{
+    std::optional<detail::ScalarProblem> problem;
+    Value v = detail::resolvePsychScalar(text, problem);
+    if (problem)
+        throw Error(ErrorCode::DataType, problem->message);
+    return v;
+}
+
+} // namespace hiera
