@@ -212,6 +212,12 @@ const Value* Hash::find(std::string_view key) const
     return i ? &m_entries[*i].value : nullptr;
 }
 
+const Hash::Entry* Hash::findEntry(std::string_view key) const
+{
+    auto i = indexOfString(key);
+    return i ? &m_entries[*i] : nullptr;
+}
+
 const Value* Hash::find(const Value& key) const
 {
     auto i = key.isString() ? indexOfString(key.asString()) : indexOf(key);

@@ -33,6 +33,9 @@
 namespace hiera {
 
 class FileCache;
+namespace detail {
+class LookupOptionsCache;
+}
 
 struct EngineOptions
 {
@@ -125,6 +128,7 @@ public:
     void invalidate(const std::string& path) const;
 
     FileCache& cache() const { return *m_cache; }
+    detail::LookupOptionsCache& lookupOptionsCache() const { return *m_lookupOptionsCache; }
 
 private:
     Engine(std::vector<Layer> layers, EngineOptions options);
@@ -132,22 +136,7 @@ private:
     std::vector<Layer> m_layers;
     EngineOptions m_options;
     std::unique_ptr<FileCache> m_cache;
-};
-
-// The seed's façade: a hierarchy bound to one Scope (hiera.Load(path, scope); h.Lookup(key)).
-class Hiera
-{
-public:
-    static Hiera load(const std::string& hieraYaml, std::shared_ptr<const Scope> scope, EngineOptions options = {});
-    Hiera(std::shared_ptr<const Engine> engine, std::shared_ptr<const Scope> scope);
-
-    LookupResult lookup(std::string_view key, const LookupOptions& options = {}) const;
-    const Engine& engine() const { return *m_engine; }
-    const Scope& scope() const { return *m_scope; }
-
-private:
-    std::shared_ptr<const Engine> m_engine;
-    std::shared_ptr<const Scope> m_scope;
+    std::unique_ptr<detail::LookupOptionsCache> m_lookupOptionsCache;
 };
 
 } // namespace hiera

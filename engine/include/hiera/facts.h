@@ -16,8 +16,8 @@ namespace hiera {
 Value loadFactsFile(const std::string& path);
 Value parseFacts(std::string_view text, const std::string& fileName);
 
-// The scope tree for facts: {facts: F, <each fact>: value, trusted: {certname: node}?}. Top-scope
-// entries already present in `extra` win. `node` (may be empty) sets trusted.certname.
+// The scope tree for facts: {facts: F, <each fact>: value, trusted: {certname: ...}}. Entries of
+// `extra` win. trusted.certname is `node`, else the clientcert fact (as Puppet builds $trusted).
 Value scopeFromFacts(const Value& facts, const std::string& node = {}, const Value& extra = {});
 
 } // namespace hiera

@@ -124,6 +124,8 @@ public:
     const Value* find(const std::string& key) const { return find(std::string_view(key)); }
     const Value* find(const Value& key) const;
     bool contains(std::string_view key) const { return find(key) != nullptr; }
+    // The whole entry (key with its source mark, and value) for a string key.
+    const Entry* findEntry(std::string_view key) const;
     Value* findMutable(const Value& key);
 
     // Insert or replace (keeping the first position).

@@ -1,0 +1,63 @@
+#pragma once
+
+// One top-level lookup (semantics §4.1) over a NodeSnapshot: lookup_options selection, the fold over
+// layers, levels and locations, interpolation of found values, the dig and convert_to; with the name
+// stack against recursion, the warnings and the trace.
+
+#include "interpolation.h"
+#include "nodesnapshot.h"
+
+#include <hiera/engine.h>
+#include <hiera/lookupkey.h>
+
+namespace hiera::detail {
+
+class LookupRun : public InterpolationHost
+{
+public:
+    LookupRun(const Engine& engine, const Scope& scope, const NodeSnapshot& snapshot, bool explain);
+
+    LookupResult run(std::string_view key, const LookupOptions& options);
+    // Merges lookup_options for the snapshot (used while building it). Throws hiera::Error.
+    Value mergeLookupOptions(TraceNode* trace, std::vector<std::shared_ptr<const DataFile>>& sources,
+                             bool& interpolated);
+
+    // InterpolationHost
+    const Scope& scope() const override { return m_scope; }
+    std::optional<Value> subLookup(const std::string& key, TraceNode* trace) override;
+    bool pushName(const std::string& name) override;
+    void popName() override { m_names.pop_back(); }
+    std::string nameChain(const std::string& last) const override;
+    std::size_t maxDepth() const override;
+    std::size_t maxBytes() const override;
+    void warn(const std::string& message) override;
+
+private:
+    struct Outcome
+    {
+        bool found = false;
+        Value value;
+        bool rootFound = false;
+        Value rootValue;
+    };
+    class Fold;
+
+    Outcome lookupKey(const LookupKey& key, const std::optional<MergeSpec>& callerMerge, TraceNode* parent);
+    const LookupOptionsTable& lookupOptions(TraceNode* trace);
+    std::optional<Value> lookupRoot(const std::string& root, const MergeSpec& merge, TraceNode* trace,
+                                    bool lookupOptionsMeta);
+    void lookupLevel(const LevelState& level, const std::string& root, const MergeSpec& merge, TraceNode* levelNode,
+                     Fold& inLayer, bool lookupOptionsMeta);
+
+    const Engine& m_engine;
+    const Scope& m_scope;
+    const NodeSnapshot& m_snapshot;
+    bool m_explain;
+    bool m_computingLookupOptions = false;
+    std::vector<std::shared_ptr<const DataFile>>* m_lookupOptionsSources = nullptr;
+    bool m_lookupOptionsInterpolated = false;
+    std::vector<std::string> m_names;
+    std::vector<std::string> m_warnings;
+};
+
+} // namespace hiera::detail

@@ -1,0 +1,81 @@
+#pragma once
+
+// What a lookup needs to know about one scope before it looks at any key: every level's candidate
+// files (interpolated, globs expanded) with their parsed data from the engine's cache, and the merged
+// lookup_options. A Context keeps one snapshot across lookups; Engine::lookup builds one per call.
+
+#include "filecache.h"
+#include "locationresolver.h"
+#include "lookupoptions.h"
+
+#include <hiera/engine.h>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace hiera::detail {
+
+struct ResolvedFile
+{
+    Candidate candidate;
+    std::shared_ptr<const DataFile> file;
+};
+
+struct LevelState
+{
+    const Level* level = nullptr;
+    const DataHashBackend* backend = nullptr;
+    std::optional<Error> error; // raised when a lookup reaches this level
+    std::string datadir;
+    std::vector<ResolvedFile> files;
+};
+
+struct LayerState
+{
+    const Layer* layer = nullptr;
+    std::vector<LevelState> levels;
+};
+
+struct NodeSnapshot
+{
+    std::vector<LayerState> layers;
+    std::shared_ptr<const LookupOptionsTable> lookupOptions;
+    std::optional<Error> lookupOptionsError;
+    std::shared_ptr<TraceNode> lookupOptionsTrace; // only in snapshots built for explain
+    long long checkedAtNs = 0;
+
+    // True when both resolve to the same files with the same parsed content.
+    bool sameFiles(const NodeSnapshot& other) const;
+};
+
+// Resolves the levels and reads the files (through the cache). Does not compute lookup_options.
+std::shared_ptr<NodeSnapshot> resolveSnapshot(const Engine& engine, const Scope& scope);
+// Resolves, then merges lookup_options (reusing `previous`'s when the files are the same).
+std::shared_ptr<const NodeSnapshot> buildSnapshot(const Engine& engine, const Scope& scope, bool explain,
+                                                  const NodeSnapshot* previous);
+
+// lookup_options merged from files without interpolation depend only on which files they come from;
+// hosts that look up many nodes share those tables here.
+class LookupOptionsCache
+{
+public:
+    std::shared_ptr<const LookupOptionsTable> find(const std::vector<const DataFile*>& files) const;
+    void store(std::vector<std::shared_ptr<const DataFile>> files, std::shared_ptr<const LookupOptionsTable> table);
+    void clear();
+
+private:
+    struct Entry
+    {
+        std::vector<std::shared_ptr<const DataFile>> files; // keeps the keys alive and unique
+        std::shared_ptr<const LookupOptionsTable> table;
+    };
+    struct KeyHash
+    {
+        std::size_t operator()(const std::vector<const DataFile*>& k) const;
+    };
+    mutable std::mutex m_mutex;
+    std::unordered_map<std::vector<const DataFile*>, Entry, KeyHash> m_entries;
+};
+
+} // namespace hiera::detail
