@@ -1,11 +1,29 @@
 #include "filecache.h"
 
+#include "interpolation.h"
+
 #include <hiera/backend.h>
 #include <hiera/yaml.h>
 
 #include <sys/stat.h>
 
 namespace hiera {
+
+namespace {
+bool hasInvalidKey(const Value& v)
+{
+    if (v.isArray()) {
+        for (const auto& e : v.asArray())
+            if (hasInvalidKey(e))
+                return true;
+    } else if (v.isHash()) {
+        for (const auto& e : v.asHash())
+            if ((!e.key.isString() && !e.key.isNumber()) || hasInvalidKey(e.value))
+                return true;
+    }
+    return false;
+}
+} // namespace
 
 FileCache::FileCache(std::chrono::milliseconds revalidateInterval) : m_interval(revalidateInterval) { }
 
@@ -55,6 +73,15 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
     if (sig.exists) {
         try {
             file->data = backend.load(path, options, limits, file->warnings);
+            if (file->data.isHash()) {
+                file->entryFlags.reserve(file->data.asHash().size());
+                for (const auto& e : file->data.asHash())
+                    file->entryFlags.push_back(
+                        static_cast<std::uint8_t>((detail::containsInterpolation(e.key) || detail::containsInterpolation(e.value)
+                                                       ? DataFile::Interpolates
+                                                       : 0)
+                                                  | (hasInvalidKey(e.value) ? DataFile::InvalidKey : 0)));
+            }
         } catch (const Error& e) {
             file->error = e;
         } catch (const std::exception& e) {

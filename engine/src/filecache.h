@@ -28,6 +28,18 @@ struct DataFile
     Value data; // the top-level hash (empty hash for an empty file)
     std::vector<std::string> warnings;
     std::optional<Error> error; // exists but could not be read or parsed
+    // Per top-level entry (by position): whether its value contains "%{" anywhere, so that lookups
+    // skip interpolation walks over values that have nothing to interpolate.
+    // Bit 1: it has a hash key Puppet cannot return (boolean, null, collection). Both are fixed for a
+    // parsed file, so lookups skip the walks over values that have nothing to interpolate or refuse.
+    enum EntryFlag : std::uint8_t { Interpolates = 1, InvalidKey = 2 };
+    std::vector<std::uint8_t> entryFlags;
+
+    std::uint8_t flags(const Hash::Entry* e) const
+    {
+        const auto i = static_cast<std::size_t>(e - data.asHash().entries().data());
+        return i < entryFlags.size() ? entryFlags[i] : (Interpolates | InvalidKey);
+    }
 };
 
 class FileCache

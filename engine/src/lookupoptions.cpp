@@ -37,10 +37,25 @@ LookupOptionsTable::LookupOptionsTable(const Value& merged)
     }
 }
 
-std::optional<LookupOptionsEntry> LookupOptionsTable::select(const std::string& rootKey) const
+std::shared_ptr<const LookupOptionsEntry> LookupOptionsTable::select(const std::string& rootKey) const
 {
     if (!m_merged.isHash())
-        return std::nullopt;
+        return nullptr;
+    {
+        std::shared_lock lock(m_memoMutex);
+        if (auto it = m_memo.find(rootKey); it != m_memo.end())
+            return it->second;
+    }
+    std::shared_ptr<const LookupOptionsEntry> entry = selectUncached(rootKey); // errors are not remembered
+    std::unique_lock lock(m_memoMutex);
+    if (m_memo.size() > 100000)
+        m_memo.clear();
+    m_memo.emplace(rootKey, entry);
+    return entry;
+}
+
+std::shared_ptr<const LookupOptionsEntry> LookupOptionsTable::selectUncached(const std::string& rootKey) const
+{
     const Value* found = m_merged.asHash().find(std::string_view(rootKey));
     std::string name = rootKey;
     if (!found) {
@@ -52,16 +67,15 @@ std::optional<LookupOptionsEntry> LookupOptionsTable::select(const std::string& 
             }
         }
     }
-    if (!found)
-        return std::nullopt;
-    if (found->isNull())
-        return std::nullopt;
+    if (!found || found->isNull())
+        return nullptr;
     if (!found->isHash())
         throw Error(ErrorCode::LookupOptions,
                     "lookup_options entry for '" + name + "' must be a hash (e.g. {merge: deep}), got "
                         + std::string(found->typeName()),
                     SourceFiles::locate(found->mark()));
-    LookupOptionsEntry entry;
+    auto result = std::make_shared<LookupOptionsEntry>();
+    LookupOptionsEntry& entry = *result;
     entry.name = name;
     entry.value = *found;
     const Hash& h = found->asHash();
@@ -74,7 +88,7 @@ std::optional<LookupOptionsEntry> LookupOptionsTable::select(const std::string& 
     }
     if (const Value* c = h.find("convert_to"))
         entry.convertTo = *c;
-    return entry;
+    return result;
 }
 
 namespace {

@@ -7,8 +7,12 @@
 #include <hiera/merge.h>
 #include <hiera/value.h>
 
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <regex>
+#include <shared_mutex>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -31,7 +35,8 @@ public:
     explicit LookupOptionsTable(const Value& merged);
 
     // The entry for `rootKey`, or nullopt. Throws for a malformed entry (non-hash, bad merge).
-    std::optional<LookupOptionsEntry> select(const std::string& rootKey) const;
+    // Selections are remembered per key (regex matching costs more than the rest of a warm lookup).
+    std::shared_ptr<const LookupOptionsEntry> select(const std::string& rootKey) const;
     const Value& merged() const { return m_merged; }
 
 private:
@@ -42,6 +47,9 @@ private:
         std::regex regex;
     };
     std::vector<Pattern> m_patterns;
+    std::shared_ptr<const LookupOptionsEntry> selectUncached(const std::string& rootKey) const;
+    mutable std::shared_mutex m_memoMutex;
+    mutable std::unordered_map<std::string, std::shared_ptr<const LookupOptionsEntry>> m_memo;
 };
 
 // Applies convert_to (Array, Hash, String, Integer, Float, Boolean, Sensitive) to a value.

@@ -153,7 +153,10 @@ std::string LookupRun::nameChain(const std::string&) const
 {
     std::string s = "[";
     for (std::size_t i = 0; i < m_names.size(); ++i)
-        s += (i ? ", " : "") + m_names[i];
+    {
+        s += i ? ", " : "";
+        s += m_names[i];
+    }
     return s + "]";
 }
 
@@ -190,7 +193,7 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
         return out;
     }
     const LookupOptionsTable& table = lookupOptions(trace);
-    const std::optional<LookupOptionsEntry> entry = table.select(key.root());
+    const std::shared_ptr<const LookupOptionsEntry> entry = table.select(key.root());
     MergeSpec merge;
     bool fromLookupOptions = false;
     if (callerMerge) {
@@ -371,7 +374,6 @@ void LookupRun::lookupLevel(const LevelState& level, const std::string& root, co
             loc = &levelNode->addChild(TraceNode::Kind::Location);
             loc->originalPath = c.originalPath;
             loc->path = c.path;
-            loc->key = root;
         }
         if (!file.exists) {
             if (loc)
@@ -399,9 +401,10 @@ void LookupRun::lookupLevel(const LevelState& level, const std::string& root, co
             if (containsInterpolation(*v))
                 m_lookupOptionsInterpolated = true;
         }
-        Value found;
+        Value found = *v;
         try {
-            found = interpolateValue(*v, *this, loc);
+            if (file.flags(entry) & DataFile::Interpolates)
+                found = interpolateValue(*v, *this, loc);
         } catch (const Error& e) {
             if (loc) {
                 loc->event = TraceNode::Event::Failed;
@@ -409,7 +412,8 @@ void LookupRun::lookupLevel(const LevelState& level, const std::string& root, co
             }
             rethrowAt(e, *v);
         }
-        checkLookupValue(found, root);
+        if (file.flags(entry) & (DataFile::Interpolates | DataFile::InvalidKey))
+            checkLookupValue(found, root);
         if (loc) {
             loc->event = TraceNode::Event::Found;
             loc->value = found;

@@ -56,7 +56,7 @@ private:
     bool m_computingLookupOptions = false;
     std::vector<std::shared_ptr<const DataFile>>* m_lookupOptionsSources = nullptr;
     bool m_lookupOptionsInterpolated = false;
-    std::vector<std::string> m_names;
+    std::vector<std::string_view> m_names; // keys and scope:names being looked up (owned by callers)
     std::vector<std::string> m_warnings;
 };
 

@@ -1,0 +1,237 @@
+// hiera-bench: the engine's speed on the fixtures of shared/bench/gen_fixture.py. Prints figures as
+// `name=value` lines for bench/run.py to put in a table; asserts nothing.
+//
+//   hiera-bench warm  FIXTURE [--repeat N]        per-lookup time inside one process (sample.tsv rows)
+//   hiera-bench fleet FIXTURE KEY [--threads N]   one key on every node of nodes.txt
+//   hiera-bench load  FIXTURE [--threads N]       parse every data file (the key inventory)
+
+#include <hiera/context.h>
+#include <hiera/engine.h>
+#include <hiera/facts.h>
+#include <hiera/valueformat.h>
+#include <hiera/yaml.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <sys/resource.h>
+#include <thread>
+#include <vector>
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds(Clock::duration d)
+{
+    return std::chrono::duration<double>(d).count();
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+long peakRssKiB()
+{
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+std::vector<std::vector<std::string>> readTsv(const fs::path& p)
+{
+    std::vector<std::vector<std::string>> rows;
+    std::ifstream in(p);
+    std::string line;
+    bool header = true;
+    while (std::getline(in, line)) {
+        if (header) {
+            header = false;
+            continue;
+        }
+        std::vector<std::string> cols;
+        std::stringstream ss(line);
+        std::string c;
+        while (std::getline(ss, c, '\t'))
+            cols.push_back(c);
+        rows.push_back(cols);
+    }
+    return rows;
+}
+
+std::shared_ptr<const hiera::Scope> nodeScope(const fs::path& fixture, const std::string& node)
+{
+    auto facts = hiera::loadFactsFile((fixture / "facts" / (node + ".yaml")).string());
+    return std::make_shared<hiera::MapScope>(hiera::scopeFromFacts(facts, node));
+}
+
+hiera::EngineOptions benchOptions()
+{
+    hiera::EngineOptions o;
+    // A long-running host re-checks files on a timer or a watcher, not before every lookup.
+    o.revalidateInterval = std::chrono::milliseconds(60000);
+    return o;
+}
+
+int warm(const fs::path& fixture, int repeat)
+{
+    auto engine = hiera::Engine::load((fixture / "hiera.yaml").string(), benchOptions());
+    std::vector<double> plain, traced;
+    for (const auto& row : readTsv(fixture / "sample.tsv")) {
+        if (row.size() < 2)
+            continue;
+        hiera::Context ctx(engine, nodeScope(fixture, row[0]));
+        hiera::LookupOptions explain;
+        explain.explain = true;
+        ctx.lookup(row[1]);
+        ctx.lookup(row[1], explain); // warm both snapshots
+        auto t0 = Clock::now();
+        for (int i = 0; i < repeat; ++i)
+            ctx.lookup(row[1]);
+        plain.push_back(seconds(Clock::now() - t0) / repeat * 1e6);
+        t0 = Clock::now();
+        for (int i = 0; i < repeat / 4 + 1; ++i)
+            ctx.lookup(row[1], explain);
+        traced.push_back(seconds(Clock::now() - t0) / (repeat / 4 + 1) * 1e6);
+    }
+    std::cout << "warm_rows=" << plain.size() << "\n"
+              << "warm_us_median=" << median(plain) << "\n"
+              << "warm_us_max=" << *std::max_element(plain.begin(), plain.end()) << "\n"
+              << "warm_explain_us_median=" << median(traced) << "\n"
+              << "warm_explain_us_max=" << *std::max_element(traced.begin(), traced.end()) << "\n";
+    return 0;
+}
+
+template <typename F>
+void parallelFor(std::size_t n, int threads, F f)
+{
+    std::atomic<std::size_t> next{0};
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back([&] {
+            for (std::size_t i = next++; i < n; i = next++)
+                f(i);
+        });
+    for (auto& th : pool)
+        th.join();
+}
+
+int fleet(const fs::path& fixture, const std::string& key, int threads)
+{
+    std::vector<std::string> nodes;
+    {
+        std::ifstream in(fixture / "nodes.txt");
+        for (std::string n; std::getline(in, n);)
+            if (!n.empty())
+                nodes.push_back(n);
+    }
+    auto t0 = Clock::now();
+    std::vector<std::shared_ptr<const hiera::Scope>> scopes(nodes.size());
+    parallelFor(nodes.size(), threads, [&](std::size_t i) { scopes[i] = nodeScope(fixture, nodes[i]); });
+    const double factsSeconds = seconds(Clock::now() - t0);
+
+    auto engine = hiera::Engine::load((fixture / "hiera.yaml").string(), benchOptions());
+    // First pass parses the data files (shared by all nodes); the second is the steady state of a
+    // host that keeps the fleet loaded.
+    double passes[2] = {0, 0};
+    std::atomic<std::size_t> found{0}, errors{0};
+    for (double& pass : passes) {
+        found = 0;
+        errors = 0;
+        t0 = Clock::now();
+        parallelFor(nodes.size(), threads, [&](std::size_t i) {
+            hiera::Context ctx(engine, scopes[i]);
+            auto r = ctx.lookup(key);
+            if (r.found())
+                ++found;
+            else if (r.status == hiera::LookupResult::Status::Error)
+                ++errors;
+        });
+        pass = seconds(Clock::now() - t0);
+    }
+    std::cout << "fleet_nodes=" << nodes.size() << "\nfleet_threads=" << threads << "\nfleet_found=" << found
+              << "\nfleet_errors=" << errors << "\nfleet_facts_load_s=" << factsSeconds
+              << "\nfleet_first_pass_s=" << passes[0] << "\nfleet_s=" << passes[1]
+              << "\nfleet_us_per_node=" << passes[1] / nodes.size() * 1e6 << "\n";
+    return 0;
+}
+
+int load(const fs::path& fixture, int threads)
+{
+    std::vector<std::string> files;
+    std::uintmax_t bytes = 0;
+    for (const auto& e : fs::recursive_directory_iterator(fixture / "data"))
+        if (e.is_regular_file()) {
+            files.push_back(e.path().string());
+            bytes += e.file_size();
+        }
+    std::sort(files.begin(), files.end());
+    auto t0 = Clock::now();
+    std::atomic<std::size_t> readBytes{0};
+    parallelFor(files.size(), threads, [&](std::size_t i) { readBytes += hiera::readFile(files[i]).size(); });
+    const double readSeconds = seconds(Clock::now() - t0);
+
+    std::vector<hiera::Value> parsed(files.size());
+    std::atomic<std::size_t> failures{0};
+    t0 = Clock::now();
+    parallelFor(files.size(), threads, [&](std::size_t i) {
+        try {
+            parsed[i] = hiera::loadDataFile(files[i]);
+        } catch (const hiera::Error& e) {
+            ++failures;
+            std::cerr << e.what() << "\n";
+        }
+    });
+    const double parseSeconds = seconds(Clock::now() - t0);
+    std::set<std::string> keys;
+    for (const auto& v : parsed)
+        if (v.isHash())
+            for (const auto& e : v.asHash())
+                if (e.key.isString())
+                    keys.insert(e.key.asString());
+    const double totalSeconds = seconds(Clock::now() - t0);
+    const double mb = static_cast<double>(bytes) / 1e6;
+    std::cout << "load_files=" << files.size() << "\nload_bytes=" << bytes << "\nload_failures=" << failures
+              << "\nload_threads=" << threads << "\nload_read_s=" << readSeconds
+              << "\nload_read_mb_s=" << mb / readSeconds << "\nload_parse_s=" << parseSeconds
+              << "\nload_parse_mb_s=" << mb / parseSeconds << "\nload_inventory_s=" << totalSeconds
+              << "\nload_root_keys=" << keys.size() << "\nload_peak_rss_mib=" << peakRssKiB() / 1024.0
+              << "\nload_rss_ratio=" << peakRssKiB() * 1024.0 / static_cast<double>(bytes) << "\n";
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::vector<std::string> args(argv + 1, argv + argc);
+    auto option = [&](const std::string& name, int fallback) {
+        auto it = std::find(args.begin(), args.end(), name);
+        return it != args.end() && it + 1 != args.end() ? std::stoi(*(it + 1)) : fallback;
+    };
+    const int threads = option("--threads", static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    try {
+        if (args.size() >= 2 && args[0] == "warm")
+            return warm(args[1], option("--repeat", 20000));
+        if (args.size() >= 3 && args[0] == "fleet")
+            return fleet(args[1], args[2], threads);
+        if (args.size() >= 2 && args[0] == "load")
+            return load(args[1], threads);
+    } catch (const std::exception& e) {
+        std::cerr << "hiera-bench: " << e.what() << "\n";
+        return 2;
+    }
+    std::cerr << "usage: hiera-bench warm FIXTURE [--repeat N] | fleet FIXTURE KEY [--threads N] | load FIXTURE "
+                 "[--threads N]\n";
+    return 2;
+}
