@@ -45,21 +45,26 @@ class LookupRun::Fold
 {
 public:
     explicit Fold(const MergeSpec& spec) : m_spec(spec) { }
+    // A single found value passes through untouched (no merge step, no type check); only when a
+    // second one arrives is the first normalised (unique: flattened) and merged with it.
     void add(const Value& v)
     {
-        if (!m_have) {
-            m_value = normalizeFirst(m_spec, v);
-            m_have = true;
-        } else {
-            m_value = mergeStep(m_spec, m_value, v);
+        if (m_count++ == 0) {
+            m_value = v;
+            return;
         }
+        if (m_count == 2)
+            m_value = normalizeFirst(m_spec, m_value);
+        m_value = mergeStep(m_spec, m_value, v);
     }
-    bool have() const { return m_have; }
+    bool have() const { return m_count > 0; }
     const Value& value() const { return m_value; }
+    // The final result of a lookup: unique always returns a flat array, even for one found value.
+    Value result() const { return m_count == 1 ? normalizeFirst(m_spec, m_value) : m_value; }
 
 private:
     const MergeSpec& m_spec;
-    bool m_have = false;
+    std::size_t m_count = 0;
     Value m_value;
 };
 
@@ -354,7 +359,7 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
     }
     if (!all.have())
         return std::nullopt;
-    return all.value();
+    return all.result();
 }
 
 void LookupRun::lookupLevel(const LevelState& level, const std::string& root, const MergeSpec& merge,
@@ -374,6 +379,7 @@ void LookupRun::lookupLevel(const LevelState& level, const std::string& root, co
             loc = &levelNode->addChild(TraceNode::Kind::Location);
             loc->originalPath = c.originalPath;
             loc->path = c.path;
+            loc->key = root;
         }
         if (!file.exists) {
             if (loc)

@@ -2,6 +2,7 @@
 // builds hiera::Values directly: scalars typed by our own resolvers (yaml-cpp's as<bool>()/as<int>()
 // differ from Puppet), anchors and merge keys handled here, limits enforced as we go.
 
+#include "jsonloader.h"
 #include "scalarresolver.h"
 
 #include <hiera/error.h>
@@ -31,12 +32,6 @@ struct BuildError
     YAML::Mark mark;
 };
 
-bool endsWith(const std::string& s, const char* suffix)
-{
-    const std::size_t n = std::strlen(suffix);
-    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
-}
-
 // "tag:yaml.org,2002:str" and "!!str" both name the core schema's `str`.
 std::string coreTag(const std::string& tag)
 {
@@ -56,8 +51,9 @@ bool isRubyTag(const std::string& tag)
 class ValueBuilder : public YAML::EventHandler
 {
 public:
-    ValueBuilder(std::uint32_t fileId, DataFormat format, const ParseLimits& limits)
-        : m_fileId(fileId)
+    ValueBuilder(std::string_view text, std::uint32_t fileId, DataFormat format, const ParseLimits& limits)
+        : m_text(text)
+        , m_fileId(fileId)
         , m_format(format)
         , m_limits(limits)
     {
@@ -94,6 +90,8 @@ public:
                  "scalar of " + std::to_string(text.size()) + " bytes exceeds the limit of "
                      + std::to_string(m_limits.maxScalarBytes),
                  mark);
+        if (tag == "!")
+            checkQuoteClosed(mark);
         const bool inKeyPosition = expectingKey();
         Value v = resolve(mark, tag, text, inKeyPosition);
         v.setMark(toMark(mark));
@@ -122,9 +120,9 @@ private:
     struct Frame
     {
         enum class Kind { Sequence, Map };
-        Kind kind;
+        Kind kind = Kind::Sequence;
         Value value;
-        YAML::anchor_t anchor;
+        YAML::anchor_t anchor = YAML::NullAnchor;
         YAML::Mark mark;
         std::size_t nodes = 1;
         bool omap = false;
@@ -222,7 +220,11 @@ private:
         if (m_stack.size() >= m_limits.maxDepth)
             fail(ErrorCode::DataLimit,
                  "nesting deeper than " + std::to_string(m_limits.maxDepth) + " levels", mark);
-        Frame f{kind, kind == Frame::Kind::Map ? Value(Hash()) : Value(Array()), anchor, mark};
+        Frame f;
+        f.kind = kind;
+        f.value = kind == Frame::Kind::Map ? Value(Hash()) : Value(Array());
+        f.anchor = anchor;
+        f.mark = mark;
         f.omap = omap;
         f.value.setMark(toMark(mark));
         if (anchor != YAML::NullAnchor)
@@ -317,6 +319,32 @@ private:
             target.set(e.key, e.value);
     }
 
+    // yaml-cpp accepts a quoted scalar that runs into the end of the file ("abc<EOF>); libyaml, and so
+    // Puppet, refuse it. Check that the quote that starts at `mark` is closed.
+    void checkQuoteClosed(const YAML::Mark& mark) const
+    {
+        if (mark.pos < 0 || static_cast<std::size_t>(mark.pos) >= m_text.size())
+            return;
+        const char q = m_text[static_cast<std::size_t>(mark.pos)];
+        if (q != '"' && q != '\'')
+            return; // a block scalar (| or >)
+        for (std::size_t i = static_cast<std::size_t>(mark.pos) + 1; i < m_text.size(); ++i) {
+            if (q == '"' && m_text[i] == '\\') {
+                ++i;
+                continue;
+            }
+            if (m_text[i] == q) {
+                if (q == '\'' && i + 1 < m_text.size() && m_text[i + 1] == '\'') {
+                    ++i; // '' is an escaped quote
+                    continue;
+                }
+                return;
+            }
+        }
+        fail(ErrorCode::DataSyntax, "found unexpected end of stream while scanning a quoted scalar", mark);
+    }
+
+    std::string_view m_text;
     std::uint32_t m_fileId;
     DataFormat m_format;
     const ParseLimits& m_limits;
@@ -403,8 +431,11 @@ Value parseData(std::string_view text, const std::string& fileName, DataFormat f
         throw Error(ErrorCode::DataSyntax, "Unable to parse: NUL byte in file", {fileName, line, column});
     }
 
+    if (format == DataFormat::Json)
+        return detail::parseJson(text, fileName, limits);
+
     std::istringstream in{std::string(text)};
-    ValueBuilder builder(SourceFiles::intern(fileName), format, limits);
+    ValueBuilder builder(text, SourceFiles::intern(fileName), format, limits);
     try {
         YAML::Parser parser(in);
         parser.HandleNextDocument(builder); // only the first document is used, as Puppet does

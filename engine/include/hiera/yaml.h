@@ -8,7 +8,7 @@
 // Unquoted dates and times, symbols and Ruby objects are errors, as in Puppet. Only the first document
 // of a stream is read. A UTF-8 byte-order mark is accepted; invalid UTF-8 is an error.
 //
-// JSON is read with JSON's own typing (1e3 is a float, "yes" a string).
+// JSON is read by a strict RFC 8259 parser with JSON's own typing (1e3 is a float, "yes" a string).
 //
 // Errors are hiera::Error with the file, line and column.
 
