@@ -1,0 +1,156 @@
+// The public conformance cases (/work/shared/conformance/cases) run in-process: each case is copied
+// into a QTemporaryDir with __CASE_DIR__ replaced, facts are loaded the way `puppet lookup --facts`
+// does, and every lookup's outcome (found value / not found / error) is compared structurally.
+
+#include "testutils.h"
+
+#include <hiera/engine.h>
+#include <hiera/error.h>
+#include <hiera/facts.h>
+#include <hiera/scope.h>
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QTest>
+
+using namespace hiera;
+using namespace testutils;
+
+#ifndef HIERA_CONFORMANCE_CASES
+#define HIERA_CONFORMANCE_CASES "/work/shared/conformance/cases"
+#endif
+
+class TestConformance : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void cases_data();
+    void cases();
+};
+
+static QString casesDir()
+{
+    const QByteArray env = qgetenv("HIERA_CONFORMANCE_CASES");
+    return env.isEmpty() ? QStringLiteral(HIERA_CONFORMANCE_CASES) : QString::fromLocal8Bit(env);
+}
+
+static bool copyCase(const QString& from, const QString& to)
+{
+    QDirIterator it(from, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString src = it.next();
+        const QString rel = QDir(from).relativeFilePath(src);
+        const QString dst = to + QLatin1Char('/') + rel;
+        const QFileInfo info(src);
+        if (info.isDir()) {
+            if (!QDir().mkpath(dst))
+                return false;
+            continue;
+        }
+        QFile in(src);
+        if (!in.open(QIODevice::ReadOnly))
+            return false;
+        QByteArray bytes = in.readAll();
+        bytes.replace("__CASE_DIR__", to.toUtf8()); // byte-exact otherwise (BOM and CRLF cases)
+        if (!QDir().mkpath(QFileInfo(dst).absolutePath()))
+            return false;
+        QFile out(dst);
+        if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size())
+            return false;
+    }
+    return true;
+}
+
+void TestConformance::cases_data()
+{
+    QTest::addColumn<QString>("caseDir");
+    QTest::addColumn<int>("index");
+    const QDir dir(casesDir());
+    if (!dir.exists()) {
+        QTest::newRow("no cases") << QString() << 0;
+        return;
+    }
+    for (const QString& name : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        QFile f(dir.filePath(name + "/case.json"));
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        const Value spec = json(f.readAll().toStdString());
+        const Value* lookups = spec.asHash().find("lookups");
+        if (!lookups || !lookups->isArray())
+            continue;
+        for (std::size_t i = 0; i < lookups->asArray().size(); ++i) {
+            const Value& l = lookups->asArray()[i];
+            const QString key = qs(l.asHash().find("key")->asString());
+            QTest::addRow("%s #%d %s", qPrintable(name), int(i), qPrintable(key)) << dir.filePath(name) << int(i);
+        }
+    }
+}
+
+void TestConformance::cases()
+{
+    QFETCH(QString, caseDir);
+    QFETCH(int, index);
+    if (!QDir(casesDir()).exists())
+        QSKIP("no conformance cases on this machine");
+    QFile f(caseDir + "/case.json");
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const Value spec = json(f.readAll().toStdString());
+    const Value& lookup = spec.asHash().find("lookups")->asArray()[std::size_t(index)];
+    const Hash& l = lookup.asHash();
+    const Hash& expect = l.find("expect")->asHash();
+
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString root = tmp.path() + "/case";
+    QVERIFY(copyCase(caseDir, root));
+
+    LookupOptions options;
+    const Value* merge = l.find("merge");
+    if (merge && merge->isString()) {
+        Hash m;
+        m.set("strategy", *merge);
+        const Value* opts = l.find("options");
+        if (opts && opts->isHash())
+            for (const auto& e : opts->asHash())
+                if (!e.value.isNull() && !(e.value.isBoolean() && !e.value.asBoolean()))
+                    m.set(e.key, e.value);
+        options.merge = MergeSpec::fromValue(Value(m));
+    }
+
+    LookupResult r;
+    try {
+        Value facts = makeHash({});
+        if (QFile::exists(root + "/facts.yaml"))
+            facts = loadFactsFile(ss(root + "/facts.yaml"));
+        const MapScope scope(scopeFromFacts(facts));
+        auto engine = Engine::load(ss(root + "/hiera.yaml"));
+        r = engine->lookup(scope, l.find("key")->asString(), options);
+    } catch (const Error& e) {
+        r.status = LookupResult::Status::Error;
+        r.error = e;
+    }
+    const QString description = qs(spec.asHash().find("description")->asString());
+    const Value* wantError = expect.find("error");
+    if (wantError && wantError->isBoolean() && wantError->asBoolean()) {
+        QVERIFY2(r.status == LookupResult::Status::Error,
+                 qPrintable(description + " — expected an error, got "
+                            + (r.found() ? "found " + qs(toJson(r.value)) : QStringLiteral("not found"))));
+        return;
+    }
+    if (r.error)
+        QFAIL(qPrintable(description + " — unexpected error: " + QString::fromUtf8(r.error->what())));
+    const Value* found = expect.find("found");
+    QVERIFY(found && found->isBoolean());
+    if (!found->asBoolean()) {
+        QVERIFY2(!r.found(), qPrintable(description + " — expected not found, got " + qs(toJson(r.value))));
+        return;
+    }
+    QVERIFY2(r.found(), qPrintable(description + " — expected found, got not found"));
+    const Value& want = *expect.find("value");
+    QVERIFY2(unorderedEqual(r.value, want),
+             qPrintable(description + "\n   Actual: " + qs(toJson(r.value)) + "\n   Expected: " + qs(toJson(want))));
+}
+
+QTEST_APPLESS_MAIN(TestConformance)
+#include "tst_conformance.moc"

@@ -1,0 +1,1335 @@
+// Lookups end to end (semantics §2, §4, §5, §7): lookup_options selection, caller merges, dotted keys
+// after the merge, not-found cases, backends, files, globs, mapped_paths, the explain trace and the
+// provenance of merged values.
+
+#include "testutils.h"
+
+#include <hiera/context.h>
+#include <hiera/engine.h>
+#include <hiera/error.h>
+#include <hiera/explain.h>
+#include <hiera/scope.h>
+#include <hiera/sourcelocation.h>
+#include <hiera/trace.h>
+
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+using namespace hiera;
+using namespace testutils;
+
+class TestLookup : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void lookupOptionsSelection_data();
+    void lookupOptionsSelection();
+    void lookupOptionsPatternOrder();
+    void lookupOptionsCaseInsensitivePattern();
+    void lookupOptionsErrors_data();
+    void lookupOptionsErrors();
+    void lookupOptionsInvalidKey();
+    void callerMergeOverridesLookupOptions();
+    void convertTo_data();
+    void convertTo();
+    void dottedAfterMerge();
+    void firstDoesNotFallThrough();
+    void notFound_data();
+    void notFound();
+    void foundNull();
+    void quotedAndOddKeys();
+    void keySyntaxError();
+    void unsupportedBackends_data();
+    void unsupportedBackends();
+    void unknownDataHash();
+    void missingFilesSkipped();
+    void brokenFileIsAnError();
+    void dateInAnotherFile();
+    void invalidKeysInValue();
+    void jsonData();
+    void yamlDataReadsJson();
+    void emptyAndNonHashFiles();
+    void pathIsDirectory();
+    void defaultHierarchy();
+    void emptyHierarchy();
+    void noExtensionAdded();
+    void interpolatedPaths();
+    void absoluteInterpolatedPath();
+    void globExpansion();
+    void globsConcatenate();
+    void globNoMatch();
+    void mappedPaths();
+    void mappedPathsStructured();
+    void mappedPathsNonArray_data();
+    void mappedPathsNonArray();
+    void mixedLocationOrder();
+    void resolvedStatuses();
+    void explainTrace();
+    void explainTraceMerge();
+    void explainText();
+    void explainJson();
+    void provenance();
+    void provenanceThroughInterpolation();
+    void keyInventory();
+    void candidateFiles();
+    void hieraFacade();
+    void customBackend();
+    void backendOptionsInterpolated();
+    void globStaysInOneComponent();
+    void parseLimitsApply();
+};
+
+static const QByteArray kTwoLevels = "version: 5\n"
+                                     "hierarchy:\n"
+                                     "  - name: high\n"
+                                     "    path: high.yaml\n"
+                                     "  - name: low\n"
+                                     "    path: low.yaml\n";
+
+static LookupResult lookupIn(const TempTree& tree, const std::string& key, const Value& scopeRoot = {},
+                             const LookupOptions& o = {})
+{
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope(scopeRoot.isNull() ? makeHash({}) : scopeRoot);
+    return engine->lookup(scope, key, o);
+}
+
+static LookupOptions withMerge(MergeStrategy s)
+{
+    LookupOptions o;
+    o.merge = mergeOf(s);
+    return o;
+}
+
+static QString errorText(const LookupResult& r)
+{
+    return r.error ? QString::fromUtf8(r.error->what()) : QStringLiteral("<no error>");
+}
+
+#define EXPECT_FOUND(r, expectedValue)                                                                                 \
+    do {                                                                                                               \
+        if ((r).error)                                                                                                 \
+            QFAIL((r).error->what());                                                                                  \
+        QVERIFY2((r).found(), "not found");                                                                            \
+        QCOMPARE((r).value, (expectedValue));                                                                          \
+    } while (false)
+
+#define EXPECT_ERROR(r, expectedCode)                                                                                  \
+    do {                                                                                                               \
+        QCOMPARE(int((r).status), int(LookupResult::Status::Error));                                                   \
+        QVERIFY((r).error.has_value());                                                                                \
+        QCOMPARE((r).error->code(), (expectedCode));                                                                   \
+    } while (false)
+
+void TestLookup::lookupOptionsSelection_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QByteArray>("expected"); // YAML
+    // high {x: {p: 1}}, low {x: {q: 2}, y: 1} for every key; the entry chosen decides the merge
+    QTest::newRow("exact entry beats pattern") << "a" << QByteArray("{x: {p: 1}, y: 1}"); // hash
+    QTest::newRow("pattern searches from ^") << "abc" << QByteArray("{x: {q: 2, p: 1}, y: 1}"); // deep
+    QTest::newRow("pattern is not anchored at the end") << "ab" << QByteArray("{x: {q: 2, p: 1}, y: 1}");
+    QTest::newRow("no match: first") << "xa" << QByteArray("{x: {p: 1}}");
+    QTest::newRow("without ^ an entry is an exact key") << "bcd" << QByteArray("{x: {p: 1}}");
+    QTest::newRow("exact key with regex characters") << "\"b.*\"" << QByteArray("{x: {q: 2, p: 1}, y: 1}");
+    QTest::newRow("interpolated entry key") << "Ubuntu" << QByteArray("{x: {q: 2, p: 1}, y: 1}");
+    QTest::newRow("interpolated entry value") << "mt" << QByteArray("{x: {p: 1}, y: 1}");
+    QTest::newRow("entry value from lookup()") << "mtl" << QByteArray("{x: {q: 2, p: 1}, y: 1}");
+    QTest::newRow("entry by root key for dotted key") << "dot.x" << QByteArray("{q: 2, p: 1}");
+    QTest::newRow("dotted entry never used") << "dot2.x" << QByteArray("{p: 1}");
+    QTest::newRow("null entry merge is first") << "nullmerge" << QByteArray("{x: {p: 1}}");
+    QTest::newRow("empty hash merge is first") << "emptymerge" << QByteArray("{x: {p: 1}}");
+    QTest::newRow("unknown entry keys ignored") << "extra" << QByteArray("{x: {q: 2, p: 1}, y: 1}");
+}
+
+void TestLookup::lookupOptionsSelection()
+{
+    QFETCH(QString, key);
+    QFETCH(QByteArray, expected);
+    QByteArray high, low;
+    for (const char* k : {"a", "abc", "ab", "xa", "bcd", "\"b.*\"", "Ubuntu", "mt", "dot", "dot2", "nullmerge",
+                          "emptymerge", "extra", "mtl"}) {
+        high += QByteArray(k) + ": {x: {p: 1}}\n";
+        low += QByteArray(k) + ": {x: {q: 2}, y: 1}\n";
+    }
+    high += "lookup_options:\n"
+            "  \"^a\": {merge: deep}\n"
+            "  a: {merge: hash}\n"
+            "  \"b.*\": {merge: deep}\n"
+            "  \"%{facts.os.name}\": {merge: deep}\n"
+            "  mt: {merge: \"%{mergetype}\"}\n"
+            "  mtl: {merge: \"%{lookup('mergeviadata')}\"}\n"
+            "  dot: {merge: deep}\n"
+            "  dot2.x: {merge: deep}\n"
+            "  nullmerge: {merge: ~}\n"
+            "  emptymerge: {merge: {}}\n"
+            "  extra: {merge: deep, frobnicate: true}\n";
+    low += "mergeviadata: deep\n";
+    TempTree tree({{"hiera.yaml", kTwoLevels}, {"data/high.yaml", high}, {"data/low.yaml", low}});
+    QVERIFY(tree.isValid());
+    const Value scope = yaml("facts: {os: {name: Ubuntu}}\nmergetype: hash\n");
+    const LookupResult r = lookupIn(tree, ss(key), scope);
+    EXPECT_FOUND(r, yaml(expected.toStdString()));
+}
+
+void TestLookup::lookupOptionsPatternOrder()
+{
+    // item 33: the merged lookup_options hash lists the lowest level's keys first, so low's "^a" is tried
+    // before high's "^ab"
+    TempTree tree({{"hiera.yaml", kTwoLevels},
+                   {"data/high.yaml", "abc: {x: {p: 1}}\nlookup_options:\n  \"^ab\": {merge: deep}\n"},
+                   {"data/low.yaml", "abc: {x: {q: 2}, y: 1}\nlookup_options:\n  \"^a\": {merge: hash}\n"}});
+    QVERIFY(tree.isValid());
+    LookupOptions o;
+    o.explain = true;
+    const LookupResult r = lookupIn(tree, "abc", {}, o);
+    EXPECT_FOUND(r, yaml("{x: {p: 1}, y: 1}"));
+    QVERIFY(r.trace);
+    QCOMPARE(qs(r.trace->lookupOptionsEntry), QStringLiteral("^a"));
+}
+
+void TestLookup::lookupOptionsCaseInsensitivePattern()
+{
+    // item 37: Onigmo's inline (?i) works in Puppet
+    TempTree tree({{"hiera.yaml", kTwoLevels},
+                   {"data/high.yaml", "ABC: [h]\nlookup_options:\n  \"^(?i)abc\": {merge: unique}\n"},
+                   {"data/low.yaml", "ABC: [l]\n"}});
+    QVERIFY(tree.isValid());
+    EXPECT_FOUND(lookupIn(tree, "ABC"), yaml("[h, l]"));
+}
+
+void TestLookup::lookupOptionsErrors_data()
+{
+    QTest::addColumn<QByteArray>("options"); // the lookup_options value in high.yaml
+    QTest::addColumn<ErrorCode>("code");
+    QTest::addColumn<QString>("fragment");
+    QTest::newRow("non-hash entry") << QByteArray("{k: deep}") << ErrorCode::LookupOptions << "must be a hash";
+    QTest::newRow("integer entry") << QByteArray("{k: 5}") << ErrorCode::LookupOptions << "must be a hash";
+    QTest::newRow("array entry") << QByteArray("{k: [merge]}") << ErrorCode::LookupOptions << "must be a hash";
+    QTest::newRow("lookup_options not a hash")
+        << QByteArray("5") << ErrorCode::LookupOptions << "value of lookup_options must be a hash";
+    QTest::newRow("bad regex") << QByteArray("{\"^k(\": {merge: deep}}") << ErrorCode::LookupOptions << "^k(";
+    QTest::newRow("unknown strategy") << QByteArray("{k: {merge: DEEP}}") << ErrorCode::MergeOptions
+                                      << "Unknown merge strategy: 'DEEP'";
+    QTest::newRow("reverse_deep rejected")
+        << QByteArray("{k: {merge: reverse_deep}}") << ErrorCode::MergeOptions << "reverse_deep";
+    QTest::newRow("unconstrained_deep rejected")
+        << QByteArray("{k: {merge: unconstrained_deep}}") << ErrorCode::MergeOptions << "unconstrained_deep";
+    QTest::newRow("default rejected") << QByteArray("{k: {merge: default}}") << ErrorCode::MergeOptions << "default";
+    QTest::newRow("hash with knockout_prefix") << QByteArray("{k: {merge: {strategy: hash, knockout_prefix: '--'}}}")
+                                               << ErrorCode::MergeOptions << "unrecognized key 'knockout_prefix'";
+}
+
+void TestLookup::lookupOptionsErrors()
+{
+    QFETCH(QByteArray, options);
+    QFETCH(ErrorCode, code);
+    QFETCH(QString, fragment);
+    TempTree tree({{"hiera.yaml", kTwoLevels},
+                   {"data/high.yaml", "k: {x: 1}\nlookup_options: " + options + "\n"},
+                   {"data/low.yaml", "k: {y: 2}\n"}});
+    QVERIFY(tree.isValid());
+    const LookupResult r = lookupIn(tree, "k");
+    EXPECT_ERROR(r, code);
+    QVERIFY2(errorText(r).contains(fragment), qPrintable(errorText(r)));
+}
+
+void TestLookup::lookupOptionsInvalidKey()
+{
+    // §4.1 step 1, item 38
+    TempTree tree({{"hiera.yaml", kTwoLevels},
+                   {"data/high.yaml", "lookup_options:\n  a: {merge: deep}\na: 1\n"},
+                   {"data/low.yaml", "lookup_options: ~\n"}});
+    QVERIFY(tree.isValid());
+    for (const char* key : {"lookup_options", "lookup_options.a"}) {
+        const LookupResult r = lookupIn(tree, key);
+        QVERIFY2(!r.error, qPrintable(errorText(r)));
+        QCOMPARE(int(r.status), int(LookupResult::Status::NotFound));
+    }
+    EXPECT_FOUND(lookupIn(tree, "a"), Value(1));
+}
+
+void TestLookup::callerMergeOverridesLookupOptions()
+{
+    TempTree tree({{"hiera.yaml", kTwoLevels},
+                   {"data/high.yaml",
+                    "k: {x: {p: 1}}\ns: [b]\nlookup_options:\n  k: {merge: deep}\n"
+                    "  s: {merge: unique, convert_to: String}\n"},
+                   {"data/low.yaml", "k: {x: {q: 2}, y: 1}\ns: [a]\n"}});
+    QVERIFY(tree.isValid());
+    EXPECT_FOUND(lookupIn(tree, "k"), yaml("{x: {q: 2, p: 1}, y: 1}"));
+    EXPECT_FOUND(lookupIn(tree, "k", {}, withMerge(MergeStrategy::First)), yaml("{x: {p: 1}}"));
+    EXPECT_FOUND(lookupIn(tree, "k", {}, withMerge(MergeStrategy::Hash)), yaml("{x: {p: 1}, y: 1}"));
+    // convert_to from lookup_options still applies under a caller merge
+    EXPECT_FOUND(lookupIn(tree, "s"), Value(R"(["b", "a"])"));
+    EXPECT_FOUND(lookupIn(tree, "s", {}, withMerge(MergeStrategy::First)), Value(R"(["b"])"));
+}
+
+void TestLookup::convertTo_data()
+{
+    QTest::addColumn<QByteArray>("value"); // YAML
+    QTest::addColumn<QByteArray>("convertTo"); // YAML
+    QTest::addColumn<QString>("key"); // k, or a dotted key below k
+    QTest::addColumn<QByteArray>("expected"); // JSON; "" = not found; "!" = error
+    QTest::newRow("string to Array") << QByteArray("x") << QByteArray("Array") << "k" << QByteArray(R"(["x"])");
+    QTest::newRow("hash to Array") << QByteArray("{x: [1]}") << QByteArray("Array") << "k"
+                                   << QByteArray(R"([["x", [1]]])");
+    QTest::newRow("array to Array") << QByteArray("[1, 2]") << QByteArray("Array") << "k" << QByteArray("[1, 2]");
+    QTest::newRow("hex string to Integer") << QByteArray("'0x1F'") << QByteArray("Integer") << "k" << QByteArray("31");
+    QTest::newRow("string to Integer") << QByteArray("'42'") << QByteArray("Integer") << "k" << QByteArray("42");
+    QTest::newRow("string to Float") << QByteArray("'1.5'") << QByteArray("Float") << "k" << QByteArray("1.5");
+    QTest::newRow("integer to Float") << QByteArray("2") << QByteArray("Float") << "k" << QByteArray("2.0");
+    QTest::newRow("integer to String") << QByteArray("5") << QByteArray("String") << "k" << QByteArray(R"("5")");
+    QTest::newRow("string to Boolean") << QByteArray("'true'") << QByteArray("Boolean") << "k" << QByteArray("true");
+    QTest::newRow("pairs to Hash") << QByteArray("[[a, 1], [b, 2]]") << QByteArray("Hash") << "k"
+                                   << QByteArray(R"({"a": 1, "b": 2})");
+    QTest::newRow("Sensitive") << QByteArray("secret") << QByteArray("Sensitive") << "k"
+                               << QByteArray(R"("Sensitive [value redacted]")");
+    QTest::newRow("type in array form") << QByteArray("x") << QByteArray("[Array]") << "k" << QByteArray(R"(["x"])");
+    QTest::newRow("dig happens before convert")
+        << QByteArray("{x: '5'}") << QByteArray("Integer") << "k.x" << QByteArray("5");
+    QTest::newRow("dig into scalar before convert") << QByteArray("x") << QByteArray("Array") << "k.0" << QByteArray();
+    QTest::newRow("not applied when not found")
+        << QByteArray("{x: 1}") << QByteArray("Array") << "k.nosuch" << QByteArray();
+    QTest::newRow("not convertible") << QByteArray("abc") << QByteArray("Integer") << "k" << QByteArray("!");
+    QTest::newRow("unsupported type") << QByteArray("x") << QByteArray("NoSuchType") << "k" << QByteArray("!");
+    QTest::newRow("Puppet type outside the supported set")
+        << QByteArray("x") << QByteArray("Timestamp") << "k" << QByteArray("!");
+    QTest::newRow("malformed type") << QByteArray("x") << QByteArray("'Array['") << "k" << QByteArray("!");
+}
+
+void TestLookup::convertTo()
+{
+    QFETCH(QByteArray, value);
+    QFETCH(QByteArray, convertTo);
+    QFETCH(QString, key);
+    QFETCH(QByteArray, expected);
+    TempTree tree(
+        {{"hiera.yaml", "version: 5\n"},
+         {"data/common.yaml", "k: " + value + "\nlookup_options:\n  k:\n    convert_to: " + convertTo + "\n"}});
+    QVERIFY(tree.isValid());
+    const LookupResult r = lookupIn(tree, ss(key));
+    if (expected == "!") {
+        QCOMPARE(int(r.status), int(LookupResult::Status::Error));
+        QVERIFY2(r.error->code() == ErrorCode::ConvertTo || r.error->code() == ErrorCode::LookupOptions,
+                 r.error->what());
+    } else if (expected.isEmpty()) {
+        QVERIFY2(!r.error, qPrintable(errorText(r)));
+        QCOMPARE(int(r.status), int(LookupResult::Status::NotFound));
+    } else {
+        EXPECT_FOUND(r, json(expected.toStdString()));
+    }
+}
+
+void TestLookup::dottedAfterMerge()
+{
+    // seed 001: digging happens after the merge (§5.4)
+    TempTree tree({{"hiera.yaml", kTwoLevels},
+                   {"data/high.yaml",
+                    "k: {y: 1, x: {a: 1}}\nl: [h1, h2]\nd: {x: {p: 1}}\n"
+                    "lookup_options:\n  d: {merge: deep}\n"},
+                   {"data/low.yaml", "k: {x: {p: lowp}, z: lowz}\nl: [l1]\nd: {x: {q: 2}}\n"}});
+    QVERIFY(tree.isValid());
+    EXPECT_FOUND(lookupIn(tree, "k.z", {}, withMerge(MergeStrategy::Deep)), Value("lowz"));
+    EXPECT_FOUND(lookupIn(tree, "k.x.p", {}, withMerge(MergeStrategy::Deep)), Value("lowp"));
+    EXPECT_FOUND(lookupIn(tree, "k.x.a", {}, withMerge(MergeStrategy::Deep)), Value(1));
+    // hash merge is shallow: only the higher x is seen
+    LookupResult r = lookupIn(tree, "k.x.p", {}, withMerge(MergeStrategy::Hash));
+    QCOMPARE(int(r.status), int(LookupResult::Status::NotFound));
+    EXPECT_FOUND(lookupIn(tree, "k.z", {}, withMerge(MergeStrategy::Hash)), Value("lowz"));
+    // unique: indexes the merged array
+    EXPECT_FOUND(lookupIn(tree, "l.2", {}, withMerge(MergeStrategy::Unique)), Value("l1"));
+    // lookup_options merge, then dig
+    EXPECT_FOUND(lookupIn(tree, "d.x.q"), Value(2));
+    r = lookupIn(tree, "d.x");
+    EXPECT_FOUND(r, yaml("{q: 2, p: 1}"));
+    QVERIFY(r.rootFound);
+    QCOMPARE(r.rootValue, yaml("{x: {q: 2, p: 1}}"));
+}
+
+void TestLookup::firstDoesNotFallThrough()
+{
+    TempTree tree({{"hiera.yaml", kTwoLevels},
+                   {"data/high.yaml", "k: {y: 1}\ns: str\nn: ~\n"},
+                   {"data/low.yaml", "k: {x: lowx}\ns: {x: 1}\nn: {x: 1}\n"}});
+    QVERIFY(tree.isValid());
+    LookupResult r = lookupIn(tree, "k.x");
+    QVERIFY(!r.error);
+    QCOMPARE(int(r.status), int(LookupResult::Status::NotFound));
+    QVERIFY(r.rootFound);
+    QCOMPARE(r.rootValue, yaml("{y: 1}"));
+    // seed: a higher scalar in the way is not found (Puppet: type mismatch error)
+    r = lookupIn(tree, "s.x");
+    QVERIFY(!r.error);
+    QCOMPARE(int(r.status), int(LookupResult::Status::NotFound));
+    // digging into a found null: not found, no fallback
+    r = lookupIn(tree, "n.x");
+    QVERIFY(!r.error);
+    QCOMPARE(int(r.status), int(LookupResult::Status::NotFound));
+    EXPECT_FOUND(lookupIn(tree, "k.x", {}, withMerge(MergeStrategy::Deep)), Value("lowx"));
+}
+
+void TestLookup::notFound_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::newRow("absent key") << "nosuch";
+    QTest::newRow("absent dotted") << "nosuch.x";
+    QTest::newRow("missing sub-key") << "ntp.nosuch";
+    QTest::newRow("index out of range") << "ntp.servers.9";
+    QTest::newRow("negative index") << "ntp.servers.-1";
+    QTest::newRow("plus index") << "ntp.servers.+1";
+    QTest::newRow("colon index") << "ntp.servers.:1";
+    QTest::newRow("name on array") << "ntp.servers.x";
+    QTest::newRow("non-numeric index") << "ntp.servers.1x";
+    QTest::newRow("quoted index on array") << "ntp.servers.\"1\"";
+    QTest::newRow("into string") << "ntp.s.x";
+    QTest::newRow("index into string") << "ntp.s.0";
+    QTest::newRow("into integer") << "ntp.i.x";
+    QTest::newRow("index into integer") << "ntp.i.0";
+    QTest::newRow("into float") << "ntp.f.x";
+    QTest::newRow("into boolean") << "ntp.b.x";
+    QTest::newRow("into null") << "ntp.n.x";
+    QTest::newRow("integer key vs string segment") << "ntp.h.'1'";
+    QTest::newRow("numeric root") << "5.x";
+    QTest::newRow("case differs") << "NTP";
+    QTest::newRow("leading :: is another key") << "::ntp";
+    QTest::newRow("blank is part of the key") << " ntp";
+    QTest::newRow("unquoted dotted root") << "a.b";
+    QTest::newRow("integer root key") << "1";
+    QTest::newRow("boolean root key") << "on";
+}
+
+void TestLookup::notFound()
+{
+    QFETCH(QString, key);
+    static TempTree tree({{"hiera.yaml", "version: 5\n"},
+                          {"data/common.yaml",
+                           "ntp: {port: 123, servers: [s0, s1], s: str, i: 7, f: 1.5, b: true, n: ~, "
+                           "h: {1: int1, \"2\": str2}}\n"
+                           "\"a.b\": {c: v}\n"
+                           "1: one\n"
+                           "on: yes\n"
+                           "5: five\n"}});
+    QVERIFY(tree.isValid());
+    const LookupResult r = lookupIn(tree, ss(key));
+    QVERIFY2(!r.error, qPrintable(errorText(r)));
+    QCOMPARE(int(r.status), int(LookupResult::Status::NotFound));
+    QVERIFY(!r.found());
+}
+
+void TestLookup::foundNull()
+{
+    TempTree tree(
+        {{"hiera.yaml", kTwoLevels}, {"data/high.yaml", "a: ~\nh: {n: ~, l: [~]}\n"}, {"data/low.yaml", "a: 2\n"}});
+    QVERIFY(tree.isValid());
+    EXPECT_FOUND(lookupIn(tree, "a"), Value());
+    EXPECT_FOUND(lookupIn(tree, "h.n"), Value());
+    EXPECT_FOUND(lookupIn(tree, "h.l.0"), Value());
+    EXPECT_FOUND(lookupIn(tree, "a", {}, withMerge(MergeStrategy::Deep)), Value(2));
+}
+
+void TestLookup::quotedAndOddKeys()
+{
+    TempTree tree({{"hiera.yaml", "version: 5\n"},
+                   {"data/common.yaml",
+                    "\"a.b\": {c: v, \"x.y\": w}\n\" k\": lead\n\"\": empty\n\"::k\": top\nk: plain\n"
+                    "ntp: {servers: [s0, s1], h: {1: int1, \"2\": str2}}\n\"2\": two\n"}});
+    QVERIFY(tree.isValid());
+    EXPECT_FOUND(lookupIn(tree, "\"a.b\".c"), Value("v"));
+    EXPECT_FOUND(lookupIn(tree, "'a.b'.c"), Value("v"));
+    EXPECT_FOUND(lookupIn(tree, "\"a.b\".\"x.y\""), Value("w"));
+    EXPECT_FOUND(lookupIn(tree, "\"a.b\""), yaml("{c: v, x.y: w}"));
+    EXPECT_FOUND(lookupIn(tree, " k"), Value("lead"));
+    EXPECT_FOUND(lookupIn(tree, ""), Value("empty"));
+    EXPECT_FOUND(lookupIn(tree, "::k"), Value("top"));
+    EXPECT_FOUND(lookupIn(tree, "k"), Value("plain"));
+    QCOMPARE(int(lookupIn(tree, " k . x ").status), int(LookupResult::Status::NotFound)); // = k.x, into a string
+    EXPECT_FOUND(lookupIn(tree, "ntp.servers.01"), Value("s1"));
+    EXPECT_FOUND(lookupIn(tree, "ntp.h.1"), Value("int1")); // index segments match integer keys
+    EXPECT_FOUND(lookupIn(tree, "ntp.h.\"2\""), Value("str2"));
+    EXPECT_FOUND(lookupIn(tree, "2"), Value("two")); // root keys are strings
+}
+
+void TestLookup::keySyntaxError()
+{
+    TempTree tree({{"hiera.yaml", "version: 5\n"}, {"data/common.yaml", "k: {x: 1}\n"}});
+    QVERIFY(tree.isValid());
+    for (const char* key : {"k.", ".k", "k..x", "k.\"\".x", "k.a\"b", "\"k.x"}) {
+        const LookupResult r = lookupIn(tree, key);
+        EXPECT_ERROR(r, ErrorCode::KeySyntax);
+        QVERIFY2(errorText(r).contains(QStringLiteral("Syntax error in key: '%1'").arg(key)), qPrintable(errorText(r)));
+    }
+}
+
+void TestLookup::unsupportedBackends_data()
+{
+    QTest::addColumn<QByteArray>("hieraYaml");
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("level data_dig") << QByteArray("version: 5\nhierarchy:\n  - name: dig\n    path: d.yaml\n"
+                                                  "    data_dig: my_dig\n  - name: common\n    path: common.yaml\n")
+                                    << "data_dig";
+    QTest::newRow("level lookup_key") << QByteArray(
+        "version: 5\nhierarchy:\n  - name: eyaml\n    path: secrets.eyaml\n"
+        "    lookup_key: eyaml_lookup_key\n  - name: common\n    path: common.yaml\n")
+                                      << "lookup_key";
+    QTest::newRow("defaults lookup_key") << QByteArray("version: 5\ndefaults:\n  lookup_key: eyaml_lookup_key\n"
+                                                       "hierarchy:\n  - name: common\n    path: common.yaml\n")
+                                         << "lookup_key";
+    QTest::newRow("lookup_key below the hit")
+        << QByteArray("version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n"
+                      "  - name: eyaml\n    path: secrets.eyaml\n"
+                      "    lookup_key: eyaml_lookup_key\n")
+        << "lookup_key";
+}
+
+void TestLookup::unsupportedBackends()
+{
+    QFETCH(QByteArray, hieraYaml);
+    QFETCH(QString, kind);
+    TempTree tree({{"hiera.yaml", hieraYaml},
+                   {"data/common.yaml", "k: v\n"},
+                   {"data/d.yaml", "k: d\n"},
+                   {"data/secrets.eyaml", "k: s\n"}});
+    QVERIFY(tree.isValid());
+    // parsing succeeds (seed: reserved kinds parse) ...
+    std::shared_ptr<Engine> engine;
+    try {
+        engine = Engine::load(tree.hieraYaml());
+    } catch (const Error& e) {
+        QFAIL(e.what());
+    }
+    // ... and a lookup that reaches the level fails (lookup_options reads every level)
+    MapScope scope;
+    const LookupResult r = engine->lookup(scope, "k");
+    EXPECT_ERROR(r, ErrorCode::UnsupportedBackend);
+    QVERIFY2(errorText(r).contains("backend kind"), qPrintable(errorText(r)));
+    QVERIFY2(errorText(r).contains(kind), qPrintable(errorText(r)));
+    QVERIFY2(errorText(r).contains("is not supported (v0.1 implements data_hash only)"), qPrintable(errorText(r)));
+    // the hierarchy view says so too
+    bool flagged = false;
+    for (const ResolvedLevel& l : engine->resolveHierarchy(scope))
+        flagged = flagged || !l.error.empty();
+    QVERIFY(flagged);
+}
+
+void TestLookup::unknownDataHash()
+{
+    TempTree tree(
+        {{"hiera.yaml", "version: 5\nhierarchy:\n  - name: x\n    path: common.yaml\n    data_hash: nosuch_data\n"},
+         {"data/common.yaml", "k: v\n"}});
+    QVERIFY(tree.isValid());
+    const LookupResult r = lookupIn(tree, "k");
+    EXPECT_ERROR(r, ErrorCode::UnknownBackend);
+    QVERIFY2(errorText(r).contains("nosuch_data"), qPrintable(errorText(r)));
+}
+
+void TestLookup::missingFilesSkipped()
+{
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n  - name: a\n    path: missing1.yaml\n"
+                    "  - name: b\n    paths: [missing2.yaml, present.yaml]\n"
+                    "  - name: c\n    path: missing3.yaml\n    datadir: nodir\n"},
+                   {"data/present.yaml", "k: here\n"}});
+    QVERIFY(tree.isValid());
+    EXPECT_FOUND(lookupIn(tree, "k"), Value("here"));
+    EXPECT_FOUND(lookupIn(tree, "k", {}, withMerge(MergeStrategy::Unique)), yaml("[here]"));
+}
+
+void TestLookup::brokenFileIsAnError()
+{
+    // §2.5, item 68: a broken file in the lowest level breaks a lookup whose key is in the highest
+    TempTree tree({{"hiera.yaml", kTwoLevels}, {"data/high.yaml", "k: high\n"}, {"data/low.yaml", "a: [1, 2\nb: 3\n"}});
+    QVERIFY(tree.isValid());
+    const LookupResult r = lookupIn(tree, "k");
+    EXPECT_ERROR(r, ErrorCode::DataSyntax);
+    const QString low = QDir::cleanPath(qs(tree.path("data/low.yaml")));
+    QVERIFY2(errorText(r).contains(low) || QDir::cleanPath(qs(r.error->location().file)) == low,
+             qPrintable(errorText(r)));
+    QVERIFY(r.error->location().line >= 1);
+}
+
+void TestLookup::dateInAnotherFile()
+{
+    TempTree tree({{"hiera.yaml", kTwoLevels}, {"data/high.yaml", "k: high\n"}, {"data/low.yaml", "d: 2024-01-01\n"}});
+    QVERIFY(tree.isValid());
+    const LookupResult r = lookupIn(tree, "k");
+    EXPECT_ERROR(r, ErrorCode::DataType);
+    QCOMPARE(QDir::cleanPath(qs(r.error->location().file)), QDir::cleanPath(qs(tree.path("data/low.yaml"))));
+    QCOMPARE(r.error->location().line, 1);
+}
+
+void TestLookup::invalidKeysInValue()
+{
+    // §4.11 / conformance 159: boolean or null keys inside a looked-up value are errors; the rest of the
+    // file is fine
+    TempTree tree(
+        {{"hiera.yaml", "version: 5\n"}, {"data/common.yaml", "bools: {on: a, yes: b}\nnulls: {~: x}\nfine: ok\n"}});
+    QVERIFY(tree.isValid());
+    QCOMPARE(int(lookupIn(tree, "bools").status), int(LookupResult::Status::Error));
+    QCOMPARE(int(lookupIn(tree, "nulls").status), int(LookupResult::Status::Error));
+    EXPECT_FOUND(lookupIn(tree, "fine"), Value("ok"));
+}
+
+void TestLookup::jsonData()
+{
+    TempTree tree(
+        {{"hiera.yaml",
+          "version: 5\ndefaults:\n  data_hash: json_data\nhierarchy:\n"
+          "  - name: json\n    path: common.json\n"
+          "  - name: yaml\n    path: common.yaml\n    data_hash: yaml_data\n"},
+         {"data/common.json", R"({"e": 1e3, "y": "yes", "i": 5, "f": 1.0, "s": "%{osfamily}", "d": {"x": [1]}})"},
+         {"data/common.yaml", "y: yes\nonly_yaml: 1\n"}});
+    QVERIFY(tree.isValid());
+    const Value scope = yaml("osfamily: Debian\n");
+    EXPECT_FOUND(lookupIn(tree, "e", scope), Value(1000.0));
+    EXPECT_FOUND(lookupIn(tree, "y", scope), Value("yes"));
+    EXPECT_FOUND(lookupIn(tree, "i", scope), Value(5));
+    EXPECT_FOUND(lookupIn(tree, "f", scope), Value(1.0));
+    EXPECT_FOUND(lookupIn(tree, "s", scope), Value("Debian")); // JSON values are interpolated like YAML
+    EXPECT_FOUND(lookupIn(tree, "d.x.0", scope), Value(1));
+    EXPECT_FOUND(lookupIn(tree, "only_yaml", scope), Value(1));
+
+    TempTree arr(
+        {{"hiera.yaml", "version: 5\nhierarchy:\n  - name: json\n    path: a.json\n    data_hash: json_data\n"},
+         {"data/a.json", "[1, 2]"}});
+    QVERIFY(arr.isValid());
+    EXPECT_ERROR(lookupIn(arr, "k"), ErrorCode::DataNotHash);
+
+    TempTree bad(
+        {{"hiera.yaml", "version: 5\nhierarchy:\n  - name: json\n    path: a.json\n    data_hash: json_data\n"},
+         {"data/a.json", "{\"k\": yes}"}});
+    QVERIFY(bad.isValid());
+    EXPECT_ERROR(lookupIn(bad, "k"), ErrorCode::DataSyntax);
+}
+
+void TestLookup::yamlDataReadsJson()
+{
+    TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n  - name: j\n    path: common.json\n"},
+                   {"data/common.json", R"({"k": "v", "n": 5})"}});
+    QVERIFY(tree.isValid());
+    EXPECT_FOUND(lookupIn(tree, "k"), Value("v"));
+    EXPECT_FOUND(lookupIn(tree, "n"), Value(5));
+}
+
+void TestLookup::emptyAndNonHashFiles()
+{
+    // [open] empty → empty hash silently; a non-hash top level → empty hash plus a warning
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n  - name: empty\n    path: empty.yaml\n"
+                    "  - name: comments\n    path: comments.yaml\n"
+                    "  - name: marker\n    path: marker.yaml\n"
+                    "  - name: list\n    path: list.yaml\n"
+                    "  - name: scalar\n    path: scalar.yaml\n"
+                    "  - name: common\n    path: common.yaml\n"},
+                   {"data/empty.yaml", ""},
+                   {"data/comments.yaml", "# nothing here\n"},
+                   {"data/marker.yaml", "---\n"},
+                   {"data/list.yaml", "- a\n- b\n"},
+                   {"data/scalar.yaml", "just a string\n"},
+                   {"data/common.yaml", "k: common\nlist: [common]\n"}});
+    QVERIFY(tree.isValid());
+    const LookupResult r = lookupIn(tree, "k");
+    EXPECT_FOUND(r, Value("common"));
+    EXPECT_FOUND(lookupIn(tree, "list", {}, withMerge(MergeStrategy::Unique)), yaml("[common]"));
+    QVERIFY(r.warnings.size() >= 2);
+    bool listNamed = false, scalarNamed = false, emptyNamed = false;
+    for (const std::string& w : r.warnings) {
+        listNamed = listNamed || qs(w).contains("list.yaml");
+        scalarNamed = scalarNamed || qs(w).contains("scalar.yaml");
+        emptyNamed = emptyNamed || qs(w).contains("empty.yaml") || qs(w).contains("comments.yaml")
+            || qs(w).contains("marker.yaml");
+    }
+    QVERIFY2(listNamed, "a warning names list.yaml");
+    QVERIFY2(scalarNamed, "a warning names scalar.yaml");
+    QVERIFY2(!emptyNamed, "empty files are silent");
+
+    TempTree silent(
+        {{"hiera.yaml", "version: 5\nhierarchy:\n  - name: e\n    path: e.yaml\n  - name: c\n    path: c.yaml\n"},
+         {"data/e.yaml", ""},
+         {"data/c.yaml", "k: v\n"}});
+    QVERIFY(silent.isValid());
+    const LookupResult s = lookupIn(silent, "k");
+    EXPECT_FOUND(s, Value("v"));
+    QVERIFY(s.warnings.empty());
+}
+
+void TestLookup::pathIsDirectory()
+{
+    TempTree tree(
+        {{"hiera.yaml", "version: 5\nhierarchy:\n  - name: d\n    path: adir\n  - name: c\n    path: c.yaml\n"},
+         {"data/adir/", {}},
+         {"data/c.yaml", "k: v\n"}});
+    QVERIFY(tree.isValid());
+    const LookupResult r = lookupIn(tree, "k");
+    EXPECT_ERROR(r, ErrorCode::DataUnreadable);
+    QVERIFY2(errorText(r).contains("adir"), qPrintable(errorText(r)));
+}
+
+void TestLookup::defaultHierarchy()
+{
+    // no hierarchy: Puppet's default, Common -> data/common.yaml
+    TempTree tree({{"hiera.yaml", "version: 5\n"}, {"data/common.yaml", "k: common\n"}});
+    QVERIFY(tree.isValid());
+    EXPECT_FOUND(lookupIn(tree, "k"), Value("common"));
+    TempTree withDefaults(
+        {{"hiera.yaml", "version: 5\ndefaults:\n  datadir: other\n"}, {"other/common.yaml", "k: other\n"}});
+    QVERIFY(withDefaults.isValid());
+    EXPECT_FOUND(lookupIn(withDefaults, "k"), Value("other"));
+}
+
+void TestLookup::emptyHierarchy()
+{
+    TempTree tree({{"hiera.yaml", "version: 5\nhierarchy: []\n"}, {"data/common.yaml", "k: common\n"}});
+    QVERIFY(tree.isValid());
+    const LookupResult r = lookupIn(tree, "k");
+    QVERIFY(!r.error);
+    QCOMPARE(int(r.status), int(LookupResult::Status::NotFound));
+}
+
+void TestLookup::noExtensionAdded()
+{
+    TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n  - name: c\n    path: common\n"},
+                   {"data/common.yaml", "k: common\n"}});
+    QVERIFY(tree.isValid());
+    QCOMPARE(int(lookupIn(tree, "k").status), int(LookupResult::Status::NotFound));
+}
+
+void TestLookup::interpolatedPaths()
+{
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n"
+                    "  - name: node\n    path: \"nodes/%{trusted.certname}.yaml\"\n"
+                    "  - name: os\n    path: \"os/%{facts.os.family}.yaml\"\n"
+                    "  - name: scoped\n    path: \"%{scope('role')}/%{literal('x')}.yaml\"\n"
+                    "  - name: common\n    path: common.yaml\n"},
+                   {"data/nodes/.yaml", "k: empty-certname\nn: undefined\n"},
+                   {"data/nodes/web01.yaml", "k: node\n"},
+                   {"data/os/Debian.yaml", "k: debian\nos: debian\n"},
+                   {"data/web/x.yaml", "role: web\n"},
+                   {"data/common.yaml", "k: common\n"}});
+    QVERIFY(tree.isValid());
+    const Value full = yaml("trusted: {certname: web01}\nfacts: {os: {family: Debian}}\nrole: web\n");
+    EXPECT_FOUND(lookupIn(tree, "k", full), Value("node"));
+    EXPECT_FOUND(lookupIn(tree, "os", full), Value("debian"));
+    EXPECT_FOUND(lookupIn(tree, "role", full), Value("web"));
+    // an undefined variable interpolates to "": nodes/.yaml is tried
+    const Value partial = yaml("facts: {os: {family: Debian}}\n");
+    EXPECT_FOUND(lookupIn(tree, "n", partial), Value("undefined"));
+
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope(partial);
+    const auto levels = engine->resolveHierarchy(scope);
+    QCOMPARE(levels.size(), std::size_t(4));
+    const ResolvedLocation& node = levels[0].locations.at(0);
+    QCOMPARE(qs(node.declared), QStringLiteral("nodes/%{trusted.certname}.yaml"));
+    QCOMPARE(qs(node.interpolated), QStringLiteral("nodes/.yaml"));
+    QCOMPARE(QDir::cleanPath(qs(node.path)), QDir::cleanPath(qs(tree.path("data/nodes/.yaml"))));
+    QCOMPARE(int(node.status), int(ResolvedLocation::Status::Present));
+    QVERIFY(node.suspicious);
+    QCOMPARE(node.undefinedVariables.size(), std::size_t(1));
+    QCOMPARE(qs(node.undefinedVariables[0]), QStringLiteral("trusted.certname"));
+    const ResolvedLocation& os = levels[1].locations.at(0);
+    QCOMPARE(qs(os.interpolated), QStringLiteral("os/Debian.yaml"));
+    QVERIFY(!os.suspicious);
+    QVERIFY(os.undefinedVariables.empty());
+    QCOMPARE(qs(levels[2].locations.at(0).interpolated), QStringLiteral("/x.yaml"));
+}
+
+void TestLookup::absoluteInterpolatedPath()
+{
+    TempTree elsewhere(FileList {{"abs.yaml", "k: absolute\n"}});
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n  - name: abs\n    path: \"%{root}/abs.yaml\"\n"
+                    "  - name: up\n    path: \"../up.yaml\"\n"},
+                   {"up.yaml", "u: up\n"}});
+    QVERIFY(tree.isValid() && elsewhere.isValid());
+    const Value scope = makeHash({{"root", elsewhere.path()}});
+    EXPECT_FOUND(lookupIn(tree, "k", scope), Value("absolute"));
+    EXPECT_FOUND(lookupIn(tree, "u", scope), Value("up")); // .. may leave the datadir
+}
+
+void TestLookup::globExpansion()
+{
+    // [open] matches sorted bytewise, directories dropped
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n  - name: roles\n    glob: \"roles/*.yaml\"\n"
+                    "  - name: fixed\n    glob: common.yaml\n"
+                    "  - name: var\n    glob: \"%{dir}/?.yaml\"\n"},
+                   {"data/roles/b.yaml", "k: [b]\nfirst: b\n"},
+                   {"data/roles/a.yaml", "k: [a]\nfirst: a\n"},
+                   {"data/roles/C.yaml", "k: [C]\nfirst: C\n"},
+                   {"data/roles/z.txt", "k: [txt]\n"},
+                   {"data/roles/dir.yaml/", {}},
+                   {"data/common.yaml", "k: [common]\n"},
+                   {"data/v/x.yaml", "k: [vx]\n"},
+                   {"data/v/xy.yaml", "k: [vxy]\n"}});
+    QVERIFY(tree.isValid());
+    const Value scope = makeHash({{"dir", "v"}});
+    EXPECT_FOUND(lookupIn(tree, "k", scope, withMerge(MergeStrategy::Unique)), yaml("[C, a, b, common, vx]"));
+    EXPECT_FOUND(lookupIn(tree, "first", scope), Value("C"));
+
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope s(scope);
+    const auto levels = engine->resolveHierarchy(s);
+    QStringList names;
+    for (const ResolvedLocation& l : levels.at(0).locations) {
+        QCOMPARE(int(l.kind), int(LocationSpec::Kind::Glob));
+        names << QFileInfo(qs(l.path)).fileName();
+    }
+    QCOMPARE(names, (QStringList {"C.yaml", "a.yaml", "b.yaml"}));
+}
+
+void TestLookup::globsConcatenate()
+{
+    TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n  - name: r\n    globs: ['r1/*.yaml', 'r1/a.yaml']\n"},
+                   {"data/r1/a.yaml", "k: [a, a2]\n"},
+                   {"data/r1/b.yaml", "k: [b]\n"}});
+    QVERIFY(tree.isValid());
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope;
+    QStringList names;
+    const auto resolved = engine->resolveHierarchy(scope);
+    for (const ResolvedLocation& l : resolved.at(0).locations)
+        names << QFileInfo(qs(l.path)).fileName();
+    QCOMPARE(names, (QStringList {"a.yaml", "b.yaml", "a.yaml"}));
+    EXPECT_FOUND(engine->lookup(scope, "k", withMerge(MergeStrategy::Unique)), yaml("[a, a2, b]"));
+}
+
+void TestLookup::globNoMatch()
+{
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n  - name: none\n    glob: \"nomatch/*.yaml\"\n"
+                    "  - name: c\n    path: c.yaml\n"},
+                   {"data/c.yaml", "k: c\n"}});
+    QVERIFY(tree.isValid());
+    EXPECT_FOUND(lookupIn(tree, "k"), Value("c"));
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope;
+    QVERIFY(engine->resolveHierarchy(scope).at(0).locations.empty());
+}
+
+void TestLookup::mappedPaths()
+{
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n"
+                    "  - name: dcs\n    mapped_paths: [datacenters, dc, \"dc/%{dc}.yaml\"]\n"
+                    "  - name: nums\n    mapped_paths: [facts.nums, n, \"n/%{n}.yaml\"]\n"
+                    "  - name: shadow\n    mapped_paths: [datacenters, role, \"r/%{role}.yaml\"]\n"
+                    "  - name: after\n    path: \"r/%{role}.yaml\"\n"},
+                   {"data/dc/dc1.yaml", "k: [dc1]\n"},
+                   {"data/dc/dc2.yaml", "k: [dc2]\n"},
+                   {"data/n/1.yaml", "k: [n1]\n"},
+                   {"data/n/2.yaml", "k: [n2]\n"},
+                   {"data/r/dc1.yaml", "k: [rdc1]\n"},
+                   {"data/r/dc2.yaml", "k: [rdc2]\n"},
+                   {"data/r/web.yaml", "k: [web]\n"}});
+    QVERIFY(tree.isValid());
+    const Value scope = yaml("datacenters: [dc1, dc2]\nfacts: {nums: [1, 2]}\nrole: web\n");
+    // the loop variable shadows `role` only inside the mapped_paths template
+    EXPECT_FOUND(lookupIn(tree, "k", scope, withMerge(MergeStrategy::Unique)),
+                 yaml("[dc1, dc2, n1, n2, rdc1, rdc2, web]"));
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope s(scope);
+    const auto levels = engine->resolveHierarchy(s);
+    QCOMPARE(levels.at(0).locations.size(), std::size_t(2));
+    QCOMPARE(qs(levels[0].locations[0].interpolated), QStringLiteral("dc/dc1.yaml"));
+    QCOMPARE(qs(levels[0].locations[1].interpolated), QStringLiteral("dc/dc2.yaml"));
+    QCOMPARE(qs(levels[0].locations[0].declared), QStringLiteral("dc/%{dc}.yaml"));
+    QCOMPARE(int(levels[0].locations[0].kind), int(LocationSpec::Kind::MappedPaths));
+    QCOMPARE(qs(levels[1].locations[1].interpolated), QStringLiteral("n/2.yaml"));
+}
+
+void TestLookup::mappedPathsStructured()
+{
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n"
+                    "  - name: sites\n    mapped_paths: [sites, site, \"site/%{site.name}.yaml\"]\n"
+                    "  - name: nested\n    mapped_paths: [pairs, p, \"p/%{p}.yaml\"]\n"},
+                   {"data/site/ams.yaml", "k: ams\nlist: [ams]\n"},
+                   {"data/site/fra.yaml", "k: fra\nlist: [fra]\n"},
+                   {"data/p/[1, 2].yaml", "list: [pair]\n"}});
+    QVERIFY(tree.isValid());
+    const Value scope = yaml("sites: [{name: ams}, {name: fra}]\npairs: [[1, 2]]\n");
+    EXPECT_FOUND(lookupIn(tree, "k", scope), Value("ams"));
+    // a structured element is stringified in Ruby inspect form (§2.4)
+    EXPECT_FOUND(lookupIn(tree, "list", scope, withMerge(MergeStrategy::Unique)), yaml("[ams, fra, pair]"));
+}
+
+void TestLookup::mappedPathsNonArray_data()
+{
+    QTest::addColumn<QByteArray>("scope");
+    // seed: a missing or non-array scope value contributes no paths (Puppet: a string is one path)
+    QTest::newRow("string") << QByteArray("dcs: dc1\n");
+    QTest::newRow("integer") << QByteArray("dcs: 5\n");
+    QTest::newRow("hash") << QByteArray("dcs: {a: dc1}\n");
+    QTest::newRow("missing") << QByteArray("other: 1\n");
+    QTest::newRow("empty array") << QByteArray("dcs: []\n");
+    QTest::newRow("null") << QByteArray("dcs: ~\n");
+}
+
+void TestLookup::mappedPathsNonArray()
+{
+    QFETCH(QByteArray, scope);
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n  - name: dcs\n    mapped_paths: [dcs, dc, \"%{dc}.yaml\"]\n"
+                    "  - name: common\n    path: common.yaml\n"},
+                   {"data/dc1.yaml", "k: dc1\n"},
+                   {"data/5.yaml", "k: five\n"},
+                   {"data/.yaml", "k: empty\n"},
+                   {"data/common.yaml", "k: common\n"}});
+    QVERIFY(tree.isValid());
+    const Value s = yaml(scope.toStdString());
+    EXPECT_FOUND(lookupIn(tree, "k", s), Value("common"));
+    EXPECT_FOUND(lookupIn(tree, "k", s, withMerge(MergeStrategy::Unique)), yaml("[common]"));
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope ms(s);
+    QVERIFY(engine->resolveHierarchy(ms).at(0).locations.empty());
+}
+
+void TestLookup::mixedLocationOrder()
+{
+    // [open] path, paths, glob, globs, mapped_paths, whatever order they are written in
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n  - name: mixed\n"
+                    "    mapped_paths: [dcs, dc, \"m/%{dc}.yaml\"]\n"
+                    "    globs: [\"g1/*.yaml\"]\n"
+                    "    glob: \"g0/*.yaml\"\n"
+                    "    paths: [p1.yaml]\n"
+                    "    path: p0.yaml\n"},
+                   {"data/m/x.yaml", "k: [m]\n"},
+                   {"data/g1/a.yaml", "k: [g1]\n"},
+                   {"data/g0/a.yaml", "k: [g0]\n"},
+                   {"data/p1.yaml", "k: [p1]\n"},
+                   {"data/p0.yaml", "k: [p0]\nfirst: p0\n"}});
+    QVERIFY(tree.isValid());
+    const Value scope = yaml("dcs: [x]\n");
+    EXPECT_FOUND(lookupIn(tree, "k", scope, withMerge(MergeStrategy::Unique)), yaml("[p0, p1, g0, g1, m]"));
+    EXPECT_FOUND(lookupIn(tree, "k", scope), yaml("[p0]"));
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope s(scope);
+    QStringList order;
+    const auto resolved = engine->resolveHierarchy(s);
+    for (const ResolvedLocation& l : resolved.at(0).locations)
+        order << qs(l.interpolated);
+    QCOMPARE(order, (QStringList {"p0.yaml", "p1.yaml", "g0/a.yaml", "g1/a.yaml", "m/x.yaml"}));
+}
+
+void TestLookup::resolvedStatuses()
+{
+    TempTree tree(
+        {{"hiera.yaml", "version: 5\nhierarchy:\n  - name: l\n    paths: [ok.yaml, missing.yaml, bad.yaml]\n"},
+         {"data/ok.yaml", "k: 1\n"},
+         {"data/bad.yaml", "k: [\n"}});
+    QVERIFY(tree.isValid());
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope;
+    const auto levels = engine->resolveHierarchy(scope);
+    QCOMPARE(levels.size(), std::size_t(1));
+    QCOMPARE(qs(levels[0].layer), QStringLiteral("global"));
+    QVERIFY(levels[0].level);
+    QCOMPARE(qs(levels[0].level->name), QStringLiteral("l"));
+    const auto& locs = levels[0].locations;
+    QCOMPARE(locs.size(), std::size_t(3));
+    QCOMPARE(int(locs[0].status), int(ResolvedLocation::Status::Present));
+    QCOMPARE(int(locs[1].status), int(ResolvedLocation::Status::Missing));
+    QCOMPARE(int(locs[2].status), int(ResolvedLocation::Status::Failed));
+    QVERIFY(!locs[2].error.empty());
+    QVERIFY(locs[0].error.empty());
+}
+
+// Collects nodes of a kind, optionally skipping the lookup_options meta-lookup subtree.
+static void collect(const TraceNode& n, TraceNode::Kind kind, std::vector<const TraceNode*>& out,
+                    bool skipOptions = true)
+{
+    if (skipOptions && n.kind == TraceNode::Kind::LookupOptions)
+        return;
+    if (n.kind == kind)
+        out.push_back(&n);
+    for (const auto& c : n.children)
+        collect(*c, kind, out, skipOptions);
+}
+
+static std::vector<const TraceNode*> nodesOf(const TraceNode& root, TraceNode::Kind kind, bool skipOptions = true)
+{
+    std::vector<const TraceNode*> out;
+    collect(root, kind, out, skipOptions);
+    return out;
+}
+
+static const QByteArray kExplainYaml = "version: 5\nhierarchy:\n"
+                                       "  - name: high\n    path: high.yaml\n"
+                                       "  - name: mid\n    path: mid.yaml\n"
+                                       "  - name: low\n    path: low.yaml\n"
+                                       "  - name: after\n    path: after.yaml\n";
+
+void TestLookup::explainTrace()
+{
+    TempTree tree({{"hiera.yaml", kExplainYaml},
+                   {"data/mid.yaml", "other: 1\n"},
+                   {"data/low.yaml", "# line 1\nk: \"v-%{osfamily}\"\n"},
+                   {"data/after.yaml", "k: after\n"}});
+    QVERIFY(tree.isValid());
+    LookupOptions o;
+    o.explain = true;
+    const LookupResult r = lookupIn(tree, "k", yaml("osfamily: Debian\n"), o);
+    EXPECT_FOUND(r, Value("v-Debian"));
+    QVERIFY(r.trace);
+    const TraceNode& root = *r.trace;
+    QCOMPARE(int(root.kind), int(TraceNode::Kind::Lookup));
+    QCOMPARE(qs(root.key), QStringLiteral("k"));
+
+    const auto levels = nodesOf(root, TraceNode::Kind::Level);
+    QStringList names;
+    for (const TraceNode* l : levels)
+        names << qs(l->name);
+    // first: the levels after the hit do not appear
+    QCOMPARE(names, (QStringList {"high", "mid", "low"}));
+
+    auto locationOf = [](const TraceNode* level) -> const TraceNode* {
+        for (const auto& c : level->children)
+            if (c->kind == TraceNode::Kind::Location)
+                return c.get();
+        return nullptr;
+    };
+    const TraceNode* high = locationOf(levels[0]);
+    QVERIFY(high);
+    QCOMPARE(int(high->event), int(TraceNode::Event::LocationNotFound));
+    QCOMPARE(qs(high->originalPath), QStringLiteral("high.yaml"));
+    QCOMPARE(QDir::cleanPath(qs(high->path)), QDir::cleanPath(qs(tree.path("data/high.yaml"))));
+    const TraceNode* mid = locationOf(levels[1]);
+    QVERIFY(mid);
+    QCOMPARE(int(mid->event), int(TraceNode::Event::NotFound));
+    QCOMPARE(qs(mid->key), QStringLiteral("k"));
+    const TraceNode* low = locationOf(levels[2]);
+    QVERIFY(low);
+    QCOMPARE(int(low->event), int(TraceNode::Event::Found));
+    QCOMPARE(qs(low->key), QStringLiteral("k"));
+    QVERIFY(low->value.has_value());
+    QCOMPARE(*low->value, Value("v-Debian")); // the value after interpolation
+    QCOMPARE(QDir::cleanPath(qs(low->location.file)), QDir::cleanPath(qs(tree.path("data/low.yaml"))));
+    QCOMPARE(low->location.line, 2);
+    // the found key (column 1) or its value (column 4): both say where it is written
+    QVERIFY2(low->location.column == 1 || low->location.column == 4, qPrintable(QString::number(low->location.column)));
+
+    // the interpolation and its scope read hang below the found location
+    const auto interps = nodesOf(*low, TraceNode::Kind::Interpolation);
+    QVERIFY(!interps.empty());
+    QCOMPARE(qs(interps[0]->expression), QStringLiteral("v-%{osfamily}"));
+    const auto reads = nodesOf(*low, TraceNode::Kind::ScopeRead);
+    QVERIFY(!reads.empty());
+    QCOMPARE(qs(reads[0]->name), QStringLiteral("osfamily"));
+
+    // the lookup_options meta-lookup is recorded too
+    QVERIFY(!nodesOf(root, TraceNode::Kind::LookupOptions, false).empty());
+
+    // a dotted key adds a dig node
+    const LookupResult dug = lookupIn(tree, "k.x", yaml("osfamily: Debian\n"), o);
+    QVERIFY(dug.trace);
+    QVERIFY(!nodesOf(*dug.trace, TraceNode::Kind::Dig).empty());
+
+    // no trace unless asked
+    QVERIFY(!lookupIn(tree, "k").trace);
+    QCOMPARE(qs(traceKindName(TraceNode::Kind::Level)).isEmpty(), false);
+    QCOMPARE(qs(traceEventName(TraceNode::Event::Found)).isEmpty(), false);
+}
+
+void TestLookup::explainTraceMerge()
+{
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n  - name: high\n    path: high.yaml\n"
+                    "  - name: roles\n    glob: \"roles/*.yaml\"\n"},
+                   {"data/high.yaml", "k: [h]\nlookup_options:\n  \"^k\": {merge: unique, convert_to: Array}\n"},
+                   {"data/roles/a.yaml", "k: [a]\n"},
+                   {"data/roles/b.yaml", "k: [b]\n"}});
+    QVERIFY(tree.isValid());
+    LookupOptions o;
+    o.explain = true;
+    const LookupResult r = lookupIn(tree, "k", {}, o);
+    EXPECT_FOUND(r, yaml("[h, a, b]"));
+    QVERIFY(r.trace);
+    QCOMPARE(qs(r.trace->lookupOptionsEntry), QStringLiteral("^k"));
+    QVERIFY(r.trace->mergeFromLookupOptions);
+    QVERIFY(r.trace->merge.has_value());
+    QCOMPARE(int(r.trace->merge->strategy), int(MergeStrategy::Unique));
+    // the fold is recorded: a Merge node, or the provider node carrying the strategy (Puppet's text prints
+    // "Merge strategy unique" ... "Merged result: ...")
+    bool mergeRecorded = !nodesOf(*r.trace, TraceNode::Kind::Merge).empty();
+    for (const TraceNode* layer : nodesOf(*r.trace, TraceNode::Kind::Layer))
+        mergeRecorded = mergeRecorded || (layer->merge && layer->merge->strategy == MergeStrategy::Unique);
+    QVERIFY(mergeRecorded);
+    const QString text = qs(hiera::explainText(*r.trace));
+    QVERIFY2(text.contains("Merge strategy unique"), qPrintable(text));
+    QVERIFY2(text.contains("Merged result: [\"h\", \"a\", \"b\"]"), qPrintable(text));
+    // both glob matches are location nodes of the roles level (Puppet collapses single-branch merges;
+    // we keep every candidate)
+    const auto levels = nodesOf(*r.trace, TraceNode::Kind::Level);
+    QCOMPARE(levels.size(), std::size_t(2));
+    const auto locs = nodesOf(*levels[1], TraceNode::Kind::Location);
+    QCOMPARE(locs.size(), std::size_t(2));
+    QCOMPARE(QFileInfo(qs(locs[0]->path)).fileName(), QStringLiteral("a.yaml"));
+    QCOMPARE(QFileInfo(qs(locs[1]->path)).fileName(), QStringLiteral("b.yaml"));
+    QVERIFY(!nodesOf(*r.trace, TraceNode::Kind::ConvertTo).empty());
+}
+
+void TestLookup::explainText()
+{
+    TempTree tree({{"hiera.yaml", kExplainYaml}, {"data/mid.yaml", "other: 1\n"}, {"data/low.yaml", "k: v\n"}});
+    QVERIFY(tree.isValid());
+    LookupOptions o;
+    o.explain = true;
+    const LookupResult r = lookupIn(tree, "k", {}, o);
+    QVERIFY(r.trace);
+    const QString text = qs(hiera::explainText(*r.trace));
+    for (const QString& line : {QStringLiteral("Searching for \"k\""), QStringLiteral("Hierarchy entry \"high\""),
+                                QStringLiteral("Hierarchy entry \"low\""),
+                                QStringLiteral("Original path: \"high.yaml\""), QStringLiteral("Path not found"),
+                                QStringLiteral("No such key: \"k\""), QStringLiteral("Found key: \"k\" value: \"v\"")})
+        QVERIFY2(text.contains(line), qPrintable(QStringLiteral("missing \"%1\" in:\n%2").arg(line, text)));
+    QVERIFY2(text.contains(QDir::cleanPath(qs(tree.path("data/low.yaml")))), qPrintable(text));
+    // first: the levels after the hit do not appear in the key's part (the lookup_options part lists all)
+    const QString keyPart = text.mid(text.indexOf("Searching for \"k\""));
+    QVERIFY2(!keyPart.contains("Hierarchy entry \"after\""), qPrintable(keyPart));
+}
+
+void TestLookup::explainJson()
+{
+    TempTree tree({{"hiera.yaml", kExplainYaml}, {"data/low.yaml", "k: [1, 2]\n"}});
+    QVERIFY(tree.isValid());
+    LookupOptions o;
+    o.explain = true;
+    const LookupResult r = lookupIn(tree, "k", {}, o);
+    QVERIFY(r.trace);
+    for (bool pretty : {true, false}) {
+        const std::string text = hiera::explainJson(*r.trace, pretty);
+        Value doc;
+        try {
+            doc = json(text);
+        } catch (const Error& e) {
+            QFAIL(e.what());
+        }
+        QVERIFY(doc.isHash() || doc.isArray());
+        QVERIFY(qs(text).contains("high.yaml"));
+    }
+}
+
+void TestLookup::provenance()
+{
+    // after a deep merge of three levels every leaf still says which file and line it came from
+    const std::string dir = HIERA_TEST_FIXTURES "/provenance";
+    auto engine = Engine::load(dir + "/hiera.yaml");
+    MapScope scope(makeHash({{"name", "world"}}));
+    const LookupResult r = engine->lookup(scope, "a");
+    EXPECT_FOUND(r, yaml("{z: {deep: low}, shared: high, y: [m1, m2], x: 1}"));
+    auto where = [](const Value& v) { return SourceFiles::locate(v.mark()); };
+    auto fileIs = [&](const Value& v, const char* file) {
+        return QDir::cleanPath(qs(where(v).file)) == QDir::cleanPath(qs(dir + "/data/" + file));
+    };
+    const Hash& a = r.value.asHash();
+    QVERIFY2(fileIs(*a.find("x"), "high.yaml"), where(*a.find("x")).toString().c_str());
+    QCOMPARE(where(*a.find("x")).line, 2);
+    QCOMPARE(where(*a.find("x")).column, 6);
+    QVERIFY2(fileIs(*a.find("shared"), "high.yaml"), where(*a.find("shared")).toString().c_str());
+    QCOMPARE(where(*a.find("shared")).line, 3);
+    const Array& y = a.find("y")->asArray();
+    QVERIFY(fileIs(y[0], "mid.yaml"));
+    QCOMPARE(where(y[0]).line, 3);
+    QCOMPARE(where(y[0]).column, 7);
+    QCOMPARE(where(y[1]).column, 11);
+    const Value& deep = *a.find("z")->asHash().find("deep");
+    QVERIFY2(fileIs(deep, "low.yaml"), where(deep).toString().c_str());
+    QCOMPARE(where(deep).line, 5);
+    QCOMPARE(where(deep).column, 11);
+
+    // the dug value keeps its mark
+    const LookupResult dug = engine->lookup(scope, "a.z.deep");
+    EXPECT_FOUND(dug, Value("low"));
+    QVERIFY(fileIs(dug.value, "low.yaml"));
+    QCOMPARE(where(dug.value).line, 5);
+
+    // unique merge: each element from its own file (the first occurrence of h1 is high's)
+    const LookupResult list = engine->lookup(scope, "list");
+    EXPECT_FOUND(list, yaml("[h1, m1, l1]"));
+    const Array& items = list.value.asArray();
+    QVERIFY(fileIs(items[0], "high.yaml"));
+    QCOMPARE(where(items[0]).line, 4);
+    QCOMPARE(where(items[0]).column, 8);
+    QVERIFY(fileIs(items[1], "mid.yaml"));
+    QCOMPARE(where(items[1]).line, 6);
+    QCOMPARE(where(items[1]).column, 5);
+    QVERIFY(fileIs(items[2], "low.yaml"));
+    QCOMPARE(where(items[2]).line, 7);
+    QCOMPARE(where(items[2]).column, 8);
+}
+
+void TestLookup::provenanceThroughInterpolation()
+{
+    const std::string dir = HIERA_TEST_FIXTURES "/provenance";
+    auto engine = Engine::load(dir + "/hiera.yaml");
+    MapScope scope(makeHash({{"name", "world"}}));
+    const LookupResult r = engine->lookup(scope, "greeting");
+    EXPECT_FOUND(r, Value("hello world"));
+    const SourceLocation loc = SourceFiles::locate(r.value.mark());
+    QCOMPARE(QDir::cleanPath(qs(loc.file)), QDir::cleanPath(qs(dir + "/data/high.yaml")));
+    QCOMPARE(loc.line, 5);
+}
+
+void TestLookup::keyInventory()
+{
+    TempTree tree({{"hiera.yaml", kTwoLevels},
+                   {"data/high.yaml", "b: {c: 1, d: [x, {e: 2}]}\nlookup_options:\n  b: {merge: deep}\n"},
+                   {"data/low.yaml", "a: 1\nb: {f: 3}\n"}});
+    QVERIFY(tree.isValid());
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope;
+    const auto keys = engine->keyInventory(scope);
+    QStringList list;
+    for (const auto& k : keys)
+        list << qs(k);
+    for (const char* k : {"a", "b", "b.c", "b.d", "b.d.0", "b.d.1", "b.d.1.e", "b.f"})
+        QVERIFY2(list.contains(k), qPrintable(list.join(", ")));
+    for (const QString& k : list)
+        QVERIFY2(!k.startsWith("lookup_options"), qPrintable(k));
+    QStringList sorted = list;
+    sorted.sort();
+    sorted.removeDuplicates();
+    QCOMPARE(list.size(), sorted.size());
+    const auto shallow = engine->keyInventory(scope, 1);
+    QStringList shallowList;
+    for (const auto& k : shallow)
+        shallowList << qs(k);
+    QVERIFY(shallowList.contains("b"));
+    QVERIFY(!shallowList.contains("b.d.1.e"));
+}
+
+void TestLookup::candidateFiles()
+{
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n  - name: n\n    path: \"nodes/%{certname}.yaml\"\n"
+                    "  - name: c\n    path: common.yaml\n"},
+                   {"data/common.yaml", "k: 1\n"}});
+    QVERIFY(tree.isValid());
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope(makeHash({{"certname", "web01"}}));
+    QStringList files;
+    for (const auto& f : engine->candidateFiles(scope))
+        files << QDir::cleanPath(qs(f));
+    QVERIFY2(files.contains(QDir::cleanPath(qs(tree.path("data/nodes/web01.yaml")))), qPrintable(files.join(", ")));
+    QVERIFY(files.contains(QDir::cleanPath(qs(tree.path("data/common.yaml")))));
+}
+
+void TestLookup::hieraFacade()
+{
+    TempTree tree(
+        {{"hiera.yaml",
+          "version: 5\nhierarchy:\n  - name: os\n    path: \"os/%{facts.os.family}.yaml\"\n"
+          "  - name: c\n    path: common.yaml\n"},
+         {"data/os/Debian.yaml", "profile::ntp: {port: 123}\n"},
+         {"data/common.yaml", "profile::ntp:\n  port: 1\n  servers:\n    - 0.pool.ntp.org\n    - 1.pool.ntp.org\n"}});
+    QVERIFY(tree.isValid());
+    auto scope = std::make_shared<MapScope>(yaml("facts: {os: {family: Debian}}\n"));
+    const Hiera h = Hiera::load(tree.hieraYaml(), scope);
+    EXPECT_FOUND(h.lookup("profile::ntp.port"), Value(123));
+    const LookupResult miss = h.lookup("profile::ntp.servers.0");
+    QCOMPARE(int(miss.status), int(LookupResult::Status::NotFound)); // first: Debian's hash wins, no servers
+    LookupOptions deep;
+    deep.merge = mergeOf(MergeStrategy::Deep);
+    EXPECT_FOUND(h.lookup("profile::ntp.servers.1", deep), Value("1.pool.ntp.org"));
+    EXPECT_FOUND(h.lookup("profile::ntp.port", deep), Value(123));
+    QCOMPARE(int(h.lookup("profile::ntp.servers.9", deep).status), int(LookupResult::Status::NotFound));
+    QCOMPARE(int(h.lookup("profile::ntp.port.deeper", deep).status), int(LookupResult::Status::NotFound));
+    QCOMPARE(h.engine().layers().size(), std::size_t(1));
+}
+
+void TestLookup::customBackend()
+{
+    // backends plug in through the registry
+    struct Fixed : DataHashBackend {
+        std::string name() const override { return "fixed_data"; }
+        Value load(const std::string& path, const Value&, const ParseLimits&, std::vector<std::string>&) const override
+        {
+            return makeHash({{"k", Value("from " + QFileInfo(qs(path)).fileName().toStdString())}});
+        }
+    };
+    auto registry = std::make_shared<BackendRegistry>(*BackendRegistry::defaultRegistry());
+    registry->add(std::make_shared<Fixed>());
+    QVERIFY(registry->dataHash("fixed_data"));
+    QVERIFY(registry->dataHash("yaml_data"));
+    QVERIFY(registry->dataHash("json_data"));
+    QVERIFY(!registry->dataHash("nosuch"));
+    TempTree tree(
+        {{"hiera.yaml", "version: 5\nhierarchy:\n  - name: f\n    path: virtual.x\n    data_hash: fixed_data\n"},
+         {"data/virtual.x", "ignored"}});
+    QVERIFY(tree.isValid());
+    EngineOptions options;
+    options.backends = registry;
+    auto engine = Engine::load(tree.hieraYaml(), options);
+    MapScope scope;
+    EXPECT_FOUND(engine->lookup(scope, "k"), Value("from virtual.x"));
+}
+
+void TestLookup::backendOptionsInterpolated()
+{
+    // §1.2/§2.1: options values are interpolated (scope only); a level's options replace defaults.options
+    struct Capture : DataHashBackend {
+        std::string name() const override { return "capture_data"; }
+        Value load(const std::string& path, const Value& options, const ParseLimits&,
+                   std::vector<std::string>&) const override
+        {
+            return makeHash({{"opts_" + QFileInfo(qs(path)).fileName().toStdString(), options}});
+        }
+    };
+    auto registry = std::make_shared<BackendRegistry>(*BackendRegistry::defaultRegistry());
+    registry->add(std::make_shared<Capture>());
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\ndefaults:\n  data_hash: capture_data\n  options: {from: defaults}\n"
+                    "hierarchy:\n"
+                    "  - name: own\n    path: a\n    options: {greeting: \"hi %{osfamily}\", n: [\"%{facts.x}\"]}\n"
+                    "  - name: inherited\n    path: b\n"},
+                   {"data/a", ""},
+                   {"data/b", ""}});
+    QVERIFY(tree.isValid());
+    EngineOptions options;
+    options.backends = registry;
+    auto engine = Engine::load(tree.hieraYaml(), options);
+    MapScope scope(yaml("osfamily: Debian\nfacts: {x: y}\n"));
+    EXPECT_FOUND(engine->lookup(scope, "opts_a"), yaml("{greeting: hi Debian, n: [y]}"));
+    EXPECT_FOUND(engine->lookup(scope, "opts_b"), yaml("{from: defaults}"));
+}
+
+void TestLookup::globStaysInOneComponent()
+{
+    // Go filepath.Glob semantics: * and ? match within one path component; [...] classes work
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n  - name: g\n    glob: \"*.yaml\"\n"
+                    "  - name: c\n    glob: \"[ab].yaml\"\n"},
+                   {"data/a.yaml", "k: [a]\n"},
+                   {"data/b.yaml", "k: [b]\n"},
+                   {"data/c.yaml", "k: [c]\n"},
+                   {"data/sub/x.yaml", "k: [sub]\n"}});
+    QVERIFY(tree.isValid());
+    EXPECT_FOUND(lookupIn(tree, "k", {}, withMerge(MergeStrategy::Unique)), yaml("[a, b, c]"));
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope;
+    QCOMPARE(engine->resolveHierarchy(scope).at(1).locations.size(), std::size_t(2));
+}
+
+void TestLookup::parseLimitsApply()
+{
+    std::string deep = "k: ";
+    for (int i = 0; i < 40; ++i)
+        deep += "[";
+    for (int i = 0; i < 40; ++i)
+        deep += "]";
+    TempTree tree({{"hiera.yaml", "version: 5\n"}, {"data/common.yaml", QByteArray::fromStdString(deep + "\n")}});
+    QVERIFY(tree.isValid());
+    EngineOptions options;
+    options.limits.maxDepth = 16;
+    auto engine = Engine::load(tree.hieraYaml(), options);
+    MapScope scope;
+    EXPECT_ERROR(engine->lookup(scope, "k"), ErrorCode::DataLimit);
+    QVERIFY(Engine::load(tree.hieraYaml())->lookup(scope, "k").found());
+}
+
+QTEST_APPLESS_MAIN(TestLookup)
+#include "tst_lookup.moc"

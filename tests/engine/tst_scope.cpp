@@ -1,0 +1,224 @@
+// The Scope seam (seed 004): MapScope's dotted dig, leading ::, absence, arrays by index, quoted
+// segments; BoundScope's loop variable over a parent scope.
+
+#include "testutils.h"
+
+#include <hiera/error.h>
+#include <hiera/facts.h>
+#include <hiera/scope.h>
+#include <hiera/value.h>
+
+#include <QTest>
+
+using namespace hiera;
+using namespace testutils;
+
+class TestScope : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void mapScope_data();
+    void mapScope();
+    void nonHashRootIsEmpty();
+    void defaultIsEmpty();
+    void rootAccessor();
+    void boundScope_data();
+    void boundScope();
+    void boundScopeNests();
+    void scopeFromFacts();
+    void factsFiles_data();
+    void factsFiles();
+    void factsErrors();
+
+private:
+    Value m_facts;
+};
+
+void TestScope::initTestCase()
+{
+    m_facts = yaml("facts:\n"
+                   "  os:\n"
+                   "    family: Debian\n"
+                   "    name: Ubuntu\n"
+                   "    release: {major: '22'}\n"
+                   "  networking: {fqdn: web01.example.com}\n"
+                   "trusted: {certname: web01.example.com}\n"
+                   "certname: web01\n"
+                   "datacenters: [dc1, dc2]\n"
+                   "list: [{name: a}, {name: b}]\n"
+                   "port: 8080\n"
+                   "enabled: false\n"
+                   "\"dotted.name\": dv\n"
+                   "\"::odd\": o\n");
+}
+
+void TestScope::mapScope_data()
+{
+    QTest::addColumn<QString>("ref");
+    QTest::addColumn<bool>("present");
+    QTest::addColumn<Value>("expected");
+    const Value none;
+    QTest::newRow("bare") << "certname" << true << Value("web01");
+    QTest::newRow("top-scope ::") << "::certname" << true << Value("web01");
+    QTest::newRow("dotted") << "facts.os.family" << true << Value("Debian");
+    QTest::newRow(":: dotted") << "::facts.os.family" << true << Value("Debian");
+    QTest::newRow("trusted") << "trusted.certname" << true << Value("web01.example.com");
+    QTest::newRow("whole hash") << "facts.os.release" << true << makeHash({{"major", "22"}});
+    QTest::newRow("array") << "datacenters" << true << makeArray({"dc1", "dc2"});
+    QTest::newRow("array index") << "datacenters.1" << true << Value("dc2");
+    QTest::newRow("array index out of range") << "datacenters.5" << false << none;
+    QTest::newRow("negative index") << "datacenters.-1" << false << none;
+    QTest::newRow("name on array") << "datacenters.x" << false << none;
+    QTest::newRow("hash in array") << "list.1.name" << true << Value("b");
+    QTest::newRow("integer") << "port" << true << Value(8080);
+    QTest::newRow("false is present") << "enabled" << true << Value(false);
+    QTest::newRow("absent") << "nosuch" << false << none;
+    QTest::newRow("absent :: ") << "::nosuch" << false << none;
+    QTest::newRow("absent nested") << "facts.os.nosuch" << false << none;
+    QTest::newRow("into scalar") << "certname.x" << false << none;
+    QTest::newRow("into integer") << "port.x" << false << none;
+    QTest::newRow("quoted segment") << "facts.'os'.family" << true << Value("Debian");
+    QTest::newRow("double-quoted segment") << "facts.\"os\".name" << true << Value("Ubuntu");
+    QTest::newRow("quoted dotted root") << "'dotted.name'" << true << Value("dv");
+    QTest::newRow("unquoted dotted root misses") << "dotted.name" << false << none;
+    QTest::newRow("case sensitive") << "Certname" << false << none;
+    QTest::newRow("no implicit facts prefix") << "os.family" << false << none;
+}
+
+void TestScope::mapScope()
+{
+    QFETCH(QString, ref);
+    QFETCH(bool, present);
+    QFETCH(Value, expected);
+    const MapScope scope(m_facts);
+    const std::optional<Value> v = scope.lookup(ss(ref));
+    QCOMPARE(v.has_value(), present);
+    if (present)
+        QCOMPARE(*v, expected);
+}
+
+void TestScope::nonHashRootIsEmpty()
+{
+    for (const Value& root : {Value(5), makeArray({"a"}), Value("certname"), Value()}) {
+        const MapScope scope(root);
+        QVERIFY(!scope.lookup("certname").has_value());
+        QVERIFY(!scope.lookup("0").has_value());
+    }
+}
+
+void TestScope::defaultIsEmpty()
+{
+    const MapScope scope;
+    QVERIFY(!scope.lookup("x").has_value());
+    QVERIFY(!scope.lookup("::x").has_value());
+}
+
+void TestScope::rootAccessor()
+{
+    const MapScope scope(m_facts);
+    QCOMPARE(scope.root(), m_facts);
+}
+
+void TestScope::boundScope_data()
+{
+    QTest::addColumn<QString>("ref");
+    QTest::addColumn<bool>("present");
+    QTest::addColumn<Value>("expected");
+    QTest::newRow("the variable") << "dc" << true << makeHash({{"name", "ams"}, {"tags", makeArray({"x", "y"})}});
+    QTest::newRow("dotted into it") << "dc.name" << true << Value("ams");
+    QTest::newRow("index into it") << "dc.tags.1" << true << Value("y");
+    QTest::newRow("missing sub-key") << "dc.nosuch" << false << Value();
+    QTest::newRow("parent variable") << "certname" << true << Value("web01");
+    QTest::newRow("parent dotted") << "facts.os.family" << true << Value("Debian");
+    QTest::newRow("prefix is not the variable") << "dcx" << false << Value();
+    QTest::newRow("absent") << "nosuch" << false << Value();
+    QTest::newRow("shadows parent") << "datacenters" << true << Value("bound");
+}
+
+void TestScope::boundScope()
+{
+    QFETCH(QString, ref);
+    QFETCH(bool, present);
+    QFETCH(Value, expected);
+    const MapScope parent(m_facts);
+    const BoundScope dc(parent, "dc", makeHash({{"name", "ams"}, {"tags", makeArray({"x", "y"})}}));
+    // a second binding for the shadowing row
+    const BoundScope shadow(dc, "datacenters", Value("bound"));
+    const std::optional<Value> v = shadow.lookup(ss(ref));
+    QCOMPARE(v.has_value(), present);
+    if (present)
+        QCOMPARE(*v, expected);
+}
+
+void TestScope::boundScopeNests()
+{
+    const MapScope parent(m_facts);
+    const BoundScope scalar(parent, "dc", Value("dc1"));
+    QCOMPARE(*scalar.lookup("dc"), Value("dc1"));
+    QVERIFY(!scalar.lookup("dc.x").has_value()); // dig into a scalar: absent
+    QCOMPARE(*parent.lookup("datacenters.0"), Value("dc1"));
+    QVERIFY(!parent.lookup("dc").has_value()); // the parent is unchanged
+}
+
+void TestScope::scopeFromFacts()
+{
+    // puppet lookup --facts: each fact is facts.NAME and the top-scope NAME; --node sets trusted.certname
+    const Value facts = yaml("os: {family: Debian}\nnetworking: {fqdn: web01.example.com}\nrole: web\n");
+    const MapScope scope(hiera::scopeFromFacts(facts, "web01.example.com"));
+    QCOMPARE(*scope.lookup("facts.os.family"), Value("Debian"));
+    QCOMPARE(*scope.lookup("os.family"), Value("Debian"));
+    QCOMPARE(*scope.lookup("::role"), Value("web"));
+    QCOMPARE(*scope.lookup("trusted.certname"), Value("web01.example.com"));
+    const MapScope noNode(hiera::scopeFromFacts(facts));
+    QVERIFY(!noNode.lookup("trusted.certname").has_value());
+    // entries of `extra` win over facts at top scope
+    const MapScope extra(hiera::scopeFromFacts(facts, {}, makeHash({{"role", "db"}, {"environment", "production"}})));
+    QCOMPARE(*extra.lookup("role"), Value("db"));
+    QCOMPARE(*extra.lookup("facts.role"), Value("web"));
+    QCOMPARE(*extra.lookup("environment"), Value("production"));
+}
+
+void TestScope::factsFiles_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("content");
+    QTest::newRow("facter -y") << "facts.yaml" << QByteArray("os:\n  family: Debian\nport: 22\n");
+    QTest::newRow("facter -j") << "facts.json" << QByteArray(R"({"os": {"family": "Debian"}, "port": 22})");
+    QTest::newRow("puppet facts wrapper")
+        << "node.json" << QByteArray(R"({"name": "web01", "values": {"os": {"family": "Debian"}, "port": 22}})");
+    QTest::newRow("puppet facts wrapper yaml")
+        << "node.yaml" << QByteArray("name: web01\nvalues:\n  os: {family: Debian}\n  port: 22\n");
+}
+
+void TestScope::factsFiles()
+{
+    QFETCH(QString, name);
+    QFETCH(QByteArray, content);
+    TempTree tree({{name, content}});
+    QVERIFY(tree.isValid());
+    Value facts;
+    try {
+        facts = hiera::loadFactsFile(tree.path(name));
+    } catch (const Error& e) {
+        QFAIL(e.what());
+    }
+    QVERIFY(facts.isHash());
+    QCOMPARE(*facts.asHash().find("port"), Value(22));
+    QCOMPARE(*facts.asHash().find("os"), makeHash({{"family", "Debian"}}));
+    QCOMPARE(hiera::parseFacts(content.toStdString(), "inline"), facts);
+}
+
+void TestScope::factsErrors()
+{
+    TempTree tree({{"bad.yaml", "os: [\n"}, {"list.yaml", "- a\n"}});
+    QVERIFY(tree.isValid());
+    for (const char* name : {"bad.yaml", "list.yaml", "missing.yaml"}) {
+        const auto err = catchError([&] { hiera::loadFactsFile(tree.path(name)); });
+        QVERIFY2(err.has_value(), name);
+        QVERIFY2(QByteArray(err->what()).contains(name), err->what());
+    }
+}
+
+QTEST_APPLESS_MAIN(TestScope)
+#include "tst_scope.moc"

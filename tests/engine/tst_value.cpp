@@ -1,0 +1,405 @@
+// hiera::Value and hiera::Hash: insertion order, replace-in-place, typed equality, copy-on-write.
+
+#include "testutils.h"
+
+#include <hiera/sourcelocation.h>
+#include <hiera/value.h>
+#include <hiera/valueformat.h>
+
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace hiera;
+using namespace testutils;
+
+class TestValue : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void types_data();
+    void types();
+    void hashKeepsInsertionOrder();
+    void setReplacesKeepingPosition();
+    void removeMovesLaterEntriesUp();
+    void largeHashLookups();
+    void findByTypedKey();
+    void equalityIsTypeStrict_data();
+    void equalityIsTypeStrict();
+    void equalityIgnoresMarks();
+    void copyOnWriteArray();
+    void copyOnWriteHash();
+    void builders();
+    void sourceFiles();
+    void jsonOutput_data();
+    void jsonOutput();
+    void jsonRejectsNonFinite();
+    void rubyFloat_data();
+    void rubyFloat();
+    void interpolationString_data();
+    void interpolationString();
+    void yamlRoundTrip_data();
+    void yamlRoundTrip();
+};
+
+void TestValue::types_data()
+{
+    QTest::addColumn<Value>("value");
+    QTest::addColumn<int>("type");
+    QTest::newRow("null") << Value() << int(Value::Type::Null);
+    QTest::newRow("nullptr") << Value(nullptr) << int(Value::Type::Null);
+    QTest::newRow("bool") << Value(true) << int(Value::Type::Boolean);
+    QTest::newRow("int") << Value(5) << int(Value::Type::Integer);
+    QTest::newRow("int64") << Value(std::int64_t(1) << 40) << int(Value::Type::Integer);
+    QTest::newRow("double") << Value(1.5) << int(Value::Type::Float);
+    QTest::newRow("const char*") << Value("x") << int(Value::Type::String);
+    QTest::newRow("std::string") << Value(std::string("x")) << int(Value::Type::String);
+    QTest::newRow("array") << makeArray({1, 2}) << int(Value::Type::Array);
+    QTest::newRow("hash") << makeHash({{"a", 1}}) << int(Value::Type::Hash);
+}
+
+void TestValue::types()
+{
+    QFETCH(Value, value);
+    QFETCH(int, type);
+    QCOMPARE(int(value.type()), type);
+    QCOMPARE(value.isScalar(), !(value.isArray() || value.isHash()));
+    QCOMPARE(value.isNumber(), value.isInteger() || value.isFloat());
+}
+
+void TestValue::hashKeepsInsertionOrder()
+{
+    Hash h;
+    h.set("zeta", 1);
+    h.set("alpha", 2);
+    h.set("mid", 3);
+    h.set(Value(7), 4);
+    Value v(h);
+    QCOMPARE(keysOf(v), (QStringList {"zeta", "alpha", "mid", "7"}));
+    QVERIFY(v.asHash().entries()[3].key.isInteger());
+    QCOMPARE(v.asHash().size(), std::size_t(4));
+}
+
+void TestValue::setReplacesKeepingPosition()
+{
+    Hash h;
+    h.set("a", 1);
+    h.set("b", 2);
+    h.set("c", 3);
+    h.set("a", "replaced");
+    QCOMPARE(h.size(), std::size_t(3));
+    QCOMPARE(keysOf(Value(h)), (QStringList {"a", "b", "c"}));
+    QVERIFY(h.find("a"));
+    QCOMPARE(*h.find("a"), Value("replaced"));
+
+    Value* b = h.findMutable(Value("b"));
+    QVERIFY(b);
+    *b = Value(20);
+    QCOMPARE(*h.find("b"), Value(20));
+    QCOMPARE(keysOf(Value(h)), (QStringList {"a", "b", "c"}));
+}
+
+void TestValue::removeMovesLaterEntriesUp()
+{
+    Hash h;
+    for (int i = 0; i < 20; ++i) // beyond the small-hash threshold, so the index is exercised
+        h.set("k" + std::to_string(i), i);
+    QVERIFY(h.remove(Value("k3")));
+    QVERIFY(!h.remove(Value("k3")));
+    QCOMPARE(h.size(), std::size_t(19));
+    QVERIFY(!h.find("k3"));
+    QCOMPARE(h.entries()[3].key, Value("k4"));
+    for (int i = 0; i < 20; ++i) {
+        if (i == 3)
+            continue;
+        const Value* v = h.find("k" + std::to_string(i));
+        QVERIFY2(v, ("k" + std::to_string(i)).c_str());
+        QCOMPARE(*v, Value(i));
+    }
+    h.set("k3", 33); // re-added at the end
+    QCOMPARE(h.entries().back().key, Value("k3"));
+}
+
+void TestValue::largeHashLookups()
+{
+    Hash h;
+    const int n = 5000;
+    for (int i = 0; i < n; ++i)
+        h.set("key" + std::to_string(i), i);
+    for (int i = 0; i < n; i += 7)
+        QCOMPARE(*h.find("key" + std::to_string(i)), Value(i));
+    QVERIFY(!h.find("key" + std::to_string(n)));
+    h.set("key42", "x"); // replace after the index was built
+    QCOMPARE(*h.find("key42"), Value("x"));
+    QCOMPARE(h.size(), std::size_t(n));
+    QCOMPARE(h.entries()[42].key, Value("key42"));
+}
+
+void TestValue::findByTypedKey()
+{
+    Hash h;
+    h.set(Value(1), "int1");
+    h.set(Value("2"), "str2");
+    h.set(Value(2.5), "float");
+    h.set(Value(true), "bool");
+    // find(string) matches string keys only
+    QVERIFY(!h.find("1"));
+    QCOMPARE(*h.find("2"), Value("str2"));
+    // find(Value) matches keys of equal type and value
+    QCOMPARE(*h.find(Value(1)), Value("int1"));
+    QVERIFY(!h.find(Value(2)));
+    QVERIFY(!h.find(Value(1.0)));
+    QCOMPARE(*h.find(Value(2.5)), Value("float"));
+    QCOMPARE(*h.find(Value(true)), Value("bool"));
+    QVERIFY(!h.find(Value("true")));
+    QVERIFY(h.contains("2"));
+    QVERIFY(!h.contains("nope"));
+}
+
+void TestValue::equalityIsTypeStrict_data()
+{
+    QTest::addColumn<Value>("a");
+    QTest::addColumn<Value>("b");
+    QTest::addColumn<bool>("equal");
+    QTest::newRow("int == int64") << Value(1) << Value(std::int64_t(1)) << true;
+    QTest::newRow("int != float") << Value(1) << Value(1.0) << false;
+    QTest::newRow("int != string") << Value(1) << Value("1") << false;
+    QTest::newRow("true != 1") << Value(true) << Value(1) << false;
+    QTest::newRow("true != 'true'") << Value(true) << Value("true") << false;
+    QTest::newRow("null == null") << Value() << Value(nullptr) << true;
+    QTest::newRow("null != ''") << Value() << Value("") << false;
+    QTest::newRow("null != false") << Value() << Value(false) << false;
+    QTest::newRow("float == float") << Value(1.5) << Value(1.5) << true;
+    QTest::newRow("arrays equal") << makeArray({1, "a", makeArray({2})}) << makeArray({1, "a", makeArray({2})}) << true;
+    QTest::newRow("arrays order") << makeArray({1, 2}) << makeArray({2, 1}) << false;
+    QTest::newRow("arrays int vs float") << makeArray({1}) << makeArray({1.0}) << false;
+    QTest::newRow("arrays length") << makeArray({1}) << makeArray({1, 1}) << false;
+    QTest::newRow("hashes equal") << makeHash({{"a", 1}, {"b", makeArray({})}})
+                                  << makeHash({{"a", 1}, {"b", makeArray({})}}) << true;
+    QTest::newRow("hashes value") << makeHash({{"a", 1}}) << makeHash({{"a", 2}}) << false;
+    QTest::newRow("hashes int vs float value") << makeHash({{"a", 1}}) << makeHash({{"a", 1.0}}) << false;
+    QTest::newRow("hashes key") << makeHash({{"a", 1}}) << makeHash({{"b", 1}}) << false;
+    QTest::newRow("hash vs array") << makeHash({}) << makeArray({}) << false;
+}
+
+void TestValue::equalityIsTypeStrict()
+{
+    QFETCH(Value, a);
+    QFETCH(Value, b);
+    QFETCH(bool, equal);
+    QCOMPARE(a == b, equal);
+    QCOMPARE(b == a, equal);
+    QCOMPARE(a != b, !equal);
+}
+
+void TestValue::equalityIgnoresMarks()
+{
+    const SourceMark m1 = SourceFiles::mark("/tmp/one.yaml", 3, 4);
+    const SourceMark m2 = SourceFiles::mark("/tmp/two.yaml", 9, 1);
+    QVERIFY(Value("x").withMark(m1) == Value("x").withMark(m2));
+    QVERIFY(makeArray({1}).withMark(m1) == makeArray({1}));
+    Value v("y");
+    v.setMark(m2);
+    QCOMPARE(v.mark(), m2);
+    QCOMPARE(Value("y").withMark(m1).mark(), m1);
+}
+
+void TestValue::copyOnWriteArray()
+{
+    Value original = makeArray({1, 2, 3});
+    Value copy = original;
+    copy.mutableArray().push_back(4);
+    copy.mutableArray()[0] = Value("changed");
+    QCOMPARE(original, makeArray({1, 2, 3}));
+    QCOMPARE(copy, makeArray({"changed", 2, 3, 4}));
+
+    // nested: modifying a copy of an inner value leaves the outer original alone
+    Value outer = makeArray({makeArray({1})});
+    Value inner = outer.asArray()[0];
+    inner.mutableArray().push_back(2);
+    QCOMPARE(outer, makeArray({makeArray({1})}));
+    QCOMPARE(inner, makeArray({1, 2}));
+}
+
+void TestValue::copyOnWriteHash()
+{
+    Value original = makeHash({{"a", 1}, {"b", 2}});
+    Value copy = original;
+    copy.mutableHash().set("a", 10);
+    copy.mutableHash().set("c", 3);
+    QCOMPARE(original, makeHash({{"a", 1}, {"b", 2}}));
+    HIERA_COMPARE_ORDERED(copy, makeHash({{"a", 10}, {"b", 2}, {"c", 3}}));
+
+    // the sole owner may mutate in place, and the change is visible through the same Value
+    Value solo = makeHash({{"x", 1}});
+    solo.mutableHash().set("y", 2);
+    QCOMPARE(solo.asHash().size(), std::size_t(2));
+
+    // mutating the original after the copy does not leak into the copy
+    Value a = makeHash({{"k", makeArray({1})}});
+    Value b = a;
+    a.mutableHash().findMutable(Value("k"))->mutableArray().push_back(2);
+    QCOMPARE(b, makeHash({{"k", makeArray({1})}}));
+    QCOMPARE(a, makeHash({{"k", makeArray({1, 2})}}));
+}
+
+void TestValue::builders()
+{
+    Value h = makeHash({{"b", 1}, {"a", makeArray({true, Value(), 2.5})}});
+    QCOMPARE(keysOf(h), (QStringList {"b", "a"}));
+    QCOMPARE(h.asHash().find("a")->asArray().size(), std::size_t(3));
+    QVERIFY(h.asHash().find("a")->asArray()[1].isNull());
+    Hash init {{"x", 1}, {"y", 2}};
+    QCOMPARE(keysOf(Value(init)), (QStringList {"x", "y"}));
+}
+
+void TestValue::sourceFiles()
+{
+    const std::uint32_t id = SourceFiles::intern("/data/common.yaml");
+    QVERIFY(id != 0);
+    QCOMPARE(SourceFiles::intern("/data/common.yaml"), id);
+    QVERIFY(SourceFiles::intern("/data/other.yaml") != id);
+    QCOMPARE(qs(SourceFiles::name(id)), QStringLiteral("/data/common.yaml"));
+    const SourceMark m = SourceFiles::mark("/data/common.yaml", 12, 5);
+    QVERIFY(m.isValid());
+    QCOMPARE(m.file, id);
+    const SourceLocation loc = SourceFiles::locate(m);
+    QCOMPARE(qs(loc.file), QStringLiteral("/data/common.yaml"));
+    QCOMPARE(loc.line, 12);
+    QCOMPARE(loc.column, 5);
+    QCOMPARE(qs(loc.toString()), QStringLiteral("/data/common.yaml:12:5"));
+    QVERIFY(!SourceMark().isValid());
+    QVERIFY(!SourceFiles::locate(SourceMark()).isValid());
+    SourceLocation lineOnly {"f.yaml", 3, 0};
+    QCOMPARE(qs(lineOnly.toString()), QStringLiteral("f.yaml:3"));
+    SourceLocation fileOnly {"f.yaml", 0, 0};
+    QCOMPARE(qs(fileOnly.toString()), QStringLiteral("f.yaml"));
+}
+
+void TestValue::jsonOutput_data()
+{
+    QTest::addColumn<Value>("value");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("null") << Value() << "null";
+    QTest::newRow("true") << Value(true) << "true";
+    QTest::newRow("int") << Value(-42) << "-42";
+    QTest::newRow("int64 max") << Value(std::numeric_limits<std::int64_t>::max()) << "9223372036854775807";
+    QTest::newRow("float keeps fraction") << Value(1000.0) << "1000.0";
+    QTest::newRow("float") << Value(1.5) << "1.5";
+    QTest::newRow("string escapes") << Value("a\"b\\c\n") << R"("a\"b\\c\n")";
+    QTest::newRow("array") << makeArray({1, "x"}) << R"([1,"x"])";
+    QTest::newRow("hash order") << makeHash({{"z", 1}, {"a", 2}}) << R"({"z":1,"a":2})";
+}
+
+void TestValue::jsonOutput()
+{
+    QFETCH(Value, value);
+    QFETCH(QString, expected);
+    const std::string out = toJson(value);
+    // compact form; whitespace between tokens is allowed, so compare with blanks outside strings removed
+    QString compact;
+    bool inString = false;
+    for (int i = 0; i < qs(out).size(); ++i) {
+        const QChar c = qs(out).at(i);
+        if (c == '"' && (i == 0 || qs(out).at(i - 1) != '\\'))
+            inString = !inString;
+        if (!inString && (c == ' ' || c == '\n'))
+            continue;
+        compact += c;
+    }
+    QCOMPARE(compact, expected);
+    // and it reads back as the same value (types included)
+    QCOMPARE(json(out), value);
+}
+
+void TestValue::jsonRejectsNonFinite()
+{
+    const auto inf = catchError([] { toJson(Value(std::numeric_limits<double>::infinity())); });
+    QVERIFY(inf.has_value());
+    const auto nan = catchError([] { toJson(makeArray({Value(std::nan(""))})); });
+    QVERIFY(nan.has_value());
+}
+
+void TestValue::rubyFloat_data()
+{
+    // Ruby's Float#to_s: fixed notation while the decimal exponent is in (-4, 16], else d.de±XX
+    QTest::addColumn<double>("value");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("1.5") << 1.5 << "1.5";
+    QTest::newRow("1000.0") << 1000.0 << "1000.0";
+    QTest::newRow("-2.5") << -2.5 << "-2.5";
+    QTest::newRow("0.1") << 0.1 << "0.1";
+    QTest::newRow("0.0001") << 0.0001 << "0.0001";
+    QTest::newRow("0.00001") << 0.00001 << "1.0e-05";
+    QTest::newRow("1e15") << 1e15 << "1000000000000000.0";
+    QTest::newRow("1e16") << 1e16 << "1.0e+16";
+    QTest::newRow("1e20") << 1e20 << "1.0e+20";
+    QTest::newRow("1.5e20") << 1.5e20 << "1.5e+20";
+    QTest::newRow("0.0") << 0.0 << "0.0";
+    QTest::newRow("inf") << std::numeric_limits<double>::infinity() << "Infinity";
+    QTest::newRow("-inf") << -std::numeric_limits<double>::infinity() << "-Infinity";
+    QTest::newRow("nan") << std::nan("") << "NaN";
+}
+
+void TestValue::rubyFloat()
+{
+    QFETCH(double, value);
+    QFETCH(QString, expected);
+    QCOMPARE(qs(hiera::rubyFloat(value)), expected);
+}
+
+void TestValue::interpolationString_data()
+{
+    // semantics §3.6: Ruby to_s; collections in inspect form
+    QTest::addColumn<Value>("value");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("int") << Value(5) << "5";
+    QTest::newRow("float") << Value(1.5) << "1.5";
+    QTest::newRow("big float") << Value(1.0e20) << "1.0e+20";
+    QTest::newRow("whole float") << Value(1000.0) << "1000.0";
+    QTest::newRow("true") << Value(true) << "true";
+    QTest::newRow("false") << Value(false) << "false";
+    QTest::newRow("null") << Value() << "";
+    QTest::newRow("string") << Value("plain") << "plain";
+    QTest::newRow("array") << makeArray({"dc1", "dc2"}) << R"(["dc1", "dc2"])";
+    QTest::newRow("hash") << makeHash({{"major", "22"}}) << R"({"major"=>"22"})";
+    QTest::newRow("hash with nil") << makeHash({{"a", makeArray({1, Value()})}}) << R"({"a"=>[1, nil]})";
+    QTest::newRow("mixed array") << makeArray({1, 1.5, true, Value(), "s", makeArray({})})
+                                 << R"([1, 1.5, true, nil, "s", []])";
+    QTest::newRow("nested hash") << makeHash({{"a", makeHash({{"b", 1}})}, {"c", "d"}})
+                                 << R"({"a"=>{"b"=>1}, "c"=>"d"})";
+    QTest::newRow("empty hash") << makeHash({}) << "{}";
+    QTest::newRow("quote in array") << makeArray({"a\"b"}) << R"(["a\"b"])";
+}
+
+void TestValue::interpolationString()
+{
+    QFETCH(Value, value);
+    QFETCH(QString, expected);
+    QCOMPARE(qs(hiera::interpolationString(value)), expected);
+}
+
+void TestValue::yamlRoundTrip_data()
+{
+    QTest::addColumn<Value>("value");
+    QTest::newRow("strings that look typed") << makeArray(
+        {"yes",  "no",   "on", "~",    "null", "0755", "1:30", "1,000", "2024-01-01", "",   " lead", "true",
+         "0x1F", ".inf", "#x", "a: b", "- x",  "*a",   "&a",   "!t",    "%x",         "@x", "`x"});
+    QTest::newRow("scalars") << makeArray({1, -5, 1.5, 1000.0, true, false, Value()});
+    QTest::newRow("nested") << makeHash(
+        {{"a", makeHash({{"b", makeArray({1, "two"})}})}, {"empty", makeHash({})}, {"list", makeArray({})}});
+    QTest::newRow("multiline") << makeHash({{"text", "line1\nline2\n"}});
+}
+
+void TestValue::yamlRoundTrip()
+{
+    QFETCH(Value, value);
+    const std::string text = toYaml(value);
+    QVERIFY(!text.empty());
+    QCOMPARE(text.back(), '\n');
+    HIERA_COMPARE_ORDERED(yaml(text), value);
+}
+
+QTEST_APPLESS_MAIN(TestValue)
+#include "tst_value.moc"
