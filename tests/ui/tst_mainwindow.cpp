@@ -1,0 +1,492 @@
+// Drives the explorer window like a user: open the demo, type a key, edit a fact, undo, follow an
+// origin into the source viewer, change a data file on disk, and save a screenshot for the README.
+
+#include "contributionmodel.h"
+#include "demo.h"
+#include "explanationmodel.h"
+#include "facttreemodel.h"
+#include "hierarchymodel.h"
+#include "lookuprunner.h"
+#include "mainwindow.h"
+#include "messagebanner.h"
+#include "modelroles.h"
+#include "sourceviewer.h"
+#include "uitestutils.h"
+#include "valuetreemodel.h"
+
+#include <hiera/valueformat.h>
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QTimer>
+#include <QCompleter>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTextBlock>
+#include <QTest>
+#include <QTreeView>
+#include <QUndoStack>
+#include <QUrl>
+
+#include <memory>
+
+namespace {
+constexpr int timeoutMs = 15000;
+
+QString valueText(const MainWindow& window)
+{
+    return window.valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString();
+}
+QString originText(const MainWindow& window)
+{
+    return window.valueModel()->index(0, ValueTreeModel::OriginColumn).data().toString();
+}
+QStringList contributingFiles(const MainWindow& window)
+{
+    QStringList files;
+    for (const auto& row : window.contributionModel()->rows()) {
+        if (row.outcome == ContributionModel::Outcome::Won || row.outcome == ContributionModel::Outcome::Merged)
+            files << row.path.section(QStringLiteral("/data/"), -1);
+    }
+    return files;
+}
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("HieraExplorerTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        QSettings().clear();
+        QVERIFY(m_tmp.isValid());
+        // A private copy of the demo: the tests change files on disk.
+        QVERIFY(UiTest::copyTree(QStringLiteral(HIERA_DEMO_DIR), m_tmp.filePath(QStringLiteral("demo"))));
+        m_hieraYaml = m_tmp.filePath(QStringLiteral("demo/hiera.yaml"));
+        QVERIFY(QFileInfo::exists(m_hieraYaml));
+    }
+
+    void init()
+    {
+        m_window = std::make_unique<MainWindow>();
+        m_testers.clear();
+        for (QAbstractItemModel* model :
+             std::initializer_list<QAbstractItemModel*>{m_window->factModel(), m_window->hierarchyModel(),
+                                                        m_window->valueModel(), m_window->rootValueModel(),
+                                                        m_window->contributionModel(), m_window->explanationModel(),
+                                                        m_window->explanationProxy()}) {
+            m_testers.push_back(std::make_unique<QAbstractItemModelTester>(
+                model, QAbstractItemModelTester::FailureReportingMode::QtTest));
+        }
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanup()
+    {
+        QTRY_VERIFY(!m_window->runner()->isBusy());
+        m_window->undoStack()->setClean(); // no "unsaved facts" prompt in a test
+        m_testers.clear();
+        m_window.reset();
+    }
+
+    // Opens the private demo copy with web01's facts and waits for the first answer.
+    void openDemoCopy(const QString& key)
+    {
+        QVERIFY(m_window->openFacts(m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
+        m_window->openHierarchy(m_hieraYaml);
+        m_window->setKey(key);
+        waitForAnswer(key);
+    }
+
+    void waitForAnswer(const QString& key)
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->lastOutcome() && m_window->lastOutcome()->request.key == key.toStdString()
+                                     && !m_window->runner()->isBusy(),
+                                 timeoutMs);
+    }
+
+    void opensTheBundledDemo()
+    {
+        QSignalSpy shown(m_window.get(), &MainWindow::answerShown);
+        QVERIFY(!Demo::hieraYaml().isEmpty());
+        QVERIFY(m_window->openDemo());
+        waitForAnswer(Demo::defaultKey());
+        QVERIFY(m_window->lastOutcome()->result.found());
+        QCOMPARE(m_window->hieraYamlPath(), Demo::hieraYaml());
+        QVERIFY(m_window->factsPath().endsWith(QLatin1String("web01.example.com.yaml")));
+        QVERIFY(shown.count() >= 1);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 6, timeoutMs);
+        QCOMPARE(m_window->hierarchyModel()->index(0, 0).data().toString(), QStringLiteral("Per-node data"));
+        // profile::ntp is a deep merge with a knockout prefix (lookup_options in common.yaml).
+        QVERIFY2(m_window->summaryText().contains(QLatin1String("deep")), qPrintable(m_window->summaryText()));
+        QVERIFY(m_window->summaryText().contains(QLatin1String("lookup_options entry \"profile::ntp\"")));
+        QVERIFY(contributingFiles(*m_window).size() >= 3);
+        QVERIFY(m_window->answerYaml().contains(QLatin1String("servers:")));
+    }
+
+    void typeKeyEditFactUndo()
+    {
+        openDemoCopy(QStringLiteral("classes"));
+
+        // Type a key as a user would: one keystroke at a time, each debounced into a lookup.
+        m_window->keyEdit()->clear();
+        QTest::keyClicks(m_window->keyEdit(), QStringLiteral("profile::web::workers"));
+        waitForAnswer(QStringLiteral("profile::web::workers"));
+        QCOMPARE(valueText(*m_window), QStringLiteral("16"));
+        QCOMPARE(originText(*m_window), QStringLiteral("data/roles/web/production.yaml:4"));
+        QCOMPARE(contributingFiles(*m_window), QStringList{QStringLiteral("roles/web/production.yaml")});
+        QVERIFY(!m_window->answerBanner()->isVisible());
+
+        // Edit the env fact in the tree through its editor: the answer follows at once.
+        const QModelIndex env = m_window->factModel()->indexForKeyPath(QStringLiteral("facts.env")).siblingAtColumn(
+            FactTreeModel::ValueColumn);
+        QVERIFY(env.isValid());
+        QTreeView* view = m_window->factView();
+        view->scrollTo(env);
+        view->setCurrentIndex(env);
+        view->edit(env);
+        QLineEdit* editor = nullptr;
+        QTRY_VERIFY((editor = view->findChild<QLineEdit*>()) != nullptr && editor->isVisible());
+        editor->selectAll();
+        QTest::keyClicks(editor, QStringLiteral("staging"));
+        QTest::keyClick(editor, Qt::Key_Return);
+        // The delegate commits queued, as Qt's delegates do.
+        QTRY_COMPARE(m_window->factModel()->nodeValue(env), hiera::Value("staging"));
+        QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("2"), timeoutMs);
+        QTRY_VERIFY(!m_window->runner()->isBusy());
+        QCOMPARE(originText(*m_window), QStringLiteral("data/roles/web/staging.yaml:2"));
+        QCOMPARE(contributingFiles(*m_window), QStringList{QStringLiteral("roles/web/staging.yaml")});
+        QVERIFY(m_window->windowTitle().contains(QLatin1String("web01.example.com.yaml")));
+        QVERIFY(m_window->isWindowModified());
+
+        // Undo with the standard shortcut brings the old answer back.
+        view->setFocus();
+        QTest::keySequence(m_window.get(), QKeySequence::Undo);
+        QCOMPARE(m_window->factModel()->nodeValue(env), hiera::Value("production"));
+        QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("16"), timeoutMs);
+        QVERIFY(!m_window->isWindowModified());
+        QTest::keySequence(m_window.get(), QKeySequence::Redo);
+        QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("2"), timeoutMs);
+
+        // A fact removed: env gone, so the role+env path turns suspicious and the plain role file wins.
+        QVERIFY(m_window->factModel()->removeNodeAt(env));
+        QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("4"), timeoutMs);
+        QTRY_VERIFY(!m_window->runner()->isBusy());
+        QCOMPARE(originText(*m_window), QStringLiteral("data/roles/web.yaml:7"));
+        const QModelIndex roleEnv = m_window->hierarchyModel()->index(0, 0, m_window->hierarchyModel()->index(1, 0));
+        QVERIFY(roleEnv.data(HieraRoles::SuspiciousRole).toBool());
+        QVERIFY(m_window->keyHistory().contains(QStringLiteral("classes")));
+    }
+
+    void originOpensSource()
+    {
+        openDemoCopy(QStringLiteral("profile::ntp"));
+        // Find the leaf "minpoll" (from the node file) and click its origin.
+        QTreeView* view = m_window->valueView();
+        const QModelIndex root = m_window->valueModel()->index(0, 0);
+        QModelIndex minpoll;
+        for (int row = 0; row < m_window->valueModel()->rowCount(root); ++row) {
+            if (m_window->valueModel()->index(row, 0, root).data().toString() == QLatin1String("minpoll"))
+                minpoll = m_window->valueModel()->index(row, ValueTreeModel::OriginColumn, root);
+        }
+        QVERIFY(minpoll.isValid());
+        QCOMPARE(minpoll.data().toString(), QStringLiteral("data/nodes/web01.example.com.yaml:5"));
+        view->scrollTo(minpoll);
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(minpoll).center());
+        SourceViewer* viewer = m_window->sourceViewer();
+        QTRY_VERIFY(viewer->currentFile().endsWith(QLatin1String("data/nodes/web01.example.com.yaml")));
+        QCOMPARE(viewer->currentLine(), 5);
+        QCOMPARE(viewer->editor()->textCursor().blockNumber(), 4);
+        QVERIFY(viewer->editor()->textCursor().block().text().contains(QLatin1String("minpoll")));
+        QVERIFY(viewer->editor()->extraSelections().size() == 2); // the line and the key on it
+
+        // The sources table: deep merge, several files merged.
+        const auto rows = m_window->contributionModel()->rows();
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [](const ContributionModel::Row& r) {
+            return r.outcome == ContributionModel::Outcome::Merged && r.path.endsWith(QLatin1String("dc1.yaml"));
+        }));
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [](const ContributionModel::Row& r) {
+            return r.outcome == ContributionModel::Outcome::NotFound;
+        }));
+    }
+
+    void dataFileChangeOnDisk()
+    {
+        openDemoCopy(QStringLiteral("profile::web::workers"));
+        QCOMPARE(valueText(*m_window), QStringLiteral("16"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() > 0, timeoutMs);
+        const QString file = m_tmp.filePath(QStringLiteral("demo/data/roles/web/production.yaml"));
+        QFile in(file);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray content = in.readAll();
+        in.close();
+        const QByteArray original = content;
+        content.replace("profile::web::workers: 16", "profile::web::workers: 32");
+        QVERIFY(content != original);
+        QTest::qWait(50); // let the watcher settle on the files of the first answer
+        QVERIFY(UiTest::writeFile(file, content));
+        QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("32"), timeoutMs);
+        QVERIFY(UiTest::writeFile(file, original));
+        QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("16"), timeoutMs);
+    }
+
+    void hierarchyChangeOnDisk()
+    {
+        // A broken hiera.yaml keeps the previous engine and says so in place; fixing it recovers.
+        QTemporaryDir dir;
+        QVERIFY(UiTest::copyTree(m_tmp.filePath(QStringLiteral("demo")), dir.path()));
+        const QString hieraYaml = dir.filePath(QStringLiteral("hiera.yaml"));
+        QVERIFY(m_window->openFacts(dir.filePath(QStringLiteral("facts/web01.example.com.yaml"))));
+        m_window->openHierarchy(hieraYaml);
+        m_window->setKey(QStringLiteral("profile::web::workers"));
+        waitForAnswer(QStringLiteral("profile::web::workers"));
+        QFile in(hieraYaml);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray original = in.readAll();
+        in.close();
+        QSignalSpy loaded(m_window.get(), &MainWindow::engineLoadFinished);
+        QVERIFY(UiTest::writeFile(hieraYaml, "version: 5\nhierarchy: [\n"));
+        QVERIFY(loaded.wait(timeoutMs));
+        QCOMPARE(loaded.last().at(0).toBool(), false);
+        QVERIFY(m_window->answerBanner()->isVisible());
+        QCOMPARE(m_window->answerBanner()->kind(), MessageBanner::Kind::Error);
+        QCOMPARE(valueText(*m_window), QStringLiteral("16")); // still the last good answer
+        QVERIFY(UiTest::writeFile(hieraYaml, original));
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && loaded.last().at(0).toBool(), timeoutMs);
+        waitForAnswer(QStringLiteral("profile::web::workers"));
+        QTRY_VERIFY(!m_window->answerBanner()->isVisible());
+    }
+
+    void errorsShowInPlace()
+    {
+        openDemoCopy(QStringLiteral("profile::web::workers"));
+        m_window->setKey(QStringLiteral("a..b"));
+        waitForAnswer(QStringLiteral("a..b"));
+        QVERIFY(m_window->answerBanner()->isVisible());
+        QCOMPARE(m_window->answerBanner()->kind(), MessageBanner::Kind::Error);
+        QCOMPARE(m_window->valueModel()->rowCount(), 0);
+
+        m_window->setKey(QStringLiteral("no::such::key"));
+        waitForAnswer(QStringLiteral("no::such::key"));
+        QVERIFY(m_window->answerBanner()->isVisible());
+        QCOMPARE(m_window->answerBanner()->kind(), MessageBanner::Kind::Information);
+
+        m_window->setKey(QStringLiteral("profile::web::workers"));
+        waitForAnswer(QStringLiteral("profile::web::workers"));
+        QVERIFY(!m_window->answerBanner()->isVisible());
+
+        // A broken facts file is reported in the facts panel; the current facts stay.
+        const QString bad = m_tmp.filePath(QStringLiteral("bad-facts.yaml"));
+        QVERIFY(UiTest::writeFile(bad, "os: [unclosed\n"));
+        QVERIFY(!m_window->openFacts(bad));
+        QVERIFY(m_window->factBanner()->isVisible());
+        QVERIFY(m_window->factModel()->indexForKeyPath(QStringLiteral("facts.os.family")).isValid());
+    }
+
+    void mergeSelectorAndDottedKeys()
+    {
+        openDemoCopy(QStringLiteral("site::dns_servers"));
+        const int firstCount = m_window->valueModel()->rowCount(m_window->valueModel()->index(0, 0));
+        m_window->setMergeStrategy(QStringLiteral("unique"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->lastOutcome() && m_window->lastOutcome()->request.merge
+                                     && !m_window->runner()->isBusy(),
+                                 timeoutMs);
+        QVERIFY(m_window->summaryText().contains(QLatin1String("unique")));
+        QVERIFY(m_window->valueModel()->rowCount(m_window->valueModel()->index(0, 0)) > firstCount);
+        QVERIFY(contributingFiles(*m_window).size() >= 2);
+        m_window->setMergeStrategy(QString());
+
+        m_window->setKey(QStringLiteral("profile::ntp.servers.0"));
+        waitForAnswer(QStringLiteral("profile::ntp.servers.0"));
+        QVERIFY(m_window->lastOutcome()->result.found());
+        QCOMPARE(m_window->valueModel()->rowCount(), 1);
+        QVERIFY(m_window->rootValueModel()->rowCount() == 1);
+        QCOMPARE(m_window->rootValueModel()->index(0, 0).data().toString(), QStringLiteral("profile::ntp"));
+        QVERIFY(m_window->answerYaml().contains(QLatin1String("root key")));
+    }
+
+    void completionOffersEveryKey()
+    {
+        openDemoCopy(QStringLiteral("classes"));
+        QCompleter* completer = m_window->keyEdit()->completer();
+        QVERIFY(completer);
+        QTRY_VERIFY_WITH_TIMEOUT(completer->model()->rowCount() > 10, timeoutMs);
+        QStringList keys;
+        for (int row = 0; row < completer->model()->rowCount(); ++row)
+            keys << completer->model()->index(row, 0).data().toString();
+        QVERIFY(keys.contains(QStringLiteral("profile::ntp")));
+        QVERIFY(keys.contains(QStringLiteral("profile::ntp.servers")));
+        QVERIFY(!keys.contains(QStringLiteral("lookup_options")));
+    }
+
+    void saveAndReopenFacts_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("factsOnly");
+        QTest::newRow("yaml scope") << "scope.yaml" << false;
+        QTest::newRow("json scope") << "scope.json" << false;
+        QTest::newRow("yaml facts only") << "facts.yaml" << true;
+        QTest::newRow("json facts only") << "facts.json" << true;
+    }
+    void saveAndReopenFacts()
+    {
+        QFETCH(QString, name);
+        QFETCH(bool, factsOnly);
+        QVERIFY(m_window->openFacts(m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
+        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.os.release.major"), hiera::Value(13)));
+        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.load"), hiera::Value(1.5)));
+        const hiera::Value before = m_window->factModel()->toValue();
+        QVERIFY(m_window->isWindowModified());
+        const QString path = m_tmp.filePath(name);
+        QVERIFY(m_window->saveFactsTo(path, factsOnly));
+        QVERIFY(m_window->isWindowModified() == factsOnly);
+        m_window->undoStack()->setClean();
+        QVERIFY(m_window->openFacts(path));
+        const hiera::Value after = m_window->factModel()->toValue();
+        if (factsOnly) {
+            // Facts only: reopening rebuilds the scope from them (top-scope copies from the facts).
+            QCOMPARE(QString::fromStdString(hiera::toJson(*after.asHash().find(std::string_view("facts")))),
+                     QString::fromStdString(hiera::toJson(*before.asHash().find(std::string_view("facts")))));
+        } else {
+            QCOMPARE(QString::fromStdString(hiera::toJson(after)), QString::fromStdString(hiera::toJson(before)));
+            QCOMPARE(m_window->factsPath(), path);
+        }
+    }
+
+    void puppetFactsWrapper()
+    {
+        QVERIFY(m_window->openFacts(m_tmp.filePath(QStringLiteral("demo/facts/web02.example.com.json"))));
+        QCOMPARE(m_window->factModel()->nodeValue(m_window->factModel()->indexForKeyPath(QStringLiteral("facts.env"))),
+                 hiera::Value("staging"));
+        QCOMPARE(m_window->factModel()->nodeValue(m_window->factModel()->indexForKeyPath(QStringLiteral("trusted.certname"))),
+                 hiera::Value("web02.example.com"));
+    }
+
+    void dropFiles()
+    {
+        auto drop = [this](const QString& path) {
+            QMimeData mime;
+            mime.setUrls({QUrl::fromLocalFile(path)});
+            QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(m_window.get(), &enter);
+            QVERIFY(enter.isAccepted());
+            QDropEvent dropEvent(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QApplication::sendEvent(m_window.get(), &dropEvent);
+        };
+        drop(m_hieraYaml);
+        drop(m_tmp.filePath(QStringLiteral("demo/facts/db01.example.com.yaml")));
+        m_window->setKey(QStringLiteral("profile::postgresql::max_connections"));
+        waitForAnswer(QStringLiteral("profile::postgresql::max_connections"));
+        QCOMPARE(m_window->hieraYamlPath(), m_hieraYaml);
+        QCOMPARE(valueText(*m_window), QStringLiteral("500"));
+        QVERIFY(MainWindow::looksLikeHieraYaml(m_hieraYaml));
+        QVERIFY(!MainWindow::looksLikeHieraYaml(m_tmp.filePath(QStringLiteral("demo/facts/db01.example.com.yaml"))));
+    }
+
+    void findShortcutFocusesKey()
+    {
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        m_window->factView()->setFocus();
+        QTest::keySequence(m_window.get(), QKeySequence::Find);
+        QTRY_VERIFY(m_window->keyEdit()->hasFocus());
+    }
+
+    void settingsRestoreLayout()
+    {
+        m_window->resize(1333, 844);
+        m_window->setKey(QStringLiteral("remembered::key"));
+        m_window->close();
+        MainWindow second;
+        QCOMPARE(second.size(), QSize(1333, 844));
+        QVERIFY(second.keyHistory().contains(QStringLiteral("remembered::key")));
+    }
+
+    // Set HIERA_LARGE_FIXTURE to a tree from shared/bench/gen_fixture.py (--size large) to check that
+    // the event loop keeps turning while the big hierarchy loads and answers.
+    void largeFixtureStaysResponsive()
+    {
+        const QString fixture = qEnvironmentVariable("HIERA_LARGE_FIXTURE");
+        if (fixture.isEmpty())
+            QSKIP("HIERA_LARGE_FIXTURE not set");
+        QFile nodes(fixture + QStringLiteral("/nodes.txt"));
+        QVERIFY(nodes.open(QIODevice::ReadOnly));
+        const QString node = QString::fromUtf8(nodes.readLine()).trimmed();
+        QElapsedTimer clock;
+        qint64 last = 0;
+        qint64 worstGap = 0;
+        QTimer ticker;
+        ticker.setInterval(5);
+        connect(&ticker, &QTimer::timeout, this, [&] {
+            const qint64 now = clock.elapsed();
+            worstGap = std::max(worstGap, now - last);
+            last = now;
+        });
+        clock.start();
+        ticker.start();
+        QVERIFY(m_window->openFacts(fixture + QStringLiteral("/facts/") + node + QStringLiteral(".yaml")));
+        m_window->openHierarchy(fixture + QStringLiteral("/hiera.yaml"));
+        m_window->setKey(QStringLiteral("profile::base::motd"));
+        waitForAnswer(QStringLiteral("profile::base::motd"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() > 0 && !m_window->runner()->isBusy(), 60000);
+        const qint64 firstAnswer = clock.elapsed();
+        // Keystrokes and a fact edit on the loaded hierarchy.
+        // One key at a time with the event loop turning in between, as a person types (keyClicks
+        // alone would hold the loop for the whole word and measure the test, not the window).
+        m_window->keyEdit()->clear();
+        for (const QChar c : QStringLiteral("profile::base::proxy_url")) {
+            QTest::keyClick(m_window->keyEdit(), c.toLatin1());
+            QTest::qWait(1);
+        }
+        waitForAnswer(QStringLiteral("profile::base::proxy_url"));
+        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.os.family"), hiera::Value("RedHat")));
+        QTest::qWait(50);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runner()->isBusy(), 60000);
+        ticker.stop();
+        qInfo("large fixture: first answer after %lld ms, total %lld ms, worst event-loop gap %lld ms, %d keys",
+              firstAnswer, clock.elapsed(), worstGap, m_window->keyEdit()->completer()->model()->rowCount());
+        QVERIFY2(worstGap < 250, qPrintable(QStringLiteral("GUI thread stalled for %1 ms").arg(worstGap)));
+    }
+
+    void screenshot()
+    {
+        m_window->resize(1500, 950);
+        openDemoCopy(QStringLiteral("profile::ntp"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 6, timeoutMs);
+        // Show where the node file's override (minpoll) comes from, as a user clicking that origin would.
+        const QModelIndex root = m_window->valueModel()->index(0, 0);
+        for (int row = 0; row < m_window->valueModel()->rowCount(root); ++row) {
+            const QModelIndex origin = m_window->valueModel()->index(row, ValueTreeModel::OriginColumn, root);
+            if (origin.data().toString().contains(QLatin1String("nodes/")))
+                m_window->showSourceFor(origin);
+        }
+        QTest::qWait(100);
+        const QString dir = QStringLiteral(HIERA_TEST_OUTPUT);
+        QVERIFY(QDir().mkpath(dir));
+        const QString file = dir + QStringLiteral("/hiera-explorer.png");
+        QVERIFY(m_window->grab().save(file));
+        QVERIFY(QFileInfo(file).size() > 10000);
+        qInfo("screenshot: %s", qPrintable(file));
+    }
+
+private:
+    QTemporaryDir m_tmp;
+    QString m_hieraYaml;
+    std::unique_ptr<MainWindow> m_window;
+    std::vector<std::unique_ptr<QAbstractItemModelTester>> m_testers;
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,544 @@
+#include "facttreemodel.h"
+
+#include "factcommands.h"
+#include "modelroles.h"
+#include "valueconvert.h"
+
+#include <QBrush>
+#include <QFont>
+#include <QPalette>
+#include <QUndoStack>
+
+#include <algorithm>
+
+using hiera::Value;
+
+struct FactTreeModel::Node
+{
+    Value key; // a hash member's key; null for array elements and for the root
+    Value scalar; // the value of a scalar row (containers keep theirs in `children`)
+    Value::Type type = Value::Type::Hash;
+    Node* parent = nullptr;
+    std::vector<std::unique_ptr<Node>> children;
+
+    bool isContainer() const { return type == Value::Type::Array || type == Value::Type::Hash; }
+    int row() const
+    {
+        if (!parent)
+            return 0;
+        const auto it = std::find_if(parent->children.begin(), parent->children.end(),
+                                     [this](const std::unique_ptr<Node>& child) { return child.get() == this; });
+        return static_cast<int>(it - parent->children.begin());
+    }
+};
+
+namespace {
+// The undo stack when there is one, else a direct apply: one code path for edits either way.
+void runCommand(QUndoStack* stack, QUndoCommand* command)
+{
+    if (stack) {
+        stack->push(command);
+    } else {
+        command->redo();
+        delete command;
+    }
+}
+} // namespace
+
+FactTreeModel::FactTreeModel(QObject* parent)
+    : QAbstractItemModel(parent)
+    , m_root(std::make_unique<Node>())
+{
+}
+
+FactTreeModel::~FactTreeModel() = default;
+
+void FactTreeModel::fill(Node* node, const Value& value)
+{
+    node->type = value.type();
+    node->children.clear();
+    node->scalar = Value();
+    if (value.isArray()) {
+        node->children.reserve(value.asArray().size());
+        for (const Value& element : value.asArray()) {
+            auto child = std::make_unique<Node>();
+            child->parent = node;
+            fill(child.get(), element);
+            node->children.push_back(std::move(child));
+        }
+    } else if (value.isHash()) {
+        node->children.reserve(value.asHash().size());
+        for (const auto& entry : value.asHash()) {
+            auto child = std::make_unique<Node>();
+            child->parent = node;
+            child->key = entry.key;
+            fill(child.get(), entry.value);
+            node->children.push_back(std::move(child));
+        }
+    } else {
+        node->scalar = value;
+    }
+}
+
+Value FactTreeModel::build(const Node* node)
+{
+    if (node->type == Value::Type::Array) {
+        hiera::Array array;
+        array.reserve(node->children.size());
+        for (const auto& child : node->children)
+            array.push_back(build(child.get()));
+        return Value(std::move(array));
+    }
+    if (node->type == Value::Type::Hash) {
+        hiera::Hash hash;
+        hash.reserve(node->children.size());
+        for (const auto& child : node->children)
+            hash.set(child->key, build(child.get()));
+        return Value(std::move(hash));
+    }
+    return node->scalar;
+}
+
+void FactTreeModel::setScope(const Value& scope)
+{
+    beginResetModel();
+    m_root = std::make_unique<Node>();
+    fill(m_root.get(), scope.isHash() ? scope : Value(hiera::Hash()));
+    m_root->type = Value::Type::Hash;
+    endResetModel();
+    Q_EMIT factsChanged();
+}
+
+Value FactTreeModel::toValue() const
+{
+    return build(m_root.get());
+}
+
+FactTreeModel::Node* FactTreeModel::nodeFor(const QModelIndex& index) const
+{
+    if (!index.isValid())
+        return m_root.get();
+    return static_cast<Node*>(index.internalPointer());
+}
+
+QModelIndex FactTreeModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (!hasIndex(row, column, parent))
+        return {};
+    Node* parentNode = nodeFor(parent);
+    return createIndex(row, column, parentNode->children[static_cast<std::size_t>(row)].get());
+}
+
+QModelIndex FactTreeModel::parent(const QModelIndex& index) const
+{
+    if (!index.isValid())
+        return {};
+    Node* parentNode = nodeFor(index)->parent;
+    if (!parentNode || parentNode == m_root.get())
+        return {};
+    return createIndex(parentNode->row(), 0, parentNode);
+}
+
+int FactTreeModel::rowCount(const QModelIndex& parent) const
+{
+    if (parent.column() > 0)
+        return 0;
+    return static_cast<int>(nodeFor(parent)->children.size());
+}
+
+int FactTreeModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
+
+QString FactTreeModel::keyPath(const Node* node) const
+{
+    QStringList parts;
+    for (const Node* n = node; n && n != m_root.get(); n = n->parent) {
+        const QString key = n->parent && n->parent->type == Value::Type::Array ? QString::number(n->row())
+                                                                                 : ValueConvert::keyText(n->key);
+        // Quote segments the dotted syntax would split, as the engine's key parser expects.
+        parts.prepend(key.contains(QLatin1Char('.')) ? QLatin1Char('"') + key + QLatin1Char('"') : key);
+    }
+    return parts.join(QLatin1Char('.'));
+}
+
+QVariant FactTreeModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid())
+        return {};
+    const Node* node = nodeFor(index);
+    const bool arrayElement = node->parent && node->parent->type == Value::Type::Array;
+
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::EditRole:
+        switch (index.column()) {
+        case KeyColumn:
+            // An element shows YAML's "-" rather than its index: the index of every later row would
+            // change on each insert or removal, and a row's identity must not (QAbstractItemModelTester
+            // checks exactly that). The index is in the tooltip and the key path.
+            if (arrayElement)
+                return role == Qt::DisplayRole ? QStringLiteral("-") : QVariant();
+            return ValueConvert::keyText(node->key);
+        case ValueColumn:
+            if (node->type == Value::Type::Array)
+                return role == Qt::DisplayRole ? QStringLiteral("[%1 items]").arg(node->children.size()) : QVariant();
+            if (node->type == Value::Type::Hash)
+                return role == Qt::DisplayRole ? QStringLiteral("{%1 keys}").arg(node->children.size()) : QVariant();
+            return role == Qt::DisplayRole ? ValueConvert::displayText(node->scalar)
+                                           : ValueConvert::editText(node->scalar);
+        case TypeColumn:
+            return ValueConvert::typeName(node->type);
+        }
+        break;
+    case Qt::ToolTipRole:
+        if (index.column() == KeyColumn)
+            return arrayElement ? QStringLiteral("[%1] %2").arg(index.row()).arg(keyPath(node)) : keyPath(node);
+        break;
+    case Qt::ForegroundRole:
+        if (index.column() == ValueColumn && (node->isContainer() || node->type == Value::Type::Null))
+            return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
+        if (index.column() == TypeColumn)
+            return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
+        break;
+    case Qt::FontRole:
+        if (index.column() == ValueColumn && node->type == Value::Type::Null) {
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
+        break;
+    case HieraRoles::ValueTypeRole:
+        return static_cast<int>(node->type);
+    case HieraRoles::KeyPathRole:
+        return keyPath(node);
+    }
+    return {};
+}
+
+QVariant FactTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case KeyColumn:
+        return tr("Key");
+    case ValueColumn:
+        return tr("Value");
+    case TypeColumn:
+        return tr("Type");
+    }
+    return {};
+}
+
+Qt::ItemFlags FactTreeModel::flags(const QModelIndex& index) const
+{
+    if (!index.isValid())
+        return Qt::NoItemFlags;
+    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    const Node* node = nodeFor(index);
+    switch (index.column()) {
+    case KeyColumn:
+        if (!isArrayElement(index))
+            f |= Qt::ItemIsEditable;
+        break;
+    case ValueColumn:
+        if (!node->isContainer() && node->type != Value::Type::Null)
+            f |= Qt::ItemIsEditable;
+        break;
+    case TypeColumn:
+        f |= Qt::ItemIsEditable;
+        break;
+    }
+    return f;
+}
+
+bool FactTreeModel::isArrayElement(const QModelIndex& index) const
+{
+    const Node* node = nodeFor(index);
+    return index.isValid() && node->parent && node->parent->type == Value::Type::Array;
+}
+
+bool FactTreeModel::hasSiblingKey(const QModelIndex& parent, const QString& key, const QModelIndex& except) const
+{
+    const Node* parentNode = nodeFor(parent);
+    const Node* exceptNode = except.isValid() ? nodeFor(except) : nullptr;
+    return std::any_of(parentNode->children.begin(), parentNode->children.end(), [&](const std::unique_ptr<Node>& c) {
+        return c.get() != exceptNode && ValueConvert::keyText(c->key) == key;
+    });
+}
+
+QString FactTreeModel::uniqueKey(const QModelIndex& parent, const QString& base) const
+{
+    if (!hasSiblingKey(parent, base))
+        return base;
+    for (int i = 2;; ++i) {
+        const QString candidate = QStringLiteral("%1_%2").arg(base).arg(i);
+        if (!hasSiblingKey(parent, candidate))
+            return candidate;
+    }
+}
+
+bool FactTreeModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
+    if (!index.isValid() || role != Qt::EditRole || !(flags(index) & Qt::ItemIsEditable))
+        return false;
+    const Node* node = nodeFor(index);
+    const QModelIndex first = index.siblingAtColumn(KeyColumn);
+
+    switch (index.column()) {
+    case KeyColumn: {
+        const QString key = value.toString();
+        if (key == ValueConvert::keyText(node->key))
+            return true;
+        if (hasSiblingKey(first.parent(), key, first))
+            return false; // two members with one name would silently merge on toValue()
+        runCommand(m_undoStack, new RenameFactCommand(this, pathFor(first), node->key, Value(ValueConvert::toStd(key))));
+        return true;
+    }
+    case ValueColumn: {
+        const QString text = value.typeId() == QMetaType::Bool ? (value.toBool() ? QStringLiteral("true")
+                                                                                   : QStringLiteral("false"))
+                                                                 : value.toString();
+        const auto parsed = ValueConvert::parseScalar(text, node->type);
+        if (!parsed)
+            return false;
+        if (*parsed == node->scalar)
+            return true;
+        runCommand(m_undoStack, new SetFactValueCommand(this, pathFor(first), node->scalar, *parsed));
+        return true;
+    }
+    case TypeColumn: {
+        const auto type = ValueConvert::typeFromName(value.toString());
+        if (!type)
+            return false;
+        if (*type == node->type)
+            return true;
+        const Value old = nodeValue(first);
+        runCommand(m_undoStack, new SetFactValueCommand(this, pathFor(first), old, ValueConvert::convertValue(old, *type)));
+        return true;
+    }
+    }
+    return false;
+}
+
+FactTreeModel::Path FactTreeModel::pathFor(const QModelIndex& index) const
+{
+    Path path;
+    for (const Node* n = nodeFor(index); n && n != m_root.get(); n = n->parent)
+        path.prepend(n->row());
+    return path;
+}
+
+QModelIndex FactTreeModel::indexFor(const Path& path, int column) const
+{
+    QModelIndex current;
+    for (int i = 0; i < path.size(); ++i)
+        current = index(path[i], i + 1 == path.size() ? column : 0, current);
+    return current;
+}
+
+Value FactTreeModel::nodeValue(const QModelIndex& index) const
+{
+    return build(nodeFor(index));
+}
+
+Value FactTreeModel::nodeKey(const QModelIndex& index) const
+{
+    return index.isValid() ? nodeFor(index)->key : Value();
+}
+
+void FactTreeModel::setNodeValue(const QModelIndex& idx, const Value& value)
+{
+    const QModelIndex index = idx.siblingAtColumn(KeyColumn);
+    Node* node = nodeFor(index);
+    if (!index.isValid())
+        return;
+    if (!node->children.empty()) {
+        beginRemoveRows(index, 0, static_cast<int>(node->children.size()) - 1);
+        node->children.clear();
+        endRemoveRows();
+    }
+    const std::size_t newChildren = value.isArray() ? value.asArray().size() : value.isHash() ? value.asHash().size() : 0;
+    if (newChildren > 0) {
+        beginInsertRows(index, 0, static_cast<int>(newChildren) - 1);
+        fill(node, value);
+        endInsertRows();
+    } else {
+        fill(node, value);
+    }
+    Q_EMIT dataChanged(index, index.siblingAtColumn(TypeColumn));
+    Q_EMIT factsChanged();
+}
+
+void FactTreeModel::setNodeKey(const QModelIndex& index, const Value& key)
+{
+    if (!index.isValid())
+        return;
+    nodeFor(index)->key = key;
+    const QModelIndex keyIndex = index.siblingAtColumn(KeyColumn);
+    Q_EMIT dataChanged(keyIndex, keyIndex);
+    Q_EMIT factsChanged();
+}
+
+QModelIndex FactTreeModel::insertNode(const QModelIndex& parentIdx, int row, const Value& key, const Value& value)
+{
+    const QModelIndex parent = parentIdx.isValid() ? parentIdx.siblingAtColumn(KeyColumn) : QModelIndex();
+    Node* parentNode = nodeFor(parent);
+    if (!parentNode->isContainer())
+        return {};
+    row = std::clamp(row, 0, static_cast<int>(parentNode->children.size()));
+    beginInsertRows(parent, row, row);
+    auto child = std::make_unique<Node>();
+    child->parent = parentNode;
+    child->key = parentNode->type == Value::Type::Hash ? key : Value();
+    fill(child.get(), value);
+    parentNode->children.insert(parentNode->children.begin() + row, std::move(child));
+    endInsertRows();
+    if (parentNode->type == Value::Type::Array)
+        renumberArray(parent, row + 1);
+    if (parent.isValid())
+        Q_EMIT dataChanged(parent.siblingAtColumn(ValueColumn), parent.siblingAtColumn(ValueColumn));
+    Q_EMIT factsChanged();
+    return index(row, 0, parent);
+}
+
+void FactTreeModel::removeNode(const QModelIndex& idx)
+{
+    if (!idx.isValid())
+        return;
+    const QModelIndex index = idx.siblingAtColumn(KeyColumn);
+    const QModelIndex parent = index.parent();
+    Node* parentNode = nodeFor(parent);
+    const int row = index.row();
+    beginRemoveRows(parent, row, row);
+    parentNode->children.erase(parentNode->children.begin() + row);
+    endRemoveRows();
+    if (parentNode->type == Value::Type::Array)
+        renumberArray(parent, row);
+    if (parent.isValid())
+        Q_EMIT dataChanged(parent.siblingAtColumn(ValueColumn), parent.siblingAtColumn(ValueColumn));
+    Q_EMIT factsChanged();
+}
+
+void FactTreeModel::renumberArray(const QModelIndex& parent, int fromRow)
+{
+    // Array elements show their index as the key: every row after an insert or removal moved.
+    const int rows = rowCount(parent);
+    if (fromRow < rows)
+        Q_EMIT dataChanged(index(fromRow, KeyColumn, parent), index(rows - 1, KeyColumn, parent));
+}
+
+QModelIndex FactTreeModel::addChild(const QModelIndex& parentIdx, const QString& key, const Value& value)
+{
+    QModelIndex parent = parentIdx.isValid() ? parentIdx.siblingAtColumn(KeyColumn) : QModelIndex();
+    int row = -1;
+    if (!nodeFor(parent)->isContainer()) {
+        // A scalar cannot have children: add a sibling right after it.
+        row = parent.row() + 1;
+        parent = parent.parent();
+    }
+    Node* parentNode = nodeFor(parent);
+    if (row < 0)
+        row = static_cast<int>(parentNode->children.size());
+    Value keyValue;
+    if (parentNode->type == Value::Type::Hash)
+        keyValue = Value(ValueConvert::toStd(uniqueKey(parent, key.isEmpty() ? QStringLiteral("new_fact") : key)));
+    Path parentPath = pathFor(parent);
+    runCommand(m_undoStack, new InsertFactCommand(this, parentPath, row, keyValue, value));
+    parentPath << row;
+    return indexFor(parentPath);
+}
+
+bool FactTreeModel::removeNodeAt(const QModelIndex& index)
+{
+    if (!index.isValid())
+        return false;
+    runCommand(m_undoStack, new RemoveFactCommand(this, pathFor(index.siblingAtColumn(KeyColumn))));
+    return true;
+}
+
+namespace {
+QStringList splitKeyPath(const QString& dotted)
+{
+    // Dotted paths with "quoted.segments", as keyPath() writes them.
+    QStringList parts;
+    QString current;
+    bool quoted = false;
+    for (const QChar c : dotted) {
+        if (c == QLatin1Char('"')) {
+            quoted = !quoted;
+        } else if (c == QLatin1Char('.') && !quoted) {
+            parts << current;
+            current.clear();
+        } else {
+            current += c;
+        }
+    }
+    parts << current;
+    return parts;
+}
+} // namespace
+
+QModelIndex FactTreeModel::childByKey(const QModelIndex& parent, const QString& key) const
+{
+    const Node* node = nodeFor(parent);
+    for (int row = 0; row < static_cast<int>(node->children.size()); ++row) {
+        const Node* child = node->children[static_cast<std::size_t>(row)].get();
+        const QString childKey = node->type == Value::Type::Array ? QString::number(row) : ValueConvert::keyText(child->key);
+        if (childKey == key)
+            return index(row, 0, parent);
+    }
+    return {};
+}
+
+QModelIndex FactTreeModel::indexForKeyPath(const QString& dottedPath) const
+{
+    QModelIndex current;
+    for (const QString& part : splitKeyPath(dottedPath)) {
+        current = childByKey(current, part);
+        if (!current.isValid())
+            return {};
+    }
+    return current;
+}
+
+bool FactTreeModel::setValueAtPath(const QString& dottedPath, const Value& value)
+{
+    const QStringList parts = splitKeyPath(dottedPath);
+    if (parts.isEmpty() || parts.contains(QString()))
+        return false;
+    // Validate the walk first so that a failed call leaves no half-made macro on the stack.
+    QModelIndex current;
+    int existing = 0;
+    for (const QString& part : parts) {
+        const QModelIndex next = childByKey(current, part);
+        if (!next.isValid())
+            break;
+        current = next;
+        ++existing;
+    }
+    if (existing < parts.size() && nodeFor(current)->type != Value::Type::Hash)
+        return false;
+
+    if (m_undoStack)
+        m_undoStack->beginMacro(tr("Set %1").arg(dottedPath));
+    if (existing == parts.size()) {
+        runCommand(m_undoStack, new SetFactValueCommand(this, pathFor(current), nodeValue(current), value));
+    } else {
+        // Build the missing tail as one nested value and insert it with a single command.
+        Value tail = value;
+        for (int i = static_cast<int>(parts.size()) - 1; i > existing; --i) {
+            hiera::Hash h;
+            h.set(Value(ValueConvert::toStd(parts[i])), tail);
+            tail = Value(std::move(h));
+        }
+        const int row = rowCount(current);
+        runCommand(m_undoStack, new InsertFactCommand(this, pathFor(current), row,
+                                                      Value(ValueConvert::toStd(parts[existing])), tail));
+    }
+    if (m_undoStack)
+        m_undoStack->endMacro();
+    return true;
+}

@@ -1,0 +1,92 @@
+#pragma once
+
+// FactTreeModel — the editable scope (facts, trusted, top-scope variables) as a tree, in the style of
+// Qt's editabletreemodel example: a plain node class owning its children, columns Key | Value | Type.
+//
+// The model owns the scope the lookups run against: toValue() builds the hiera::Value snapshot handed
+// to a hiera::MapScope on a worker thread. Every change goes through a handful of primitive,
+// path-addressed operations (setNodeValue, setNodeKey, insertNode, removeNode) so that the undo
+// commands (factcommands.h) can replay them; setData() and the add/remove helpers push those commands
+// onto the undo stack when one is set.
+
+#include <hiera/value.h>
+
+#include <QAbstractItemModel>
+#include <QList>
+
+#include <memory>
+#include <vector>
+
+class QUndoStack;
+
+class FactTreeModel : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Column { KeyColumn, ValueColumn, TypeColumn, ColumnCount };
+    // Rows are addressed by their chain of row numbers from the top: stable across undo/redo, unlike
+    // QModelIndex or item pointers.
+    using Path = QList<int>;
+
+    explicit FactTreeModel(QObject* parent = nullptr);
+    ~FactTreeModel() override;
+    Q_DISABLE_COPY_MOVE(FactTreeModel)
+
+    // Replaces the whole scope (a Hash; anything else gives an empty scope). Does not touch the undo stack.
+    void setScope(const hiera::Value& scope);
+    // The scope as a Value: the snapshot the engine looks up against.
+    hiera::Value toValue() const;
+
+    void setUndoStack(QUndoStack* stack) { m_undoStack = stack; }
+    QUndoStack* undoStack() const { return m_undoStack; }
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& index) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    // Key column: rename (hash members only; duplicate names are refused). Value column: text parsed
+    // as the row's type. Type column: a type name; the value is converted.
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+
+    // User-level edits (undoable when a stack is set). Return the new row's index, or an invalid one.
+    // addChild appends to a hash or an array; on a scalar row it adds a sibling after it.
+    QModelIndex addChild(const QModelIndex& parent, const QString& key = {},
+                         const hiera::Value& value = hiera::Value(std::string()));
+    bool removeNodeAt(const QModelIndex& index);
+    // Sets the value at a dotted key path ("facts.os.family"), creating hashes on the way. Undoable.
+    bool setValueAtPath(const QString& dottedPath, const hiera::Value& value);
+    QModelIndex indexForKeyPath(const QString& dottedPath) const;
+
+    // Primitive operations (what undo commands replay). No undo stack involvement.
+    Path pathFor(const QModelIndex& index) const;
+    QModelIndex indexFor(const Path& path, int column = 0) const;
+    hiera::Value nodeValue(const QModelIndex& index) const;
+    hiera::Value nodeKey(const QModelIndex& index) const;
+    void setNodeValue(const QModelIndex& index, const hiera::Value& value);
+    void setNodeKey(const QModelIndex& index, const hiera::Value& key);
+    QModelIndex insertNode(const QModelIndex& parent, int row, const hiera::Value& key, const hiera::Value& value);
+    void removeNode(const QModelIndex& index);
+
+    bool isArrayElement(const QModelIndex& index) const;
+    bool hasSiblingKey(const QModelIndex& parent, const QString& key, const QModelIndex& except = {}) const;
+    QString uniqueKey(const QModelIndex& parent, const QString& base) const;
+
+Q_SIGNALS:
+    // After every change of the scope (edit, undo, redo, setScope).
+    void factsChanged();
+
+private:
+    struct Node;
+    Node* nodeFor(const QModelIndex& index) const;
+    QModelIndex childByKey(const QModelIndex& parent, const QString& key) const;
+    static void fill(Node* node, const hiera::Value& value);
+    static hiera::Value build(const Node* node);
+    QString keyPath(const Node* node) const;
+    void renumberArray(const QModelIndex& parent, int fromRow);
+
+    std::unique_ptr<Node> m_root;
+    QUndoStack* m_undoStack = nullptr;
+};

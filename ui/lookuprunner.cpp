@@ -1,0 +1,200 @@
+#include "lookuprunner.h"
+
+#include <hiera/scope.h>
+
+#include <QElapsedTimer>
+#include <QFuture>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <exception>
+#include <utility>
+
+namespace {
+struct LoadResult
+{
+    EnginePtr engine;
+    QString error;
+};
+
+double elapsedMs(const QElapsedTimer& timer)
+{
+    return static_cast<double>(timer.nsecsElapsed()) / 1e6;
+}
+} // namespace
+
+LookupRunner::LookupRunner(QObject* parent)
+    : QObject(parent)
+{
+}
+
+LookupRunner::~LookupRunner() = default;
+
+hiera::EngineOptions LookupRunner::engineOptions()
+{
+    hiera::EngineOptions options;
+    options.revalidateInterval = std::chrono::milliseconds(1000);
+    return options;
+}
+
+void LookupRunner::load(const QString& hieraYaml)
+{
+    const quint64 generation = ++m_loadGeneration;
+    m_loading = true;
+    updateBusy();
+    const std::string file = hieraYaml.toStdString();
+    QtConcurrent::run([file]() -> LoadResult {
+        try {
+            return {hiera::Engine::load(file, engineOptions()), {}};
+        } catch (const std::exception& e) {
+            return {nullptr, QString::fromUtf8(e.what())};
+        }
+    }).then(this, [this, generation, hieraYaml](const LoadResult& result) {
+        deliver([this, generation, hieraYaml, result] {
+        if (generation != m_loadGeneration) {
+            ++m_dropped;
+            return;
+        }
+        m_loading = false;
+        if (result.engine) {
+            setEngine(result.engine, hieraYaml);
+            Q_EMIT engineLoaded(hieraYaml, m_engine);
+        } else {
+            Q_EMIT loadFailed(hieraYaml, result.error);
+        }
+        updateBusy();
+        });
+    });
+}
+
+void LookupRunner::setEngine(EnginePtr engine, const QString& hieraYaml)
+{
+    m_engine = std::move(engine);
+    m_hieraYaml = hieraYaml;
+    // Whatever is in flight was computed against the previous engine.
+    ++m_scopeGeneration;
+    ++m_lookupGeneration;
+    m_pendingScope.reset();
+    m_pendingLookup.reset();
+}
+
+void LookupRunner::resolveScope(const hiera::Value& scope)
+{
+    const quint64 generation = ++m_scopeGeneration;
+    if (!m_engine)
+        return;
+    PendingScope job{scope, generation};
+    if (m_scopeRunning)
+        m_pendingScope = std::move(job);
+    else
+        startScope(std::move(job));
+}
+
+void LookupRunner::startScope(PendingScope job)
+{
+    m_scopeRunning = true;
+    updateBusy();
+    const EnginePtr engine = m_engine;
+    const quint64 generation = job.generation;
+    QtConcurrent::run([engine, scopeValue = std::move(job.scope)]() -> ScopeSnapshotPtr {
+        QElapsedTimer timer;
+        timer.start();
+        auto snapshot = std::make_shared<ScopeSnapshot>();
+        snapshot->engine = engine;
+        try {
+            const hiera::MapScope scope(scopeValue);
+            snapshot->levels = engine->resolveHierarchy(scope);
+            snapshot->candidateFiles = engine->candidateFiles(scope);
+            snapshot->keys = engine->keyInventory(scope);
+        } catch (const std::exception& e) {
+            snapshot->error = e.what();
+        }
+        snapshot->elapsedMs = elapsedMs(timer);
+        return snapshot;
+    }).then(this, [this, generation](const ScopeSnapshotPtr& snapshot) {
+        deliver([this, generation, snapshot] {
+        m_scopeRunning = false;
+        // Start the queued request before announcing, so that a slot asking for more work queues behind it.
+        if (m_pendingScope) {
+            PendingScope next = std::move(*m_pendingScope);
+            m_pendingScope.reset();
+            startScope(std::move(next));
+        }
+        if (generation == m_scopeGeneration && snapshot->engine == m_engine)
+            Q_EMIT scopeResolved(snapshot);
+        else
+            ++m_dropped;
+        updateBusy();
+        });
+    });
+}
+
+void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
+{
+    const quint64 generation = ++m_lookupGeneration;
+    if (!m_engine)
+        return;
+    PendingLookup job{scope, std::move(request), generation};
+    if (m_lookupRunning)
+        m_pendingLookup = std::move(job);
+    else
+        startLookup(std::move(job));
+}
+
+void LookupRunner::startLookup(PendingLookup job)
+{
+    m_lookupRunning = true;
+    updateBusy();
+    const EnginePtr engine = m_engine;
+    const quint64 generation = job.generation;
+    QtConcurrent::run([engine, scopeValue = std::move(job.scope), request = std::move(job.request)]() -> LookupOutcomePtr {
+        QElapsedTimer timer;
+        timer.start();
+        auto outcome = std::make_shared<LookupOutcome>();
+        outcome->engine = engine;
+        outcome->request = request;
+        const hiera::MapScope scope(scopeValue);
+        hiera::LookupOptions options;
+        options.merge = request.merge;
+        options.explain = true; // the answer view is built from the trace
+        try {
+            outcome->result = engine->lookup(scope, request.key, options);
+        } catch (const std::exception& e) {
+            // lookup() promises not to throw; if it does, the user sees it rather than a dead window.
+            outcome->result.status = hiera::LookupResult::Status::Error;
+            outcome->result.error = hiera::Error(hiera::ErrorCode::Io, std::string("internal error: ") + e.what());
+        }
+        outcome->elapsedMs = elapsedMs(timer);
+        return outcome;
+    }).then(this, [this, generation](const LookupOutcomePtr& outcome) {
+        deliver([this, generation, outcome] {
+        m_lookupRunning = false;
+        if (m_pendingLookup) {
+            PendingLookup next = std::move(*m_pendingLookup);
+            m_pendingLookup.reset();
+            startLookup(std::move(next));
+        }
+        if (generation == m_lookupGeneration && outcome->engine == m_engine)
+            Q_EMIT lookupFinished(outcome);
+        else
+            ++m_dropped;
+        updateBusy();
+        });
+    });
+}
+
+void LookupRunner::deliver(std::function<void()> handler)
+{
+    // QFuture::then(context, ...) calls its continuation directly when the job is already done by the
+    // time then() is attached (a small hierarchy loads that fast). Results always arrive through the
+    // event loop instead, so that no signal fires from inside load()/lookup() and callers see one order.
+    QMetaObject::invokeMethod(this, std::move(handler), Qt::QueuedConnection);
+}
+
+void LookupRunner::updateBusy()
+{
+    const bool busy = isBusy();
+    if (busy != m_wasBusy) {
+        m_wasBusy = busy;
+        Q_EMIT busyChanged(busy);
+    }
+}

@@ -1,0 +1,84 @@
+#pragma once
+
+// LookupRunner — runs the engine off the GUI thread (hotspot's JobTracker habit).
+//
+// Every job gets copies of what it needs (a shared_ptr<const Engine>, the scope Value snapshot, the
+// request), runs on the global QThreadPool through QtConcurrent::run, and hands its result back on the
+// GUI thread through QFuture::then(this, ...). Each kind of job has a generation counter: a result
+// whose generation is no longer the latest (the user typed on, edited another fact, loaded another
+// hierarchy) is dropped, never shown. Jobs of one kind are also coalesced: while one runs, only the
+// newest request waits behind it, so fast typing on a large hierarchy does not pile up stale work.
+
+#include "snapshots.h"
+
+#include <hiera/value.h>
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+class LookupRunner : public QObject
+{
+    Q_OBJECT
+public:
+    explicit LookupRunner(QObject* parent = nullptr);
+    ~LookupRunner() override;
+
+    // Loads a hiera.yaml in the background; engineLoaded or loadFailed follows.
+    void load(const QString& hieraYaml);
+    // Uses an engine loaded elsewhere (tests); drops results of the previous one.
+    void setEngine(EnginePtr engine, const QString& hieraYaml = {});
+    EnginePtr engine() const { return m_engine; }
+    QString hieraYaml() const { return m_hieraYaml; }
+
+    void resolveScope(const hiera::Value& scope);
+    void lookup(const hiera::Value& scope, LookupRequest request);
+
+    bool isBusy() const { return m_loading || m_scopeRunning || m_lookupRunning; }
+    // How many finished results were dropped as stale (for tests and the curious).
+    int droppedResults() const { return m_dropped; }
+    quint64 lookupGeneration() const { return m_lookupGeneration; }
+
+    // The options hierarchies are loaded with: files are also re-checked on disk every second, a safety
+    // net under the QFileSystemWatcher that normally drives Engine::invalidate().
+    static hiera::EngineOptions engineOptions();
+
+Q_SIGNALS:
+    void engineLoaded(const QString& hieraYaml, EnginePtr engine);
+    void loadFailed(const QString& hieraYaml, const QString& message);
+    void scopeResolved(ScopeSnapshotPtr snapshot);
+    void lookupFinished(LookupOutcomePtr outcome);
+    void busyChanged(bool busy);
+
+private:
+    struct PendingScope
+    {
+        hiera::Value scope;
+        quint64 generation;
+    };
+    struct PendingLookup
+    {
+        hiera::Value scope;
+        LookupRequest request;
+        quint64 generation;
+    };
+    void startScope(PendingScope job);
+    void startLookup(PendingLookup job);
+    void deliver(std::function<void()> handler);
+    void updateBusy();
+
+    EnginePtr m_engine;
+    QString m_hieraYaml;
+    quint64 m_loadGeneration = 0;
+    quint64 m_scopeGeneration = 0;
+    quint64 m_lookupGeneration = 0;
+    bool m_loading = false;
+    bool m_scopeRunning = false;
+    bool m_lookupRunning = false;
+    bool m_wasBusy = false;
+    std::optional<PendingScope> m_pendingScope;
+    std::optional<PendingLookup> m_pendingLookup;
+    int m_dropped = 0;
+};

@@ -1,0 +1,196 @@
+#pragma once
+
+// MainWindow — the explorer: facts on the left, the lookup bar and the answer in the middle, the
+// hierarchy and a source viewer around it. It owns the models and wires them to a LookupRunner;
+// every fact edit, key change, merge choice or file change on disk re-runs the lookup (debounced)
+// off the GUI thread and the newest result replaces the answer.
+
+#include "snapshots.h"
+
+#include <hiera/value.h>
+
+#include <QMainWindow>
+#include <QSet>
+#include <QStringList>
+
+#include <optional>
+
+class ContributionModel;
+class ExplanationModel;
+class FactTreeModel;
+class HierarchyModel;
+class LookupRunner;
+class MessageBanner;
+class SourceViewer;
+class ValueTreeModel;
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QCompleter;
+class QFileSystemWatcher;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QPlainTextEdit;
+class QSortFilterProxyModel;
+class QStringListModel;
+class QTabWidget;
+class QTableView;
+class QTimer;
+class QTreeView;
+class QUndoStack;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Loads a hiera.yaml in the background; the answer follows when it is loaded.
+    void openHierarchy(const QString& hieraYaml);
+    // Reads a facts file (facter -y / -j, puppet facts, or a scope saved here). Errors show in place.
+    bool openFacts(const QString& path);
+    // Writes the scope (or only its facts) as YAML, or JSON for a .json name, atomically.
+    bool saveFactsTo(const QString& path, bool factsOnly = false);
+    // The demo hierarchy with web01's facts and a deep-merge key; false if no demo is installed.
+    bool openDemo();
+    // Puts `key` in the key field and looks it up.
+    void setKey(const QString& key);
+    // Picks the merge selector entry: "" (as lookup_options says), first, unique, hash or deep.
+    void setMergeStrategy(const QString& strategy);
+
+    // Decides what a dropped or command-line file is: a hiera.yaml (version 5 with a hierarchy) or facts.
+    static bool looksLikeHieraYaml(const QString& path);
+
+    // For tests and main.cpp.
+    FactTreeModel* factModel() const { return m_factModel; }
+    QUndoStack* undoStack() const { return m_undoStack; }
+    HierarchyModel* hierarchyModel() const { return m_hierarchyModel; }
+    ValueTreeModel* valueModel() const { return m_valueModel; }
+    ValueTreeModel* rootValueModel() const { return m_rootValueModel; }
+    ContributionModel* contributionModel() const { return m_contributionModel; }
+    ExplanationModel* explanationModel() const { return m_explanationModel; }
+    QSortFilterProxyModel* explanationProxy() const { return m_explanationProxy; }
+    LookupRunner* runner() const { return m_runner; }
+    QLineEdit* keyEdit() const;
+    QTreeView* factView() const { return m_factView; }
+    QTreeView* valueView() const { return m_valueView; }
+    QTableView* contributionView() const { return m_contributionView; }
+    SourceViewer* sourceViewer() const { return m_sourceViewer; }
+    MessageBanner* answerBanner() const { return m_answerBanner; }
+    MessageBanner* factBanner() const { return m_factBanner; }
+    QString answerYaml() const;
+    QString summaryText() const;
+    QStringList keyHistory() const;
+    LookupOutcomePtr lastOutcome() const { return m_lastOutcome; }
+    QString hieraYamlPath() const { return m_hieraYaml; }
+    QString factsPath() const { return m_factsPath; }
+    // Shows the source behind a row of any of the models (their SourceFileRole/SourceLineRole).
+    void showSourceFor(const QModelIndex& index);
+
+Q_SIGNALS:
+    void answerShown();   // a lookup result (found, not found or error) is on screen
+    void hierarchyShown(); // a resolved hierarchy for the current scope is on screen
+    void engineLoadFinished(bool ok);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createModels();
+    void createWidgets();
+    void createActions();
+    void readSettings();
+    void writeSettings() const;
+
+    void scheduleRefresh();
+    void scheduleLookup();
+    void runScope();
+    void runLookup();
+    hiera::Value scopeValue();
+    std::optional<hiera::MergeSpec> currentMerge() const;
+
+    void onEngineLoaded(const QString& hieraYaml, const EnginePtr& engine);
+    void onLoadFailed(const QString& hieraYaml, const QString& message);
+    void onScopeResolved(const ScopeSnapshotPtr& snapshot);
+    void onLookupFinished(const LookupOutcomePtr& outcome);
+    void showNoKey();
+
+    void updateWatcher(const std::vector<std::string>& candidates);
+    void onFileChanged(const QString& path);
+    void processChangedFiles();
+
+    void openHierarchyDialog();
+    void openFactsDialog();
+    bool saveFacts();
+    bool saveFactsAsDialog();
+    void exportFactsDialog();
+    bool maybeSaveFacts();
+    void addFact();
+    void removeFact();
+    void copyYaml();
+    void commitKey();
+    void addToHistory(const QString& key);
+    void addRecent(const QString& settingsKey, const QString& path);
+    void rebuildRecentMenus();
+    void updateTitle();
+    void updateMergeOptions();
+    void showAbout();
+
+    // Models
+    FactTreeModel* m_factModel = nullptr;
+    QUndoStack* m_undoStack = nullptr;
+    HierarchyModel* m_hierarchyModel = nullptr;
+    ValueTreeModel* m_valueModel = nullptr;
+    ValueTreeModel* m_rootValueModel = nullptr;
+    ContributionModel* m_contributionModel = nullptr;
+    ExplanationModel* m_explanationModel = nullptr;
+    QSortFilterProxyModel* m_explanationProxy = nullptr;
+    QStringListModel* m_keyListModel = nullptr;
+    LookupRunner* m_runner = nullptr;
+
+    // Widgets
+    QComboBox* m_keyCombo = nullptr;
+    QCompleter* m_keyCompleter = nullptr;
+    QComboBox* m_mergeCombo = nullptr;
+    QLineEdit* m_knockoutEdit = nullptr;
+    QCheckBox* m_sortArraysCheck = nullptr;
+    QCheckBox* m_mergeHashArraysCheck = nullptr;
+    MessageBanner* m_answerBanner = nullptr;
+    MessageBanner* m_factBanner = nullptr;
+    MessageBanner* m_hierarchyBanner = nullptr;
+    QLabel* m_summaryLabel = nullptr;
+    QTabWidget* m_answerTabs = nullptr;
+    QTabWidget* m_traceTabs = nullptr;
+    QTreeView* m_valueView = nullptr;
+    QTreeView* m_rootValueView = nullptr;
+    QPlainTextEdit* m_yamlText = nullptr;
+    QTableView* m_contributionView = nullptr;
+    QTreeView* m_explanationView = nullptr;
+    QLineEdit* m_explanationFilter = nullptr;
+    QPlainTextEdit* m_explainText = nullptr;
+    QTreeView* m_factView = nullptr;
+    QTreeView* m_hierarchyView = nullptr;
+    SourceViewer* m_sourceViewer = nullptr;
+    QLabel* m_statusLabel = nullptr;
+    QLabel* m_busyLabel = nullptr;
+    QMenu* m_recentHierarchyMenu = nullptr;
+    QMenu* m_recentFactsMenu = nullptr;
+    QAction* m_removeFactAction = nullptr;
+
+    // State
+    QTimer* m_refreshTimer = nullptr; // facts changed: hierarchy + lookup
+    QTimer* m_lookupTimer = nullptr;  // key or merge changed: lookup only
+    QTimer* m_fileChangeTimer = nullptr;
+    QFileSystemWatcher* m_watcher = nullptr;
+    QSet<QString> m_changedFiles;
+    QString m_hieraYaml;
+    QString m_baseDirectory;
+    QString m_factsPath;
+    hiera::Value m_scope;
+    bool m_scopeDirty = true;
+    LookupOutcomePtr m_lastOutcome;
+};

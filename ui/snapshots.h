@@ -1,0 +1,45 @@
+#pragma once
+
+// The immutable results the worker jobs hand to the GUI thread (heaptrack's TreeData habit): models
+// keep a shared_ptr to one and convert to QString only when a view asks.
+
+#include <hiera/engine.h>
+
+#include <QMetaType>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct LookupRequest
+{
+    std::string key;
+    std::optional<hiera::MergeSpec> merge; // unset: as lookup_options says
+};
+
+// What a scope makes of the hierarchy: the hierarchy view, completion and file watching.
+struct ScopeSnapshot
+{
+    std::shared_ptr<const hiera::Engine> engine; // keeps ResolvedLevel::level valid
+    std::vector<hiera::ResolvedLevel> levels;
+    std::vector<std::string> keys;           // Engine::keyInventory
+    std::vector<std::string> candidateFiles; // Engine::candidateFiles
+    std::string error;                       // the engine threw (it should not; shown, not fatal)
+    double elapsedMs = 0;
+};
+
+struct LookupOutcome
+{
+    std::shared_ptr<const hiera::Engine> engine;
+    LookupRequest request;
+    hiera::LookupResult result;
+    double elapsedMs = 0;
+};
+
+using EnginePtr = std::shared_ptr<const hiera::Engine>;
+using ScopeSnapshotPtr = std::shared_ptr<const ScopeSnapshot>;
+using LookupOutcomePtr = std::shared_ptr<const LookupOutcome>;
+Q_DECLARE_METATYPE(EnginePtr)
+Q_DECLARE_METATYPE(ScopeSnapshotPtr)
+Q_DECLARE_METATYPE(LookupOutcomePtr)

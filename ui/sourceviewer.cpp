@@ -1,0 +1,127 @@
+#include "sourceviewer.h"
+
+#include "yamlhighlighter.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QTextBlock>
+#include <QVBoxLayout>
+
+namespace {
+// Data files are small; this only guards the GUI thread against someone pointing us at a huge file.
+constexpr qint64 maxViewBytes = 16 * 1024 * 1024;
+} // namespace
+
+SourceViewer::SourceViewer(QWidget* parent)
+    : QWidget(parent)
+    , m_header(new QLabel(this))
+    , m_editor(new QPlainTextEdit(this))
+    , m_highlighter(new YamlHighlighter(m_editor->document()))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_header);
+    layout->addWidget(m_editor, 1);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_header->setContentsMargins(4, 2, 4, 2);
+    m_header->setText(tr("Click an origin (file:line) to see it here."));
+    m_editor->setReadOnly(true);
+    m_editor->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_editor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_editor->setObjectName(QStringLiteral("sourceText"));
+}
+
+bool SourceViewer::showLocation(const QString& path, int line, int column, const QString& key)
+{
+    const bool sameFile = path == m_path && !m_editor->document()->isEmpty();
+    m_path = path;
+    m_line = line;
+    m_column = column;
+    m_key = key;
+    const bool ok = sameFile ? true : loadFile();
+    markLine();
+    return ok;
+}
+
+void SourceViewer::reload()
+{
+    if (m_path.isEmpty())
+        return;
+    loadFile();
+    markLine();
+}
+
+void SourceViewer::clear()
+{
+    m_path.clear();
+    m_line = 0;
+    m_editor->clear();
+    m_header->setText(tr("Click an origin (file:line) to see it here."));
+}
+
+bool SourceViewer::loadFile()
+{
+    QFile file(m_path);
+    const QFileInfo info(m_path);
+    QString problem;
+    if (!info.exists())
+        problem = tr("%1 does not exist.").arg(m_path);
+    else if (info.size() > maxViewBytes)
+        problem = tr("%1 is too large to show (%2 bytes).").arg(m_path).arg(info.size());
+    else if (!file.open(QIODevice::ReadOnly))
+        problem = tr("Cannot read %1: %2").arg(m_path, file.errorString());
+    if (!problem.isEmpty()) {
+        m_editor->setPlainText(problem);
+        m_header->setText(problem);
+        return false;
+    }
+    m_editor->setPlainText(QString::fromUtf8(file.readAll()));
+    m_header->setText(m_line > 0 ? QStringLiteral("%1:%2").arg(m_path).arg(m_line) : m_path);
+    m_header->setToolTip(m_path);
+    return true;
+}
+
+void SourceViewer::markLine()
+{
+    m_header->setText(m_line > 0 ? QStringLiteral("%1:%2").arg(m_path).arg(m_line) : m_path);
+    QList<QTextEdit::ExtraSelection> selections;
+    const QTextBlock block = m_line > 0 ? m_editor->document()->findBlockByNumber(m_line - 1) : QTextBlock();
+    if (!block.isValid()) {
+        m_editor->setExtraSelections(selections);
+        return;
+    }
+    QTextEdit::ExtraSelection lineSelection;
+    lineSelection.format.setBackground(QColor(0xff, 0xf3, 0xb0));
+    lineSelection.format.setProperty(QTextFormat::FullWidthSelection, true);
+    lineSelection.cursor = QTextCursor(block);
+    selections << lineSelection;
+
+    // The key on that line (a value's own line carries its key, "key: value"); else the column.
+    const QString text = block.text();
+    int start = m_key.isEmpty() ? -1 : static_cast<int>(text.indexOf(m_key));
+    int length = static_cast<int>(m_key.size());
+    if (start < 0 && m_column > 0 && m_column <= text.size()) {
+        start = m_column - 1;
+        length = 1;
+        while (start + length < text.size() && !text.at(start + length).isSpace())
+            ++length;
+    }
+    if (start >= 0) {
+        QTextEdit::ExtraSelection keySelection;
+        keySelection.format.setBackground(QColor(0xff, 0xd0, 0x50));
+        keySelection.format.setFontWeight(QFont::Bold);
+        QTextCursor cursor(block);
+        cursor.setPosition(block.position() + start);
+        cursor.setPosition(block.position() + start + length, QTextCursor::KeepAnchor);
+        keySelection.cursor = cursor;
+        selections << keySelection;
+    }
+    m_editor->setExtraSelections(selections);
+
+    QTextCursor cursor(block);
+    m_editor->setTextCursor(cursor);
+    m_editor->centerCursor();
+}

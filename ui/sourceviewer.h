@@ -1,0 +1,40 @@
+#pragma once
+
+// SourceViewer — a read-only view of a data file (or hiera.yaml) with YAML highlighting, scrolled to
+// a value's line with the line and its key marked. Re-reads the file when asked (the main window
+// calls reload() when its watcher sees the file change).
+
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class YamlHighlighter;
+
+class SourceViewer : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SourceViewer(QWidget* parent = nullptr);
+
+    // Shows `path` with `line` (1-based; 0 = none) marked and `key` highlighted on it. Returns false
+    // (and says why in the view) if the file cannot be read.
+    bool showLocation(const QString& path, int line = 0, int column = 0, const QString& key = {});
+    void reload();
+    void clear();
+
+    QString currentFile() const { return m_path; }
+    int currentLine() const { return m_line; }
+    QPlainTextEdit* editor() const { return m_editor; }
+
+private:
+    bool loadFile();
+    void markLine();
+
+    QLabel* m_header;
+    QPlainTextEdit* m_editor;
+    YamlHighlighter* m_highlighter;
+    QString m_path;
+    int m_line = 0;
+    int m_column = 0;
+    QString m_key;
+};
