@@ -12,25 +12,23 @@
 
 #include <vector>
 
-class ContributionModel : public QAbstractTableModel
-{
+class ContributionModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { LevelColumn, FileColumn, OutcomeColumn, OriginColumn, ValueColumn, ColumnCount };
     enum class Outcome {
-        Won,      // the value a first lookup returned
-        Merged,   // one of the values a unique/hash/deep merge folded
+        Won, // the value a first lookup returned
+        Merged, // one of the values a unique/hash/deep merge folded
         Shadowed, // found, but a higher-priority source already won (first)
         NotFound, // the file exists and lacks the key
-        Missing,  // the file does not exist
-        Failed,   // reading or interpolating failed
-        NoFiles,  // a glob or mapped_paths level that produced no file
+        Missing, // the file does not exist
+        Failed, // reading or interpolating failed
+        NoFiles, // a glob or mapped_paths level that produced no file
     };
 
-    struct Row
-    {
+    struct Row {
         QString level;
-        QString path;         // absolute
+        QString path; // absolute
         QString originalPath; // as written
         Outcome outcome = Outcome::NotFound;
         std::optional<hiera::Value> value;

@@ -65,8 +65,7 @@ QColor eventColor(Event e)
 }
 } // namespace
 
-struct ExplanationModel::Item
-{
+struct ExplanationModel::Item {
     const TraceNode* node = nullptr;
     Item* parent = nullptr;
     int row = 0;
@@ -196,8 +195,9 @@ QString ExplanationModel::stepText(const TraceNode& node, const QString& baseDir
     case Kind::Layer:
         return name.isEmpty() ? tr("Data provider") : tr("Data provider: %1").arg(name);
     case Kind::Merge:
-        return node.merge ? tr("Merge strategy %1").arg(QString::fromLatin1(hiera::mergeStrategyName(node.merge->strategy)))
-                          : tr("Merge");
+        return node.merge
+            ? tr("Merge strategy %1").arg(QString::fromLatin1(hiera::mergeStrategyName(node.merge->strategy)))
+            : tr("Merge");
     case Kind::Level:
         return tr("Hierarchy entry \"%1\"").arg(name);
     case Kind::Location: {

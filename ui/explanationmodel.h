@@ -13,8 +13,7 @@
 #include <memory>
 #include <vector>
 
-class ExplanationModel : public QAbstractItemModel
-{
+class ExplanationModel : public QAbstractItemModel {
     Q_OBJECT
 public:
     enum Column { StepColumn, OutcomeColumn, ValueColumn, OriginColumn, ColumnCount };

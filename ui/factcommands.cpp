@@ -12,8 +12,8 @@ QString keyPathOf(FactTreeModel* model, const FactTreeModel::Path& path)
 }
 } // namespace
 
-SetFactValueCommand::SetFactValueCommand(FactTreeModel* model, FactTreeModel::Path path, hiera::Value oldValue,
-                                         hiera::Value newValue, QUndoCommand* parent)
+SetFactValueCommand::SetFactValueCommand(
+    FactTreeModel* model, FactTreeModel::Path path, hiera::Value oldValue, hiera::Value newValue, QUndoCommand* parent)
     : QUndoCommand(parent)
     , m_model(model)
     , m_path(std::move(path))
@@ -37,8 +37,8 @@ void SetFactValueCommand::redo()
     m_model->setNodeValue(m_model->indexFor(m_path), m_new);
 }
 
-RenameFactCommand::RenameFactCommand(FactTreeModel* model, FactTreeModel::Path path, hiera::Value oldKey,
-                                     hiera::Value newKey, QUndoCommand* parent)
+RenameFactCommand::RenameFactCommand(
+    FactTreeModel* model, FactTreeModel::Path path, hiera::Value oldKey, hiera::Value newKey, QUndoCommand* parent)
     : QUndoCommand(parent)
     , m_model(model)
     , m_path(std::move(path))
@@ -59,7 +59,7 @@ void RenameFactCommand::redo()
 }
 
 InsertFactCommand::InsertFactCommand(FactTreeModel* model, FactTreeModel::Path parentPath, int row, hiera::Value key,
-                                     hiera::Value value, QUndoCommand* parent)
+    hiera::Value value, QUndoCommand* parent)
     : QUndoCommand(parent)
     , m_model(model)
     , m_parentPath(std::move(parentPath))

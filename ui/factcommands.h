@@ -9,11 +9,10 @@
 
 #include <QUndoCommand>
 
-class SetFactValueCommand : public QUndoCommand
-{
+class SetFactValueCommand : public QUndoCommand {
 public:
     SetFactValueCommand(FactTreeModel* model, FactTreeModel::Path path, hiera::Value oldValue, hiera::Value newValue,
-                        QUndoCommand* parent = nullptr);
+        QUndoCommand* parent = nullptr);
     void undo() override;
     void redo() override;
 
@@ -24,11 +23,10 @@ private:
     hiera::Value m_new;
 };
 
-class RenameFactCommand : public QUndoCommand
-{
+class RenameFactCommand : public QUndoCommand {
 public:
     RenameFactCommand(FactTreeModel* model, FactTreeModel::Path path, hiera::Value oldKey, hiera::Value newKey,
-                      QUndoCommand* parent = nullptr);
+        QUndoCommand* parent = nullptr);
     void undo() override;
     void redo() override;
 
@@ -39,12 +37,11 @@ private:
     hiera::Value m_new;
 };
 
-class InsertFactCommand : public QUndoCommand
-{
+class InsertFactCommand : public QUndoCommand {
 public:
     // Inserts `value` as row `row` of the row at `parentPath` (empty path: the top level).
     InsertFactCommand(FactTreeModel* model, FactTreeModel::Path parentPath, int row, hiera::Value key,
-                      hiera::Value value, QUndoCommand* parent = nullptr);
+        hiera::Value value, QUndoCommand* parent = nullptr);
     void undo() override;
     void redo() override;
 
@@ -56,8 +53,7 @@ private:
     hiera::Value m_value;
 };
 
-class RemoveFactCommand : public QUndoCommand
-{
+class RemoveFactCommand : public QUndoCommand {
 public:
     RemoveFactCommand(FactTreeModel* model, FactTreeModel::Path path, QUndoCommand* parent = nullptr);
     void undo() override;

@@ -13,8 +13,7 @@
 
 using hiera::Value;
 
-struct FactTreeModel::Node
-{
+struct FactTreeModel::Node {
     Value key; // a hash member's key; null for array elements and for the root
     Value scalar; // the value of a scalar row (containers keep theirs in `children`)
     Value::Type type = Value::Type::Hash;
@@ -27,7 +26,7 @@ struct FactTreeModel::Node
         if (!parent)
             return 0;
         const auto it = std::find_if(parent->children.begin(), parent->children.end(),
-                                     [this](const std::unique_ptr<Node>& child) { return child.get() == this; });
+            [this](const std::unique_ptr<Node>& child) { return child.get() == this; });
         return static_cast<int>(it - parent->children.begin());
     }
 };
@@ -156,7 +155,7 @@ QString FactTreeModel::keyPath(const Node* node) const
     QStringList parts;
     for (const Node* n = node; n && n != m_root.get(); n = n->parent) {
         const QString key = n->parent && n->parent->type == Value::Type::Array ? QString::number(n->row())
-                                                                                 : ValueConvert::keyText(n->key);
+                                                                               : ValueConvert::keyText(n->key);
         // Quote segments the dotted syntax would split, as the engine's key parser expects.
         parts.prepend(key.contains(QLatin1Char('.')) ? QLatin1Char('"') + key + QLatin1Char('"') : key);
     }
@@ -264,9 +263,8 @@ bool FactTreeModel::hasSiblingKey(const QModelIndex& parent, const QString& key,
 {
     const Node* parentNode = nodeFor(parent);
     const Node* exceptNode = except.isValid() ? nodeFor(except) : nullptr;
-    return std::any_of(parentNode->children.begin(), parentNode->children.end(), [&](const std::unique_ptr<Node>& c) {
-        return c.get() != exceptNode && ValueConvert::keyText(c->key) == key;
-    });
+    return std::any_of(parentNode->children.begin(), parentNode->children.end(),
+        [&](const std::unique_ptr<Node>& c) { return c.get() != exceptNode && ValueConvert::keyText(c->key) == key; });
 }
 
 QString FactTreeModel::uniqueKey(const QModelIndex& parent, const QString& base) const
@@ -294,13 +292,14 @@ bool FactTreeModel::setData(const QModelIndex& index, const QVariant& value, int
             return true;
         if (hasSiblingKey(first.parent(), key, first))
             return false; // two members with one name would silently merge on toValue()
-        runCommand(m_undoStack, new RenameFactCommand(this, pathFor(first), node->key, Value(ValueConvert::toStd(key))));
+        runCommand(
+            m_undoStack, new RenameFactCommand(this, pathFor(first), node->key, Value(ValueConvert::toStd(key))));
         return true;
     }
     case ValueColumn: {
-        const QString text = value.typeId() == QMetaType::Bool ? (value.toBool() ? QStringLiteral("true")
-                                                                                   : QStringLiteral("false"))
-                                                                 : value.toString();
+        const QString text = value.typeId() == QMetaType::Bool
+            ? (value.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+            : value.toString();
         const auto parsed = ValueConvert::parseScalar(text, node->type);
         if (!parsed)
             return false;
@@ -316,7 +315,8 @@ bool FactTreeModel::setData(const QModelIndex& index, const QVariant& value, int
         if (*type == node->type)
             return true;
         const Value old = nodeValue(first);
-        runCommand(m_undoStack, new SetFactValueCommand(this, pathFor(first), old, ValueConvert::convertValue(old, *type)));
+        runCommand(
+            m_undoStack, new SetFactValueCommand(this, pathFor(first), old, ValueConvert::convertValue(old, *type)));
         return true;
     }
     }
@@ -360,7 +360,9 @@ void FactTreeModel::setNodeValue(const QModelIndex& idx, const Value& value)
         node->children.clear();
         endRemoveRows();
     }
-    const std::size_t newChildren = value.isArray() ? value.asArray().size() : value.isHash() ? value.asHash().size() : 0;
+    const std::size_t newChildren = value.isArray() ? value.asArray().size()
+        : value.isHash()                            ? value.asHash().size()
+                                                    : 0;
     if (newChildren > 0) {
         beginInsertRows(index, 0, static_cast<int>(newChildren) - 1);
         fill(node, value);
@@ -486,7 +488,8 @@ QModelIndex FactTreeModel::childByKey(const QModelIndex& parent, const QString& 
     const Node* node = nodeFor(parent);
     for (int row = 0; row < static_cast<int>(node->children.size()); ++row) {
         const Node* child = node->children[static_cast<std::size_t>(row)].get();
-        const QString childKey = node->type == Value::Type::Array ? QString::number(row) : ValueConvert::keyText(child->key);
+        const QString childKey
+            = node->type == Value::Type::Array ? QString::number(row) : ValueConvert::keyText(child->key);
         if (childKey == key)
             return index(row, 0, parent);
     }
@@ -535,8 +538,8 @@ bool FactTreeModel::setValueAtPath(const QString& dottedPath, const Value& value
             tail = Value(std::move(h));
         }
         const int row = rowCount(current);
-        runCommand(m_undoStack, new InsertFactCommand(this, pathFor(current), row,
-                                                      Value(ValueConvert::toStd(parts[existing])), tail));
+        runCommand(m_undoStack,
+            new InsertFactCommand(this, pathFor(current), row, Value(ValueConvert::toStd(parts[existing])), tail));
     }
     if (m_undoStack)
         m_undoStack->endMacro();

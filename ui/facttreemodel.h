@@ -19,8 +19,7 @@
 
 class QUndoStack;
 
-class FactTreeModel : public QAbstractItemModel
-{
+class FactTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
     enum Column { KeyColumn, ValueColumn, TypeColumn, ColumnCount };
@@ -53,8 +52,8 @@ public:
 
     // User-level edits (undoable when a stack is set). Return the new row's index, or an invalid one.
     // addChild appends to a hash or an array; on a scalar row it adds a sibling after it.
-    QModelIndex addChild(const QModelIndex& parent, const QString& key = {},
-                         const hiera::Value& value = hiera::Value(std::string()));
+    QModelIndex addChild(
+        const QModelIndex& parent, const QString& key = {}, const hiera::Value& value = hiera::Value(std::string()));
     bool removeNodeAt(const QModelIndex& index);
     // Sets the value at a dotted key path ("facts.os.family"), creating hashes on the way. Undoable.
     bool setValueAtPath(const QString& dottedPath, const hiera::Value& value);

@@ -6,8 +6,7 @@
 
 #include <QStyledItemDelegate>
 
-class FactValueDelegate : public QStyledItemDelegate
-{
+class FactValueDelegate : public QStyledItemDelegate {
     Q_OBJECT
 public:
     using QStyledItemDelegate::QStyledItemDelegate;

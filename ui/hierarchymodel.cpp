@@ -130,8 +130,8 @@ QVariant HierarchyModel::levelData(const hiera::ResolvedLevel& level, int column
         case NameColumn:
             return declared ? toQString(declared->name) : QString();
         case BackendColumn:
-            return declared ? QStringLiteral("%1 (%2)").arg(toQString(declared->function),
-                                                            QString::fromLatin1(hiera::backendKindName(declared->kind)))
+            return declared ? QStringLiteral("%1 (%2)").arg(
+                       toQString(declared->function), QString::fromLatin1(hiera::backendKindName(declared->kind)))
                             : QString();
         case DeclaredColumn:
             return declared ? QStringLiteral("datadir: %1").arg(toQString(declared->datadir)) : QString();
@@ -221,8 +221,8 @@ QVariant HierarchyModel::locationData(const ResolvedLocation& location, int colu
                 break;
             }
             if (location.suspicious)
-                status += undefinedList.isEmpty() ? tr(" (empty path component)")
-                                                  : tr(" (empty: %1)").arg(undefinedList);
+                status
+                    += undefinedList.isEmpty() ? tr(" (empty path component)") : tr(" (empty: %1)").arg(undefinedList);
             return status;
         }
         }
@@ -234,8 +234,8 @@ QVariant HierarchyModel::locationData(const ResolvedLocation& location, int colu
             lines << toQString(location.error);
         if (location.suspicious)
             lines << (undefinedList.isEmpty()
-                          ? tr("The path has an empty component: a variable interpolated to nothing.")
-                          : tr("These variables are undefined or empty in the current scope: %1").arg(undefinedList));
+                    ? tr("The path has an empty component: a variable interpolated to nothing.")
+                    : tr("These variables are undefined or empty in the current scope: %1").arg(undefinedList));
         return lines.join(QLatin1Char('\n'));
     }
     case Qt::ForegroundRole:

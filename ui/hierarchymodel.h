@@ -11,8 +11,7 @@
 
 #include <QAbstractItemModel>
 
-class HierarchyModel : public QAbstractItemModel
-{
+class HierarchyModel : public QAbstractItemModel {
     Q_OBJECT
 public:
     enum Column { NameColumn, BackendColumn, DeclaredColumn, InterpolatedColumn, StatusColumn, ColumnCount };

@@ -10,8 +10,7 @@
 #include <utility>
 
 namespace {
-struct LoadResult
-{
+struct LoadResult {
     EnginePtr engine;
     QString error;
 };
@@ -44,24 +43,24 @@ void LookupRunner::load(const QString& hieraYaml)
     const std::string file = hieraYaml.toStdString();
     QtConcurrent::run([file]() -> LoadResult {
         try {
-            return {hiera::Engine::load(file, engineOptions()), {}};
+            return { hiera::Engine::load(file, engineOptions()), {} };
         } catch (const std::exception& e) {
-            return {nullptr, QString::fromUtf8(e.what())};
+            return { nullptr, QString::fromUtf8(e.what()) };
         }
     }).then(this, [this, generation, hieraYaml](const LoadResult& result) {
         deliver([this, generation, hieraYaml, result] {
-        if (generation != m_loadGeneration) {
-            ++m_dropped;
-            return;
-        }
-        m_loading = false;
-        if (result.engine) {
-            setEngine(result.engine, hieraYaml);
-            Q_EMIT engineLoaded(hieraYaml, m_engine);
-        } else {
-            Q_EMIT loadFailed(hieraYaml, result.error);
-        }
-        updateBusy();
+            if (generation != m_loadGeneration) {
+                ++m_dropped;
+                return;
+            }
+            m_loading = false;
+            if (result.engine) {
+                setEngine(result.engine, hieraYaml);
+                Q_EMIT engineLoaded(hieraYaml, m_engine);
+            } else {
+                Q_EMIT loadFailed(hieraYaml, result.error);
+            }
+            updateBusy();
         });
     });
 }
@@ -82,7 +81,7 @@ void LookupRunner::resolveScope(const hiera::Value& scope)
     const quint64 generation = ++m_scopeGeneration;
     if (!m_engine)
         return;
-    PendingScope job{scope, generation};
+    PendingScope job { scope, generation };
     if (m_scopeRunning)
         m_pendingScope = std::move(job);
     else
@@ -112,18 +111,18 @@ void LookupRunner::startScope(PendingScope job)
         return snapshot;
     }).then(this, [this, generation](const ScopeSnapshotPtr& snapshot) {
         deliver([this, generation, snapshot] {
-        m_scopeRunning = false;
-        // Start the queued request before announcing, so that a slot asking for more work queues behind it.
-        if (m_pendingScope) {
-            PendingScope next = std::move(*m_pendingScope);
-            m_pendingScope.reset();
-            startScope(std::move(next));
-        }
-        if (generation == m_scopeGeneration && snapshot->engine == m_engine)
-            Q_EMIT scopeResolved(snapshot);
-        else
-            ++m_dropped;
-        updateBusy();
+            m_scopeRunning = false;
+            // Start the queued request before announcing, so that a slot asking for more work queues behind it.
+            if (m_pendingScope) {
+                PendingScope next = std::move(*m_pendingScope);
+                m_pendingScope.reset();
+                startScope(std::move(next));
+            }
+            if (generation == m_scopeGeneration && snapshot->engine == m_engine)
+                Q_EMIT scopeResolved(snapshot);
+            else
+                ++m_dropped;
+            updateBusy();
         });
     });
 }
@@ -133,7 +132,7 @@ void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
     const quint64 generation = ++m_lookupGeneration;
     if (!m_engine)
         return;
-    PendingLookup job{scope, std::move(request), generation};
+    PendingLookup job { scope, std::move(request), generation };
     if (m_lookupRunning)
         m_pendingLookup = std::move(job);
     else
@@ -146,7 +145,8 @@ void LookupRunner::startLookup(PendingLookup job)
     updateBusy();
     const EnginePtr engine = m_engine;
     const quint64 generation = job.generation;
-    QtConcurrent::run([engine, scopeValue = std::move(job.scope), request = std::move(job.request)]() -> LookupOutcomePtr {
+    QtConcurrent::run([engine, scopeValue = std::move(job.scope),
+                          request = std::move(job.request)]() -> LookupOutcomePtr {
         QElapsedTimer timer;
         timer.start();
         auto outcome = std::make_shared<LookupOutcome>();
@@ -167,17 +167,17 @@ void LookupRunner::startLookup(PendingLookup job)
         return outcome;
     }).then(this, [this, generation](const LookupOutcomePtr& outcome) {
         deliver([this, generation, outcome] {
-        m_lookupRunning = false;
-        if (m_pendingLookup) {
-            PendingLookup next = std::move(*m_pendingLookup);
-            m_pendingLookup.reset();
-            startLookup(std::move(next));
-        }
-        if (generation == m_lookupGeneration && outcome->engine == m_engine)
-            Q_EMIT lookupFinished(outcome);
-        else
-            ++m_dropped;
-        updateBusy();
+            m_lookupRunning = false;
+            if (m_pendingLookup) {
+                PendingLookup next = std::move(*m_pendingLookup);
+                m_pendingLookup.reset();
+                startLookup(std::move(next));
+            }
+            if (generation == m_lookupGeneration && outcome->engine == m_engine)
+                Q_EMIT lookupFinished(outcome);
+            else
+                ++m_dropped;
+            updateBusy();
         });
     });
 }

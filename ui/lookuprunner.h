@@ -19,8 +19,7 @@
 #include <functional>
 #include <optional>
 
-class LookupRunner : public QObject
-{
+class LookupRunner : public QObject {
     Q_OBJECT
 public:
     explicit LookupRunner(QObject* parent = nullptr);
@@ -53,13 +52,11 @@ Q_SIGNALS:
     void busyChanged(bool busy);
 
 private:
-    struct PendingScope
-    {
+    struct PendingScope {
         hiera::Value scope;
         quint64 generation;
     };
-    struct PendingLookup
-    {
+    struct PendingLookup {
         hiera::Value scope;
         LookupRequest request;
         quint64 generation;

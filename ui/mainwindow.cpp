@@ -79,12 +79,13 @@ std::string certnameFor(const Value& facts)
 {
     if (!facts.isHash())
         return {};
-    for (const char* name : {"clientcert", "fqdn"}) {
+    for (const char* name : { "clientcert", "fqdn" }) {
         const Value* v = facts.asHash().find(std::string_view(name));
         if (v && v->isString() && !v->asString().empty())
             return v->asString();
     }
-    if (const Value* networking = facts.asHash().find(std::string_view("networking")); networking && networking->isHash()) {
+    if (const Value* networking = facts.asHash().find(std::string_view("networking"));
+        networking && networking->isHash()) {
         const Value* v = networking->asHash().find(std::string_view("fqdn"));
         if (v && v->isString())
             return v->asString();
@@ -223,7 +224,7 @@ void MainWindow::createWidgets()
     m_mergeCombo = new QComboBox(central);
     m_mergeCombo->setObjectName(QStringLiteral("mergeCombo"));
     m_mergeCombo->addItem(tr("as lookup_options says"), QString());
-    for (const char* name : {"first", "unique", "hash", "deep"})
+    for (const char* name : { "first", "unique", "hash", "deep" })
         m_mergeCombo->addItem(QString::fromLatin1(name), QString::fromLatin1(name));
     m_mergeCombo->setToolTip(tr("Merge strategy: overrides lookup_options when set"));
     auto* mergeLabel = new QLabel(tr("&Merge:"), central);
@@ -343,8 +344,8 @@ void MainWindow::createWidgets()
     m_factView = makeTreeView(factsPage, QStringLiteral("factView"));
     m_factView->setModel(m_factModel);
     m_factView->setItemDelegate(new FactValueDelegate(m_factView));
-    m_factView->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
-                                | QAbstractItemView::AnyKeyPressed);
+    m_factView->setEditTriggers(
+        QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
     m_factView->setUniformRowHeights(true);
     factsLayout->addWidget(m_factView, 1);
     factsDock->setWidget(factsPage);
@@ -381,8 +382,8 @@ void MainWindow::createWidgets()
     sourceDock->setWidget(m_sourceViewer);
     addDockWidget(Qt::RightDockWidgetArea, sourceDock);
     // First-run proportions; readSettings() restores the user's own afterwards.
-    resizeDocks({factsDock, sourceDock}, {330, 380}, Qt::Horizontal);
-    resizeDocks({hierarchyDock}, {230}, Qt::Vertical);
+    resizeDocks({ factsDock, sourceDock }, { 330, 380 }, Qt::Horizontal);
+    resizeDocks({ hierarchyDock }, { 230 }, Qt::Vertical);
 
     // A click on an origin (file:line) shows it; a double click anywhere on a row does too.
     auto connectSourceClicks = [this](QAbstractItemView* view, int originColumn) {
@@ -403,7 +404,7 @@ void MainWindow::createWidgets()
     statusBar()->addWidget(m_statusLabel, 1);
     statusBar()->addPermanentWidget(m_busyLabel);
     connect(m_runner, &LookupRunner::busyChanged, this,
-            [this](bool busy) { m_busyLabel->setText(busy ? tr("Working…") : QString()); });
+        [this](bool busy) { m_busyLabel->setText(busy ? tr("Working…") : QString()); });
 
     resize(1400, 900);
 }
@@ -494,8 +495,10 @@ bool MainWindow::looksLikeHieraYaml(const QString& path)
     if (!file.open(QIODevice::ReadOnly))
         return QFileInfo(path).fileName() == QLatin1String("hiera.yaml");
     const QString head = QString::fromUtf8(file.read(64 * 1024));
-    static const QRegularExpression version(QStringLiteral("^version\\s*:\\s*5\\b"), QRegularExpression::MultilineOption);
-    static const QRegularExpression hierarchy(QStringLiteral("^(hierarchy|defaults)\\s*:"), QRegularExpression::MultilineOption);
+    static const QRegularExpression version(
+        QStringLiteral("^version\\s*:\\s*5\\b"), QRegularExpression::MultilineOption);
+    static const QRegularExpression hierarchy(
+        QStringLiteral("^(hierarchy|defaults)\\s*:"), QRegularExpression::MultilineOption);
     return version.match(head).hasMatch() && hierarchy.match(head).hasMatch();
 }
 
@@ -532,9 +535,9 @@ void MainWindow::onEngineLoaded(const QString& hieraYaml, const EnginePtr& engin
 
 void MainWindow::onLoadFailed(const QString& hieraYaml, const QString& message)
 {
-    const QString text = m_runner->engine() ? tr("Cannot reload %1 (still showing the previous version): %2")
-                                                  .arg(hieraYaml, message)
-                                            : tr("Cannot load %1: %2").arg(hieraYaml, message);
+    const QString text = m_runner->engine()
+        ? tr("Cannot reload %1 (still showing the previous version): %2").arg(hieraYaml, message)
+        : tr("Cannot load %1: %2").arg(hieraYaml, message);
     m_hierarchyBanner->showMessage(MessageBanner::Kind::Error, text);
     m_answerBanner->showMessage(MessageBanner::Kind::Error, text);
     m_statusLabel->setText(tr("Loading failed"));
@@ -552,14 +555,16 @@ bool MainWindow::openFacts(const QString& path)
     try {
         loaded = hiera::loadFactsFile(toStd(path));
     } catch (const std::exception& e) {
-        m_factBanner->showMessage(MessageBanner::Kind::Error, tr("Cannot read facts: %1").arg(QString::fromUtf8(e.what())));
+        m_factBanner->showMessage(
+            MessageBanner::Kind::Error, tr("Cannot read facts: %1").arg(QString::fromUtf8(e.what())));
         return false;
     }
     Value scope;
     try {
         scope = isSavedScope(loaded) ? loaded : hiera::scopeFromFacts(loaded, certnameFor(loaded));
     } catch (const std::exception& e) {
-        m_factBanner->showMessage(MessageBanner::Kind::Error, tr("Cannot use these facts: %1").arg(QString::fromUtf8(e.what())));
+        m_factBanner->showMessage(
+            MessageBanner::Kind::Error, tr("Cannot use these facts: %1").arg(QString::fromUtf8(e.what())));
         return false;
     }
     m_factBanner->clearMessage();
@@ -578,7 +583,7 @@ bool MainWindow::openDemo()
     const QString hieraYaml = Demo::hieraYaml();
     if (hieraYaml.isEmpty()) {
         m_answerBanner->showMessage(MessageBanner::Kind::Warning,
-                                    tr("The demo hierarchy is not installed. Open a hiera.yaml with File ▸ Open."));
+            tr("The demo hierarchy is not installed. Open a hiera.yaml with File ▸ Open."));
         return false;
     }
     if (!maybeSaveFacts())
@@ -612,8 +617,8 @@ QLineEdit* MainWindow::keyEdit() const
 void MainWindow::openHierarchyDialog()
 {
     const QString start = m_hieraYaml.isEmpty() ? QString() : QFileInfo(m_hieraYaml).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open hiera.yaml"), start,
-                                                      tr("Hiera configuration (hiera.yaml *.yaml);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open hiera.yaml"), start, tr("Hiera configuration (hiera.yaml *.yaml);;All files (*)"));
     if (!path.isEmpty())
         openHierarchy(path);
 }
@@ -623,9 +628,8 @@ void MainWindow::openFactsDialog()
     if (!maybeSaveFacts())
         return;
     const QString start = m_factsPath.isEmpty() ? m_baseDirectory : QFileInfo(m_factsPath).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open facts"), start,
-        tr("Facts (*.yaml *.yml *.json);;All files (*)"));
+    const QString path
+        = QFileDialog::getOpenFileName(this, tr("Open facts"), start, tr("Facts (*.yaml *.yml *.json);;All files (*)"));
     if (!path.isEmpty())
         openFacts(path);
 }
@@ -724,12 +728,14 @@ bool MainWindow::saveFactsTo(const QString& path, bool factsOnly)
             bytes = QByteArray::fromStdString(hiera::toJson(value, true));
             bytes += '\n';
         } else {
-            const char* header = factsOnly ? "# Facts exported by Hiera Explorer (puppet lookup --facts reads this)\n"
-                                           : "# Scope saved by Hiera Explorer: facts, trusted and top-scope variables\n";
+            const char* header = factsOnly
+                ? "# Facts exported by Hiera Explorer (puppet lookup --facts reads this)\n"
+                : "# Scope saved by Hiera Explorer: facts, trusted and top-scope variables\n";
             bytes = QByteArray(header) + QByteArray::fromStdString(hiera::toYaml(value));
         }
     } catch (const std::exception& e) {
-        m_factBanner->showMessage(MessageBanner::Kind::Error, tr("Cannot write facts: %1").arg(QString::fromUtf8(e.what())));
+        m_factBanner->showMessage(
+            MessageBanner::Kind::Error, tr("Cannot write facts: %1").arg(QString::fromUtf8(e.what())));
         return false;
     }
     // QSaveFile: a crash or a full disk never leaves a half-written facts file behind.
@@ -758,15 +764,15 @@ bool MainWindow::saveFacts()
 
 bool MainWindow::saveFactsAsDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save scope"), m_factsPath,
-                                                      tr("YAML (*.yaml *.yml);;JSON (*.json)"));
+    const QString path
+        = QFileDialog::getSaveFileName(this, tr("Save scope"), m_factsPath, tr("YAML (*.yaml *.yml);;JSON (*.json)"));
     return !path.isEmpty() && saveFactsTo(path);
 }
 
 void MainWindow::exportFactsDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export facts"), QString(),
-                                                      tr("YAML (*.yaml *.yml);;JSON (*.json)"));
+    const QString path
+        = QFileDialog::getSaveFileName(this, tr("Export facts"), QString(), tr("YAML (*.yaml *.yml);;JSON (*.json)"));
     if (!path.isEmpty())
         saveFactsTo(path, true);
 }
@@ -775,9 +781,9 @@ bool MainWindow::maybeSaveFacts()
 {
     if (m_undoStack->isClean())
         return true;
-    const auto answer = QMessageBox::warning(this, tr("Unsaved facts"),
-                                             tr("The facts have been changed. Save them first?"),
-                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    const auto answer
+        = QMessageBox::warning(this, tr("Unsaved facts"), tr("The facts have been changed. Save them first?"),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
         return saveFacts();
     return answer == QMessageBox::Discard;
@@ -846,7 +852,7 @@ void MainWindow::runLookup()
     }
     if (!m_runner->engine())
         return;
-    m_runner->lookup(scopeValue(), LookupRequest{toStd(key), currentMerge()});
+    m_runner->lookup(scopeValue(), LookupRequest { toStd(key), currentMerge() });
 }
 
 std::optional<hiera::MergeSpec> MainWindow::currentMerge() const
@@ -963,7 +969,7 @@ void MainWindow::onLookupFinished(const LookupOutcomePtr& outcome)
         m_rootValueModel->clear();
     m_valueView->expandAll();
     m_rootValueView->expandAll();
-    for (QTreeView* view : {m_valueView, m_rootValueView}) {
+    for (QTreeView* view : { m_valueView, m_rootValueView }) {
         for (int column = 0; column < ValueTreeModel::OriginColumn; ++column)
             view->resizeColumnToContents(column);
     }
@@ -973,7 +979,8 @@ void MainWindow::onLookupFinished(const LookupOutcomePtr& outcome)
         if (result.found())
             yaml = QStringLiteral("# %1\n").arg(key) + toQString(hiera::toYaml(result.value));
         if (result.rootFound && parsedKey && parsedKey->isDotted())
-            yaml += QStringLiteral("\n# %1 (root key, merged)\n").arg(rootKey) + toQString(hiera::toYaml(result.rootValue));
+            yaml += QStringLiteral("\n# %1 (root key, merged)\n").arg(rootKey)
+                + toQString(hiera::toYaml(result.rootValue));
     } catch (const std::exception& e) {
         yaml = QString::fromUtf8(e.what());
     }
@@ -1010,7 +1017,8 @@ void MainWindow::onLookupFinished(const LookupOutcomePtr& outcome)
     QStringList summary;
     int contributed = 0, lacking = 0, missing = 0;
     for (const auto& row : m_contributionModel->rows()) {
-        contributed += row.outcome == ContributionModel::Outcome::Won || row.outcome == ContributionModel::Outcome::Merged;
+        contributed
+            += row.outcome == ContributionModel::Outcome::Won || row.outcome == ContributionModel::Outcome::Merged;
         lacking += row.outcome == ContributionModel::Outcome::NotFound;
         missing += row.outcome == ContributionModel::Outcome::Missing;
     }
@@ -1035,7 +1043,8 @@ void MainWindow::onLookupFinished(const LookupOutcomePtr& outcome)
             summary << tr("lookup_options entry \"%1\": %2").arg(toQString(root.lookupOptionsEntry), options);
         }
     }
-    summary << tr("%n file(s) contributed", nullptr, contributed) + tr(", %1 without the key, %2 missing").arg(lacking).arg(missing);
+    summary << tr("%n file(s) contributed", nullptr, contributed)
+            + tr(", %1 without the key, %2 missing").arg(lacking).arg(missing);
     summary << tr("%1 ms").arg(outcome->elapsedMs, 0, 'f', 1);
     m_summaryLabel->setText(summary.join(QStringLiteral(" · ")));
     Q_EMIT answerShown();
@@ -1132,8 +1141,7 @@ void MainWindow::showSourceFor(const QModelIndex& index)
     if (file.isEmpty())
         return;
     m_sourceViewer->showLocation(file, index.data(HieraRoles::SourceLineRole).toInt(),
-                                 index.data(HieraRoles::SourceColumnRole).toInt(),
-                                 index.data(HieraRoles::SourceKeyRole).toString());
+        index.data(HieraRoles::SourceColumnRole).toInt(), index.data(HieraRoles::SourceKeyRole).toString());
     if (auto* dock = findChild<QDockWidget*>(QStringLiteral("sourceDock")))
         dock->show();
 }
@@ -1157,7 +1165,7 @@ void MainWindow::copyYaml()
 void MainWindow::showAbout()
 {
     QMessageBox::about(this, tr("About Hiera Explorer"),
-                       tr("<p><b>Hiera Explorer</b> %1</p><p>Looks up keys in a Hiera 5 hierarchy with the facts you "
-                          "give it, and shows where every part of the answer came from.</p>")
-                           .arg(QCoreApplication::applicationVersion()));
+        tr("<p><b>Hiera Explorer</b> %1</p><p>Looks up keys in a Hiera 5 hierarchy with the facts you "
+           "give it, and shows where every part of the answer came from.</p>")
+            .arg(QCoreApplication::applicationVersion()));
 }

@@ -40,8 +40,7 @@ class QTimer;
 class QTreeView;
 class QUndoStack;
 
-class MainWindow : public QMainWindow
-{
+class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
@@ -90,7 +89,7 @@ public:
     void showSourceFor(const QModelIndex& index);
 
 Q_SIGNALS:
-    void answerShown();   // a lookup result (found, not found or error) is on screen
+    void answerShown(); // a lookup result (found, not found or error) is on screen
     void hierarchyShown(); // a resolved hierarchy for the current scope is on screen
     void engineLoadFinished(bool ok);
 
@@ -183,7 +182,7 @@ private:
 
     // State
     QTimer* m_refreshTimer = nullptr; // facts changed: hierarchy + lookup
-    QTimer* m_lookupTimer = nullptr;  // key or merge changed: lookup only
+    QTimer* m_lookupTimer = nullptr; // key or merge changed: lookup only
     QTimer* m_fileChangeTimer = nullptr;
     QFileSystemWatcher* m_watcher = nullptr;
     QSet<QString> m_changedFiles;

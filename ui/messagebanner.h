@@ -8,8 +8,7 @@
 class QLabel;
 class QToolButton;
 
-class MessageBanner : public QFrame
-{
+class MessageBanner : public QFrame {
     Q_OBJECT
 public:
     enum class Kind { Information, Warning, Error };

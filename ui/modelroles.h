@@ -11,7 +11,7 @@ enum Role {
     // QString: absolute path of the file this row points at (a value's origin, a location, a level's
     // hiera.yaml). Empty when unknown.
     SourceFileRole = Qt::UserRole + 1,
-    SourceLineRole,   // int, 1-based; 0 = unknown
+    SourceLineRole, // int, 1-based; 0 = unknown
     SourceColumnRole, // int, 1-based; 0 = unknown
     // QString: the key to highlight when the source is shown (the hash key of a leaf, the looked-up root).
     SourceKeyRole,

@@ -12,25 +12,22 @@
 #include <string>
 #include <vector>
 
-struct LookupRequest
-{
+struct LookupRequest {
     std::string key;
     std::optional<hiera::MergeSpec> merge; // unset: as lookup_options says
 };
 
 // What a scope makes of the hierarchy: the hierarchy view, completion and file watching.
-struct ScopeSnapshot
-{
+struct ScopeSnapshot {
     std::shared_ptr<const hiera::Engine> engine; // keeps ResolvedLevel::level valid
     std::vector<hiera::ResolvedLevel> levels;
-    std::vector<std::string> keys;           // Engine::keyInventory
+    std::vector<std::string> keys; // Engine::keyInventory
     std::vector<std::string> candidateFiles; // Engine::candidateFiles
-    std::string error;                       // the engine threw (it should not; shown, not fatal)
+    std::string error; // the engine threw (it should not; shown, not fatal)
     double elapsedMs = 0;
 };
 
-struct LookupOutcome
-{
+struct LookupOutcome {
     std::shared_ptr<const hiera::Engine> engine;
     LookupRequest request;
     hiera::LookupResult result;

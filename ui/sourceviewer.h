@@ -10,8 +10,7 @@ class QLabel;
 class QPlainTextEdit;
 class YamlHighlighter;
 
-class SourceViewer : public QWidget
-{
+class SourceViewer : public QWidget {
     Q_OBJECT
 public:
     explicit SourceViewer(QWidget* parent = nullptr);

@@ -11,9 +11,8 @@
 
 using hiera::Value;
 
-struct ValueTreeModel::Node
-{
-    QString key;   // hash key, "[i]" for array elements, the label for the top row
+struct ValueTreeModel::Node {
+    QString key; // hash key, "[i]" for array elements, the label for the top row
     QString rawKey; // the key to highlight in the source viewer
     Value value;
     Node* parent = nullptr;
@@ -165,9 +164,8 @@ QVariant ValueTreeModel::data(const QModelIndex& index, int role) const
         }
         break;
     case HieraRoles::SourceFileRole:
-        return node->value.mark().isValid()
-            ? ValueConvert::toQString(hiera::SourceFiles::name(node->value.mark().file))
-            : QString();
+        return node->value.mark().isValid() ? ValueConvert::toQString(hiera::SourceFiles::name(node->value.mark().file))
+                                            : QString();
     case HieraRoles::SourceLineRole:
         return static_cast<int>(node->value.mark().line);
     case HieraRoles::SourceColumnRole:

@@ -11,8 +11,7 @@
 #include <memory>
 #include <vector>
 
-class ValueTreeModel : public QAbstractItemModel
-{
+class ValueTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
     enum Column { KeyColumn, ValueColumn, TypeColumn, OriginColumn, ColumnCount };

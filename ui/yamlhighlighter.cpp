@@ -19,18 +19,20 @@ YamlHighlighter::YamlHighlighter(QTextDocument* document)
     : QSyntaxHighlighter(document)
 {
     // Later rules paint over earlier ones: scalars first, then strings, keys, interpolation.
-    m_rules.push_back({QRegularExpression(QStringLiteral(
-                           "(?<=[:\\-\\[,]\\s)\\s*(true|false|yes|no|on|off|null|~|[-+]?[0-9][0-9_.eE+-]*)\\s*$")),
-                       makeFormat(QColor(0x8a, 0x3f, 0xa8))});
-    m_rules.push_back({QRegularExpression(QStringLiteral("[&*][A-Za-z0-9_-]+|!![a-z]+|![A-Za-z]+")),
-                       makeFormat(QColor(0x00, 0x7a, 0x7a), false, true)});
-    m_rules.push_back({QRegularExpression(QStringLiteral("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^']|'')*'")),
-                       makeFormat(QColor(0xa3, 0x4a, 0x00))});
-    m_rules.push_back({QRegularExpression(QStringLiteral(
-                           "^\\s*(?:-\\s+)*((?:\"[^\"]*\"|'[^']*'|[^#\\s\"'][^#]*?))\\s*:(?=\\s|$)")),
-                       makeFormat(QColor(0x1c, 0x4f, 0x9c), true), 1});
-    m_rules.push_back({QRegularExpression(QStringLiteral("%\\{[^}]*\\}")), makeFormat(QColor(0xb0, 0x1e, 0x5c), true)});
-    m_rules.push_back({QRegularExpression(QStringLiteral("^(---|\\.\\.\\.)\\s*$")), makeFormat(QColor(0x70, 0x70, 0x70), true)});
+    m_rules.push_back({ QRegularExpression(QStringLiteral(
+                            "(?<=[:\\-\\[,]\\s)\\s*(true|false|yes|no|on|off|null|~|[-+]?[0-9][0-9_.eE+-]*)\\s*$")),
+        makeFormat(QColor(0x8a, 0x3f, 0xa8)) });
+    m_rules.push_back({ QRegularExpression(QStringLiteral("[&*][A-Za-z0-9_-]+|!![a-z]+|![A-Za-z]+")),
+        makeFormat(QColor(0x00, 0x7a, 0x7a), false, true) });
+    m_rules.push_back({ QRegularExpression(QStringLiteral("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^']|'')*'")),
+        makeFormat(QColor(0xa3, 0x4a, 0x00)) });
+    m_rules.push_back(
+        { QRegularExpression(QStringLiteral("^\\s*(?:-\\s+)*((?:\"[^\"]*\"|'[^']*'|[^#\\s\"'][^#]*?))\\s*:(?=\\s|$)")),
+            makeFormat(QColor(0x1c, 0x4f, 0x9c), true), 1 });
+    m_rules.push_back(
+        { QRegularExpression(QStringLiteral("%\\{[^}]*\\}")), makeFormat(QColor(0xb0, 0x1e, 0x5c), true) });
+    m_rules.push_back(
+        { QRegularExpression(QStringLiteral("^(---|\\.\\.\\.)\\s*$")), makeFormat(QColor(0x70, 0x70, 0x70), true) });
     m_commentFormat = makeFormat(QColor(0x6a, 0x8a, 0x5a), false, true);
 }
 
@@ -40,8 +42,8 @@ void YamlHighlighter::highlightBlock(const QString& text)
         auto it = rule.pattern.globalMatch(text);
         while (it.hasNext()) {
             const auto match = it.next();
-            setFormat(static_cast<int>(match.capturedStart(rule.group)), static_cast<int>(match.capturedLength(rule.group)),
-                      rule.format);
+            setFormat(static_cast<int>(match.capturedStart(rule.group)),
+                static_cast<int>(match.capturedLength(rule.group)), rule.format);
         }
     }
     // A comment starts at '#' at line start or after a blank, outside quotes.

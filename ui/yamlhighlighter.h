@@ -9,8 +9,7 @@
 
 #include <vector>
 
-class YamlHighlighter : public QSyntaxHighlighter
-{
+class YamlHighlighter : public QSyntaxHighlighter {
     Q_OBJECT
 public:
     explicit YamlHighlighter(QTextDocument* document);
@@ -19,8 +18,7 @@ protected:
     void highlightBlock(const QString& text) override;
 
 private:
-    struct Rule
-    {
+    struct Rule {
         QRegularExpression pattern;
         QTextCharFormat format;
         int group = 0;

@@ -24,10 +24,9 @@ int main(int argc, char* argv[])
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("hiera.yaml"),
-                                 QStringLiteral("The hierarchy to open (default: the bundled demo)."), QStringLiteral("[hiera.yaml]"));
+        QStringLiteral("The hierarchy to open (default: the bundled demo)."), QStringLiteral("[hiera.yaml]"));
     const QCommandLineOption factsOption(QStringLiteral("facts"),
-                                         QStringLiteral("Facts file: YAML or JSON, facter -y/-j or puppet facts output."),
-                                         QStringLiteral("FILE"));
+        QStringLiteral("Facts file: YAML or JSON, facter -y/-j or puppet facts output."), QStringLiteral("FILE"));
     const QCommandLineOption keyOption(QStringLiteral("key"), QStringLiteral("Key to look up."), QStringLiteral("KEY"));
     parser.addOption(factsOption);
     parser.addOption(keyOption);

@@ -20,6 +20,7 @@ Engine::Engine(std::vector<Layer> layers, EngineOptions options)
     , m_options(std::move(options))
     , m_cache(std::make_unique<FileCache>(m_options.revalidateInterval))
     , m_lookupOptionsCache(std::make_unique<detail::LookupOptionsCache>())
+    , m_globCache(std::make_unique<detail::GlobCache>(m_options.revalidateInterval))
 {
 }
 
@@ -65,7 +66,7 @@ std::vector<ResolvedLevel> Engine::resolveHierarchy(const Scope& scope) const
             else if (!(backend = backends->dataHash(level.function)))
                 rl.error = "unknown data_hash function '" + level.function + "'";
             try {
-                LevelLocations locs = resolveLevel(layer.config, level, scope);
+                LevelLocations locs = resolveLevel(layer.config, level, scope, *m_globCache);
                 rl.datadir = locs.datadir;
                 for (Candidate& c : locs.candidates) {
                     ResolvedLocation loc;
@@ -154,7 +155,7 @@ std::vector<std::string> Engine::keyInventory(const Scope& scope, std::size_t ma
                 continue;
             LevelLocations locs;
             try {
-                locs = resolveLevel(layer.config, level, scope);
+                locs = resolveLevel(layer.config, level, scope, *m_globCache);
             } catch (const Error&) {
                 continue;
             }
@@ -181,7 +182,7 @@ std::vector<std::string> Engine::candidateFiles(const Scope& scope) const
     for (const Layer& layer : m_layers)
         for (const Level& level : layer.config.hierarchy) {
             try {
-                for (const Candidate& c : resolveLevel(layer.config, level, scope).candidates)
+                for (const Candidate& c : resolveLevel(layer.config, level, scope, *m_globCache).candidates)
                     out.push_back(c.path);
             } catch (const Error&) {
             }
@@ -193,11 +194,13 @@ void Engine::invalidate() const
 {
     m_cache->invalidate();
     m_lookupOptionsCache->clear();
+    m_globCache->clear();
 }
 
 void Engine::invalidate(const std::string& path) const
 {
     m_cache->invalidate(path);
+    m_globCache->clear(); // a new or removed file may change what a glob matches
 }
 
 } // namespace hiera

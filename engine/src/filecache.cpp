@@ -50,12 +50,13 @@ FileCache::Signature FileCache::statFile(const std::string& path)
 std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const DataHashBackend& backend,
                                                const Value& options, const ParseLimits& limits)
 {
-    const std::string key = backend.name() + '\n' + path;
     std::shared_ptr<Entry> entry;
     {
         std::shared_lock lock(m_mutex);
-        if (auto it = m_entries.find(key); it != m_entries.end())
-            entry = it->second;
+        if (auto it = m_entries.find(path); it != m_entries.end())
+            for (const auto& [b, e] : it->second)
+                if (b == &backend)
+                    entry = e;
     }
     const long long now = nowNs();
     if (entry && m_interval.count() > 0
@@ -74,8 +75,10 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
         try {
             file->data = backend.load(path, options, limits, file->warnings);
             if (file->data.isHash()) {
-                file->entryFlags.reserve(file->data.asHash().size());
-                for (const auto& e : file->data.asHash())
+                const Hash& h = file->data.asHash();
+                file->hasLookupOptions = h.find("lookup_options") != nullptr;
+                file->entryFlags.reserve(h.size());
+                for (const auto& e : h)
                     file->entryFlags.push_back(
                         static_cast<std::uint8_t>((detail::containsInterpolation(e.key) || detail::containsInterpolation(e.value)
                                                        ? DataFile::Interpolates
@@ -94,7 +97,15 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
     fresh->checkedAtNs.store(now, std::memory_order_relaxed);
     {
         std::unique_lock lock(m_mutex);
-        m_entries[key] = fresh;
+        auto& slots = m_entries[path];
+        bool replaced = false;
+        for (auto& [b, e] : slots)
+            if (b == &backend) {
+                e = fresh;
+                replaced = true;
+            }
+        if (!replaced)
+            slots.emplace_back(&backend, fresh);
     }
     return file;
 }
@@ -108,14 +119,7 @@ void FileCache::invalidate()
 void FileCache::invalidate(const std::string& path)
 {
     std::unique_lock lock(m_mutex);
-    for (auto it = m_entries.begin(); it != m_entries.end();) {
-        const std::string& k = it->first;
-        const auto nl = k.find('\n');
-        if (nl != std::string::npos && k.compare(nl + 1, std::string::npos, path) == 0)
-            it = m_entries.erase(it);
-        else
-            ++it;
-    }
+    m_entries.erase(path);
 }
 
 std::size_t FileCache::size() const

@@ -34,6 +34,7 @@ struct DataFile
     // parsed file, so lookups skip the walks over values that have nothing to interpolate or refuse.
     enum EntryFlag : std::uint8_t { Interpolates = 1, InvalidKey = 2 };
     std::vector<std::uint8_t> entryFlags;
+    bool hasLookupOptions = false;
 
     std::uint8_t flags(const Hash::Entry* e) const
     {
@@ -75,7 +76,8 @@ private:
 
     std::chrono::milliseconds m_interval;
     mutable std::shared_mutex m_mutex;
-    std::unordered_map<std::string, std::shared_ptr<Entry>> m_entries; // key: backend name + '\n' + path
+    // By path; a path read by two backends (yaml_data and json_data) has two entries.
+    std::unordered_map<std::string, std::vector<std::pair<const DataHashBackend*, std::shared_ptr<Entry>>>> m_entries;
 };
 
 } // namespace hiera

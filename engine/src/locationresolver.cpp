@@ -16,12 +16,50 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Lexical normalisation ("a/./b" -> "a/b", "a/x/../b" -> "a/b", "a//b" -> "a/b"), done by hand because
+// std::filesystem::path costs more than the rest of resolving a node's hierarchy. Paths that need
+// nothing (the common case) are returned as they are.
+std::string normalize(std::string p)
+{
+    const bool clean = p.find("//") == std::string::npos && p.find("/./") == std::string::npos
+                       && p.find("/../") == std::string::npos && !p.ends_with("/.") && !p.ends_with("/..")
+                       && !p.starts_with("./") && !p.starts_with("../");
+    if (clean)
+        return p;
+    const bool absolute = !p.empty() && p[0] == '/';
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= p.size()) {
+        std::size_t end = p.find('/', start);
+        if (end == std::string::npos)
+            end = p.size();
+        std::string part = p.substr(start, end - start);
+        if (part == "..") {
+            if (!parts.empty() && parts.back() != "..")
+                parts.pop_back();
+            else if (!absolute)
+                parts.push_back(part);
+        } else if (!part.empty() && part != ".") {
+            parts.push_back(std::move(part));
+        }
+        start = end + 1;
+    }
+    std::string out = absolute ? "/" : "";
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i)
+            out += '/';
+        out += parts[i];
+    }
+    return out.empty() ? "." : out;
+}
+
 std::string joinPath(const std::string& base, const std::string& rel)
 {
-    fs::path p(rel);
-    if (p.is_absolute())
-        return p.lexically_normal().string();
-    return (fs::path(base) / p).lexically_normal().string();
+    if (!rel.empty() && rel[0] == '/')
+        return normalize(rel);
+    if (base.empty())
+        return normalize(rel);
+    return normalize(base.back() == '/' ? base + rel : base + '/' + rel);
 }
 
 // Escapes glob metacharacters so that a datadir is matched literally.
@@ -68,6 +106,8 @@ void withLocation(const LocationSpec& spec, const std::function<void()>& f)
     }
 }
 
+} // namespace
+
 std::vector<std::string> expandGlob(const std::string& pattern)
 {
     std::vector<std::string> out;
@@ -88,9 +128,36 @@ std::vector<std::string> expandGlob(const std::string& pattern)
     return out;
 }
 
+GlobCache::GlobCache(std::chrono::milliseconds interval) : m_interval(interval) { }
+
+std::shared_ptr<const std::vector<std::string>> GlobCache::expand(const std::string& pattern)
+{
+    const auto now = std::chrono::steady_clock::now();
+    if (m_interval.count() > 0) {
+        std::lock_guard lock(m_mutex);
+        if (auto it = m_entries.find(pattern); it != m_entries.end() && now - it->second.checkedAt < m_interval)
+            return it->second.matches;
+    }
+    auto matches = std::make_shared<const std::vector<std::string>>(expandGlob(pattern));
+    if (m_interval.count() > 0) {
+        std::lock_guard lock(m_mutex);
+        if (m_entries.size() > 10000)
+            m_entries.clear();
+        m_entries[pattern] = Entry{matches, now};
+    }
+    return matches;
+}
+
+void GlobCache::clear()
+{
+    std::lock_guard lock(m_mutex);
+    m_entries.clear();
+}
+
+namespace {
 } // namespace
 
-LevelLocations resolveLevel(const Config& config, const Level& level, const Scope& scope)
+LevelLocations resolveLevel(const Config& config, const Level& level, const Scope& scope, GlobCache& globs)
 {
     LevelLocations out;
     const LocationInterpolation datadir = interpolateLocation(level.datadir, scope);
@@ -114,17 +181,19 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
             }
             case LocationSpec::Kind::Glob: {
                 LocationInterpolation li = interpolateLocation(spec.pattern, scope);
-                const std::string pattern = fs::path(li.text).is_absolute()
+                const std::string pattern = !li.text.empty() && li.text[0] == '/'
                                                 ? li.text
                                                 : globEscape(out.datadir) + "/" + li.text;
                 const std::string joined = joinPath(out.datadir, li.text);
-                for (std::string& match : expandGlob(pattern)) {
+                const auto matches = globs.expand(pattern); // keep the list alive through the loop
+                for (const std::string& match : *matches) {
                     Candidate c;
                     c.kind = spec.kind;
                     c.declared = spec.pattern;
                     c.originalPath = joined;
-                    c.path = fs::path(match).lexically_normal().string();
-                    c.interpolated = fs::path(c.path).lexically_relative(out.datadir).string();
+                    c.path = normalize(match);
+                    c.interpolated = c.path.starts_with(out.datadir + "/") ? c.path.substr(out.datadir.size() + 1)
+                                                                           : c.path;
                     c.undefinedVariables = li.undefinedVariables;
                     c.suspicious = !c.undefinedVariables.empty();
                     out.candidates.push_back(std::move(c));

@@ -7,7 +7,11 @@
 #include <hiera/config.h>
 #include <hiera/scope.h>
 
+#include <chrono>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace hiera::detail {
@@ -29,7 +33,30 @@ struct LevelLocations
     std::vector<Candidate> candidates;
 };
 
+// glob(3) results, re-read once `interval` has passed (0 = every time): in a fleet every node expands
+// the same patterns, and reading a directory costs more than resolving the rest of a node.
+class GlobCache
+{
+public:
+    explicit GlobCache(std::chrono::milliseconds interval);
+    std::shared_ptr<const std::vector<std::string>> expand(const std::string& pattern);
+    void clear();
+
+private:
+    struct Entry
+    {
+        std::shared_ptr<const std::vector<std::string>> matches;
+        std::chrono::steady_clock::time_point checkedAt;
+    };
+    std::chrono::milliseconds m_interval;
+    std::mutex m_mutex;
+    std::unordered_map<std::string, Entry> m_entries;
+};
+
+// Files matching a glob pattern, directories dropped, sorted bytewise.
+std::vector<std::string> expandGlob(const std::string& pattern);
+
 // Throws hiera::Error for interpolation errors in the datadir or a location.
-LevelLocations resolveLevel(const Config& config, const Level& level, const Scope& scope);
+LevelLocations resolveLevel(const Config& config, const Level& level, const Scope& scope, GlobCache& globs);
 
 } // namespace hiera::detail

@@ -59,7 +59,7 @@ std::shared_ptr<NodeSnapshot> resolveSnapshot(const Engine& engine, const Scope&
             }
             if (!st.error) {
                 try {
-                    LevelLocations locs = resolveLevel(layer.config, level, scope);
+                    LevelLocations locs = resolveLevel(layer.config, level, scope, engine.globCache());
                     st.datadir = std::move(locs.datadir);
                     st.files.reserve(locs.candidates.size());
                     for (Candidate& c : locs.candidates) {
@@ -96,8 +96,7 @@ std::shared_ptr<const NodeSnapshot> buildSnapshot(const Engine& engine, const Sc
     for (const LayerState& layer : snap->layers)
         for (const LevelState& level : layer.levels)
             for (const ResolvedFile& rf : level.files)
-                if (rf.file->exists && !rf.file->error && rf.file->data.isHash()
-                    && rf.file->data.asHash().find("lookup_options"))
+                if (rf.file->hasLookupOptions)
                     withOptions.push_back(rf.file.get());
     LookupOptionsCache& shared = engine.lookupOptionsCache();
     if (!explain)

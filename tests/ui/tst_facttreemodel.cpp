@@ -1,5 +1,5 @@
-#include "factvaluedelegate.h"
 #include "facttreemodel.h"
+#include "factvaluedelegate.h"
 #include "modelroles.h"
 #include "uitestutils.h"
 #include "valueconvert.h"
@@ -20,8 +20,7 @@
 using hiera::Value;
 
 namespace QTest {
-template<>
-char* toString(const hiera::Value& value)
+template <> char* toString(const hiera::Value& value)
 {
     return qstrdup(hiera::toJson(value).c_str());
 }
@@ -31,19 +30,18 @@ namespace {
 Value sampleScope()
 {
     const Value facts = hiera::makeHash({
-        {"os", hiera::makeHash({{"family", "Debian"}, {"release", hiera::makeHash({{"major", "12"}})}})},
-        {"processors", hiera::makeHash({{"count", 4}})},
-        {"datacenters", hiera::makeArray({"dc1", "dc2"})},
-        {"is_virtual", true},
-        {"load", 0.5},
-        {"nothing", Value()},
+        { "os", hiera::makeHash({ { "family", "Debian" }, { "release", hiera::makeHash({ { "major", "12" } }) } }) },
+        { "processors", hiera::makeHash({ { "count", 4 } }) },
+        { "datacenters", hiera::makeArray({ "dc1", "dc2" }) },
+        { "is_virtual", true },
+        { "load", 0.5 },
+        { "nothing", Value() },
     });
     return hiera::scopeFromFacts(facts, "web01.example.com");
 }
 } // namespace
 
-class TestFactTreeModel : public QObject
-{
+class TestFactTreeModel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void init()
@@ -83,14 +81,22 @@ private Q_SLOTS:
         QTest::addColumn<QString>("text");
         QTest::addColumn<bool>("accepted");
         QTest::addColumn<QString>("json");
-        QTest::newRow("string") << "facts.os.family" << "RedHat" << true << "\"RedHat\"";
-        QTest::newRow("integer") << "facts.processors.count" << "-12" << true << "-12";
-        QTest::newRow("integer 64-bit") << "facts.processors.count" << "8589934592" << true << "8589934592";
-        QTest::newRow("integer refused") << "facts.processors.count" << "12abc" << false << "4";
-        QTest::newRow("float") << "facts.load" << "2.25" << true << "2.25";
-        QTest::newRow("float refused") << "facts.load" << "x" << false << "0.5";
-        QTest::newRow("boolean") << "facts.is_virtual" << "false" << true << "false";
-        QTest::newRow("boolean refused") << "facts.is_virtual" << "perhaps" << false << "true";
+        QTest::newRow("string") << "facts.os.family"
+                                << "RedHat" << true << "\"RedHat\"";
+        QTest::newRow("integer") << "facts.processors.count"
+                                 << "-12" << true << "-12";
+        QTest::newRow("integer 64-bit") << "facts.processors.count"
+                                        << "8589934592" << true << "8589934592";
+        QTest::newRow("integer refused") << "facts.processors.count"
+                                         << "12abc" << false << "4";
+        QTest::newRow("float") << "facts.load"
+                               << "2.25" << true << "2.25";
+        QTest::newRow("float refused") << "facts.load"
+                                       << "x" << false << "0.5";
+        QTest::newRow("boolean") << "facts.is_virtual"
+                                 << "false" << true << "false";
+        QTest::newRow("boolean refused") << "facts.is_virtual"
+                                         << "perhaps" << false << "true";
     }
     void editScalar()
     {
@@ -128,7 +134,7 @@ private Q_SLOTS:
         // A scalar turned into an array keeps itself as the first element and gains a child row.
         QVERIFY(m_model->setData(major.siblingAtColumn(FactTreeModel::TypeColumn), QStringLiteral("array")));
         QCOMPARE(m_model->rowCount(major), 1);
-        QCOMPARE(m_model->nodeValue(major), hiera::makeArray({12}));
+        QCOMPARE(m_model->nodeValue(major), hiera::makeArray({ 12 }));
         QVERIFY(m_model->setData(major.siblingAtColumn(FactTreeModel::TypeColumn), QStringLiteral("hash")));
         QCOMPARE(m_model->rowCount(major), 0);
         m_stack->undo();
@@ -144,7 +150,8 @@ private Q_SLOTS:
         QVERIFY(m_model->indexForKeyPath(QStringLiteral("facts.os.kind")).isValid());
         QVERIFY(!m_model->indexForKeyPath(QStringLiteral("facts.os.family")).isValid());
         // Two members with one name are refused: the scope hash could hold only one of them.
-        QVERIFY(!m_model->setData(m_model->indexForKeyPath(QStringLiteral("facts.os.kind")), QStringLiteral("release")));
+        QVERIFY(
+            !m_model->setData(m_model->indexForKeyPath(QStringLiteral("facts.os.kind")), QStringLiteral("release")));
         m_stack->undo();
         QCOMPARE(m_model->toValue(), sampleScope());
         QCOMPARE(m_stack->undoText(), QString());
@@ -162,10 +169,11 @@ private Q_SLOTS:
         const QModelIndex dcs = m_model->indexForKeyPath(QStringLiteral("facts.datacenters"));
         const QModelIndex dc3 = m_model->addChild(dcs, {}, Value("dc3"));
         QCOMPARE(dc3.row(), 2);
-        QCOMPARE(m_model->nodeValue(dcs), hiera::makeArray({"dc1", "dc2", "dc3"}));
+        QCOMPARE(m_model->nodeValue(dcs), hiera::makeArray({ "dc1", "dc2", "dc3" }));
         QVERIFY(m_model->removeNodeAt(m_model->index(0, 0, dcs)));
-        QCOMPARE(m_model->nodeValue(dcs), hiera::makeArray({"dc2", "dc3"}));
-        QCOMPARE(m_model->index(0, 0, dcs).data(HieraRoles::KeyPathRole).toString(), QStringLiteral("facts.datacenters.0"));
+        QCOMPARE(m_model->nodeValue(dcs), hiera::makeArray({ "dc2", "dc3" }));
+        QCOMPARE(
+            m_model->index(0, 0, dcs).data(HieraRoles::KeyPathRole).toString(), QStringLiteral("facts.datacenters.0"));
 
         // On a scalar row "add" makes a sibling.
         const QModelIndex family = m_model->indexForKeyPath(QStringLiteral("facts.os.family"));
@@ -189,7 +197,7 @@ private Q_SLOTS:
         QCOMPARE(m_model->nodeValue(m_model->indexForKeyPath(QStringLiteral("facts.os.family"))), Value("RedHat"));
         QVERIFY(m_model->setValueAtPath(QStringLiteral("facts.role.name"), Value("web")));
         QCOMPARE(m_model->nodeValue(m_model->indexForKeyPath(QStringLiteral("facts.role"))),
-                 hiera::makeHash({{"name", "web"}}));
+            hiera::makeHash({ { "name", "web" } }));
         QVERIFY(!m_model->setValueAtPath(QStringLiteral("facts.os.family.x"), Value(1))); // a string is in the way
         QCOMPARE(m_stack->count(), 2);
         m_stack->undo();
@@ -202,8 +210,8 @@ private Q_SLOTS:
         FactTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setScope(sampleScope());
-        QVERIFY(model.setData(model.indexForKeyPath(QStringLiteral("facts.os.family")).siblingAtColumn(1),
-                              QStringLiteral("Alpine")));
+        QVERIFY(model.setData(
+            model.indexForKeyPath(QStringLiteral("facts.os.family")).siblingAtColumn(1), QStringLiteral("Alpine")));
         QCOMPARE(model.nodeValue(model.indexForKeyPath(QStringLiteral("facts.os.family"))), Value("Alpine"));
         model.setScope(Value(42)); // not a hash: an empty scope
         QCOMPARE(model.rowCount(), 0);

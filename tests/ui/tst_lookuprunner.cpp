@@ -30,40 +30,44 @@ QStringList files(const std::vector<ContributionModel::Row>& rows)
 }
 } // namespace
 
-class TestLookupRunner : public QObject
-{
+class TestLookupRunner : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        QVERIFY(UiTest::writeFiles(m_dir, {
-            {"hiera.yaml", "version: 5\n"
-                           "defaults: {datadir: data, data_hash: yaml_data}\n"
-                           "hierarchy:\n"
-                           "  - name: Node\n"
-                           "    path: \"nodes/%{trusted.certname}.yaml\"\n"
-                           "  - name: Role\n"
-                           "    paths: [\"roles/%{facts.role}.yaml\", \"roles/missing.yaml\"]\n"
-                           "  - name: Common\n"
-                           "    path: common.yaml\n"},
-            {"bad/hiera.yaml", "version: 5\nhierarchy: [\n"},
-            {"data/nodes/web01.yaml", "x: node\n"
-                                      "h:\n"
-                                      "  a: 1\n"},
-            {"data/roles/web.yaml", "y: role\n"
-                                    "h:\n"
-                                    "  b: 2\n"},
-            {"data/common.yaml", "lookup_options:\n"
-                                 "  h:\n"
-                                 "    merge: deep\n"
-                                 "x: common\n"
-                                 "z: common\n"
-                                 "h:\n"
-                                 "  a: 0\n"
-                                 "  c: 3\n"},
-        }));
-        m_scope = hiera::scopeFromFacts(hiera::makeHash({{"role", "web"}}), "web01");
+        QVERIFY(UiTest::writeFiles(m_dir,
+            {
+                { "hiera.yaml",
+                    "version: 5\n"
+                    "defaults: {datadir: data, data_hash: yaml_data}\n"
+                    "hierarchy:\n"
+                    "  - name: Node\n"
+                    "    path: \"nodes/%{trusted.certname}.yaml\"\n"
+                    "  - name: Role\n"
+                    "    paths: [\"roles/%{facts.role}.yaml\", \"roles/missing.yaml\"]\n"
+                    "  - name: Common\n"
+                    "    path: common.yaml\n" },
+                { "bad/hiera.yaml", "version: 5\nhierarchy: [\n" },
+                { "data/nodes/web01.yaml",
+                    "x: node\n"
+                    "h:\n"
+                    "  a: 1\n" },
+                { "data/roles/web.yaml",
+                    "y: role\n"
+                    "h:\n"
+                    "  b: 2\n" },
+                { "data/common.yaml",
+                    "lookup_options:\n"
+                    "  h:\n"
+                    "    merge: deep\n"
+                    "x: common\n"
+                    "z: common\n"
+                    "h:\n"
+                    "  a: 0\n"
+                    "  c: 3\n" },
+            }));
+        m_scope = hiera::scopeFromFacts(hiera::makeHash({ { "role", "web" } }), "web01");
     }
 
     void init()
@@ -85,7 +89,7 @@ private Q_SLOTS:
     LookupOutcomePtr lookupOnce(const QString& key, std::optional<hiera::MergeSpec> merge = {})
     {
         QSignalSpy finished(m_runner, &LookupRunner::lookupFinished);
-        m_runner->lookup(m_scope, LookupRequest{key.toStdString(), merge});
+        m_runner->lookup(m_scope, LookupRequest { key.toStdString(), merge });
         if (!finished.wait(10000))
             return nullptr;
         return finished.first().at(0).value<LookupOutcomePtr>();
@@ -120,9 +124,11 @@ private Q_SLOTS:
         const LookupOutcomePtr outcome = lookupOnce(QStringLiteral("z"));
         QVERIFY(outcome && outcome->result.found());
         const auto rows = ContributionModel::collect(*outcome->result.trace);
-        QCOMPARE(files(rows), (QStringList{QStringLiteral("nodes/web01.yaml"), QStringLiteral("roles/web.yaml"),
-                                           QStringLiteral("roles/missing.yaml"), QStringLiteral("data/common.yaml")}));
-        QCOMPARE(outcomes(rows), (QList<Outcome>{Outcome::NotFound, Outcome::NotFound, Outcome::Missing, Outcome::Won}));
+        QCOMPARE(files(rows),
+            (QStringList { QStringLiteral("nodes/web01.yaml"), QStringLiteral("roles/web.yaml"),
+                QStringLiteral("roles/missing.yaml"), QStringLiteral("data/common.yaml") }));
+        QCOMPARE(
+            outcomes(rows), (QList<Outcome> { Outcome::NotFound, Outcome::NotFound, Outcome::Missing, Outcome::Won }));
         QCOMPARE(rows[0].level, QStringLiteral("Node"));
         QCOMPARE(rows[3].level, QStringLiteral("Common"));
 
@@ -131,7 +137,8 @@ private Q_SLOTS:
         model.setTrace(outcome->result.trace, m_dir.path());
         QCOMPARE(model.rowCount(), 4);
         QCOMPARE(model.index(3, ContributionModel::OutcomeColumn).data().toString(), QStringLiteral("won"));
-        QCOMPARE(model.index(3, ContributionModel::OriginColumn).data().toString(), QStringLiteral("data/common.yaml:5"));
+        QCOMPARE(
+            model.index(3, ContributionModel::OriginColumn).data().toString(), QStringLiteral("data/common.yaml:5"));
         QCOMPARE(model.index(3, 0).data(HieraRoles::SourceLineRole).toInt(), 5);
         QCOMPARE(model.index(3, 0).data(HieraRoles::SourceKeyRole).toString(), QStringLiteral("z"));
         QCOMPARE(model.index(2, ContributionModel::OutcomeColumn).data().toString(), QStringLiteral("missing"));
@@ -156,7 +163,8 @@ private Q_SLOTS:
         QCOMPARE(root.merge->strategy, hiera::MergeStrategy::Deep);
         QCOMPARE(root.lookupOptionsEntry, std::string("h"));
         const auto rows = ContributionModel::collect(root);
-        QCOMPARE(outcomes(rows), (QList<Outcome>{Outcome::Merged, Outcome::Merged, Outcome::Missing, Outcome::Merged}));
+        QCOMPARE(
+            outcomes(rows), (QList<Outcome> { Outcome::Merged, Outcome::Merged, Outcome::Missing, Outcome::Merged }));
 
         ExplanationModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -165,7 +173,8 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("Searching for \"h\""));
         const QStringList dump = UiTest::printModel(&model);
         QVERIFY2(dump.filter(QStringLiteral("Hierarchy entry \"Node\"")).size() >= 1, qPrintable(dump.join('\n')));
-        QVERIFY2(dump.filter(QStringLiteral("Path \"data/nodes/web01.yaml\" | found")).size() == 1, qPrintable(dump.join('\n')));
+        QVERIFY2(dump.filter(QStringLiteral("Path \"data/nodes/web01.yaml\" | found")).size() == 1,
+            qPrintable(dump.join('\n')));
         QVERIFY2(dump.filter(QStringLiteral("path not found")).size() >= 1, qPrintable(dump.join('\n')));
     }
 
@@ -174,7 +183,7 @@ private Q_SLOTS:
         hiera::MergeSpec first;
         const LookupOutcomePtr outcome = lookupOnce(QStringLiteral("h"), first);
         QVERIFY(outcome && outcome->result.found());
-        QCOMPARE(outcome->result.value, hiera::makeHash({{"a", 1}}));
+        QCOMPARE(outcome->result.value, hiera::makeHash({ { "a", 1 } }));
     }
 
     void notFoundAndErrors()
@@ -193,9 +202,9 @@ private Q_SLOTS:
     {
         QSignalSpy finished(m_runner, &LookupRunner::lookupFinished);
         const int droppedBefore = m_runner->droppedResults();
-        m_runner->lookup(m_scope, LookupRequest{"x", {}});
-        m_runner->lookup(m_scope, LookupRequest{"y", {}});
-        m_runner->lookup(m_scope, LookupRequest{"z", {}});
+        m_runner->lookup(m_scope, LookupRequest { "x", {} });
+        m_runner->lookup(m_scope, LookupRequest { "y", {} });
+        m_runner->lookup(m_scope, LookupRequest { "z", {} });
         QVERIFY(finished.wait(10000));
         QTRY_VERIFY(!m_runner->isBusy());
         QTest::qWait(50);
@@ -209,7 +218,7 @@ private Q_SLOTS:
     void newEngineDropsOldResults()
     {
         QSignalSpy finished(m_runner, &LookupRunner::lookupFinished);
-        m_runner->lookup(m_scope, LookupRequest{"x", {}});
+        m_runner->lookup(m_scope, LookupRequest { "x", {} });
         m_runner->setEngine(hiera::Engine::load(m_dir.filePath(QStringLiteral("hiera.yaml")).toStdString()));
         QTRY_VERIFY(!m_runner->isBusy());
         QTest::qWait(50);
@@ -231,7 +240,8 @@ private Q_SLOTS:
                 list << QString::fromStdString(k);
             return list;
         }();
-        QVERIFY2(keys.contains(QStringLiteral("h")) && keys.contains(QStringLiteral("h.a")), qPrintable(keys.join(',')));
+        QVERIFY2(
+            keys.contains(QStringLiteral("h")) && keys.contains(QStringLiteral("h.a")), qPrintable(keys.join(',')));
         QVERIFY(!keys.contains(QStringLiteral("lookup_options")));
         QVERIFY(snapshot->candidateFiles.size() >= 4);
     }

@@ -19,19 +19,19 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
-#include <QElapsedTimer>
-#include <QTimer>
 #include <QCompleter>
+#include <QElapsedTimer>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QSortFilterProxyModel>
+#include <QStandardPaths>
 #include <QTableView>
-#include <QTextBlock>
 #include <QTest>
+#include <QTextBlock>
+#include <QTimer>
 #include <QTreeView>
 #include <QUndoStack>
 #include <QUrl>
@@ -60,8 +60,7 @@ QStringList contributingFiles(const MainWindow& window)
 }
 } // namespace
 
-class TestMainWindow : public QObject
-{
+class TestMainWindow : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase()
@@ -81,11 +80,9 @@ private Q_SLOTS:
     {
         m_window = std::make_unique<MainWindow>();
         m_testers.clear();
-        for (QAbstractItemModel* model :
-             std::initializer_list<QAbstractItemModel*>{m_window->factModel(), m_window->hierarchyModel(),
-                                                        m_window->valueModel(), m_window->rootValueModel(),
-                                                        m_window->contributionModel(), m_window->explanationModel(),
-                                                        m_window->explanationProxy()}) {
+        for (QAbstractItemModel* model : std::initializer_list<QAbstractItemModel*> { m_window->factModel(),
+                 m_window->hierarchyModel(), m_window->valueModel(), m_window->rootValueModel(),
+                 m_window->contributionModel(), m_window->explanationModel(), m_window->explanationProxy() }) {
             m_testers.push_back(std::make_unique<QAbstractItemModelTester>(
                 model, QAbstractItemModelTester::FailureReportingMode::QtTest));
         }
@@ -113,8 +110,8 @@ private Q_SLOTS:
     void waitForAnswer(const QString& key)
     {
         QTRY_VERIFY_WITH_TIMEOUT(m_window->lastOutcome() && m_window->lastOutcome()->request.key == key.toStdString()
-                                     && !m_window->runner()->isBusy(),
-                                 timeoutMs);
+                && !m_window->runner()->isBusy(),
+            timeoutMs);
     }
 
     void opensTheBundledDemo()
@@ -146,12 +143,13 @@ private Q_SLOTS:
         waitForAnswer(QStringLiteral("profile::web::workers"));
         QCOMPARE(valueText(*m_window), QStringLiteral("16"));
         QCOMPARE(originText(*m_window), QStringLiteral("data/roles/web/production.yaml:4"));
-        QCOMPARE(contributingFiles(*m_window), QStringList{QStringLiteral("roles/web/production.yaml")});
+        QCOMPARE(contributingFiles(*m_window), QStringList { QStringLiteral("roles/web/production.yaml") });
         QVERIFY(!m_window->answerBanner()->isVisible());
 
         // Edit the env fact in the tree through its editor: the answer follows at once.
-        const QModelIndex env = m_window->factModel()->indexForKeyPath(QStringLiteral("facts.env")).siblingAtColumn(
-            FactTreeModel::ValueColumn);
+        const QModelIndex env = m_window->factModel()
+                                    ->indexForKeyPath(QStringLiteral("facts.env"))
+                                    .siblingAtColumn(FactTreeModel::ValueColumn);
         QVERIFY(env.isValid());
         QTreeView* view = m_window->factView();
         view->scrollTo(env);
@@ -167,7 +165,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("2"), timeoutMs);
         QTRY_VERIFY(!m_window->runner()->isBusy());
         QCOMPARE(originText(*m_window), QStringLiteral("data/roles/web/staging.yaml:2"));
-        QCOMPARE(contributingFiles(*m_window), QStringList{QStringLiteral("roles/web/staging.yaml")});
+        QCOMPARE(contributingFiles(*m_window), QStringList { QStringLiteral("roles/web/staging.yaml") });
         QVERIFY(m_window->windowTitle().contains(QLatin1String("web01.example.com.yaml")));
         QVERIFY(m_window->isWindowModified());
 
@@ -217,9 +215,8 @@ private Q_SLOTS:
         QVERIFY(std::any_of(rows.begin(), rows.end(), [](const ContributionModel::Row& r) {
             return r.outcome == ContributionModel::Outcome::Merged && r.path.endsWith(QLatin1String("dc1.yaml"));
         }));
-        QVERIFY(std::any_of(rows.begin(), rows.end(), [](const ContributionModel::Row& r) {
-            return r.outcome == ContributionModel::Outcome::NotFound;
-        }));
+        QVERIFY(std::any_of(rows.begin(), rows.end(),
+            [](const ContributionModel::Row& r) { return r.outcome == ContributionModel::Outcome::NotFound; }));
     }
 
     void dataFileChangeOnDisk()
@@ -300,9 +297,9 @@ private Q_SLOTS:
         openDemoCopy(QStringLiteral("site::dns_servers"));
         const int firstCount = m_window->valueModel()->rowCount(m_window->valueModel()->index(0, 0));
         m_window->setMergeStrategy(QStringLiteral("unique"));
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->lastOutcome() && m_window->lastOutcome()->request.merge
-                                     && !m_window->runner()->isBusy(),
-                                 timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            m_window->lastOutcome() && m_window->lastOutcome()->request.merge && !m_window->runner()->isBusy(),
+            timeoutMs);
         QVERIFY(m_window->summaryText().contains(QLatin1String("unique")));
         QVERIFY(m_window->valueModel()->rowCount(m_window->valueModel()->index(0, 0)) > firstCount);
         QVERIFY(contributingFiles(*m_window).size() >= 2);
@@ -358,7 +355,7 @@ private Q_SLOTS:
         if (factsOnly) {
             // Facts only: reopening rebuilds the scope from them (top-scope copies from the facts).
             QCOMPARE(QString::fromStdString(hiera::toJson(*after.asHash().find(std::string_view("facts")))),
-                     QString::fromStdString(hiera::toJson(*before.asHash().find(std::string_view("facts")))));
+                QString::fromStdString(hiera::toJson(*before.asHash().find(std::string_view("facts")))));
         } else {
             QCOMPARE(QString::fromStdString(hiera::toJson(after)), QString::fromStdString(hiera::toJson(before)));
             QCOMPARE(m_window->factsPath(), path);
@@ -369,16 +366,17 @@ private Q_SLOTS:
     {
         QVERIFY(m_window->openFacts(m_tmp.filePath(QStringLiteral("demo/facts/web02.example.com.json"))));
         QCOMPARE(m_window->factModel()->nodeValue(m_window->factModel()->indexForKeyPath(QStringLiteral("facts.env"))),
-                 hiera::Value("staging"));
-        QCOMPARE(m_window->factModel()->nodeValue(m_window->factModel()->indexForKeyPath(QStringLiteral("trusted.certname"))),
-                 hiera::Value("web02.example.com"));
+            hiera::Value("staging"));
+        QCOMPARE(m_window->factModel()->nodeValue(
+                     m_window->factModel()->indexForKeyPath(QStringLiteral("trusted.certname"))),
+            hiera::Value("web02.example.com"));
     }
 
     void dropFiles()
     {
         auto drop = [this](const QString& path) {
             QMimeData mime;
-            mime.setUrls({QUrl::fromLocalFile(path)});
+            mime.setUrls({ QUrl::fromLocalFile(path) });
             QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
             QApplication::sendEvent(m_window.get(), &enter);
             QVERIFY(enter.isAccepted());
@@ -456,7 +454,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runner()->isBusy(), 60000);
         ticker.stop();
         qInfo("large fixture: first answer after %lld ms, total %lld ms, worst event-loop gap %lld ms, %d keys",
-              firstAnswer, clock.elapsed(), worstGap, m_window->keyEdit()->completer()->model()->rowCount());
+            firstAnswer, clock.elapsed(), worstGap, m_window->keyEdit()->completer()->model()->rowCount());
         QVERIFY2(worstGap < 250, qPrintable(QStringLiteral("GUI thread stalled for %1 ms").arg(worstGap)));
     }
 

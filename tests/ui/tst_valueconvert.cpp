@@ -12,15 +12,13 @@ Q_DECLARE_METATYPE(hiera::Value::Type)
 Q_DECLARE_METATYPE(hiera::Value)
 
 namespace QTest {
-template<>
-char* toString(const hiera::Value& value)
+template <> char* toString(const hiera::Value& value)
 {
     return qstrdup(ValueConvert::displayText(value).toUtf8().constData());
 }
 } // namespace QTest
 
-class TestValueConvert : public QObject
-{
+class TestValueConvert : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void parseScalar_data()
@@ -80,8 +78,8 @@ private Q_SLOTS:
         QTest::newRow("bool to int") << Value(true) << Value::Type::Integer << Value(1);
         QTest::newRow("float to int") << Value(2.9) << Value::Type::Integer << Value(2);
         QTest::newRow("int to float") << Value(2) << Value::Type::Float << Value(2.0);
-        QTest::newRow("scalar to array") << Value("x") << Value::Type::Array << hiera::makeArray({Value("x")});
-        QTest::newRow("hash to string") << hiera::makeHash({{"a", 1}}) << Value::Type::String << Value("");
+        QTest::newRow("scalar to array") << Value("x") << Value::Type::Array << hiera::makeArray({ Value("x") });
+        QTest::newRow("hash to string") << hiera::makeHash({ { "a", 1 } }) << Value::Type::String << Value("");
         QTest::newRow("null to string") << Value() << Value::Type::String << Value("");
         QTest::newRow("string to hash") << Value("x") << Value::Type::Hash << Value(hiera::Hash());
     }
@@ -112,13 +110,13 @@ private Q_SLOTS:
         QVERIFY(b);
         QCOMPARE(ValueConvert::originText(b->mark(), QStringLiteral("/tmp/x")), QStringLiteral("data/common.yaml:2"));
         QCOMPARE(ValueConvert::originText(b->mark()), QStringLiteral("/tmp/x/data/common.yaml:2"));
-        QCOMPARE(ValueConvert::originText(hiera::SourceMark{}), QString());
+        QCOMPARE(ValueConvert::originText(hiera::SourceMark {}), QString());
     }
 
     void displayText()
     {
-        QCOMPARE(ValueConvert::displayText(hiera::makeArray({1, 2, 3})), QStringLiteral("[3 items]"));
-        QCOMPARE(ValueConvert::displayText(hiera::makeHash({{"a", 1}})), QStringLiteral("{1 key}"));
+        QCOMPARE(ValueConvert::displayText(hiera::makeArray({ 1, 2, 3 })), QStringLiteral("[3 items]"));
+        QCOMPARE(ValueConvert::displayText(hiera::makeHash({ { "a", 1 } })), QStringLiteral("{1 key}"));
         QCOMPARE(ValueConvert::displayText(Value()), QStringLiteral("null"));
         QCOMPARE(ValueConvert::editText(Value()), QString());
         QCOMPARE(ValueConvert::keyText(Value(1)), QStringLiteral("1"));

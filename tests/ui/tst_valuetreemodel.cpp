@@ -7,8 +7,7 @@
 #include <QAbstractItemModelTester>
 #include <QTest>
 
-class TestValueTreeModel : public QObject
-{
+class TestValueTreeModel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void treeWithOrigins()
@@ -23,7 +22,7 @@ private Q_SLOTS:
                                                    "    - b.example.com\n"
                                                    "  iburst: true\n"
                                                    "  minpoll: 4\n",
-                                                   "/demo/data/common.yaml");
+            "/demo/data/common.yaml");
         const hiera::Value ntp = *data.asHash().find(std::string_view("ntp"));
         model.setValue(ntp, QStringLiteral("ntp"), QStringLiteral("/demo"));
         const QStringList expected = {
@@ -55,7 +54,7 @@ private Q_SLOTS:
         ValueTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setValue(hiera::Value(42), QStringLiteral("a.b.c"));
-        QCOMPARE(UiTest::printModel(&model), QStringList{QStringLiteral("a.b.c | 42 | integer | ")});
+        QCOMPARE(UiTest::printModel(&model), QStringList { QStringLiteral("a.b.c | 42 | integer | ") });
         QCOMPARE(model.index(0, 0).data(HieraRoles::SourceFileRole).toString(), QString());
         QCOMPARE(model.index(0, 0).data(HieraRoles::SourceKeyRole).toString(), QStringLiteral("c"));
     }

@@ -35,8 +35,8 @@ inline bool writeFiles(const QTemporaryDir& dir, std::initializer_list<std::pair
 }
 
 // "key | value | type" per row, children indented two spaces per level.
-inline QStringList printModel(const QAbstractItemModel* model, const QModelIndex& parent = {}, int depth = 0,
-                              int columns = -1)
+inline QStringList printModel(
+    const QAbstractItemModel* model, const QModelIndex& parent = {}, int depth = 0, int columns = -1)
 {
     QStringList lines;
     const int columnCount = columns < 0 ? model->columnCount(parent) : columns;

@@ -35,6 +35,7 @@ namespace hiera {
 class FileCache;
 namespace detail {
 class LookupOptionsCache;
+class GlobCache;
 }
 
 struct EngineOptions
@@ -129,6 +130,7 @@ public:
 
     FileCache& cache() const { return *m_cache; }
     detail::LookupOptionsCache& lookupOptionsCache() const { return *m_lookupOptionsCache; }
+    detail::GlobCache& globCache() const { return *m_globCache; }
 
 private:
     Engine(std::vector<Layer> layers, EngineOptions options);
@@ -137,6 +139,7 @@ private:
     EngineOptions m_options;
     std::unique_ptr<FileCache> m_cache;
     std::unique_ptr<detail::LookupOptionsCache> m_lookupOptionsCache;
+    std::unique_ptr<detail::GlobCache> m_globCache;
 };
 
 } // namespace hiera
