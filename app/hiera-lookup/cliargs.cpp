@@ -22,6 +22,8 @@ const char* const kUsage =
     "  --merge-hash-arrays    deep merge: merge arrays of hashes element by element\n"
     "  --explain              print how the value was found (Puppet's --explain, plus file:line)\n"
     "  --format json|yaml     output format (default yaml); with --explain, json prints the trace\n"
+    "  --no-cache             do not use the cache of parsed data files\n"
+    "                         (~/.cache/hiera-explorer/parsed, or $HIERA_CACHE_DIR; empty disables)\n"
     "  --help, --version\n"
     "\n"
     "Exit status: 0 found (value on stdout), 1 not found (nothing on stdout), 2 error (message on stderr).\n";
@@ -84,6 +86,8 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
             sort = true;
         } else if (arg == "--merge-hash-arrays") {
             hashArrays = true;
+        } else if (arg == "--no-cache") {
+            a.noCache = true;
         } else if (arg == "--explain") {
             a.explain = true;
         } else if (arg == "--format" || arg == "--render-as") {

@@ -17,6 +17,7 @@ struct CliArgs
     std::string node;
     std::optional<hiera::MergeSpec> merge;
     bool explain = false;
+    bool noCache = false;
     enum class Format { Yaml, Json } format = Format::Yaml;
     std::string key;
     bool help = false;

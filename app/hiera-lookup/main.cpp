@@ -9,9 +9,45 @@
 #include <hiera/valueformat.h>
 #include <hiera/yaml.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <iostream>
+#include <thread>
 
 namespace {
+
+// Parses the node's data files on every core before the lookup: a cold lookup is mostly YAML parsing.
+void preloadInParallel(const hiera::Engine& engine, const hiera::Scope& scope)
+{
+    std::vector<std::function<void()>> tasks = engine.preloadTasks(scope);
+    const unsigned workers = std::min<unsigned>(std::max(1u, std::thread::hardware_concurrency()), 8);
+    if (tasks.size() < 2 || workers < 2)
+        return; // the lookup reads the files itself
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t i = next++; i < tasks.size(); i = next++)
+            tasks[i]();
+    };
+    std::vector<std::thread> pool;
+    for (unsigned w = 1; w < workers; ++w)
+        pool.emplace_back(work);
+    work();
+    for (auto& t : pool)
+        t.join();
+}
+
+// Where parsed data files are kept between runs: $HIERA_CACHE_DIR (empty: no cache), else the XDG
+// cache directory.
+std::string cacheDirectory()
+{
+    if (const char* dir = std::getenv("HIERA_CACHE_DIR"))
+        return dir;
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        return std::string(xdg) + "/hiera-explorer/parsed";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::string(home) + "/.cache/hiera-explorer/parsed";
+    return {};
+}
 
 int fail(const std::string& message)
 {
@@ -50,7 +86,11 @@ int main(int argc, char** argv)
         }
         hiera::MapScope scope(hiera::scopeFromFacts(facts, args.node, extra));
 
-        auto engine = hiera::Engine::load(args.config);
+        hiera::EngineOptions engineOptions;
+        if (!args.noCache)
+            engineOptions.diskCacheDirectory = cacheDirectory();
+        auto engine = hiera::Engine::load(args.config, engineOptions);
+        preloadInParallel(*engine, scope);
         hiera::LookupOptions options;
         options.merge = args.merge;
         options.explain = args.explain;

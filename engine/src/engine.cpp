@@ -18,7 +18,7 @@ using namespace detail;
 Engine::Engine(std::vector<Layer> layers, EngineOptions options)
     : m_layers(std::move(layers))
     , m_options(std::move(options))
-    , m_cache(std::make_unique<FileCache>(m_options.revalidateInterval))
+    , m_cache(std::make_unique<FileCache>(m_options.revalidateInterval, m_options.diskCacheDirectory))
     , m_lookupOptionsCache(std::make_unique<detail::LookupOptionsCache>())
     , m_globCache(std::make_unique<detail::GlobCache>(m_options.revalidateInterval))
 {
@@ -174,6 +174,28 @@ std::vector<std::string> Engine::keyInventory(const Scope& scope, std::size_t ma
         }
     }
     return {keys.begin(), keys.end()};
+}
+
+std::vector<std::function<void()>> Engine::preloadTasks(const Scope& scope) const
+{
+    std::vector<std::function<void()>> tasks;
+    auto backends = m_options.backends ? m_options.backends : BackendRegistry::defaultRegistry();
+    for (const Layer& layer : m_layers)
+        for (const Level& level : layer.config.hierarchy) {
+            const DataHashBackend* backend =
+                level.kind == BackendKind::DataHash ? backends->dataHash(level.function) : nullptr;
+            if (!backend)
+                continue;
+            try {
+                for (const Candidate& c : resolveLevel(layer.config, level, scope, *m_globCache).candidates)
+                    tasks.push_back([this, path = c.path, backend, &level] {
+                        m_cache->get(path, *backend, level.options, m_options.limits);
+                    });
+            } catch (const Error&) {
+                // the lookup reports it
+            }
+        }
+    return tasks;
 }
 
 std::vector<std::string> Engine::candidateFiles(const Scope& scope) const

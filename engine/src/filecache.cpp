@@ -25,26 +25,16 @@ bool hasInvalidKey(const Value& v)
 }
 } // namespace
 
-FileCache::FileCache(std::chrono::milliseconds revalidateInterval) : m_interval(revalidateInterval) { }
+FileCache::FileCache(std::chrono::milliseconds revalidateInterval, const std::string& diskCacheDirectory)
+    : m_interval(revalidateInterval)
+    , m_disk(diskCacheDirectory.empty() ? nullptr : std::make_unique<detail::DiskCache>(diskCacheDirectory))
+{
+}
 
 long long FileCache::nowNs()
 {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
-}
-
-FileCache::Signature FileCache::statFile(const std::string& path)
-{
-    struct stat st{};
-    Signature s;
-    if (::stat(path.c_str(), &st) != 0)
-        return s;
-    s.exists = true;
-    s.directory = S_ISDIR(st.st_mode);
-    s.inode = st.st_ino;
-    s.size = st.st_size;
-    s.mtimeNs = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
-    return s;
 }
 
 std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const DataHashBackend& backend,
@@ -63,7 +53,7 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
         && now - entry->checkedAtNs.load(std::memory_order_relaxed) < m_interval.count() * 1000000LL)
         return entry->file;
 
-    const Signature sig = statFile(path);
+    const Signature sig = detail::statFile(path);
     if (entry && entry->signature == sig) {
         entry->checkedAtNs.store(now, std::memory_order_relaxed);
         return entry->file;
@@ -73,7 +63,17 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
     file->exists = sig.exists;
     if (sig.exists) {
         try {
-            file->data = backend.load(path, options, limits, file->warnings);
+            std::optional<detail::CachedParse> cached;
+            if (m_disk && !sig.directory)
+                cached = m_disk->load(backend.name(), path, sig);
+            if (cached) {
+                file->data = std::move(cached->data);
+                file->warnings = std::move(cached->warnings);
+            } else {
+                file->data = backend.load(path, options, limits, file->warnings);
+                if (m_disk && !sig.directory)
+                    m_disk->store(backend.name(), path, sig, {file->data, file->warnings});
+            }
             if (file->data.isHash()) {
                 const Hash& h = file->data.asHash();
                 file->hasLookupOptions = h.find("lookup_options") != nullptr;

@@ -4,6 +4,8 @@
 // parsed once and shared (shared_ptr<const DataFile>) until it changes on disk (inode, size or mtime
 // differ) or the host invalidates it.
 
+#include "diskcache.h"
+
 #include <hiera/error.h>
 #include <hiera/value.h>
 
@@ -46,7 +48,8 @@ struct DataFile
 class FileCache
 {
 public:
-    explicit FileCache(std::chrono::milliseconds revalidateInterval);
+    // `diskCacheDirectory` empty: no persistent cache.
+    FileCache(std::chrono::milliseconds revalidateInterval, const std::string& diskCacheDirectory = {});
 
     std::shared_ptr<const DataFile> get(const std::string& path, const DataHashBackend& backend, const Value& options,
                                         const ParseLimits& limits);
@@ -55,15 +58,7 @@ public:
     std::size_t size() const;
 
 private:
-    struct Signature
-    {
-        bool exists = false;
-        bool directory = false;
-        unsigned long long inode = 0;
-        long long size = 0;
-        long long mtimeNs = 0;
-        bool operator==(const Signature&) const = default;
-    };
+    using Signature = detail::FileSignature;
     struct Entry
     {
         std::shared_ptr<const DataFile> file;
@@ -71,10 +66,10 @@ private:
         std::atomic<long long> checkedAtNs{0};
     };
 
-    static Signature statFile(const std::string& path);
     static long long nowNs();
 
     std::chrono::milliseconds m_interval;
+    std::unique_ptr<detail::DiskCache> m_disk;
     mutable std::shared_mutex m_mutex;
     // By path; a path read by two backends (yaml_data and json_data) has two entries.
     std::unordered_map<std::string, std::vector<std::pair<const DataHashBackend*, std::shared_ptr<Entry>>>> m_entries;

@@ -391,6 +391,10 @@ void LookupRun::lookupLevel(const LevelState& level, const std::string& root, co
                 loc->event = TraceNode::Event::Failed;
                 loc->message = file.error->what();
             }
+            if (m_engine.options().skipBrokenFiles) {
+                warn(std::string(file.error->what()) + " (file skipped; Puppet would fail the lookup)");
+                continue;
+            }
             throw *file.error;
         }
         for (const auto& w : file.warnings)

@@ -241,7 +241,7 @@ bool plainSafe(const std::string& s)
     return !problem && read.isString() && read.asString() == s;
 }
 
-void yamlScalar(std::string& out, const Value& v)
+void yamlScalar(std::string& out, const Value& v, bool flow = false)
 {
     switch (v.type()) {
     case Value::Type::Null: out += "~"; break;
@@ -258,13 +258,47 @@ void yamlScalar(std::string& out, const Value& v)
         break;
     }
     case Value::Type::String:
-        if (plainSafe(v.asString()))
+        // In a flow collection (a complex key) the flow indicators end a plain scalar: quote them.
+        if (plainSafe(v.asString()) && (!flow || v.asString().find_first_of(",[]{}") == std::string::npos))
             out += v.asString();
         else
             jsonString(out, v.asString()); // JSON escapes are valid in YAML double-quoted scalars
         break;
     case Value::Type::Array: out += "[]"; break;
     case Value::Type::Hash: out += "{}"; break;
+    }
+}
+
+// Flow form ([a, {b: c}]) for a collection used as a hash key. Not JSON: JSON would turn integer
+// keys and NaN into strings, and the key must read back as the same value.
+void yamlFlow(std::string& out, const Value& v)
+{
+    if (v.isArray()) {
+        out += '[';
+        bool first = true;
+        for (const auto& e : v.asArray()) {
+            if (!first)
+                out += ", ";
+            first = false;
+            yamlFlow(out, e);
+        }
+        out += ']';
+    } else if (v.isHash()) {
+        out += '{';
+        bool first = true;
+        for (const auto& e : v.asHash()) {
+            if (!first)
+                out += ", ";
+            first = false;
+            if (!e.key.isScalar())
+                out += "? ";
+            yamlFlow(out, e.key);
+            out += ": ";
+            yamlFlow(out, e.value);
+        }
+        out += '}';
+    } else {
+        yamlScalar(out, v, true);
     }
 }
 
@@ -306,11 +340,15 @@ void writeYaml(std::string& out, const Value& v, int indent)
     } else if (v.isHash()) {
         for (const auto& e : v.asHash()) {
             out += pad;
-            if (e.key.isScalar())
+            if (e.key.isScalar()) {
                 yamlScalar(out, e.key);
-            else {
+            } else {
+                // An explicit key: `? [a, b]` on its line, then `: value` (`? [a]: v` would make the
+                // key itself a mapping).
                 out += "? ";
-                out += toJson(e.key);
+                yamlFlow(out, e.key);
+                out += '\n';
+                out += pad;
             }
             out += ':';
             writeYamlEntryValue(out, e.value, indent + 2);

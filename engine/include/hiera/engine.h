@@ -24,6 +24,7 @@
 #include <hiera/yaml.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,6 +48,13 @@ struct EngineOptions
     std::size_t maxInterpolationDepth = 64;      // nested lookups / re-interpolations
     std::size_t maxInterpolatedBytes = 16u << 20; // one interpolated string
     std::shared_ptr<const BackendRegistry> backends; // null = BackendRegistry::defaultRegistry()
+    // Puppet fails every lookup when any existing data file of the hierarchy cannot be read or parsed
+    // (lookup_options reads them all). With this set, such a file is skipped instead and named in
+    // LookupResult::warnings, so that the rest of the hierarchy still answers (the explorer's mode).
+    bool skipBrokenFiles = false;
+    // A directory for a persistent cache of parsed data files (empty = none). Entries are used only
+    // for the exact file version they were made from; hiera-lookup uses ~/.cache/hiera-explorer.
+    std::string diskCacheDirectory;
 };
 
 struct LookupOptions
@@ -120,6 +128,11 @@ public:
     // Every key of every existing data file for this scope, with dotted sub-paths into hashes and
     // arrays (for completion). Sorted, unique. lookup_options is left out.
     std::vector<std::string> keyInventory(const Scope& scope, std::size_t maxDepth = 6) const;
+
+    // One task per data file this scope's hierarchy consults, each reading and parsing it into the
+    // cache. The engine starts no threads: a host that wants the files parsed in parallel runs these
+    // on its own threads before the first lookup (hiera-lookup does, on every core).
+    std::vector<std::function<void()>> preloadTasks(const Scope& scope) const;
 
     // Every data file path this scope's hierarchy consults (present or not), for file watching.
     std::vector<std::string> candidateFiles(const Scope& scope) const;

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Print one table of Hiera Explorer's speed figures next to Puppet's.
+
+    python3 bench/run.py --build build [--fixtures DIR] [--puppet auto|off] [--rounds N]
+
+Generates the fixtures of ../shared/bench/gen_fixture.py (small, medium, large; seed 1) when they are
+missing, then measures:
+  cold     one hiera-lookup process per sample.tsv row, medium fixture, alternating call by call with
+           `puppet lookup` when Puppet is installed (../shared/bench/puppet_bench.py compare), else
+           against the Puppet figure recorded in ../shared/bench/README.md
+  warm     lookups inside one process (hiera-bench warm), medium
+  fleet    one key on all 20,000 nodes of the large fixture, both cores (hiera-bench fleet)
+  load     every data file of the large fixture parsed (hiera-bench load)
+  explorer fact edit to repaint (medium) and the longest GUI stall (large), if bench-explorer is built
+Figures only: nothing here is a pass/fail test. Python 3.11 standard library.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SHARED_BENCH = os.path.join(ROOT, "..", "shared", "bench")
+
+# Puppet 7.23 reference figures from ../shared/bench/README.md (used when Puppet is not installed).
+PUPPET_COLD_MEDIUM_S = 1.27
+PUPPET_WARM_US = "110-155"
+PUPPET_FLEET_LARGE_S = 19 * 60
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if p.returncode != 0:
+        sys.stderr.write(f"bench: {' '.join(cmd)} failed ({p.returncode}):\n{p.stderr}\n")
+    return p.stdout
+
+
+def figures(text):
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"^([a-z_]+)=(.*)$", line.strip())
+        if m:
+            try:
+                out[m.group(1)] = float(m.group(2))
+            except ValueError:
+                out[m.group(1)] = m.group(2)
+    return out
+
+
+def ensure_fixture(fixtures, size):
+    d = os.path.join(fixtures, size)
+    if not os.path.exists(os.path.join(d, "summary.json")):
+        print(f"generating the {size} fixture in {d} ...", file=sys.stderr)
+        run([sys.executable, os.path.join(SHARED_BENCH, "gen_fixture.py"), "--size", size, "--seed", "1",
+             "--out", d, "--force"])
+    return d
+
+
+def loadavg():
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--fixtures", default=os.path.join(ROOT, "build", "fixtures"))
+    ap.add_argument("--puppet", choices=["auto", "off"], default="auto")
+    ap.add_argument("--rounds", type=int, default=1)
+    a = ap.parse_args()
+
+    lookup = os.path.join(a.build, "app", "hiera-lookup", "hiera-lookup")
+    bench = os.path.join(a.build, "bench", "hiera-bench")
+    explorer_bench = os.path.join(a.build, "tests", "ui", "bench-explorer")
+    for exe in (lookup, bench):
+        if not os.access(exe, os.X_OK):
+            sys.exit(f"bench: {exe} is missing; build first (cmake --build {a.build})")
+    medium = ensure_fixture(a.fixtures, "medium")
+    large = ensure_fixture(a.fixtures, "large")
+    rows = []  # (measure, figure, target, puppet, ratio, met)
+
+    # cold
+    have_puppet = a.puppet == "auto" and shutil.which("puppet")
+    if have_puppet:
+        out = run([sys.executable, os.path.join(SHARED_BENCH, "puppet_bench.py"), "compare", "--fixture", medium,
+                   "--engine", lookup, "--rounds", str(a.rounds)])
+        m = re.search(r"puppet_median_s=([\d.]+) engine_median_s=([\d.]+) ratio=([\d.]+)x.*mismatches=(\d+)", out)
+        if m:
+            p, e, r, mism = float(m.group(1)), float(m.group(2)), float(m.group(3)), int(m.group(4))
+            rows.append(("cold: one process, one key (medium, sample.tsv rows)", f"{e * 1000:.1f} ms median",
+                         ">= 100x faster", f"{p:.2f} s (measured, same run)", f"{r:.0f}x",
+                         "yes" if r >= 100 and mism == 0 else f"no (mismatches={mism})" if mism else "no"))
+    else:
+        times = []
+        import time
+        for line in open(os.path.join(medium, "sample.tsv")).read().splitlines()[1:]:
+            node, key = line.split("\t")[:2]
+            cmd = [lookup, "--config", os.path.join(medium, "hiera.yaml"), "--facts",
+                   os.path.join(medium, "facts", node + ".yaml"), "--format", "json", key]
+            subprocess.run(cmd, capture_output=True)  # warm-up: page cache
+            t0 = time.perf_counter()
+            subprocess.run(cmd, capture_output=True)
+            times.append(time.perf_counter() - t0)
+        times.sort()
+        e = times[len(times) // 2]
+        r = PUPPET_COLD_MEDIUM_S / e
+        rows.append(("cold: one process, one key (medium, sample.tsv rows)", f"{e * 1000:.1f} ms median",
+                     ">= 100x faster", f"{PUPPET_COLD_MEDIUM_S} s (recorded)", f"{r:.0f}x", "yes" if r >= 100 else "no"))
+
+    # warm
+    w = figures(run([bench, "warm", medium]))
+    rows.append(("warm: lookup in one process, no trace (medium)", f"{w.get('warm_us_median', 0):.2f} us median",
+                 "<= 1 us", f"{PUPPET_WARM_US} us", f"{125 / max(w.get('warm_us_median', 1e-9), 1e-9):.0f}x",
+                 "yes" if w.get("warm_us_median", 99) <= 1 else "no"))
+    rows.append(("warm: lookup in one process, with trace (medium)",
+                 f"{w.get('warm_explain_us_median', 0):.2f} us median", "<= 5 us", f"{PUPPET_WARM_US} us",
+                 f"{125 / max(w.get('warm_explain_us_median', 1e-9), 1e-9):.0f}x",
+                 "yes" if w.get("warm_explain_us_median", 99) <= 5 else "no"))
+
+    # fleet
+    f = figures(run([bench, "fleet", large, "profile::base::ntp_servers", "--passes", "3"]))
+    rows.append((f"fleet: one key on {int(f.get('fleet_nodes', 0))} nodes, 2 cores (facts in memory)",
+                 f"{f.get('fleet_s', 0):.2f} s ({f.get('fleet_us_per_node', 0):.0f} us/node; first pass "
+                 f"{f.get('fleet_first_pass_s', 0):.1f} s incl. parsing; facts load {f.get('fleet_facts_load_s', 0):.1f} s)",
+                 "<= 2 s", f"~{PUPPET_FLEET_LARGE_S} s (one process)",
+                 f"{PUPPET_FLEET_LARGE_S / max(f.get('fleet_s', 1e-9), 1e-9):.0f}x",
+                 "yes" if f.get("fleet_s", 99) <= 2 else "no"))
+
+    # load
+    l = figures(run([bench, "load", large]))
+    rows.append((f"load: every data file of large parsed ({int(l.get('load_files', 0))} files, "
+                 f"{l.get('load_bytes', 0) / 1e6:.1f} MB)",
+                 f"{l.get('load_inventory_s', 0):.2f} s; parse {l.get('load_parse_mb_s', 0):.1f} MB/s vs read "
+                 f"{l.get('load_read_mb_s', 0):.0f} MB/s", "<= 3 s", "-", "-",
+                 "yes" if l.get("load_inventory_s", 99) <= 3 else "no"))
+    rows.append(("load: peak memory / data bytes", f"{l.get('load_rss_ratio', 0):.1f}x "
+                 f"({l.get('load_peak_rss_mib', 0):.0f} MiB)", "<= 8x", "-", "-",
+                 "yes" if l.get("load_rss_ratio", 99) <= 8 else "no"))
+
+    # explorer
+    if os.access(explorer_bench, os.X_OK):
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+        x = figures(run([explorer_bench, medium, large], env=env))
+        if "explorer_edit_to_repaint_ms_median" in x:
+            rows.append(("explorer: fact edit to answer repainted (medium)",
+                         f"{x['explorer_edit_to_repaint_ms_median']:.1f} ms median, "
+                         f"{x.get('explorer_edit_to_repaint_ms_max', 0):.1f} ms max", "<= 16 ms", "-", "-",
+                         "yes" if x["explorer_edit_to_repaint_ms_median"] <= 16 else "no"))
+        if "explorer_max_stall_ms" in x:
+            rows.append(("explorer: longest GUI stall, large load + lookup", f"{x['explorer_max_stall_ms']:.0f} ms",
+                         "<= 50 ms", "-", "-", "yes" if x["explorer_max_stall_ms"] <= 50 else "no"))
+
+    print(f"\nHiera Explorer speed (load average {loadavg():.2f}, {os.cpu_count()} cores)\n")
+    print("| measure | figure | target | Puppet | ratio | met |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+
+
+if __name__ == "__main__":
+    main()
