@@ -157,6 +157,22 @@ void GlobCache::clear()
 namespace {
 } // namespace
 
+namespace {
+// One candidate from a path or a mapped_paths template, interpolated.
+Candidate pathCandidate(const LocationSpec& spec, const std::string& datadir, LocationInterpolation li)
+{
+    Candidate c;
+    c.kind = spec.kind;
+    c.declared = spec.pattern;
+    c.originalPath = spec.pattern;
+    c.path = joinPath(datadir, li.text);
+    c.interpolated = std::move(li.text);
+    c.undefinedVariables = std::move(li.undefinedVariables);
+    c.suspicious = !c.undefinedVariables.empty() || looksSuspicious(c.interpolated);
+    return c;
+}
+} // namespace
+
 LevelLocations resolveLevel(const Config& config, const Level& level, const Scope& scope, GlobCache& globs)
 {
     LevelLocations out;
@@ -166,19 +182,9 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
     for (const LocationSpec& spec : level.locations) {
         withLocation(spec, [&] {
             switch (spec.kind) {
-            case LocationSpec::Kind::Path: {
-                LocationInterpolation li = interpolateLocation(spec.pattern, scope);
-                Candidate c;
-                c.kind = spec.kind;
-                c.declared = spec.pattern;
-                c.originalPath = spec.pattern;
-                c.interpolated = li.text;
-                c.path = joinPath(out.datadir, li.text);
-                c.undefinedVariables = std::move(li.undefinedVariables);
-                c.suspicious = !c.undefinedVariables.empty() || looksSuspicious(c.interpolated);
-                out.candidates.push_back(std::move(c));
+            case LocationSpec::Kind::Path:
+                out.candidates.push_back(pathCandidate(spec, out.datadir, interpolateLocation(spec.pattern, scope)));
                 break;
-            }
             case LocationSpec::Kind::Glob: {
                 LocationInterpolation li = interpolateLocation(spec.pattern, scope);
                 const std::string pattern = !li.text.empty() && li.text[0] == '/'
@@ -207,16 +213,7 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
                     break;
                 for (const Value& element : list->asArray()) {
                     BoundScope bound(scope, spec.loopVariable, element);
-                    LocationInterpolation li = interpolateLocation(spec.pattern, bound);
-                    Candidate c;
-                    c.kind = spec.kind;
-                    c.declared = spec.pattern;
-                    c.originalPath = spec.pattern;
-                    c.interpolated = li.text;
-                    c.path = joinPath(out.datadir, li.text);
-                    c.undefinedVariables = std::move(li.undefinedVariables);
-                    c.suspicious = !c.undefinedVariables.empty() || looksSuspicious(c.interpolated);
-                    out.candidates.push_back(std::move(c));
+                    out.candidates.push_back(pathCandidate(spec, out.datadir, interpolateLocation(spec.pattern, bound)));
                 }
                 break;
             }

@@ -8,6 +8,36 @@
 
 namespace hiera::detail {
 
+namespace {
+
+// Compiled patterns, shared by every table: a fleet has many lookup_options tables (one per distinct
+// set of files) but few distinct patterns, and compiling a std::regex costs far more than matching.
+std::shared_ptr<const std::regex> compiledPattern(const std::string& source)
+{
+    static std::mutex mutex;
+    static std::unordered_map<std::string, std::shared_ptr<const std::regex>> cache;
+    {
+        std::lock_guard lock(mutex);
+        if (auto it = cache.find(source); it != cache.end())
+            return it->second;
+    }
+    auto flags = std::regex::ECMAScript;
+    // Ruby's inline (?i) flag, which ECMAScript regexes lack.
+    std::string body = source;
+    if (body.rfind("^(?i)", 0) == 0) {
+        body = "^" + body.substr(5);
+        flags |= std::regex::icase;
+    }
+    auto regex = std::make_shared<const std::regex>(body, flags); // throws std::regex_error
+    std::lock_guard lock(mutex);
+    if (cache.size() > 10000)
+        cache.clear();
+    cache.emplace(source, regex);
+    return regex;
+}
+
+} // namespace
+
 LookupOptionsTable::LookupOptionsTable(const Value& merged)
 {
     if (merged.isNull())
@@ -20,15 +50,8 @@ LookupOptionsTable::LookupOptionsTable(const Value& merged)
         if (!e.key.isString() || e.key.asString().empty() || e.key.asString()[0] != '^')
             continue;
         std::string source = e.key.asString();
-        auto flags = std::regex::ECMAScript;
-        // Ruby's inline (?i) flag, which ECMAScript regexes lack.
-        std::string body = source;
-        if (body.rfind("^(?i)", 0) == 0) {
-            body = "^" + body.substr(5);
-            flags |= std::regex::icase;
-        }
         try {
-            m_patterns.push_back({source, std::regex(body, flags)});
+            m_patterns.push_back({source, compiledPattern(source)});
         } catch (const std::regex_error& err) {
             throw Error(ErrorCode::LookupOptions,
                         "invalid regular expression in lookup_options: /" + source + "/ (" + err.what() + ")",
@@ -60,7 +83,7 @@ std::shared_ptr<const LookupOptionsEntry> LookupOptionsTable::selectUncached(con
     std::string name = rootKey;
     if (!found) {
         for (const Pattern& p : m_patterns) {
-            if (std::regex_search(rootKey, p.regex)) {
+            if (std::regex_search(rootKey, *p.regex)) {
                 found = m_merged.asHash().find(std::string_view(p.source));
                 name = p.source;
                 break;

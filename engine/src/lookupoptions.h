@@ -44,7 +44,7 @@ private:
     struct Pattern
     {
         std::string source;
-        std::regex regex;
+        std::shared_ptr<const std::regex> regex;
     };
     std::vector<Pattern> m_patterns;
     std::shared_ptr<const LookupOptionsEntry> selectUncached(const std::string& rootKey) const;
