@@ -136,6 +136,9 @@ public:
             line(indent, n.message);
             break;
         case Kind::Merge:
+            if (n.value)
+                line(indent, "Merged with " + quoted(n.name) + ": " + rubyInspect(*n.value));
+            break;
         case Kind::Message:
             if (!n.message.empty())
                 line(indent, n.message);

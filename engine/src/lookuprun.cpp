@@ -58,6 +58,7 @@ public:
         m_value = mergeStep(m_spec, m_value, v);
     }
     bool have() const { return m_count > 0; }
+    std::size_t count() const { return m_count; }
     const Value& value() const { return m_value; }
     // The final result of a lookup: unique always returns a flat array, even for one found value.
     Value result() const { return m_count == 1 ? normalizeFirst(m_spec, m_value) : m_value; }
@@ -339,6 +340,7 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
                 levelNode = &layerNode->addChild(TraceNode::Kind::Level);
                 levelNode->name = level.level->name;
             }
+            const std::size_t before = inLayer.count();
             try {
                 lookupLevel(level, root, merge, levelNode, inLayer, lookupOptionsMeta);
             } catch (const Error& e) {
@@ -347,6 +349,14 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
                     levelNode->message = e.what();
                 }
                 throw;
+            }
+            if (layerNode && inLayer.count() > 1 && inLayer.count() != before) {
+                // Each merge step: what the fold holds once this level's value has been merged in.
+                TraceNode& step = layerNode->addChild(TraceNode::Kind::Merge);
+                step.name = level.level->name;
+                step.merge = merge;
+                step.event = TraceNode::Event::Result;
+                step.value = inLayer.value();
             }
         }
         if (layerNode) {
