@@ -1,5 +1,6 @@
 #include <hiera/explain.h>
 #include <hiera/valueformat.h>
+#include <hiera/yaml.h>
 
 namespace hiera {
 
@@ -237,8 +238,8 @@ std::string explainJson(const TraceNode& root, bool pretty)
     jsonNode(out, root);
     if (!pretty)
         return out;
-    // Re-render through the value model for indentation.
-    return out;
+    // Indent by reading the document back into a Value (key order is kept) and writing it pretty.
+    return toJson(parseData(out, "explain.json", DataFormat::Json), true);
 }
 
 } // namespace hiera
