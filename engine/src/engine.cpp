@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <set>
-#include <sys/stat.h>
 
 namespace hiera {
 
@@ -53,47 +52,32 @@ LookupResult Engine::lookup(const Scope& scope, std::string_view key, const Look
 std::vector<ResolvedLevel> Engine::resolveHierarchy(const Scope& scope) const
 {
     std::vector<ResolvedLevel> out;
-    auto backends = m_options.backends ? m_options.backends : BackendRegistry::defaultRegistry();
-    for (const Layer& layer : m_layers) {
-        for (const Level& level : layer.config.hierarchy) {
+    const auto snapshot = resolveSnapshot(*this, scope);
+    for (const LayerState& layer : snapshot->layers) {
+        for (const LevelState& level : layer.levels) {
             ResolvedLevel rl;
-            rl.layer = layer.name;
-            rl.level = &level;
-            const DataHashBackend* backend = nullptr;
-            if (level.kind != BackendKind::DataHash)
-                rl.error = std::string("backend kind ") + backendKindName(level.kind)
-                           + " is not supported (v0.1 implements data_hash only)";
-            else if (!(backend = backends->dataHash(level.function)))
-                rl.error = "unknown data_hash function '" + level.function + "'";
-            try {
-                LevelLocations locs = resolveLevel(layer.config, level, scope, *m_globCache);
-                rl.datadir = locs.datadir;
-                for (Candidate& c : locs.candidates) {
-                    ResolvedLocation loc;
-                    loc.kind = c.kind;
-                    loc.declared = c.declared;
-                    loc.interpolated = c.interpolated;
-                    loc.path = c.path;
-                    loc.undefinedVariables = c.undefinedVariables;
-                    loc.suspicious = c.suspicious;
-                    if (backend) {
-                        auto file = m_cache->get(c.path, *backend, level.options, m_options.limits);
-                        loc.status = !file->exists ? ResolvedLocation::Status::Missing
-                                     : file->error ? ResolvedLocation::Status::Failed
-                                                   : ResolvedLocation::Status::Present;
-                        if (file->error)
-                            loc.error = file->error->what();
-                        else if (!file->warnings.empty())
-                            loc.error = file->warnings.front();
-                    } else {
-                        struct stat st{};
-                        loc.status = ::stat(c.path.c_str(), &st) == 0 ? ResolvedLocation::Status::Present
-                                                                      : ResolvedLocation::Status::Missing;
-                    }
-                    rl.locations.push_back(std::move(loc));
-                }
-            } catch (const Error& e) {
-                rl.error = e.what();
+            rl.layer = layer.layer->name;
+            rl.level = level.level;
+            rl.datadir = level.datadir;
+            if (level.error)
+                rl.error = level.error->what();
+            for (const ResolvedFile& rf : level.files) {
+                const Candidate& c = rf.candidate;
+                ResolvedLocation loc;
+                loc.kind = c.kind;
+                loc.declared = c.declared;
+                loc.interpolated = c.interpolated;
+                loc.path = c.path;
+                loc.undefinedVariables = c.undefinedVariables;
+                loc.suspicious = c.suspicious;
+                loc.status = !rf.file->exists ? ResolvedLocation::Status::Missing
+                             : rf.file->error ? ResolvedLocation::Status::Failed
+                                              : ResolvedLocation::Status::Present;
+                if (rf.file->error)
+                    loc.error = rf.file->error->what();
+                else if (!rf.file->warnings.empty())
+                    loc.error = rf.file->warnings.front();
+                rl.locations.push_back(std::move(loc));
             }
             out.push_back(std::move(rl));
         }
@@ -145,25 +129,14 @@ void collectKeys(const std::string& prefix, const Value& v, std::size_t depth, s
 std::vector<std::string> Engine::keyInventory(const Scope& scope, std::size_t maxDepth) const
 {
     std::set<std::string> keys;
-    auto backends = m_options.backends ? m_options.backends : BackendRegistry::defaultRegistry();
-    for (const Layer& layer : m_layers) {
-        for (const Level& level : layer.config.hierarchy) {
-            if (level.kind != BackendKind::DataHash)
-                continue;
-            const DataHashBackend* backend = backends->dataHash(level.function);
-            if (!backend)
-                continue;
-            LevelLocations locs;
-            try {
-                locs = resolveLevel(layer.config, level, scope, *m_globCache);
-            } catch (const Error&) {
-                continue;
-            }
-            for (const Candidate& c : locs.candidates) {
-                auto file = m_cache->get(c.path, *backend, level.options, m_options.limits);
-                if (!file->exists || file->error || !file->data.isHash())
+    const auto snapshot = resolveSnapshot(*this, scope);
+    for (const LayerState& layer : snapshot->layers)
+        for (const LevelState& level : layer.levels)
+            for (const ResolvedFile& rf : level.files) {
+                const DataFile& file = *rf.file;
+                if (!file.exists || file.error || !file.data.isHash())
                     continue;
-                for (const auto& e : file->data.asHash()) {
+                for (const auto& e : file.data.asHash()) {
                     if (!e.key.isString() || e.key.asString() == "lookup_options")
                         continue;
                     const std::string root = quoteSegment(e.key.asString());
@@ -171,8 +144,6 @@ std::vector<std::string> Engine::keyInventory(const Scope& scope, std::size_t ma
                     collectKeys(root, e.value, 1, maxDepth, keys);
                 }
             }
-        }
-    }
     return {keys.begin(), keys.end()};
 }
 

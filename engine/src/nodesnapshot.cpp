@@ -57,18 +57,25 @@ std::shared_ptr<NodeSnapshot> resolveSnapshot(const Engine& engine, const Scope&
                                      + level.name + "' (available: yaml_data, json_data)",
                                  level.location);
             }
-            if (!st.error) {
-                try {
-                    LevelLocations locs = resolveLevel(layer.config, level, scope, engine.globCache());
-                    st.datadir = std::move(locs.datadir);
-                    st.files.reserve(locs.candidates.size());
-                    for (Candidate& c : locs.candidates) {
-                        auto file = engine.cache().get(c.path, *st.backend, level.options, engine.options().limits);
-                        st.files.push_back({std::move(c), std::move(file)});
+            // Locations are resolved even for a level that cannot be read, so that hosts can show them.
+            try {
+                LevelLocations locs = resolveLevel(layer.config, level, scope, engine.globCache());
+                st.datadir = std::move(locs.datadir);
+                st.files.reserve(locs.candidates.size());
+                for (Candidate& c : locs.candidates) {
+                    std::shared_ptr<const DataFile> file;
+                    if (st.backend) {
+                        file = engine.cache().get(c.path, *st.backend, level.options, engine.options().limits);
+                    } else {
+                        auto unread = std::make_shared<DataFile>();
+                        unread->exists = statFile(c.path).exists;
+                        file = std::move(unread);
                     }
-                } catch (const Error& e) {
-                    st.error = e;
+                    st.files.push_back({std::move(c), std::move(file)});
                 }
+            } catch (const Error& e) {
+                if (!st.error)
+                    st.error = e;
             }
             ls.levels.push_back(std::move(st));
         }

@@ -356,20 +356,41 @@ Value resolvePsychScalar(const std::string& s, std::optional<ScalarProblem>& pro
     switch (sexagesimalKind(s)) {
     case Sexagesimal::Int: {
         // Psych weighs part e by 60^|e-2|, so two-part values are "wrong" (1:30 = 5400); Puppet shows it.
+        // Ruby's integers are unbounded; ours are 64-bit, so a sum beyond that is the same DataType
+        // error as any other out-of-range integer (found by fuzzing: a double-to-int64 cast overflowed).
         std::int64_t total = 0;
         std::size_t start = 0, e = 0;
-        while (true) {
+        bool overflow = false;
+        while (!overflow) {
             std::size_t colon = s.find(':', start);
             std::string part = s.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-            std::int64_t n = static_cast<std::int64_t>(rubyToF(part));
+            // String#to_i: optional sign, then digits (single underscores between them are ignored).
+            std::int64_t n = 0;
+            std::size_t i = 0;
+            const bool negative = !part.empty() && part[0] == '-';
+            if (!part.empty() && (part[0] == '-' || part[0] == '+'))
+                ++i;
+            for (; i < part.size() && !overflow; ++i) {
+                if (part[i] == '_')
+                    continue;
+                if (!isDigit(part[i]))
+                    break;
+                overflow = __builtin_mul_overflow(n, 10, &n)
+                           || __builtin_add_overflow(n, negative ? -(part[i] - '0') : part[i] - '0', &n);
+            }
             std::int64_t w = 1;
-            for (std::size_t k = 0; k < (e > 2 ? e - 2 : 2 - e); ++k)
-                w *= 60;
-            total += n * w;
+            for (std::size_t k = 0; k < (e > 2 ? e - 2 : 2 - e) && !overflow; ++k)
+                overflow = __builtin_mul_overflow(w, 60, &w);
+            std::int64_t term = 0;
+            overflow = overflow || __builtin_mul_overflow(n, w, &term) || __builtin_add_overflow(total, term, &total);
             if (colon == std::string::npos)
                 break;
             start = colon + 1;
             ++e;
+        }
+        if (overflow) {
+            problem = ScalarProblem{"integer " + s + " is out of the 64-bit range this engine supports"};
+            return Value();
         }
         return Value(total);
     }

@@ -258,8 +258,9 @@ void yamlScalar(std::string& out, const Value& v, bool flow = false)
         break;
     }
     case Value::Type::String:
-        // In a flow collection (a complex key) the flow indicators end a plain scalar: quote them.
-        if (plainSafe(v.asString()) && (!flow || v.asString().find_first_of(",[]{}") == std::string::npos))
+        // In a flow collection (a complex key) strings are always quoted: yaml-cpp reads indicators
+        // inside flow plain scalars (`/? o`, `a,b`) differently from libyaml (found by fuzzing).
+        if (!flow && plainSafe(v.asString()))
             out += v.asString();
         else
             jsonString(out, v.asString()); // JSON escapes are valid in YAML double-quoted scalars
