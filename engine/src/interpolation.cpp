@@ -85,6 +85,26 @@ public:
 
     Value interpolate(const Value& v, TraceNode* trace, bool& changed)
     {
+        if (trace || v.isScalar())
+            return interpolateUncached(v, trace, changed);
+        // Aliased YAML nodes share their storage: interpolate each shared array or hash once, so that
+        // an alias bomb with %{...} leaves costs its distinct nodes, not its expansion, and the result
+        // shares storage the same way.
+        const void* storage = v.isArray() ? static_cast<const void*>(&v.asArray()) : &v.asHash();
+        if (auto it = m_collectionMemo.find(storage); it != m_collectionMemo.end()) {
+            changed = changed || it->second.second;
+            return it->second.second ? it->second.first.withMark(v.mark()) : v;
+        }
+        bool any = false;
+        Value r = interpolateUncached(v, trace, any);
+        m_collectionMemo.emplace(storage, std::make_pair(r, any));
+        changed = changed || any;
+        return r;
+    }
+
+private:
+    Value interpolateUncached(const Value& v, TraceNode* trace, bool& changed)
+    {
         switch (v.type()) {
         case Value::Type::String:
             if (v.asString().find("%{") == std::string::npos)
@@ -126,7 +146,14 @@ public:
         }
     }
 
-private:
+    [[noreturn]] void tooLarge(const std::string& text, const Value& original) const
+    {
+        throw Error(ErrorCode::InterpolationLimit,
+                    "interpolation of '" + text.substr(0, 80) + "' expands to more than "
+                        + std::to_string(m_host.maxBytes()) + " bytes",
+                    SourceFiles::locate(original.mark()));
+    }
+
     Value interpolateString(const Value& original, TraceNode* parentTrace)
     {
         const std::string& text = original.asString();
@@ -138,10 +165,17 @@ private:
             trace = &parentTrace->addChild(TraceNode::Kind::Interpolation);
             trace->expression = text;
         }
+        const std::size_t max = m_host.maxBytes();
         std::string out;
+        // Every append is checked before it is made, so the limit holds however large the pieces.
+        auto append = [&](std::string_view piece) {
+            if (piece.size() > max || out.size() > max - piece.size())
+                tooLarge(text, original);
+            out += piece;
+        };
         std::size_t pos = 0;
         for (const Token& t : tokens) {
-            out.append(text, pos, t.begin - pos);
+            append(std::string_view(text).substr(pos, t.begin - pos));
             pos = t.end;
             if (t.methodSyntaxError)
                 syntaxError(text);
@@ -150,19 +184,23 @@ private:
                 if (t.method.empty() && isEmptyReference(ref))
                     continue;
                 checkVariableSyntax(ref, text);
-                out += variable(ref, trace);
+                append(variable(ref, trace, text, original));
             } else if (t.method == "literal") {
-                out += t.argument;
+                append(t.argument);
             } else if (t.method == "lookup" || t.method == "hiera") {
                 if (auto v = subLookup(t, trace)) {
-                    std::string s = interpolationString(*v);
+                    // Rendered with the limit: a found hash or array (an alias bomb) is not rendered
+                    // whole before the check.
+                    std::string s;
+                    if (!appendInterpolationString(s, *v, max))
+                        tooLarge(text, original);
                     if (s.find("%{") != std::string::npos) {
                         // The string a lookup returns is interpolated again (semantics §3.7).
                         bool changed = false;
-                        Value again = interpolate(Value(s), trace, changed);
-                        s = interpolationString(again);
+                        Value again = interpolate(Value(std::move(s)), trace, changed);
+                        s = rendered(again, text, original);
                     }
-                    out += s;
+                    append(s);
                 }
             } else if (t.method == "alias") {
                 if (tokens.size() != 1 || t.begin != 0 || t.end != text.size())
@@ -178,20 +216,40 @@ private:
                 throw Error(ErrorCode::UnknownMethod, "Unknown interpolation method '" + t.method + "'",
                             SourceFiles::locate(original.mark()));
             }
-            if (out.size() > m_host.maxBytes())
-                throw Error(ErrorCode::InterpolationLimit,
-                            "interpolation of '" + text.substr(0, 80) + "' expands to more than "
-                                + std::to_string(m_host.maxBytes()) + " bytes",
-                            SourceFiles::locate(original.mark()));
         }
-        out.append(text, pos, std::string::npos);
+        append(std::string_view(text).substr(pos));
+        countProduced(out.size(), original);
         if (trace)
             trace->value = Value(out);
         return Value(std::move(out)).withMark(original.mark());
     }
 
-    std::string variable(const std::string& ref, TraceNode* trace)
+    // interpolationString(v), failing as soon as it passes maxBytes.
+    std::string rendered(const Value& v, const std::string& text, const Value& original) const
     {
+        if (v.isString())
+            return v.asString();
+        std::string s;
+        if (!appendInterpolationString(s, v, m_host.maxBytes()))
+            tooLarge(text, original);
+        return s;
+    }
+
+    void countProduced(std::size_t bytes, const Value& original)
+    {
+        m_host.producedBytes += bytes;
+        if (m_host.producedBytes > m_host.maxTotalBytes())
+            throw Error(ErrorCode::InterpolationLimit,
+                        "the interpolations of this lookup produce more than " + std::to_string(m_host.maxTotalBytes())
+                            + " bytes in total (runaway expansion through nested lookups?)",
+                        SourceFiles::locate(original.mark()));
+    }
+
+    std::string variable(const std::string& ref, TraceNode* trace, const std::string& text, const Value& original)
+    {
+        if (!trace)
+            if (auto it = m_host.variableMemo.find(ref); it != m_host.variableMemo.end())
+                return it->second;
         std::optional<Value> v = m_host.scope().lookup(ref);
         TraceNode* node = nullptr;
         if (trace) {
@@ -208,7 +266,9 @@ private:
             m_host.warn("Undefined variable '" + ref + "'");
             return {};
         }
-        std::string s = interpolationString(*v);
+        std::string s;
+        if (!appendInterpolationString(s, *v, m_host.maxBytes()))
+            tooLarge(text, original);
         if (v->isString() && s.find("%{") != std::string::npos) {
             // A variable whose value itself contains %{...} is interpolated again, guarded against cycles.
             const std::string name = "scope:" + ref;
@@ -220,7 +280,10 @@ private:
                 ~Pop() { h.popName(); }
             } pop{m_host};
             bool changed = false;
-            s = interpolationString(interpolate(Value(s), node, changed));
+            Value again = interpolate(Value(std::move(s)), node, changed);
+            s = rendered(again, text, original);
+            if (!trace)
+                m_host.variableMemo.emplace(ref, s);
         }
         return s;
     }
@@ -233,7 +296,12 @@ private:
             node->name = t.method;
             node->key = t.argument;
         }
+        if (!trace)
+            if (auto it = m_host.subLookupMemo.find(t.argument); it != m_host.subLookupMemo.end())
+                return it->second;
         std::optional<Value> v = m_host.subLookup(t.argument, node);
+        if (!trace)
+            m_host.subLookupMemo.emplace(t.argument, v);
         if (node) {
             node->event = v ? TraceNode::Event::Found : TraceNode::Event::NotFound;
             if (v)
@@ -243,6 +311,8 @@ private:
     }
 
     InterpolationHost& m_host;
+    // Shared array/hash storage -> (its interpolation, whether anything changed), for one walk.
+    std::unordered_map<const void*, std::pair<Value, bool>> m_collectionMemo;
 };
 
 } // namespace

@@ -8,9 +8,11 @@
 #include <hiera/value.h>
 
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace hiera::detail {
@@ -47,7 +49,26 @@ public:
     virtual std::size_t maxDepth() const = 0;
     virtual std::size_t maxBytes() const = 0;
     virtual void warn(const std::string& message) = 0;
+    // All the strings the interpolations of one host (one lookup, nested lookups included) produce,
+    // together: a hash of a thousand strings each just under maxBytes() must not add up to gigabytes.
+    virtual std::size_t maxTotalBytes() const
+    {
+        const std::size_t one = maxBytes();
+        return one > std::numeric_limits<std::size_t>::max() / 4 ? std::numeric_limits<std::size_t>::max() : one * 4;
+    }
+
+    // Kept by the interpolation code, per host (so per lookup): the bytes produced so far, and the
+    // results of nested lookups and re-interpolated variables. A lookup is deterministic within one
+    // run (same scope, same files), so `a: "%{lookup('b')}%{lookup('b')}"` over 40 levels costs 40
+    // lookups, not 2^40. Not used while tracing (each occurrence is traced in full).
+    std::size_t producedBytes = 0;
+    std::unordered_map<std::string, std::optional<Value>> subLookupMemo;
+    std::unordered_map<std::string, std::string> variableMemo;
 };
+
+// interpolationString(v) appended to `out`; returns false (out then partly written) as soon as `out`
+// would grow past `maxBytes`, without rendering the rest of `v`.
+bool appendInterpolationString(std::string& out, const Value& v, std::size_t maxBytes);
 
 enum class InterpolationContext { Data, Location };
 

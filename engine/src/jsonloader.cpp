@@ -81,7 +81,8 @@ private:
         skipBlanks();
         if (atEnd())
             fail("unexpected end of input, expected a value");
-        if (depth >= m_limits.maxDepth)
+        // Only arrays and objects count, as in the YAML loader: maxDepth 3 takes [[[1]]].
+        if (depth >= m_limits.maxDepth && (peek() == '[' || peek() == '{'))
             fail("nesting deeper than " + std::to_string(m_limits.maxDepth) + " levels", ErrorCode::DataLimit);
         const SourceMark mark = markHere();
         Value v;
@@ -208,6 +209,9 @@ private:
         ++m_pos; // '"'
         std::string out;
         while (true) {
+            // Checked for escapes too: "\u00e9" writes two bytes for six read.
+            if (out.size() > m_limits.maxScalarBytes)
+                fail("string longer than " + std::to_string(m_limits.maxScalarBytes) + " bytes", ErrorCode::DataLimit);
             if (atEnd())
                 fail("unterminated string");
             const char c = peek();
@@ -220,8 +224,6 @@ private:
             if (c != '\\') {
                 out += c;
                 ++m_pos;
-                if (out.size() > m_limits.maxScalarBytes)
-                    fail("string longer than " + std::to_string(m_limits.maxScalarBytes) + " bytes", ErrorCode::DataLimit);
                 continue;
             }
             ++m_pos;

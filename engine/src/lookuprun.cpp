@@ -92,6 +92,8 @@ void fail(LookupResult& result, TraceNode* root, const Error& e)
 LookupResult LookupRun::run(std::string_view key, const LookupOptions& options)
 {
     LookupResult result;
+    for (const auto& w : m_snapshot.warnings)
+        warn(w);
     std::shared_ptr<TraceNode> root;
     if (m_explain) {
         root = std::make_shared<TraceNode>();
@@ -402,7 +404,7 @@ void LookupRun::lookupLevel(const LevelState& level, const std::string& root, co
                 loc->message = file.error->what();
             }
             if (m_engine.options().skipBrokenFiles) {
-                warn(std::string(file.error->what()) + " (file skipped; Puppet would fail the lookup)");
+                warn(brokenFileWarning(*file.error));
                 continue;
             }
             throw *file.error;

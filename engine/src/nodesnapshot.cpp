@@ -14,6 +14,11 @@ long long nowNs()
 }
 } // namespace
 
+std::string brokenFileWarning(const Error& error)
+{
+    return std::string(error.what()) + " (file skipped; Puppet would fail the lookup)";
+}
+
 bool NodeSnapshot::sameFiles(const NodeSnapshot& other) const
 {
     if (layers.size() != other.layers.size())
@@ -71,6 +76,8 @@ std::shared_ptr<NodeSnapshot> resolveSnapshot(const Engine& engine, const Scope&
                         unread->exists = statFile(c.path).exists;
                         file = std::move(unread);
                     }
+                    if (file->error && engine.options().skipBrokenFiles)
+                        snap->warnings.push_back(brokenFileWarning(*file->error));
                     st.files.push_back({std::move(c), std::move(file)});
                 }
             } catch (const Error& e) {

@@ -43,11 +43,17 @@ struct NodeSnapshot
     std::shared_ptr<const LookupOptionsTable> lookupOptions;
     std::optional<Error> lookupOptionsError;
     std::shared_ptr<TraceNode> lookupOptionsTrace; // only in snapshots built for explain
+    // Files skipped under EngineOptions::skipBrokenFiles: every lookup reports them, even one answered
+    // before it reaches them (lookup_options read them all).
+    std::vector<std::string> warnings;
     long long checkedAtNs = 0;
 
     // True when both resolve to the same files with the same parsed content.
     bool sameFiles(const NodeSnapshot& other) const;
 };
+
+// The warning for a file skipped under EngineOptions::skipBrokenFiles.
+std::string brokenFileWarning(const Error& error);
 
 // Resolves the levels and reads the files (through the cache). Does not compute lookup_options.
 std::shared_ptr<NodeSnapshot> resolveSnapshot(const Engine& engine, const Scope& scope);

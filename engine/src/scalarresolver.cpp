@@ -232,7 +232,7 @@ std::optional<std::string> decodeBase64(const std::string& s)
         const int v = val(c);
         if (v < 0)
             return std::nullopt;
-        buffer = (buffer << 6) | v;
+        buffer = ((buffer << 6) | v) & 0xffffff; // only the last 24 bits are ever needed
         bits += 6;
         if (bits >= 8) {
             bits -= 8;
@@ -240,6 +240,72 @@ std::optional<std::string> decodeBase64(const std::string& s)
         }
     }
     return out;
+}
+
+std::string encodeBase64(std::string_view bytes)
+{
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    std::size_t i = 0;
+    for (; i + 2 < bytes.size(); i += 3) {
+        const unsigned n = (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8)
+                           | static_cast<unsigned char>(bytes[i + 2]);
+        out += alphabet[(n >> 18) & 63];
+        out += alphabet[(n >> 12) & 63];
+        out += alphabet[(n >> 6) & 63];
+        out += alphabet[n & 63];
+    }
+    if (i < bytes.size()) {
+        unsigned n = static_cast<unsigned char>(bytes[i]) << 16;
+        if (i + 1 < bytes.size())
+            n |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+        out += alphabet[(n >> 18) & 63];
+        out += alphabet[(n >> 12) & 63];
+        out += i + 1 < bytes.size() ? alphabet[(n >> 6) & 63] : '=';
+        out += '=';
+    }
+    return out;
+}
+
+// Offset of the first invalid UTF-8 sequence, or npos.
+std::size_t invalidUtf8At(std::string_view s)
+{
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t n = 0;
+        std::uint32_t cp = 0;
+        if ((c & 0xE0) == 0xC0) {
+            n = 1;
+            cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            n = 2;
+            cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            n = 3;
+            cp = c & 0x07;
+        } else {
+            return i;
+        }
+        for (std::size_t k = 1; k <= n; ++k) {
+            if (i + k >= s.size())
+                return i;
+            const auto cc = static_cast<unsigned char>(s[i + k]);
+            if ((cc & 0xC0) != 0x80)
+                return i;
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        const bool overlong = (n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000);
+        if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return i;
+        i += n + 1;
+    }
+    return std::string_view::npos;
 }
 
 std::optional<Value> parsePsychInteger(const std::string& s, std::optional<ScalarProblem>& problem)

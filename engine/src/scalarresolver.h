@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace hiera::detail {
 
@@ -25,5 +26,8 @@ Value resolveJsonScalar(const std::string& s, std::optional<ScalarProblem>& prob
 // Psych integer syntax (with sign, 0b, 0x, leading-0 octal, '_' and ','); nullopt if not an integer.
 std::optional<Value> parsePsychInteger(const std::string& s, std::optional<ScalarProblem>& problem);
 std::optional<std::string> decodeBase64(const std::string& s);
+std::string encodeBase64(std::string_view bytes);
+// Offset of the first invalid UTF-8 sequence (overlong, surrogate, beyond U+10FFFF, truncated), or npos.
+std::size_t invalidUtf8At(std::string_view s);
 
 } // namespace hiera::detail

@@ -1,3 +1,4 @@
+#include "interpolation.h"
 #include "scalarresolver.h"
 
 #include <hiera/error.h>
@@ -150,8 +151,13 @@ void writeJson(std::string& out, const Value& v, bool pretty, int indent)
     }
 }
 
-void inspectString(std::string& out, const std::string& s)
+// The inspect writers stop (return false) as soon as `out` grows past `limit`, so that an
+// interpolation of a huge value (an alias bomb that passed the node limit) fails before it has
+// rendered gigabytes. Unbounded callers pass npos.
+bool inspectString(std::string& out, const std::string& s, std::size_t limit)
 {
+    if (s.size() > limit || out.size() > limit - s.size())
+        return false;
     out += '"';
     for (std::size_t i = 0; i < s.size(); ++i) {
         const unsigned char c = static_cast<unsigned char>(s[i]);
@@ -180,16 +186,17 @@ void inspectString(std::string& out, const std::string& s)
         }
     }
     out += '"';
+    return out.size() <= limit;
 }
 
-void writeInspect(std::string& out, const Value& v)
+bool writeInspect(std::string& out, const Value& v, std::size_t limit)
 {
     switch (v.type()) {
     case Value::Type::Null: out += "nil"; break;
     case Value::Type::Boolean: out += v.asBoolean() ? "true" : "false"; break;
     case Value::Type::Integer: out += std::to_string(v.asInteger()); break;
     case Value::Type::Float: out += rubyFloat(v.asFloat()); break;
-    case Value::Type::String: inspectString(out, v.asString()); break;
+    case Value::Type::String: return inspectString(out, v.asString(), limit);
     case Value::Type::Array: {
         out += '[';
         bool first = true;
@@ -197,7 +204,8 @@ void writeInspect(std::string& out, const Value& v)
             if (!first)
                 out += ", ";
             first = false;
-            writeInspect(out, e);
+            if (!writeInspect(out, e, limit))
+                return false;
         }
         out += ']';
         break;
@@ -209,14 +217,17 @@ void writeInspect(std::string& out, const Value& v)
             if (!first)
                 out += ", ";
             first = false;
-            writeInspect(out, e.key);
+            if (!writeInspect(out, e.key, limit))
+                return false;
             out += "=>";
-            writeInspect(out, e.value);
+            if (!writeInspect(out, e.value, limit))
+                return false;
         }
         out += '}';
         break;
     }
     }
+    return out.size() <= limit;
 }
 
 // ---- YAML ------------------------------------------------------------------------------------------
@@ -258,6 +269,13 @@ void yamlScalar(std::string& out, const Value& v, bool flow = false)
         break;
     }
     case Value::Type::String:
+        // Bytes that are not UTF-8 (a !!binary scalar) have no YAML string form: write them back as
+        // !!binary, which reads as the same string (found by fuzzing).
+        if (detail::invalidUtf8At(v.asString()) != std::string_view::npos) {
+            out += "!!binary ";
+            out += detail::encodeBase64(v.asString());
+            break;
+        }
         // In a flow collection (a complex key) strings are always quoted: yaml-cpp reads indicators
         // inside flow plain scalars (`/? o`, `a,b`) differently from libyaml (found by fuzzing).
         if (!flow && plainSafe(v.asString()))
@@ -291,9 +309,11 @@ void yamlFlow(std::string& out, const Value& v)
             if (!first)
                 out += ", ";
             first = false;
-            if (!e.key.isScalar())
+            std::string key;
+            yamlFlow(key, e.key);
+            if (!e.key.isScalar() || key.size() > 1000)
                 out += "? ";
-            yamlFlow(out, e.key);
+            out += key;
             out += ": ";
             yamlFlow(out, e.value);
         }
@@ -341,8 +361,18 @@ void writeYaml(std::string& out, const Value& v, int indent)
     } else if (v.isHash()) {
         for (const auto& e : v.asHash()) {
             out += pad;
-            if (e.key.isScalar()) {
-                yamlScalar(out, e.key);
+            std::string key;
+            if (e.key.isScalar())
+                yamlScalar(key, e.key);
+            // YAML limits implicit keys to 1024 characters (found by fuzzing: a long key did not read
+            // back); longer ones, and collections, are written as explicit keys.
+            if (e.key.isScalar() && key.size() <= 1000) {
+                out += key;
+            } else if (e.key.isScalar()) {
+                out += "? ";
+                out += key;
+                out += '\n';
+                out += pad;
             } else {
                 // An explicit key: `? [a, b]` on its line, then `: value` (`? [a]: v` would make the
                 // key itself a mapping).
@@ -383,9 +413,31 @@ std::string toYaml(const Value& v)
 std::string rubyInspect(const Value& v)
 {
     std::string out;
-    writeInspect(out, v);
+    writeInspect(out, v, std::string::npos);
     return out;
 }
+
+namespace detail {
+
+bool appendInterpolationString(std::string& out, const Value& v, std::size_t maxBytes)
+{
+    switch (v.type()) {
+    case Value::Type::Null: return out.size() <= maxBytes;
+    case Value::Type::String: {
+        const std::string& s = v.asString();
+        if (s.size() > maxBytes || out.size() > maxBytes - s.size())
+            return false;
+        out += s;
+        return true;
+    }
+    case Value::Type::Boolean:
+    case Value::Type::Integer:
+    case Value::Type::Float: out += interpolationString(v); return out.size() <= maxBytes;
+    default: return writeInspect(out, v, maxBytes);
+    }
+}
+
+} // namespace detail
 
 std::string interpolationString(const Value& v)
 {

@@ -8,15 +8,21 @@
 #include <hiera/error.h>
 #include <hiera/yaml.h>
 
+#if __has_include(<yaml-cpp/depthguard.h>)
+#include <yaml-cpp/depthguard.h> // yaml-cpp >= 0.7: its parser stops recursing at 500 levels
+#define HIERA_YAML_CPP_DEPTH_GUARD 1
+#endif
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <sstream>
+#include <fcntl.h>
+#include <limits>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -60,6 +66,14 @@ public:
     }
 
     bool hasResult() const { return m_haveResult; }
+    // The collections open now, and where the innermost one starts (for yaml-cpp's depth error).
+    std::size_t depth() const { return m_stack.size(); }
+    std::pair<int, int> innermostStart() const
+    {
+        if (m_stack.empty())
+            return {0, 0};
+        return {m_stack.back().mark.line + 1, m_stack.back().mark.column + 1};
+    }
     Value takeResult() { return std::move(m_result); }
 
     void OnDocumentStart(const YAML::Mark&) override { }
@@ -371,46 +385,6 @@ std::pair<int, int> lineColumn(std::string_view text, std::size_t pos)
     return {line, column};
 }
 
-// Offset of the first invalid UTF-8 sequence, or npos.
-std::size_t invalidUtf8At(std::string_view s)
-{
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
-            ++i;
-            continue;
-        }
-        std::size_t n = 0;
-        std::uint32_t cp = 0;
-        if ((c & 0xE0) == 0xC0) {
-            n = 1;
-            cp = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            n = 2;
-            cp = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            n = 3;
-            cp = c & 0x07;
-        } else {
-            return i;
-        }
-        for (std::size_t k = 1; k <= n; ++k) {
-            if (i + k >= s.size())
-                return i;
-            const auto cc = static_cast<unsigned char>(s[i + k]);
-            if ((cc & 0xC0) != 0x80)
-                return i;
-            cp = (cp << 6) | (cc & 0x3F);
-        }
-        const bool overlong = (n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000);
-        if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return i;
-        i += n + 1;
-    }
-    return std::string_view::npos;
-}
-
 } // namespace
 
 Value parseData(std::string_view text, const std::string& fileName, DataFormat format, const ParseLimits& limits)
@@ -422,7 +396,7 @@ Value parseData(std::string_view text, const std::string& fileName, DataFormat f
                     {fileName, 0, 0});
     if (text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0)
         text.remove_prefix(3); // a UTF-8 byte-order mark is accepted
-    if (const std::size_t bad = invalidUtf8At(text); bad != std::string_view::npos) {
+    if (const std::size_t bad = detail::invalidUtf8At(text); bad != std::string_view::npos) {
         auto [line, column] = lineColumn(text, bad);
         throw Error(ErrorCode::DataSyntax, "Unable to parse: invalid UTF-8 byte sequence", {fileName, line, column});
     }
@@ -434,6 +408,20 @@ Value parseData(std::string_view text, const std::string& fileName, DataFormat f
     if (format == DataFormat::Json)
         return detail::parseJson(text, fileName, limits);
 
+    // A lone CR is a line break in YAML (and for libyaml, so for Puppet); yaml-cpp only knows LF and
+    // CRLF. Same length, so offsets and columns do not move.
+    std::string normalized;
+    if (const std::size_t cr = text.find('\r'); cr != std::string_view::npos) {
+        for (std::size_t i = cr; i < text.size(); ++i) {
+            if (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n')) {
+                if (normalized.empty())
+                    normalized.assign(text);
+                normalized[i] = '\n';
+            }
+        }
+        if (!normalized.empty())
+            text = normalized;
+    }
     std::istringstream in{std::string(text)};
     ValueBuilder builder(text, SourceFiles::intern(fileName), format, limits);
     try {
@@ -441,7 +429,18 @@ Value parseData(std::string_view text, const std::string& fileName, DataFormat f
         parser.HandleNextDocument(builder); // only the first document is used, as Puppet does
     } catch (const BuildError& e) {
         throw Error(e.code, e.message, {fileName, e.mark.line + 1, e.mark.column + 1});
-    } catch (const YAML::Exception& e) {
+    }
+#ifdef HIERA_YAML_CPP_DEPTH_GUARD
+    catch (const YAML::DeepRecursion&) {
+        // yaml-cpp's own guard (500 recursions) can stop before ParseLimits::maxDepth; it says only
+        // "bad file" at 1:1. Report it as the depth limit it is, where the innermost collection starts.
+        auto [line, column] = builder.innermostStart();
+        throw Error(ErrorCode::DataLimit,
+                    "nesting deeper than " + std::to_string(builder.depth()) + " levels (the YAML parser's limit)",
+                    {fileName, line, column});
+    }
+#endif
+    catch (const YAML::Exception& e) {
         const bool known = e.mark.line >= 0;
         throw Error(ErrorCode::DataSyntax, "Unable to parse: " + e.msg,
                     {fileName, known ? e.mark.line + 1 : 0, known ? e.mark.column + 1 : 0});
@@ -457,28 +456,71 @@ Value parseData(std::string_view text, const std::string& fileName, DataFormat f
     return builder.takeResult();
 }
 
-std::string readFile(const std::string& path)
+namespace {
+
+[[noreturn]] void tooBig(const std::string& path, std::size_t size, std::size_t limit)
 {
+    throw Error(ErrorCode::DataLimit,
+                "file of " + std::to_string(size) + " bytes exceeds the limit of " + std::to_string(limit), {path, 0, 0});
+}
+
+// Reads at most `limit` bytes: a file larger than ParseLimits::maxDocumentBytes is refused from its
+// size, before anything is read (and one that grows while it is read, when it passes the limit).
+std::string readFileLimited(const std::string& path, std::size_t limit)
+{
+    // open(2) with O_NONBLOCK, then fstat the descriptor: a FIFO named like a data file would block
+    // the lookup forever in a plain open (found by the fault tests), and checking the path with stat()
+    // first would leave a window for it to be replaced. Only regular files are read.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        throw Error(ErrorCode::DataUnreadable, std::string("cannot read: ") + std::strerror(errno), {path, 0, 0});
+    struct Closer
+    {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
     struct stat st{};
-    if (::stat(path.c_str(), &st) != 0)
+    if (::fstat(fd, &st) != 0)
         throw Error(ErrorCode::DataUnreadable, std::string("cannot read: ") + std::strerror(errno), {path, 0, 0});
     if (S_ISDIR(st.st_mode))
         throw Error(ErrorCode::DataUnreadable, "cannot read: it is a directory, not a file", {path, 0, 0});
-    std::ifstream f(path, std::ios::binary);
-    if (!f)
-        throw Error(ErrorCode::DataUnreadable, std::string("cannot read: ") + std::strerror(errno), {path, 0, 0});
+    if (!S_ISREG(st.st_mode))
+        throw Error(ErrorCode::DataUnreadable,
+                    std::string("cannot read: it is not a regular file (")
+                        + (S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device") + ")",
+                    {path, 0, 0});
+    if (st.st_size > 0 && static_cast<unsigned long long>(st.st_size) > limit)
+        tooBig(path, static_cast<std::size_t>(st.st_size), limit);
     std::string content;
     if (st.st_size > 0)
         content.reserve(static_cast<std::size_t>(st.st_size));
-    content.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-    if (f.bad())
-        throw Error(ErrorCode::DataUnreadable, std::string("read error: ") + std::strerror(errno), {path, 0, 0});
+    char buffer[65536];
+    while (true) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n == 0)
+            break;
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            throw Error(ErrorCode::DataUnreadable, std::string("read error: ") + std::strerror(errno), {path, 0, 0});
+        }
+        content.append(buffer, static_cast<std::size_t>(n));
+        if (content.size() > limit)
+            tooBig(path, content.size(), limit);
+    }
     return content;
+}
+
+} // namespace
+
+std::string readFile(const std::string& path)
+{
+    return readFileLimited(path, std::numeric_limits<std::size_t>::max());
 }
 
 Value loadDataFile(const std::string& path, DataFormat format, const ParseLimits& limits)
 {
-    return parseData(readFile(path), path, format, limits);
+    return parseData(readFileLimited(path, limits.maxDocumentBytes), path, format, limits);
 }
 
 Value resolvePlainScalar(const std::string& text)

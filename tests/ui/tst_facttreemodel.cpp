@@ -69,7 +69,7 @@ private Q_SLOTS:
         QCOMPARE(family.siblingAtColumn(FactTreeModel::TypeColumn).data().toString(), QStringLiteral("string"));
         QCOMPARE(family.data(HieraRoles::KeyPathRole).toString(), QStringLiteral("facts.os.family"));
         const QModelIndex dc = m_model->indexForKeyPath(QStringLiteral("facts.datacenters.1"));
-        QCOMPARE(dc.data().toString(), QStringLiteral("-"));
+        QCOMPARE(dc.data().toString(), QStringLiteral("[1]"));
         QCOMPARE(dc.data(HieraRoles::KeyPathRole).toString(), QStringLiteral("facts.datacenters.1"));
         QVERIFY(!(dc.flags() & Qt::ItemIsEditable)); // array indices are positions, not names
         QVERIFY(m_model->indexForKeyPath(QStringLiteral("trusted.certname")).isValid());
@@ -174,6 +174,11 @@ private Q_SLOTS:
         QCOMPARE(m_model->nodeValue(dcs), hiera::makeArray({ "dc2", "dc3" }));
         QCOMPARE(
             m_model->index(0, 0, dcs).data(HieraRoles::KeyPathRole).toString(), QStringLiteral("facts.datacenters.0"));
+        // Elements show their position as the key, renumbered after a removal or an insert in the middle.
+        QCOMPARE(UiTest::printModel(m_model, dcs, 0, 2), (QStringList { "[0] | dc2", "[1] | dc3" }));
+        m_stack->undo();
+        QCOMPARE(UiTest::printModel(m_model, dcs, 0, 2), (QStringList { "[0] | dc1", "[1] | dc2", "[2] | dc3" }));
+        m_stack->redo();
 
         // On a scalar row "add" makes a sibling.
         const QModelIndex family = m_model->indexForKeyPath(QStringLiteral("facts.os.family"));

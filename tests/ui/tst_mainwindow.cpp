@@ -1,9 +1,12 @@
 // Drives the explorer window like a user: open the demo, type a key, edit a fact, undo, follow an
 // origin into the source viewer, change a data file on disk, and save a screenshot for the README.
+// Nothing lost: unsaved edits are asked about before closing or opening other files, autosaved, and
+// offered back; the hierarchy's own files are never written.
 
 #include "contributionmodel.h"
 #include "demo.h"
 #include "explanationmodel.h"
+#include "factsautosave.h"
 #include "facttreemodel.h"
 #include "hierarchymodel.h"
 #include "lookuprunner.h"
@@ -14,12 +17,15 @@
 #include "uitestutils.h"
 #include "valuetreemodel.h"
 
+#include <hiera/facts.h>
 #include <hiera/valueformat.h>
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
 #include <QCompleter>
+#include <QCryptographicHash>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QLineEdit>
 #include <QMimeData>
@@ -58,6 +64,31 @@ QStringList contributingFiles(const MainWindow& window)
     }
     return files;
 }
+
+// Every file under `dir` with a checksum of its content, and its mtime: a file written with the same
+// bytes still counts as written.
+QStringList treeChecksums(const QString& dir)
+{
+    QStringList lines;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return { QStringLiteral("unreadable ") + path };
+        lines << QStringLiteral("%1 %2 %3")
+                     .arg(QDir(dir).relativeFilePath(path),
+                         QString::fromLatin1(QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256).toHex()))
+                     .arg(it.fileInfo().lastModified().toMSecsSinceEpoch());
+    }
+    lines.sort();
+    return lines;
+}
+
+QString factText(const MainWindow& window, const QString& keyPath)
+{
+    return window.factModel()->indexForKeyPath(keyPath).siblingAtColumn(FactTreeModel::ValueColumn).data().toString();
+}
 } // namespace
 
 class TestMainWindow : public QObject {
@@ -74,6 +105,17 @@ private Q_SLOTS:
         QVERIFY(UiTest::copyTree(QStringLiteral(HIERA_DEMO_DIR), m_tmp.filePath(QStringLiteral("demo"))));
         m_hieraYaml = m_tmp.filePath(QStringLiteral("demo/hiera.yaml"));
         QVERIFY(QFileInfo::exists(m_hieraYaml));
+        m_autosaveDir = m_tmp.filePath(QStringLiteral("autosave"));
+        qputenv("HIERA_EXPLORER_AUTOSAVE_DIR", m_autosaveDir.toUtf8());
+        QCOMPARE(FactsAutosave::directory(), m_autosaveDir);
+        m_bundledDemo = treeChecksums(QStringLiteral(HIERA_DEMO_DIR));
+        QVERIFY(m_bundledDemo.size() > 10);
+    }
+
+    void cleanupTestCase()
+    {
+        // Whatever the tests did with the bundled demo (opensTheBundledDemo opens it), it is untouched.
+        QCOMPARE(treeChecksums(QStringLiteral(HIERA_DEMO_DIR)), m_bundledDemo);
     }
 
     void init()
@@ -86,6 +128,9 @@ private Q_SLOTS:
             m_testers.push_back(std::make_unique<QAbstractItemModelTester>(
                 model, QAbstractItemModelTester::FailureReportingMode::QtTest));
         }
+        m_questions.clear();
+        m_answers.clear();
+        m_window->setQuestionHandler(answerer());
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
@@ -96,6 +141,20 @@ private Q_SLOTS:
         m_window->undoStack()->setClean(); // no "unsaved facts" prompt in a test
         m_testers.clear();
         m_window.reset();
+        QDir(m_autosaveDir).removeRecursively(); // no test recovers another's edits
+    }
+
+    // Answers the window's questions from m_answers (front first) and records them; with nothing
+    // queued: recover an autosave, discard unsaved edits.
+    MainWindow::QuestionHandler answerer()
+    {
+        return [this](MainWindow::Question question, const QString& text) {
+            m_questions << qMakePair(question, text);
+            if (!m_answers.isEmpty())
+                return m_answers.takeFirst();
+            return question == MainWindow::Question::RecoverAutosave ? MainWindow::Answer::Accept
+                                                                     : MainWindow::Answer::Discard;
+        };
     }
 
     // Opens the private demo copy with web01's facts and waits for the first answer.
@@ -127,8 +186,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 6, timeoutMs);
         QCOMPARE(m_window->hierarchyModel()->index(0, 0).data().toString(), QStringLiteral("Per-node data"));
         // profile::ntp is a deep merge with a knockout prefix (lookup_options in common.yaml).
-        QVERIFY2(m_window->summaryText().contains(QLatin1String("deep")), qPrintable(m_window->summaryText()));
-        QVERIFY(m_window->summaryText().contains(QLatin1String("lookup_options entry \"profile::ntp\"")));
+        QVERIFY2(m_window->summaryText().startsWith(
+                     QStringLiteral("deep merge (knockout_prefix --) from lookup_options entry 'profile::ntp' · ")),
+            qPrintable(m_window->summaryText()));
         QVERIFY(contributingFiles(*m_window).size() >= 3);
         QVERIFY(m_window->answerYaml().contains(QLatin1String("servers:")));
     }
@@ -479,8 +539,236 @@ private Q_SLOTS:
         qInfo("screenshot: %s", qPrintable(file));
     }
 
+    // --- Nothing lost ---
+
+    void closeAsksAboutUnsavedEdits()
+    {
+        openDemoCopy(QStringLiteral("profile::web::workers"));
+        QVERIFY(m_window->close()); // nothing edited: no question
+        QVERIFY(m_questions.isEmpty());
+        m_window->show();
+        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+
+        m_answers << MainWindow::Answer::Cancel;
+        QVERIFY(!m_window->close());
+        QVERIFY(m_window->isVisible());
+        QCOMPARE(m_questions.size(), 1);
+        QCOMPARE(m_questions.first().first, MainWindow::Question::SaveChanges);
+        QCOMPARE(factText(*m_window, QStringLiteral("facts.env")), QStringLiteral("staging"));
+
+        // Accept saves to the facts file, then closes.
+        const QString facts = m_tmp.filePath(QStringLiteral("close-save.yaml"));
+        QVERIFY(m_window->saveFactsTo(facts));
+        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("testing")));
+        m_answers << MainWindow::Answer::Accept;
+        QVERIFY(m_window->close());
+        QCOMPARE(m_questions.size(), 2);
+        QVERIFY(UiTest::readFile(facts).contains("env: testing"));
+
+        // Discard closes and leaves no autosave behind.
+        m_window->show();
+        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("qa")));
+        m_window->setAutosaveDelays(10, 1000);
+        QTRY_VERIFY(QFileInfo::exists(m_window->autosaveFile()));
+        m_answers << MainWindow::Answer::Discard;
+        QVERIFY(m_window->close());
+        QVERIFY(!QFileInfo::exists(m_window->autosaveFile()));
+    }
+
+    void openingFactsAsksAboutUnsavedEdits()
+    {
+        openDemoCopy(QStringLiteral("profile::web::workers"));
+        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        const QString db01 = m_tmp.filePath(QStringLiteral("demo/facts/db01.example.com.yaml"));
+        m_answers << MainWindow::Answer::Cancel;
+        QVERIFY(!m_window->openFacts(db01));
+        QCOMPARE(m_questions.size(), 1);
+        QCOMPARE(m_questions.first().first, MainWindow::Question::SaveChanges);
+        QVERIFY(m_window->factsPath().endsWith(QLatin1String("web01.example.com.yaml")));
+        QCOMPARE(factText(*m_window, QStringLiteral("facts.env")), QStringLiteral("staging"));
+
+        m_answers << MainWindow::Answer::Discard;
+        QVERIFY(m_window->openFacts(db01));
+        QCOMPARE(m_questions.size(), 2);
+        QCOMPARE(m_window->factsPath(), db01);
+        QVERIFY(!m_window->isWindowModified());
+        QVERIFY(m_window->openFacts(db01)); // clean: no question
+        QCOMPARE(m_questions.size(), 2);
+    }
+
+    void openingHierarchyAsksAboutUnsavedEdits()
+    {
+        QTemporaryDir other;
+        QVERIFY(UiTest::copyTree(m_tmp.filePath(QStringLiteral("demo")), other.path()));
+        const QString otherYaml = other.filePath(QStringLiteral("hiera.yaml"));
+        const QString web01 = m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"));
+        const QByteArray web01Before = UiTest::readFile(web01);
+        openDemoCopy(QStringLiteral("profile::web::workers"));
+        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+
+        QVERIFY(m_window->openHierarchy(m_hieraYaml)); // the same hierarchy again: nothing to ask
+        QVERIFY(m_questions.isEmpty());
+        m_answers << MainWindow::Answer::Cancel;
+        QVERIFY(!m_window->openHierarchy(otherYaml));
+        QCOMPARE(m_questions.size(), 1);
+        QCOMPARE(m_questions.first().first, MainWindow::Question::SaveChanges);
+        QTRY_VERIFY(!m_window->runner()->isBusy());
+        QCOMPARE(m_window->hieraYamlPath(), m_hieraYaml);
+        QCOMPARE(factText(*m_window, QStringLiteral("facts.env")), QStringLiteral("staging"));
+
+        // Discard goes back to the saved facts and opens the other hierarchy.
+        m_answers << MainWindow::Answer::Discard;
+        QVERIFY(m_window->openHierarchy(otherYaml));
+        QCOMPARE(factText(*m_window, QStringLiteral("facts.env")), QStringLiteral("production"));
+        QVERIFY(!m_window->isWindowModified());
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->hieraYamlPath(), otherYaml, timeoutMs);
+        waitForAnswer(QStringLiteral("profile::web::workers"));
+
+        // Accept saves the edits to the facts file first.
+        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        m_answers << MainWindow::Answer::Accept;
+        QVERIFY(m_window->openHierarchy(m_hieraYaml));
+        QCOMPARE(m_questions.size(), 3);
+        QVERIFY(!m_window->isWindowModified());
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->hieraYamlPath(), m_hieraYaml, timeoutMs);
+        QVERIFY(UiTest::readFile(web01).contains("env: staging"));
+        QVERIFY(UiTest::writeFile(web01, web01Before));
+    }
+
+    void autosaveIsOfferedBack()
+    {
+        m_window->setAutosaveDelays(20, 200);
+        openDemoCopy(QStringLiteral("profile::web::workers"));
+        const QString autosave = m_window->autosaveFile();
+        QVERIFY(autosave.startsWith(m_autosaveDir + QLatin1Char('/')));
+        QVERIFY(!QFileInfo::exists(autosave));
+        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        QTRY_VERIFY(QFileInfo::exists(autosave));
+        QVERIFY(UiTest::readFile(autosave).contains("env: staging"));
+        // Every edit reaches the autosave.
+        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.extra"), hiera::Value("one more")));
+        QTRY_VERIFY(UiTest::readFile(autosave).contains("extra: one more"));
+        // Undoing back to the saved facts leaves nothing to recover.
+        m_window->undoStack()->undo();
+        m_window->undoStack()->undo();
+        QVERIFY(!m_window->isWindowModified());
+        QVERIFY(!QFileInfo::exists(autosave));
+        m_window->undoStack()->redo();
+        QTRY_VERIFY(QFileInfo::exists(autosave));
+
+        // The window goes away without being closed (a crash); the next one on this hierarchy offers the edits.
+        m_testers.clear();
+        m_window.reset();
+        QVERIFY(QFileInfo::exists(autosave));
+        auto next = std::make_unique<MainWindow>();
+        next->setQuestionHandler(answerer());
+        QVERIFY(next->openFacts(m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
+        QVERIFY(next->openHierarchy(m_hieraYaml));
+        QTRY_VERIFY_WITH_TIMEOUT(!m_questions.isEmpty(), timeoutMs);
+        QCOMPARE(m_questions.size(), 1);
+        QCOMPARE(m_questions.first().first, MainWindow::Question::RecoverAutosave);
+        QVERIFY(m_questions.first().second.contains(QLatin1String("web01.example.com.yaml")));
+        QCOMPARE(factText(*next, QStringLiteral("facts.env")), QStringLiteral("staging"));
+        QVERIFY(next->isWindowModified()); // the facts file still holds the old facts
+        QVERIFY(next->factsPath().endsWith(QLatin1String("demo/facts/web01.example.com.yaml")));
+        // The first answer already uses the recovered facts (roles/web/staging.yaml says 2).
+        next->setKey(QStringLiteral("profile::web::workers"));
+        QTRY_VERIFY_WITH_TIMEOUT(next->lastOutcome() && !next->runner()->isBusy(), timeoutMs);
+        QCOMPARE(next->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(), QStringLiteral("2"));
+        // Recovery is one undoable step.
+        next->undoStack()->undo();
+        QCOMPARE(factText(*next, QStringLiteral("facts.env")), QStringLiteral("production"));
+        next->undoStack()->redo();
+
+        // A clean save removes the autosave.
+        const QString saved = m_tmp.filePath(QStringLiteral("recovered.yaml"));
+        QVERIFY(next->saveFactsTo(saved));
+        QVERIFY(!QFileInfo::exists(autosave));
+        QTRY_VERIFY(!next->runner()->isBusy());
+        next.reset();
+        m_window = std::make_unique<MainWindow>(); // for cleanup()
+    }
+
+    void autosaveDeclinedOrStale()
+    {
+        const QString web01 = m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"));
+        hiera::Value edited = hiera::scopeFromFacts(hiera::makeHash({ { "env", "staging" } }), "web01.example.com");
+        // Declined: the autosave goes, the facts stay as opened.
+        QVERIFY(FactsAutosave::write(m_hieraYaml, web01, edited));
+        const QString autosave = FactsAutosave::fileFor(m_hieraYaml);
+        QVERIFY(QFileInfo::exists(autosave));
+        m_answers << MainWindow::Answer::Discard;
+        openDemoCopy(QStringLiteral("profile::web::workers"));
+        QCOMPARE(m_questions.size(), 1);
+        QCOMPARE(m_questions.first().first, MainWindow::Question::RecoverAutosave);
+        QCOMPARE(factText(*m_window, QStringLiteral("facts.env")), QStringLiteral("production"));
+        QVERIFY(!QFileInfo::exists(autosave));
+
+        // Older than the last save of its facts file: nothing to offer.
+        m_testers.clear();
+        m_window = std::make_unique<MainWindow>();
+        m_window->setQuestionHandler(answerer());
+        QVERIFY(FactsAutosave::write(m_hieraYaml, web01, edited));
+        QFile facts(web01);
+        QVERIFY(facts.open(QIODevice::ReadWrite));
+        QVERIFY(facts.setFileTime(QDateTime::currentDateTime().addSecs(60), QFileDevice::FileModificationTime));
+        facts.close();
+        openDemoCopy(QStringLiteral("profile::web::workers"));
+        QCOMPARE(m_questions.size(), 1);
+        QCOMPARE(factText(*m_window, QStringLiteral("facts.env")), QStringLiteral("production"));
+    }
+
+    void neverWritesTheHierarchy()
+    {
+        // A whole session of edits, saves, autosaves, a recovery and a discard: the hierarchy's
+        // hiera.yaml and data files keep their bytes and their mtimes.
+        QTemporaryDir dir;
+        QVERIFY(UiTest::copyTree(QStringLiteral(HIERA_DEMO_DIR), dir.path()));
+        const QString hieraYaml = dir.filePath(QStringLiteral("hiera.yaml"));
+        const QStringList before = treeChecksums(dir.filePath(QStringLiteral("data")));
+        const QByteArray configBefore = UiTest::readFile(hieraYaml);
+        const QDateTime configTime = QFileInfo(hieraYaml).lastModified();
+        QVERIFY(before.size() > 10);
+
+        m_window->setAutosaveDelays(10, 100);
+        QVERIFY(m_window->openFacts(dir.filePath(QStringLiteral("facts/web01.example.com.yaml"))));
+        QVERIFY(m_window->openHierarchy(hieraYaml));
+        m_window->setKey(QStringLiteral("profile::ntp"));
+        waitForAnswer(QStringLiteral("profile::ntp"));
+        for (const char* env : { "staging", "testing", "production", "staging" }) {
+            QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value(env)));
+            waitForAnswer(QStringLiteral("profile::ntp"));
+        }
+        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.os.family"), hiera::Value("RedHat")));
+        QTRY_VERIFY(QFileInfo::exists(m_window->autosaveFile()));
+        // Origins were followed into data files (the source viewer only reads).
+        m_window->showSourceFor(m_window->valueModel()->index(0, ValueTreeModel::OriginColumn));
+        QVERIFY(m_window->saveFactsTo(dir.filePath(QStringLiteral("facts/web01.example.com.yaml"))));
+        QVERIFY(m_window->saveFactsTo(m_tmp.filePath(QStringLiteral("session.json"))));
+        QVERIFY(m_window->saveFactsTo(m_tmp.filePath(QStringLiteral("session-facts.yaml")), true));
+        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("qa")));
+        QTRY_VERIFY(QFileInfo::exists(m_window->autosaveFile()));
+        m_testers.clear();
+        m_window.reset(); // a crash
+        m_window = std::make_unique<MainWindow>();
+        m_window->setQuestionHandler(answerer());
+        QVERIFY(m_window->openHierarchy(hieraYaml));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->isWindowModified(), timeoutMs); // recovered
+        m_answers << MainWindow::Answer::Discard;
+        QVERIFY(m_window->close());
+        QTRY_VERIFY(!m_window->runner()->isBusy());
+
+        QCOMPARE(treeChecksums(dir.filePath(QStringLiteral("data"))), before);
+        QCOMPARE(UiTest::readFile(hieraYaml), configBefore);
+        QCOMPARE(QFileInfo(hieraYaml).lastModified(), configTime);
+    }
+
 private:
     QTemporaryDir m_tmp;
+    QString m_autosaveDir;
+    QStringList m_bundledDemo;
+    QList<QPair<MainWindow::Question, QString>> m_questions;
+    QList<MainWindow::Answer> m_answers;
     QString m_hieraYaml;
     std::unique_ptr<MainWindow> m_window;
     std::vector<std::unique_ptr<QAbstractItemModelTester>> m_testers;

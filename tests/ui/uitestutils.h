@@ -34,6 +34,12 @@ inline bool writeFiles(const QTemporaryDir& dir, std::initializer_list<std::pair
     return true;
 }
 
+inline QByteArray readFile(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 // "key | value | type" per row, children indented two spaces per level.
 inline QStringList printModel(
     const QAbstractItemModel* model, const QModelIndex& parent = {}, int depth = 0, int columns = -1)

@@ -1,0 +1,291 @@
+// bench-explorer MEDIUM_DIR [LARGE_DIR] [--edits N]
+//
+// The explorer's own figures for docs/performance.md, printed as name=value lines (never asserted):
+//  (a) on MEDIUM_DIR (a tree from shared/bench/gen_fixture.py): with a node's facts and the first
+//      answer on screen, N edits of facts.env through the FactTreeModel (as the fact editor commits
+//      them), each timed from the edit to the new answer applied to the views and the window
+//      repainted: explorer_edit_to_repaint_ms_{median,max}, with the parts beside them (the lookup on
+//      the worker, edit to answer applied to the models, the repaint);
+//  (b) on LARGE_DIR: the longest GUI-thread stall while the hierarchy loads and the first lookup runs
+//      (then while one fact edit is answered), from a 1 ms heartbeat timer: the largest gap between
+//      two ticks minus 1 ms. explorer_max_stall_ms, explorer_max_stall_edit_ms.
+// Runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise. Not part of ctest.
+
+#include "facttreemodel.h"
+#include "hierarchymodel.h"
+#include "lookuprunner.h"
+#include "mainwindow.h"
+
+#include <QAbstractItemView>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QTreeView>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+namespace {
+
+double ms(qint64 ns)
+{
+    return static_cast<double>(ns) / 1e6;
+}
+
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+double maximum(const std::vector<double>& values)
+{
+    return values.empty() ? 0 : *std::max_element(values.begin(), values.end());
+}
+
+// Turns the event loop until `done` holds (checked after every event batch), or the timeout.
+bool spinUntil(const std::function<bool()>& done, int timeoutMs = 120000)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (!done()) {
+        if (clock.elapsed() > timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 5);
+    }
+    return true;
+}
+
+struct Fixture {
+    QString dir;
+    QString node;
+    QString key;
+};
+
+Fixture fixture(const QString& dir)
+{
+    Fixture f { dir, {}, QStringLiteral("profile::base::motd") };
+    QFile sample(dir + QStringLiteral("/sample.tsv"));
+    if (sample.open(QIODevice::ReadOnly)) {
+        sample.readLine(); // header
+        const QStringList cells = QString::fromUtf8(sample.readLine()).trimmed().split(QLatin1Char('\t'));
+        if (cells.size() >= 2) {
+            f.node = cells[0];
+            f.key = cells[1];
+        }
+    }
+    if (f.node.isEmpty()) {
+        QFile nodes(dir + QStringLiteral("/nodes.txt"));
+        if (nodes.open(QIODevice::ReadOnly))
+            f.node = QString::fromUtf8(nodes.readLine()).trimmed();
+    }
+    return f;
+}
+
+void print(const char* name, double value)
+{
+    std::printf("%s=%.2f\n", name, value);
+    std::fflush(stdout);
+}
+
+std::unique_ptr<MainWindow> makeWindow()
+{
+    auto window = std::make_unique<MainWindow>();
+    window->setQuestionHandler([](MainWindow::Question, const QString&) { return MainWindow::Answer::Discard; });
+    window->resize(1500, 950);
+    window->show();
+    if (!QTest::qWaitForWindowExposed(window.get()))
+        std::fprintf(stderr, "bench-explorer: the window was not exposed\n");
+    return window;
+}
+
+bool settled(const MainWindow& window, const QString& key)
+{
+    return window.lastOutcome() && window.lastOutcome()->request.key == key.toStdString()
+        && !window.runner()->isBusy() && window.hierarchyModel()->rowCount() > 0;
+}
+
+// Notes when a widget is painted.
+class PaintSpy : public QObject {
+public:
+    using QObject::QObject;
+    bool painted = false;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint)
+            painted = true;
+        return QObject::eventFilter(watched, event);
+    }
+};
+
+int editToRepaint(const Fixture& f, int edits)
+{
+    auto window = makeWindow();
+    if (!window->openFacts(f.dir + QStringLiteral("/facts/") + f.node + QStringLiteral(".yaml")))
+        return 1;
+    window->openHierarchy(f.dir + QStringLiteral("/hiera.yaml"));
+    window->setKey(f.key);
+    if (!spinUntil([&] { return settled(*window, f.key); })) {
+        std::fprintf(stderr, "bench-explorer: no first answer on %s\n", qPrintable(f.dir));
+        return 1;
+    }
+    FactTreeModel* model = window->factModel();
+    const QModelIndex env = model->indexForKeyPath(QStringLiteral("facts.env")).siblingAtColumn(FactTreeModel::ValueColumn);
+    if (!env.isValid()) {
+        std::fprintf(stderr, "bench-explorer: the node has no facts.env\n");
+        return 1;
+    }
+    const QString original = env.data(Qt::EditRole).toString();
+    const QString other = original == QLatin1String("production") ? QStringLiteral("staging") : QStringLiteral("production");
+
+    QElapsedTimer clock;
+    // The answer is on screen when the value view has been painted after the models took it: Qt's
+    // own repaint of what changed, as a user sees it. The forced repaint of the whole window after it
+    // is the upper bound (every panel repainted, not only those that changed).
+    PaintSpy spy;
+    window->valueView()->viewport()->installEventFilter(&spy);
+    qint64 shownAt = 0;
+    int shown = 0;
+    QObject::connect(window.get(), &MainWindow::answerShown, window.get(), [&] {
+        shownAt = clock.nsecsElapsed();
+        spy.painted = false;
+        ++shown;
+    });
+
+    std::vector<double> total, worker, shownAfter, paint, fullRepaint;
+    for (int i = 0; i < edits; ++i) {
+        const QString value = i % 2 == 0 ? other : original;
+        const int before = shown;
+        clock.start();
+        model->setData(env, value, Qt::EditRole); // what FactValueDelegate::setModelData does
+        if (!spinUntil([&] { return shown > before; }, 30000)) {
+            std::fprintf(stderr, "bench-explorer: edit %d got no answer\n", i);
+            return 1;
+        }
+        if (!spinUntil([&] { return spy.painted; }, 30000)) {
+            std::fprintf(stderr, "bench-explorer: edit %d was never painted\n", i);
+            return 1;
+        }
+        const qint64 done = clock.nsecsElapsed();
+        total.push_back(ms(done));
+        shownAfter.push_back(ms(shownAt));
+        paint.push_back(ms(done - shownAt));
+        worker.push_back(window->lastOutcome() ? window->lastOutcome()->elapsedMs : 0);
+        QElapsedTimer full;
+        full.start();
+        window->repaint();
+        fullRepaint.push_back(ms(full.nsecsElapsed()));
+        // A user pauses between edits; let the hierarchy refresh of this edit finish too.
+        spinUntil([&] { return !window->runner()->isBusy(); });
+        QTest::qWait(20);
+    }
+    print("explorer_edit_to_repaint_ms_median", median(total));
+    print("explorer_edit_to_repaint_ms_max", maximum(total));
+    print("explorer_edit_lookup_worker_ms_median", median(worker));
+    print("explorer_edit_to_answer_shown_ms_median", median(shownAfter));
+    print("explorer_edit_to_answer_shown_ms_max", maximum(shownAfter));
+    print("explorer_edit_repaint_ms_median", median(paint));
+    print("explorer_edit_repaint_ms_max", maximum(paint));
+    print("explorer_full_window_repaint_ms_median", median(fullRepaint));
+    print("explorer_full_window_repaint_ms_max", maximum(fullRepaint));
+    std::printf("explorer_edits=%d\n", edits);
+    return 0;
+}
+
+int stalls(const Fixture& f)
+{
+    auto window = makeWindow();
+    QElapsedTimer clock;
+    qint64 last = 0;
+    qint64 worst = 0;
+    QTimer heartbeat;
+    heartbeat.setTimerType(Qt::PreciseTimer);
+    heartbeat.setInterval(1);
+    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        worst = std::max(worst, now - last);
+        last = now;
+    });
+    auto beat = [&] {
+        worst = 0;
+        clock.start();
+        last = 0;
+        heartbeat.start();
+    };
+    auto stall = [&] {
+        heartbeat.stop();
+        worst = std::max(worst, clock.nsecsElapsed() - last);
+        return std::max(0.0, ms(worst) - 1.0);
+    };
+
+    beat();
+    QTimer::singleShot(0, window.get(), [&] {
+        window->openFacts(f.dir + QStringLiteral("/facts/") + f.node + QStringLiteral(".yaml"));
+        window->openHierarchy(f.dir + QStringLiteral("/hiera.yaml"));
+        window->setKey(f.key);
+    });
+    if (!spinUntil([&] { return settled(*window, f.key); }, 300000)) {
+        std::fprintf(stderr, "bench-explorer: no first answer on %s\n", qPrintable(f.dir));
+        return 1;
+    }
+    const double firstAnswer = ms(clock.nsecsElapsed());
+    print("explorer_max_stall_ms", stall());
+    print("explorer_large_first_answer_ms", firstAnswer);
+
+    const QModelIndex env = window->factModel()->indexForKeyPath(QStringLiteral("facts.env")).siblingAtColumn(FactTreeModel::ValueColumn);
+    if (env.isValid()) {
+        const QString value = env.data(Qt::EditRole).toString() == QLatin1String("production") ? QStringLiteral("staging")
+                                                                                          : QStringLiteral("production");
+        beat();
+        const quint64 generation = window->runner()->lookupGeneration();
+        QTimer::singleShot(0, window.get(), [&] { window->factModel()->setData(env, value, Qt::EditRole); });
+        spinUntil([&] { return window->runner()->lookupGeneration() > generation && settled(*window, f.key); }, 300000);
+        QTest::qWait(50);
+        print("explorer_max_stall_edit_ms", stall());
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("HieraExplorerBench"));
+    QCoreApplication::setApplicationName(QStringLiteral("bench-explorer"));
+    QStandardPaths::setTestModeEnabled(true);
+    QTemporaryDir autosave;
+    qputenv("HIERA_EXPLORER_AUTOSAVE_DIR", autosave.path().toUtf8());
+
+    QStringList args = QCoreApplication::arguments().mid(1);
+    int edits = 50;
+    if (const int at = static_cast<int>(args.indexOf(QStringLiteral("--edits"))); at >= 0 && at + 1 < args.size()) {
+        edits = args.at(at + 1).toInt();
+        args.remove(at, 2);
+    }
+    if (args.isEmpty()) {
+        std::fprintf(stderr, "usage: bench-explorer MEDIUM_DIR [LARGE_DIR] [--edits N]\n");
+        return 2;
+    }
+    if (const int rc = editToRepaint(fixture(args.at(0)), edits))
+        return rc;
+    if (args.size() > 1) {
+        if (const int rc = stalls(fixture(args.at(1))))
+            return rc;
+    }
+    return 0;
+}

@@ -1,0 +1,136 @@
+// Crash recovery with the real program: hiera-explorer is started on a copy of the demo, makes a
+// fact edit through its --test-edit hook, is killed with SIGKILL once the autosave is on disk, and the
+// next start on the same hierarchy recovers the edit (or drops it when told to discard). The
+// hierarchy's files are compared byte for byte before and after.
+
+#include "factsautosave.h"
+#include "uitestutils.h"
+
+#include <QCryptographicHash>
+#include <QDirIterator>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+namespace {
+constexpr int timeoutMs = 20000;
+
+QByteArray treeChecksum(const QString& dir)
+{
+    QStringList paths;
+    QDirIterator it(dir, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        paths << it.next();
+    paths.sort();
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (const QString& path : std::as_const(paths)) {
+        hash.addData(path.toUtf8());
+        hash.addData(UiTest::readFile(path));
+        hash.addData(QByteArray::number(QFileInfo(path).lastModified().toMSecsSinceEpoch()));
+    }
+    return hash.result().toHex();
+}
+} // namespace
+
+class TestAutosave : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        m_demo = m_tmp.filePath(QStringLiteral("demo"));
+        QVERIFY(UiTest::copyTree(QStringLiteral(HIERA_DEMO_DIR), m_demo));
+        m_autosaveDir = m_tmp.filePath(QStringLiteral("autosave"));
+        qputenv("HIERA_EXPLORER_AUTOSAVE_DIR", m_autosaveDir.toUtf8());
+        QVERIFY(QFileInfo(QStringLiteral(HIERA_EXPLORER_BIN)).isExecutable());
+    }
+
+    void killedSessionIsRecovered()
+    {
+        const QString hieraYaml = m_demo + QStringLiteral("/hiera.yaml");
+        const QString facts = m_demo + QStringLiteral("/facts/web01.example.com.yaml");
+        const QByteArray hierarchyBefore = treeChecksum(m_demo + QStringLiteral("/data"))
+            + treeChecksum(hieraYaml) + treeChecksum(m_demo + QStringLiteral("/facts"));
+        const QString autosave = FactsAutosave::fileFor(hieraYaml);
+        QVERIFY(!QFileInfo::exists(autosave));
+
+        // 1. Edit, wait for the autosave, kill.
+        QProcess first;
+        start(first, { hieraYaml, QStringLiteral("--facts"), facts, QStringLiteral("--key"),
+                         QStringLiteral("profile::web::workers"), QStringLiteral("--test-edit"),
+                         QStringLiteral("facts.env=staging") });
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::readFile(autosave).contains("env: staging"), timeoutMs);
+        first.kill(); // SIGKILL: no close event, no destructors
+        QVERIFY(first.waitForFinished(timeoutMs));
+        QCOMPARE(first.exitStatus(), QProcess::CrashExit);
+        QVERIFY(QFileInfo::exists(autosave));
+
+        // 2. Start again, accept the recovery: the edit is back.
+        QProcess second;
+        start(second, { hieraYaml, QStringLiteral("--facts"), facts, QStringLiteral("--key"),
+                          QStringLiteral("profile::web::workers"), QStringLiteral("--test-answer"),
+                          QStringLiteral("accept"), QStringLiteral("--test-print-scope") });
+        QCOMPARE(printedScope(second).value(QStringLiteral("facts")).toObject().value(QStringLiteral("env")).toString(),
+            QStringLiteral("staging"));
+        second.kill();
+        QVERIFY(second.waitForFinished(timeoutMs));
+        QVERIFY(QFileInfo::exists(autosave)); // recovered is not saved
+
+        // 3. Start again, discard: the facts file's own facts, and the autosave is gone.
+        QProcess third;
+        start(third, { hieraYaml, QStringLiteral("--facts"), facts, QStringLiteral("--key"),
+                         QStringLiteral("profile::web::workers"), QStringLiteral("--test-answer"),
+                         QStringLiteral("discard"), QStringLiteral("--test-print-scope") });
+        QCOMPARE(printedScope(third).value(QStringLiteral("facts")).toObject().value(QStringLiteral("env")).toString(),
+            QStringLiteral("production"));
+        QVERIFY(!QFileInfo::exists(autosave));
+        third.kill();
+        QVERIFY(third.waitForFinished(timeoutMs));
+
+        const QByteArray hierarchyAfter = treeChecksum(m_demo + QStringLiteral("/data")) + treeChecksum(hieraYaml)
+            + treeChecksum(m_demo + QStringLiteral("/facts"));
+        QCOMPARE(hierarchyAfter, hierarchyBefore);
+    }
+
+private:
+    void start(QProcess& process, const QStringList& arguments)
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("HIERA_EXPLORER_AUTOSAVE_DIR"), m_autosaveDir);
+        // Settings and data of the test runs stay in the temporary directory.
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("data")));
+        process.setProcessEnvironment(env);
+        process.setProcessChannelMode(QProcess::SeparateChannels);
+        process.start(QStringLiteral(HIERA_EXPLORER_BIN), arguments);
+        QVERIFY2(process.waitForStarted(timeoutMs), qPrintable(process.errorString()));
+    }
+
+    // The "scope: {...}" line --test-print-scope writes once the first answer is on screen.
+    QJsonObject printedScope(QProcess& process)
+    {
+        QByteArray out;
+        QElapsedTimer clock;
+        clock.start();
+        while (!out.contains('\n') && clock.elapsed() < timeoutMs && process.state() == QProcess::Running) {
+            process.waitForReadyRead(100);
+            out += process.readAllStandardOutput();
+        }
+        const int at = out.indexOf("scope: ");
+        if (at < 0) {
+            qWarning("no scope printed; stderr: %s", process.readAllStandardError().constData());
+            return {};
+        }
+        const QByteArray json = out.mid(at + 7, out.indexOf('\n', at) - at - 7);
+        return QJsonDocument::fromJson(json).object();
+    }
+
+    QTemporaryDir m_tmp;
+    QString m_demo;
+    QString m_autosaveDir;
+};
+
+QTEST_GUILESS_MAIN(TestAutosave)
+#include "tst_autosave.moc"
