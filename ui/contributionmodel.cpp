@@ -2,17 +2,16 @@
 
 #include "explanationmodel.h"
 #include "modelroles.h"
+#include "statusicons.h"
 #include "valueconvert.h"
 
 #include <hiera/lookupkey.h>
 #include <hiera/merge.h>
 
-#include <QApplication>
 #include <QBrush>
 #include <QColor>
 #include <QFont>
 #include <QPalette>
-#include <QStyle>
 
 using hiera::TraceNode;
 using ValueConvert::toQString;
@@ -258,11 +257,11 @@ QVariant ContributionModel::data(const QModelIndex& index, int role) const
         if (index.column() != OutcomeColumn)
             break;
         if (row.outcome == Outcome::Won)
-            return QApplication::style()->standardIcon(QStyle::SP_DialogApplyButton);
+            return StatusIcons::icon(StatusIcons::Kind::Found);
         if (row.outcome == Outcome::Merged)
-            return QApplication::style()->standardIcon(QStyle::SP_ArrowDown);
+            return StatusIcons::icon(StatusIcons::Kind::Merged);
         if (row.outcome == Outcome::Failed)
-            return QApplication::style()->standardIcon(QStyle::SP_MessageBoxCritical);
+            return StatusIcons::icon(StatusIcons::Kind::Failed);
         break;
     case HieraRoles::SourceFileRole:
         return row.location.isValid() ? ValueConvert::toQString(row.location.file) : row.path;

@@ -41,4 +41,14 @@ QString defaultKey()
     return QStringLiteral("profile::ntp");
 }
 
+bool isDemoFile(const QString& path)
+{
+    const QString demo = hieraYaml();
+    if (demo.isEmpty() || path.isEmpty())
+        return false;
+    const QString root = QFileInfo(demo).canonicalPath();
+    const QString file = QFileInfo(path).canonicalFilePath();
+    return !root.isEmpty() && !file.isEmpty() && file.startsWith(root + QLatin1Char('/'));
+}
+
 } // namespace Demo

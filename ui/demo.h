@@ -13,5 +13,7 @@ QString hieraYaml();
 QString defaultFactsFile(const QString& hieraYaml);
 // The key the demo looks up first: a deep merge with a knockout, so every panel has something to show.
 QString defaultKey();
+// True for a file of the bundled demo (which the explorer reads but never writes).
+bool isDemoFile(const QString& path);
 
 } // namespace Demo

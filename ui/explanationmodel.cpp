@@ -1,18 +1,17 @@
 #include "explanationmodel.h"
 
 #include "modelroles.h"
+#include "statusicons.h"
 #include "valueconvert.h"
 
 #include <hiera/lookupkey.h>
 #include <hiera/merge.h>
 #include <hiera/valueformat.h>
 
-#include <QApplication>
 #include <QBrush>
 #include <QColor>
 #include <QFont>
 #include <QPalette>
-#include <QStyle>
 
 using hiera::TraceNode;
 using ValueConvert::toQString;
@@ -299,11 +298,11 @@ QVariant ExplanationModel::data(const QModelIndex& index, int role) const
             break;
         switch (item->summary) {
         case Event::Found:
-            return QApplication::style()->standardIcon(QStyle::SP_DialogApplyButton);
+            return StatusIcons::icon(StatusIcons::Kind::Found);
         case Event::Failed:
-            return QApplication::style()->standardIcon(QStyle::SP_MessageBoxCritical);
+            return StatusIcons::icon(StatusIcons::Kind::Failed);
         case Event::Warning:
-            return QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
+            return StatusIcons::icon(StatusIcons::Kind::Warning);
         default:
             break;
         }

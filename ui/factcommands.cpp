@@ -106,3 +106,22 @@ void RemoveFactCommand::redo()
 {
     m_model->removeNode(m_model->indexFor(m_path));
 }
+
+ReplaceScopeCommand::ReplaceScopeCommand(
+    FactTreeModel* model, hiera::Value scope, const QString& text, QUndoCommand* parent)
+    : QUndoCommand(text, parent)
+    , m_model(model)
+    , m_old(model->toValue())
+    , m_new(std::move(scope))
+{
+}
+
+void ReplaceScopeCommand::undo()
+{
+    m_model->setScope(m_old);
+}
+
+void ReplaceScopeCommand::redo()
+{
+    m_model->setScope(m_new);
+}

@@ -65,3 +65,16 @@ private:
     hiera::Value m_key;
     hiera::Value m_value;
 };
+
+class ReplaceScopeCommand : public QUndoCommand {
+public:
+    // Replaces the whole scope (recovering an autosave): undo brings the previous one back.
+    ReplaceScopeCommand(FactTreeModel* model, hiera::Value scope, const QString& text, QUndoCommand* parent = nullptr);
+    void undo() override;
+    void redo() override;
+
+private:
+    FactTreeModel* m_model;
+    hiera::Value m_old;
+    hiera::Value m_new;
+};

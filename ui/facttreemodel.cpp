@@ -17,6 +17,10 @@ struct FactTreeModel::Node {
     Value key; // a hash member's key; null for array elements and for the root
     Value scalar; // the value of a scalar row (containers keep theirs in `children`)
     Value::Type type = Value::Type::Hash;
+    // What an array element shows as its key ("[2]"). Kept here rather than computed from row() so that
+    // a row's data changes only when dataChanged says so: inserting or removing an element renumbers
+    // the later rows after the structural change (renumberArray), as QAbstractItemModelTester expects.
+    int arrayIndex = 0;
     Node* parent = nullptr;
     std::vector<std::unique_ptr<Node>> children;
 
@@ -32,6 +36,14 @@ struct FactTreeModel::Node {
 };
 
 namespace {
+// "[3 items]", "{1 key}", as ValueConvert::displayText says it of the same value.
+QString containerText(std::size_t count, bool array)
+{
+    if (array)
+        return count == 1 ? QStringLiteral("[1 item]") : QStringLiteral("[%1 items]").arg(count);
+    return count == 1 ? QStringLiteral("{1 key}") : QStringLiteral("{%1 keys}").arg(count);
+}
+
 // The undo stack when there is one, else a direct apply: one code path for edits either way.
 void runCommand(QUndoStack* stack, QUndoCommand* command)
 {
@@ -62,6 +74,7 @@ void FactTreeModel::fill(Node* node, const Value& value)
         for (const Value& element : value.asArray()) {
             auto child = std::make_unique<Node>();
             child->parent = node;
+            child->arrayIndex = static_cast<int>(node->children.size());
             fill(child.get(), element);
             node->children.push_back(std::move(child));
         }
@@ -174,17 +187,13 @@ QVariant FactTreeModel::data(const QModelIndex& index, int role) const
     case Qt::EditRole:
         switch (index.column()) {
         case KeyColumn:
-            // An element shows YAML's "-" rather than its index: the index of every later row would
-            // change on each insert or removal, and a row's identity must not (QAbstractItemModelTester
-            // checks exactly that). The index is in the tooltip and the key path.
             if (arrayElement)
-                return role == Qt::DisplayRole ? QStringLiteral("-") : QVariant();
+                return role == Qt::DisplayRole ? QStringLiteral("[%1]").arg(node->arrayIndex) : QVariant();
             return ValueConvert::keyText(node->key);
         case ValueColumn:
-            if (node->type == Value::Type::Array)
-                return role == Qt::DisplayRole ? QStringLiteral("[%1 items]").arg(node->children.size()) : QVariant();
-            if (node->type == Value::Type::Hash)
-                return role == Qt::DisplayRole ? QStringLiteral("{%1 keys}").arg(node->children.size()) : QVariant();
+            if (node->isContainer())
+                return role == Qt::DisplayRole ? containerText(node->children.size(), node->type == Value::Type::Array)
+                                               : QVariant();
             return role == Qt::DisplayRole ? ValueConvert::displayText(node->scalar)
                                            : ValueConvert::editText(node->scalar);
         case TypeColumn:
@@ -193,7 +202,7 @@ QVariant FactTreeModel::data(const QModelIndex& index, int role) const
         break;
     case Qt::ToolTipRole:
         if (index.column() == KeyColumn)
-            return arrayElement ? QStringLiteral("[%1] %2").arg(index.row()).arg(keyPath(node)) : keyPath(node);
+            return keyPath(node);
         break;
     case Qt::ForegroundRole:
         if (index.column() == ValueColumn && (node->isContainer() || node->type == Value::Type::Null))
@@ -395,6 +404,7 @@ QModelIndex FactTreeModel::insertNode(const QModelIndex& parentIdx, int row, con
     auto child = std::make_unique<Node>();
     child->parent = parentNode;
     child->key = parentNode->type == Value::Type::Hash ? key : Value();
+    child->arrayIndex = row;
     fill(child.get(), value);
     parentNode->children.insert(parentNode->children.begin() + row, std::move(child));
     endInsertRows();
@@ -427,7 +437,10 @@ void FactTreeModel::removeNode(const QModelIndex& idx)
 void FactTreeModel::renumberArray(const QModelIndex& parent, int fromRow)
 {
     // Array elements show their index as the key: every row after an insert or removal moved.
+    Node* parentNode = nodeFor(parent);
     const int rows = rowCount(parent);
+    for (int row = fromRow; row < rows; ++row)
+        parentNode->children[static_cast<std::size_t>(row)]->arrayIndex = row;
     if (fromRow < rows)
         Q_EMIT dataChanged(index(fromRow, KeyColumn, parent), index(rows - 1, KeyColumn, parent));
 }

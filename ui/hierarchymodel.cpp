@@ -1,15 +1,14 @@
 #include "hierarchymodel.h"
 
 #include "modelroles.h"
+#include "statusicons.h"
 #include "valueconvert.h"
 
-#include <QApplication>
 #include <QBrush>
 #include <QColor>
 #include <QFont>
 #include <QIcon>
 #include <QPalette>
-#include <QStyle>
 
 using hiera::ResolvedLocation;
 using ValueConvert::toQString;
@@ -33,13 +32,12 @@ QString kindName(hiera::LocationSpec::Kind kind)
 
 QIcon statusIcon(ResolvedLocation::Status status, bool suspicious)
 {
-    QStyle* style = QApplication::style();
     if (status == ResolvedLocation::Status::Failed)
-        return style->standardIcon(QStyle::SP_MessageBoxCritical);
+        return StatusIcons::icon(StatusIcons::Kind::Failed);
     if (suspicious)
-        return style->standardIcon(QStyle::SP_MessageBoxWarning);
+        return StatusIcons::icon(StatusIcons::Kind::Warning);
     if (status == ResolvedLocation::Status::Present)
-        return style->standardIcon(QStyle::SP_DialogApplyButton);
+        return StatusIcons::icon(StatusIcons::Kind::Found);
     return {};
 }
 } // namespace
@@ -171,7 +169,7 @@ QVariant HierarchyModel::levelData(const hiera::ResolvedLevel& level, int column
         break;
     case Qt::DecorationRole:
         if (column == StatusColumn && !level.error.empty())
-            return QApplication::style()->standardIcon(QStyle::SP_MessageBoxCritical);
+            return StatusIcons::icon(StatusIcons::Kind::Failed);
         break;
     case HieraRoles::SourceFileRole:
         return declared ? toQString(declared->location.file) : QString();

@@ -4,8 +4,10 @@
 
 #include <QElapsedTimer>
 #include <QFuture>
+#include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <exception>
 #include <utility>
 
@@ -24,6 +26,9 @@ double elapsedMs(const QElapsedTimer& timer)
 LookupRunner::LookupRunner(QObject* parent)
     : QObject(parent)
 {
+    // A scope resolution and a lookup run side by side, a load beside either.
+    m_pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+    m_pool.setObjectName(QStringLiteral("hiera-engine"));
 }
 
 LookupRunner::~LookupRunner() = default;
@@ -41,7 +46,7 @@ void LookupRunner::load(const QString& hieraYaml)
     m_loading = true;
     updateBusy();
     const std::string file = hieraYaml.toStdString();
-    QtConcurrent::run([file]() -> LoadResult {
+    QtConcurrent::run(&m_pool, [file]() -> LoadResult {
         try {
             return { hiera::Engine::load(file, engineOptions()), {} };
         } catch (const std::exception& e) {
@@ -94,7 +99,7 @@ void LookupRunner::startScope(PendingScope job)
     updateBusy();
     const EnginePtr engine = m_engine;
     const quint64 generation = job.generation;
-    QtConcurrent::run([engine, scopeValue = std::move(job.scope)]() -> ScopeSnapshotPtr {
+    QtConcurrent::run(&m_pool, [engine, scopeValue = std::move(job.scope)]() -> ScopeSnapshotPtr {
         QElapsedTimer timer;
         timer.start();
         auto snapshot = std::make_shared<ScopeSnapshot>();
@@ -104,6 +109,9 @@ void LookupRunner::startScope(PendingScope job)
             snapshot->levels = engine->resolveHierarchy(scope);
             snapshot->candidateFiles = engine->candidateFiles(scope);
             snapshot->keys = engine->keyInventory(scope);
+            snapshot->keyList.reserve(static_cast<qsizetype>(snapshot->keys.size()));
+            for (const std::string& key : snapshot->keys)
+                snapshot->keyList << QString::fromStdString(key);
         } catch (const std::exception& e) {
             snapshot->error = e.what();
         }
@@ -145,7 +153,7 @@ void LookupRunner::startLookup(PendingLookup job)
     updateBusy();
     const EnginePtr engine = m_engine;
     const quint64 generation = job.generation;
-    QtConcurrent::run([engine, scopeValue = std::move(job.scope),
+    QtConcurrent::run(&m_pool, [engine, scopeValue = std::move(job.scope),
                           request = std::move(job.request)]() -> LookupOutcomePtr {
         QElapsedTimer timer;
         timer.start();
@@ -180,6 +188,13 @@ void LookupRunner::startLookup(PendingLookup job)
             updateBusy();
         });
     });
+}
+
+void LookupRunner::releaseLater(std::shared_ptr<const void> data)
+{
+    if (!data || data.use_count() > 1)
+        return; // someone else still holds it: nothing is freed here
+    m_pool.start([data = std::move(data)]() mutable { data.reset(); });
 }
 
 void LookupRunner::deliver(std::function<void()> handler)

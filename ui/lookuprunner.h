@@ -3,8 +3,10 @@
 // LookupRunner — runs the engine off the GUI thread (hotspot's JobTracker habit).
 //
 // Every job gets copies of what it needs (a shared_ptr<const Engine>, the scope Value snapshot, the
-// request), runs on the global QThreadPool through QtConcurrent::run, and hands its result back on the
-// GUI thread through QFuture::then(this, ...). Each kind of job has a generation counter: a result
+// request), runs on the runner's own QThreadPool through QtConcurrent::run, and hands its result back
+// on the GUI thread through QFuture::then(this, ...). Not the global pool: Qt 6.4's raster engine
+// splits large fills over QThreadPool::globalInstance() and the GUI thread waits for them, so an
+// engine job holding the global pool's threads (loading a large hierarchy) froze every repaint. Each kind of job has a generation counter: a result
 // whose generation is no longer the latest (the user typed on, edited another fact, loaded another
 // hierarchy) is dropped, never shown. Jobs of one kind are also coalesced: while one runs, only the
 // newest request waits behind it, so fast typing on a large hierarchy does not pile up stale work.
@@ -15,6 +17,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QThreadPool>
 
 #include <functional>
 #include <optional>
@@ -36,6 +39,10 @@ public:
     void lookup(const hiera::Value& scope, LookupRequest request);
 
     bool isBusy() const { return m_loading || m_scopeRunning || m_lookupRunning; }
+    // Drops a result the GUI thread no longer needs on a worker: freeing the key inventory and trace
+    // of a large hierarchy (a hundred thousand strings) took the GUI thread tens of ms.
+    void releaseLater(std::shared_ptr<const void> data);
+
     // How many finished results were dropped as stale (for tests and the curious).
     int droppedResults() const { return m_dropped; }
     quint64 lookupGeneration() const { return m_lookupGeneration; }
@@ -78,4 +85,5 @@ private:
     std::optional<PendingScope> m_pendingScope;
     std::optional<PendingLookup> m_pendingLookup;
     int m_dropped = 0;
+    QThreadPool m_pool; // last member: destroyed first, it waits for the jobs still running
 };

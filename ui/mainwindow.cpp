@@ -3,6 +3,8 @@
 #include "contributionmodel.h"
 #include "demo.h"
 #include "explanationmodel.h"
+#include "factcommands.h"
+#include "factsautosave.h"
 #include "facttreemodel.h"
 #include "factvaluedelegate.h"
 #include "hierarchymodel.h"
@@ -41,7 +43,10 @@
 #include <QListView>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QLocale>
 #include <QMimeData>
+#include <QPalette>
+#include <QPushButton>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QSaveFile>
@@ -67,8 +72,12 @@ namespace {
 constexpr int maxRecentFiles = 10;
 constexpr int maxKeyHistory = 30;
 // Small enough to feel instant, long enough to fold a burst of keystrokes or a paste into one job.
-constexpr int refreshDelayMs = 15;
+constexpr int keyDelayMs = 15;
 constexpr int fileChangeDelayMs = 150;
+// Unsaved edits reach the autosave a second after the last one, and every five seconds at the latest
+// while the user keeps editing.
+constexpr int autosaveDelayMs = 1000;
+constexpr int autosavePeriodMs = 5000;
 
 const auto recentHierarchiesKey = QStringLiteral("recent/hierarchies");
 const auto recentFactsKey = QStringLiteral("recent/facts");
@@ -112,13 +121,54 @@ QTreeView* makeTreeView(QWidget* parent, const QString& name)
     return view;
 }
 
-QString mergeText(const hiera::MergeSpec& spec)
+// "deep merge (knockout_prefix --, sort_merged_arrays)", "first found".
+QString mergeText(const std::optional<hiera::MergeSpec>& spec)
 {
-    try {
-        return toQString(hiera::toJson(spec.toValue()));
-    } catch (const std::exception&) {
-        return QString::fromLatin1(hiera::mergeStrategyName(spec.strategy));
+    if (!spec || spec->strategy == hiera::MergeStrategy::First)
+        return MainWindow::tr("first found");
+    QString text = MainWindow::tr("%1 merge").arg(QString::fromLatin1(hiera::mergeStrategyName(spec->strategy)));
+    QStringList options;
+    if (spec->knockoutPrefix)
+        options << QStringLiteral("knockout_prefix %1").arg(toQString(*spec->knockoutPrefix));
+    if (spec->sortMergedArrays)
+        options << QStringLiteral("sort_merged_arrays");
+    if (spec->mergeHashArrays)
+        options << QStringLiteral("merge_hash_arrays");
+    if (!options.isEmpty())
+        text += QStringLiteral(" (%1)").arg(options.join(QStringLiteral(", ")));
+    return text;
+}
+
+// How the answer was merged and why, in words: "deep merge (knockout_prefix --) from lookup_options
+// entry 'profile::ntp'". Other lookup_options of the entry (convert_to) follow.
+QString mergeSummary(const hiera::TraceNode& root, bool chosenInSelector)
+{
+    const QString entry = toQString(root.lookupOptionsEntry);
+    QString text = mergeText(root.merge);
+    if (chosenInSelector) {
+        text += MainWindow::tr(", chosen in the merge selector");
+        if (!entry.isEmpty() && root.mergeFromLookupOptions)
+            text += MainWindow::tr(" (overrides lookup_options entry '%1')").arg(entry);
+    } else if (root.mergeFromLookupOptions) {
+        text += MainWindow::tr(" from lookup_options entry '%1'").arg(entry);
+    } else {
+        text += MainWindow::tr(" (default)");
     }
+    if (root.lookupOptions && root.lookupOptions->isHash()) {
+        QStringList others;
+        for (const auto& option : root.lookupOptions->asHash()) {
+            const QString name = ValueConvert::keyText(option.key);
+            if (name == QLatin1String("merge"))
+                continue;
+            others << QStringLiteral("%1 %2").arg(name, ExplanationModel::valueText(option.value));
+        }
+        if (!others.isEmpty()) {
+            text += root.mergeFromLookupOptions ? QStringLiteral(", ")
+                                                : MainWindow::tr("; lookup_options entry '%1': ").arg(entry);
+            text += others.join(QStringLiteral(", "));
+        }
+    }
+    return text;
 }
 } // namespace
 
@@ -136,7 +186,13 @@ MainWindow::MainWindow(QWidget* parent)
     showNoKey();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // QUndoStack's destructor clears the stack, which announces a clean state: that must neither reach
+    // a half-destroyed window nor delete the autosave of edits nobody saved.
+    m_undoStack->disconnect(this);
+    m_factModel->disconnect(this);
+}
 
 void MainWindow::createModels()
 {
@@ -156,20 +212,33 @@ void MainWindow::createModels()
     m_keyListModel = new QStringListModel(this);
     m_runner = new LookupRunner(this);
 
+    // A fact edit is one commit of an editor, not a keystroke: it is looked up at once (the zero
+    // interval only folds the several changes of one undo step). The runner coalesces what comes faster.
     m_refreshTimer = new QTimer(this);
     m_refreshTimer->setSingleShot(true);
-    m_refreshTimer->setInterval(refreshDelayMs);
+    m_refreshTimer->setInterval(0);
     m_lookupTimer = new QTimer(this);
     m_lookupTimer->setSingleShot(true);
-    m_lookupTimer->setInterval(refreshDelayMs);
+    m_lookupTimer->setInterval(keyDelayMs);
     m_fileChangeTimer = new QTimer(this);
     m_fileChangeTimer->setSingleShot(true);
     m_fileChangeTimer->setInterval(fileChangeDelayMs);
     m_watcher = new QFileSystemWatcher(this);
+    m_autosaveTimer = new QTimer(this);
+    m_autosaveTimer->setSingleShot(true);
+    m_autosaveTimer->setInterval(autosaveDelayMs);
+    m_autosaveTick = new QTimer(this);
+    m_autosaveTick->setInterval(autosavePeriodMs);
+    connect(m_autosaveTimer, &QTimer::timeout, this, &MainWindow::writeAutosave);
+    connect(m_autosaveTick, &QTimer::timeout, this, &MainWindow::writeAutosave);
 
     connect(m_refreshTimer, &QTimer::timeout, this, [this] {
-        runScope();
-        runLookup();
+        // The answer first: the hierarchy view, completion and file watching (a heavier job on a big
+        // hierarchy) follow once it is on screen, so that the two do not compete for the CPU.
+        if (runLookup())
+            m_scopeAfterLookup = true;
+        else
+            runScope();
     });
     connect(m_lookupTimer, &QTimer::timeout, this, &MainWindow::runLookup);
     connect(m_fileChangeTimer, &QTimer::timeout, this, &MainWindow::processChangedFiles);
@@ -179,8 +248,18 @@ void MainWindow::createModels()
     connect(m_factModel, &FactTreeModel::factsChanged, this, [this] {
         m_scopeDirty = true;
         scheduleRefresh();
+        // Whether the edit leaves the scope unsaved is decided when the timer fires: the undo stack
+        // moves its clean state only after the command that changed the model.
+        m_autosavePending = true;
+        m_autosaveTimer->start();
     });
-    connect(m_undoStack, &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    connect(m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) {
+        updateTitle();
+        if (clean)
+            discardAutosave(); // saved, or undone back to the saved state: nothing left to recover
+        else
+            m_autosaveTick->start();
+    });
     connect(m_runner, &LookupRunner::engineLoaded, this, &MainWindow::onEngineLoaded);
     connect(m_runner, &LookupRunner::loadFailed, this, &MainWindow::onLoadFailed);
     connect(m_runner, &LookupRunner::scopeResolved, this, &MainWindow::onScopeResolved);
@@ -200,7 +279,7 @@ void MainWindow::createWidgets()
     m_keyCombo->setObjectName(QStringLiteral("keyCombo"));
     m_keyCombo->setEditable(true);
     m_keyCombo->setInsertPolicy(QComboBox::NoInsert);
-    m_keyCombo->setMinimumContentsLength(32);
+    m_keyCombo->setMinimumContentsLength(24);
     m_keyCombo->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     m_keyCombo->lineEdit()->setPlaceholderText(tr("Key to look up, e.g. profile::ntp.servers.0"));
     m_keyCombo->lineEdit()->setClearButtonEnabled(true);
@@ -233,7 +312,8 @@ void MainWindow::createWidgets()
     bar->addWidget(m_mergeCombo);
     m_knockoutEdit = new QLineEdit(central);
     m_knockoutEdit->setPlaceholderText(tr("knockout_prefix"));
-    m_knockoutEdit->setMaximumWidth(120);
+    m_knockoutEdit->setMinimumWidth(m_knockoutEdit->fontMetrics().horizontalAdvance(m_knockoutEdit->placeholderText()) + 16);
+    m_knockoutEdit->setMaximumWidth(140);
     m_sortArraysCheck = new QCheckBox(tr("sort_merged_arrays"), central);
     m_mergeHashArraysCheck = new QCheckBox(tr("merge_hash_arrays"), central);
     bar->addWidget(m_knockoutEdit);
@@ -258,10 +338,16 @@ void MainWindow::createWidgets()
     m_answerBanner = new MessageBanner(central);
     m_answerBanner->setObjectName(QStringLiteral("answerBanner"));
     centralLayout->addWidget(m_answerBanner);
-    m_summaryLabel = new QLabel(central);
+    // A read-only line edit rather than a label: a label's new text re-lays out the window (its size
+    // hint follows the text), and that repainted every panel on each answer. Selectable all the same.
+    m_summaryLabel = new QLineEdit(central);
     m_summaryLabel->setObjectName(QStringLiteral("summaryLabel"));
-    m_summaryLabel->setWordWrap(true);
-    m_summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summaryLabel->setReadOnly(true);
+    m_summaryLabel->setFrame(false);
+    m_summaryLabel->setFocusPolicy(Qt::ClickFocus);
+    QPalette summaryPalette = m_summaryLabel->palette();
+    summaryPalette.setColor(QPalette::Base, summaryPalette.color(QPalette::Window));
+    m_summaryLabel->setPalette(summaryPalette);
     centralLayout->addWidget(m_summaryLabel);
 
     // --- The answer ---
@@ -323,6 +409,8 @@ void MainWindow::createWidgets()
     m_traceTabs->addTab(m_contributionView, tr("&Sources"));
     m_traceTabs->addTab(explainPage, tr("&Explain"));
     m_traceTabs->addTab(m_explainText, tr("Explain &text"));
+    connect(m_answerTabs, &QTabWidget::currentChanged, this, &MainWindow::updateStaleViews);
+    connect(m_traceTabs, &QTabWidget::currentChanged, this, &MainWindow::updateStaleViews);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     setCentralWidget(central);
@@ -347,6 +435,10 @@ void MainWindow::createWidgets()
     m_factView->setEditTriggers(
         QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
     m_factView->setUniformRowHeights(true);
+    m_factView->header()->setStretchLastSection(false);
+    m_factView->header()->setSectionResizeMode(FactTreeModel::ValueColumn, QHeaderView::Stretch);
+    m_factView->header()->setSectionResizeMode(FactTreeModel::TypeColumn, QHeaderView::ResizeToContents);
+    m_factView->setColumnWidth(FactTreeModel::KeyColumn, 130);
     factsLayout->addWidget(m_factView, 1);
     factsDock->setWidget(factsPage);
     addDockWidget(Qt::LeftDockWidgetArea, factsDock);
@@ -381,9 +473,10 @@ void MainWindow::createWidgets()
     m_sourceViewer = new SourceViewer(sourceDock);
     sourceDock->setWidget(m_sourceViewer);
     addDockWidget(Qt::RightDockWidgetArea, sourceDock);
-    // First-run proportions; readSettings() restores the user's own afterwards.
-    resizeDocks({ factsDock, sourceDock }, { 330, 380 }, Qt::Horizontal);
-    resizeDocks({ hierarchyDock }, { 230 }, Qt::Vertical);
+    // The facts run the full height on the left (a node has many); the hierarchy sits under the
+    // answer and the source.
+    setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
 
     // A click on an origin (file:line) shows it; a double click anywhere on a row does too.
     auto connectSourceClicks = [this](QAbstractItemView* view, int originColumn) {
@@ -401,12 +494,36 @@ void MainWindow::createWidgets()
 
     m_statusLabel = new QLabel(this);
     m_busyLabel = new QLabel(this);
+    // A fixed size: its text comes and goes with every job, and must not re-lay out the window.
+    m_busyLabel->setFixedSize(m_busyLabel->fontMetrics().horizontalAdvance(tr("Working…")) + 8,
+        m_busyLabel->fontMetrics().height());
     statusBar()->addWidget(m_statusLabel, 1);
     statusBar()->addPermanentWidget(m_busyLabel);
     connect(m_runner, &LookupRunner::busyChanged, this,
         [this](bool busy) { m_busyLabel->setText(busy ? tr("Working…") : QString()); });
 
-    resize(1400, 900);
+    resize(1500, 950);
+}
+
+void MainWindow::applyDefaultLayout()
+{
+    // First-run proportions (readSettings() restores the user's own instead): the facts wide enough
+    // for their values, the source for a data file's lines, most of the height for the answer.
+    auto* factsDock = findChild<QDockWidget*>(QStringLiteral("factsDock"));
+    auto* sourceDock = findChild<QDockWidget*>(QStringLiteral("sourceDock"));
+    auto* hierarchyDock = findChild<QDockWidget*>(QStringLiteral("hierarchyDock"));
+    resizeDocks({ factsDock, sourceDock }, { 330, 380 }, Qt::Horizontal);
+    resizeDocks({ hierarchyDock }, { height() / 4 }, Qt::Vertical);
+    if (auto* splitter = findChild<QSplitter*>(QStringLiteral("answerSplitter")))
+        splitter->setSizes({ splitter->height() / 2, splitter->height() / 2 });
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    // Once the layout has its real size: dock sizes asked for earlier are overridden by the first layout.
+    if (!std::exchange(m_shownOnce, true) && !m_layoutRestored)
+        QTimer::singleShot(0, this, &MainWindow::applyDefaultLayout);
 }
 
 void MainWindow::createActions()
@@ -466,7 +583,7 @@ void MainWindow::readSettings()
 {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_layoutRestored = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     if (auto* splitter = findChild<QSplitter*>(QStringLiteral("answerSplitter")))
         splitter->restoreState(settings.value(QStringLiteral("window/answerSplitter")).toByteArray());
     const QStringList history = settings.value(keyHistoryKey).toStringList();
@@ -502,7 +619,16 @@ bool MainWindow::looksLikeHieraYaml(const QString& path)
     return version.match(head).hasMatch() && hierarchy.match(head).hasMatch();
 }
 
-void MainWindow::openHierarchy(const QString& hieraYaml)
+bool MainWindow::openHierarchy(const QString& hieraYaml)
+{
+    const QString path = QFileInfo(hieraYaml).absoluteFilePath();
+    if (path != m_hieraYaml && !m_hieraYaml.isEmpty() && !maybeSaveFacts(true))
+        return false;
+    loadHierarchy(path);
+    return true;
+}
+
+void MainWindow::loadHierarchy(const QString& hieraYaml)
 {
     const QString path = QFileInfo(hieraYaml).absoluteFilePath();
     m_statusLabel->setText(tr("Loading %1…").arg(path));
@@ -528,6 +654,9 @@ void MainWindow::onEngineLoaded(const QString& hieraYaml, const EnginePtr& engin
     addRecent(recentHierarchiesKey, hieraYaml);
     m_statusLabel->setText(tr("Loaded %1").arg(hieraYaml));
     updateTitle();
+    // Before the first lookup, so that recovered facts give the first answer.
+    if (changedHierarchy)
+        offerRecovery();
     runScope();
     runLookup();
     Q_EMIT engineLoadFinished(true);
@@ -551,6 +680,11 @@ void MainWindow::onLoadFailed(const QString& hieraYaml, const QString& message)
 
 bool MainWindow::openFacts(const QString& path)
 {
+    return maybeSaveFacts() && loadFacts(path);
+}
+
+bool MainWindow::loadFacts(const QString& path)
+{
     Value loaded;
     try {
         loaded = hiera::loadFactsFile(toStd(path));
@@ -572,7 +706,7 @@ bool MainWindow::openFacts(const QString& path)
     m_factModel->setScope(scope);
     m_undoStack->clear();
     m_factView->expandToDepth(0);
-    m_factView->resizeColumnToContents(FactTreeModel::KeyColumn);
+    resizeFactColumns();
     addRecent(recentFactsKey, m_factsPath);
     updateTitle();
     return true;
@@ -590,8 +724,8 @@ bool MainWindow::openDemo()
         return false;
     const QString facts = Demo::defaultFactsFile(hieraYaml);
     if (!facts.isEmpty())
-        openFacts(facts);
-    openHierarchy(hieraYaml);
+        loadFacts(facts);
+    loadHierarchy(hieraYaml);
     if (m_keyCombo->currentText().isEmpty())
         setKey(Demo::defaultKey());
     return true;
@@ -631,7 +765,7 @@ void MainWindow::openFactsDialog()
     const QString path
         = QFileDialog::getOpenFileName(this, tr("Open facts"), start, tr("Facts (*.yaml *.yml *.json);;All files (*)"));
     if (!path.isEmpty())
-        openFacts(path);
+        loadFacts(path);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
@@ -654,7 +788,7 @@ void MainWindow::dropEvent(QDropEvent* event)
         const QString path = url.toLocalFile();
         if (looksLikeHieraYaml(path))
             openHierarchy(path);
-        else if (maybeSaveFacts())
+        else
             openFacts(path);
     }
     event->acceptProposedAction();
@@ -682,7 +816,7 @@ void MainWindow::rebuildRecentMenus()
             menu->addAction(file, this, [this, file, hierarchy] {
                 if (hierarchy)
                     openHierarchy(file);
-                else if (maybeSaveFacts())
+                else
                     openFacts(file);
             });
         }
@@ -705,6 +839,14 @@ void MainWindow::addFact()
     m_factView->setCurrentIndex(added);
     m_factView->scrollTo(added);
     m_factView->edit(added);
+}
+
+void MainWindow::resizeFactColumns()
+{
+    // Keys to their width (within reason), the type as narrow as its names; the value takes the rest.
+    m_factView->resizeColumnToContents(FactTreeModel::KeyColumn);
+    const int keyWidth = m_factView->columnWidth(FactTreeModel::KeyColumn);
+    m_factView->setColumnWidth(FactTreeModel::KeyColumn, std::clamp(keyWidth, 90, 160));
 }
 
 void MainWindow::removeFact()
@@ -747,6 +889,7 @@ bool MainWindow::saveFactsTo(const QString& path, bool factsOnly)
     m_factBanner->clearMessage();
     if (!factsOnly) {
         m_factsPath = QFileInfo(path).absoluteFilePath();
+        discardAutosave(); // also when the stack was clean already (saved as another file)
         m_undoStack->setClean();
         addRecent(recentFactsKey, m_factsPath);
         updateTitle();
@@ -757,7 +900,8 @@ bool MainWindow::saveFactsTo(const QString& path, bool factsOnly)
 
 bool MainWindow::saveFacts()
 {
-    if (m_factsPath.isEmpty())
+    // The bundled demo's facts are part of the installation (or the source tree): save a copy elsewhere.
+    if (m_factsPath.isEmpty() || Demo::isDemoFile(m_factsPath))
         return saveFactsAsDialog();
     return saveFactsTo(m_factsPath);
 }
@@ -777,16 +921,142 @@ void MainWindow::exportFactsDialog()
         saveFactsTo(path, true);
 }
 
-bool MainWindow::maybeSaveFacts()
+bool MainWindow::maybeSaveFacts(bool revertOnDiscard)
 {
     if (m_undoStack->isClean())
         return true;
-    const auto answer
-        = QMessageBox::warning(this, tr("Unsaved facts"), tr("The facts have been changed. Save them first?"),
-            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-    if (answer == QMessageBox::Save)
+    const QString text = revertOnDiscard
+        ? tr("The facts have unsaved changes. Save them before opening another hierarchy?\n"
+             "Discard goes back to the facts as they were last saved.")
+        : tr("The facts have unsaved changes. Save them first?");
+    switch (ask(Question::SaveChanges, text)) {
+    case Answer::Accept:
         return saveFacts();
-    return answer == QMessageBox::Discard;
+    case Answer::Discard:
+        discardAutosave();
+        if (revertOnDiscard)
+            revertFacts();
+        return true;
+    case Answer::Cancel:
+        break;
+    }
+    return false;
+}
+
+MainWindow::Answer MainWindow::ask(Question question, const QString& text)
+{
+    if (m_questionHandler)
+        return m_questionHandler(question, text);
+    QMessageBox box(this);
+    box.setText(text);
+    QAbstractButton* accept = nullptr;
+    QAbstractButton* discard = nullptr;
+    if (question == Question::SaveChanges) {
+        box.setIcon(QMessageBox::Warning);
+        box.setWindowTitle(tr("Unsaved facts"));
+        accept = box.addButton(QMessageBox::Save);
+        discard = box.addButton(QMessageBox::Discard);
+        box.addButton(QMessageBox::Cancel);
+    } else {
+        box.setIcon(QMessageBox::Question);
+        box.setWindowTitle(tr("Recover unsaved facts"));
+        accept = box.addButton(tr("&Recover"), QMessageBox::AcceptRole);
+        discard = box.addButton(QMessageBox::Discard);
+        box.addButton(tr("&Not Now"), QMessageBox::RejectRole);
+    }
+    box.setDefaultButton(qobject_cast<QPushButton*>(accept));
+    box.exec();
+    if (box.clickedButton() == accept)
+        return Answer::Accept;
+    if (box.clickedButton() == discard)
+        return Answer::Discard;
+    return Answer::Cancel;
+}
+
+void MainWindow::revertFacts()
+{
+    if (!m_factsPath.isEmpty() && QFileInfo::exists(m_factsPath) && loadFacts(m_factsPath))
+        return;
+    if (m_undoStack->cleanIndex() >= 0) {
+        m_undoStack->setIndex(m_undoStack->cleanIndex());
+        return;
+    }
+    m_factModel->setScope(Value(hiera::Hash()));
+    m_undoStack->clear();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Autosave
+
+QString MainWindow::autosaveFile() const
+{
+    return FactsAutosave::fileFor(m_hieraYaml);
+}
+
+void MainWindow::setAutosaveDelays(int afterEditMs, int periodMs)
+{
+    m_autosaveTimer->setInterval(afterEditMs);
+    m_autosaveTick->setInterval(periodMs);
+}
+
+void MainWindow::writeAutosave()
+{
+    m_autosaveTimer->stop();
+    if (m_undoStack->isClean()) {
+        m_autosavePending = false;
+        m_autosaveTick->stop();
+        return;
+    }
+    if (!m_autosavePending)
+        return;
+    QString error;
+    if (!FactsAutosave::write(m_hieraYaml, m_factsPath, scopeValue(), &error)) {
+        m_statusLabel->setText(tr("Cannot autosave the facts: %1").arg(error));
+        return;
+    }
+    if (!m_autosaveKey.isEmpty() && m_autosaveKey != m_hieraYaml)
+        FactsAutosave::remove(m_autosaveKey); // the edits moved on to another hierarchy
+    m_autosaveKey = m_hieraYaml;
+    m_autosavePending = false;
+}
+
+void MainWindow::discardAutosave()
+{
+    m_autosaveTimer->stop();
+    m_autosaveTick->stop();
+    m_autosavePending = false;
+    FactsAutosave::remove(m_hieraYaml);
+    if (!m_autosaveKey.isEmpty())
+        FactsAutosave::remove(m_autosaveKey);
+    m_autosaveKey.clear();
+}
+
+void MainWindow::offerRecovery()
+{
+    const auto entry = FactsAutosave::read(m_hieraYaml);
+    if (!entry || !FactsAutosave::isNewerThanLastSave(*entry))
+        return;
+    const QString from = entry->factsPath.isEmpty() ? tr("facts that were never saved")
+                                                    : QDir::toNativeSeparators(entry->factsPath);
+    const QString text = tr("Fact edits for this hierarchy were not saved when Hiera Explorer last closed "
+                            "(%1, autosaved %2). Recover them?")
+                             .arg(from, QLocale().toString(entry->written, QLocale::ShortFormat));
+    switch (ask(Question::RecoverAutosave, text)) {
+    case Answer::Accept:
+        m_factsPath = entry->factsPath;
+        m_factBanner->clearMessage();
+        // Undoable, and it leaves the scope unsaved: the facts file still holds the old facts.
+        m_undoStack->push(new ReplaceScopeCommand(m_factModel, entry->scope, tr("Recover autosaved facts")));
+        m_factView->expandToDepth(0);
+        m_statusLabel->setText(tr("Recovered the unsaved fact edits"));
+        updateTitle();
+        break;
+    case Answer::Discard:
+        FactsAutosave::remove(m_hieraYaml);
+        break;
+    case Answer::Cancel:
+        break;
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -842,17 +1112,18 @@ void MainWindow::runScope()
         m_runner->resolveScope(scopeValue());
 }
 
-void MainWindow::runLookup()
+bool MainWindow::runLookup()
 {
     m_lookupTimer->stop();
     const QString key = m_keyCombo->currentText().trimmed();
     if (key.isEmpty()) {
         showNoKey();
-        return;
+        return false;
     }
     if (!m_runner->engine())
-        return;
+        return false;
     m_runner->lookup(scopeValue(), LookupRequest { toStd(key), currentMerge() });
+    return true;
 }
 
 std::optional<hiera::MergeSpec> MainWindow::currentMerge() const
@@ -877,10 +1148,11 @@ std::optional<hiera::MergeSpec> MainWindow::currentMerge() const
 
 void MainWindow::updateMergeOptions()
 {
+    // The deep-merge options only where they apply: the lookup bar stays short enough for the docks.
     const bool deep = m_mergeCombo->currentData().toString() == QLatin1String("deep");
-    m_knockoutEdit->setEnabled(deep);
-    m_sortArraysCheck->setEnabled(deep);
-    m_mergeHashArraysCheck->setEnabled(deep);
+    m_knockoutEdit->setVisible(deep);
+    m_sortArraysCheck->setVisible(deep);
+    m_mergeHashArraysCheck->setVisible(deep);
 }
 
 void MainWindow::commitKey()
@@ -917,6 +1189,7 @@ QStringList MainWindow::keyHistory() const
 
 void MainWindow::onScopeResolved(const ScopeSnapshotPtr& snapshot)
 {
+    ScopeSnapshotPtr previous = m_hierarchyModel->snapshot();
     m_hierarchyModel->setSnapshot(snapshot);
     m_hierarchyView->expandAll();
     for (int column = 0; column < HierarchyModel::StatusColumn; ++column)
@@ -926,13 +1199,15 @@ void MainWindow::onScopeResolved(const ScopeSnapshotPtr& snapshot)
     else if (m_hierarchyBanner->kind() != MessageBanner::Kind::Error || m_runner->engine())
         m_hierarchyBanner->clearMessage();
 
-    QStringList keys;
-    keys.reserve(static_cast<qsizetype>(snapshot->keys.size()));
-    for (const auto& key : snapshot->keys)
-        keys << toQString(key);
-    // Replacing the list while the popup is open would close it under the user's fingers.
-    if (keys != m_keyListModel->stringList() && !m_keyCompleter->popup()->isVisible())
-        m_keyListModel->setStringList(keys);
+    // Replacing the list while the popup is open would close it under the user's fingers. Most fact
+    // edits leave the keys as they were: then the list is not even converted.
+    const bool sameKeys = m_keysSnapshot && m_keysSnapshot->keys == snapshot->keys;
+    if (!sameKeys && !m_keyCompleter->popup()->isVisible()) {
+        // The model shares the snapshot's list: replacing it here frees nothing on this thread.
+        m_keyListModel->setStringList(snapshot->keyList);
+        m_runner->releaseLater(std::exchange(m_keysSnapshot, snapshot));
+    }
+    m_runner->releaseLater(std::move(previous));
     updateWatcher(snapshot->candidateFiles);
     Q_EMIT hierarchyShown();
 }
@@ -944,16 +1219,17 @@ void MainWindow::showNoKey()
     m_rootValueModel->clear();
     m_contributionModel->setTrace(nullptr);
     m_explanationModel->setTrace(nullptr);
-    m_yamlText->clear();
-    m_explainText->clear();
-    m_summaryLabel->setText(tr("Type a key to look it up (Ctrl+F focuses the key field)."));
+    m_staleViews = YamlView | ExplanationTree | ExplanationText;
+    updateStaleViews();
+    setSummary(tr("Type a key to look it up (Ctrl+F focuses the key field)."));
     if (m_answerBanner->kind() != MessageBanner::Kind::Error || m_runner->engine())
         m_answerBanner->clearMessage();
 }
 
 void MainWindow::onLookupFinished(const LookupOutcomePtr& outcome)
 {
-    m_lastOutcome = outcome;
+    // The previous answer (its trace and values) is freed on a worker once every view has let go.
+    LookupOutcomePtr previous = std::exchange(m_lastOutcome, outcome);
     const hiera::LookupResult& result = outcome->result;
     const QString key = toQString(outcome->request.key);
     const auto parsedKey = hiera::LookupKey::tryParse(outcome->request.key);
@@ -974,29 +1250,28 @@ void MainWindow::onLookupFinished(const LookupOutcomePtr& outcome)
             view->resizeColumnToContents(column);
     }
 
-    QString yaml;
-    try {
-        if (result.found())
-            yaml = QStringLiteral("# %1\n").arg(key) + toQString(hiera::toYaml(result.value));
-        if (result.rootFound && parsedKey && parsedKey->isDotted())
-            yaml += QStringLiteral("\n# %1 (root key, merged)\n").arg(rootKey)
-                + toQString(hiera::toYaml(result.rootValue));
-    } catch (const std::exception& e) {
-        yaml = QString::fromUtf8(e.what());
-    }
-    m_yamlText->setPlainText(yaml);
-
     m_contributionModel->setTrace(result.trace, m_baseDirectory);
     m_explanationModel->setTrace(result.trace, m_baseDirectory);
-    m_explanationView->expandAll();
-    m_explanationView->resizeColumnToContents(ExplanationModel::StepColumn);
     m_contributionView->resizeColumnsToContents();
-    try {
-        m_explainText->setPlainText(result.trace ? toQString(hiera::explainText(*result.trace)) : QString());
-    } catch (const std::exception& e) {
-        m_explainText->setPlainText(QString::fromUtf8(e.what()));
+    // Long paths would push the values out of sight: no column takes much more than a quarter of the table.
+    const int widest = std::max(170, m_contributionView->viewport()->width() / 4);
+    for (int column = 0; column < ContributionModel::ValueColumn; ++column)
+        m_contributionView->setColumnWidth(column, std::min(m_contributionView->columnWidth(column), widest));
+    // Until the user picks an origin, the source view shows the highest-priority file that contributed.
+    if (m_sourceViewer->currentFile().isEmpty()) {
+        const auto& rows = m_contributionModel->rows();
+        for (std::size_t row = 0; row < rows.size(); ++row) {
+            if (rows[row].outcome == ContributionModel::Outcome::Won
+                || rows[row].outcome == ContributionModel::Outcome::Merged) {
+                showSourceFor(m_contributionModel->index(static_cast<int>(row), ContributionModel::OriginColumn));
+                break;
+            }
+        }
     }
-
+    // The YAML and explain texts and the expanded explain tree cost more than the rest of the answer
+    // on a large trace: they are made when their tab is shown.
+    m_staleViews = YamlView | ExplanationTree | ExplanationText;
+    updateStaleViews();
     // The banner says what went wrong, in place; the summary says how the answer was made.
     if (result.status == hiera::LookupResult::Status::Error && result.error) {
         m_answerBanner->showMessage(MessageBanner::Kind::Error, QString::fromUtf8(result.error->what()));
@@ -1022,31 +1297,19 @@ void MainWindow::onLookupFinished(const LookupOutcomePtr& outcome)
         lacking += row.outcome == ContributionModel::Outcome::NotFound;
         missing += row.outcome == ContributionModel::Outcome::Missing;
     }
-    if (result.trace) {
-        const hiera::TraceNode& root = *result.trace;
-        QString merge = root.merge ? mergeText(*root.merge) : tr("first");
-        if (outcome->request.merge)
-            merge += tr(" (chosen in the merge selector)");
-        else if (root.mergeFromLookupOptions || !root.lookupOptionsEntry.empty())
-            merge += tr(" (from lookup_options)");
-        else
-            merge += tr(" (default)");
-        summary << tr("Merge: %1").arg(merge);
-        if (!root.lookupOptionsEntry.empty()) {
-            QString options;
-            if (root.lookupOptions) {
-                try {
-                    options = toQString(hiera::toJson(*root.lookupOptions));
-                } catch (const std::exception&) {
-                }
-            }
-            summary << tr("lookup_options entry \"%1\": %2").arg(toQString(root.lookupOptionsEntry), options);
-        }
-    }
-    summary << tr("%n file(s) contributed", nullptr, contributed)
-            + tr(", %1 without the key, %2 missing").arg(lacking).arg(missing);
+    if (result.trace)
+        summary << mergeSummary(*result.trace, outcome->request.merge.has_value());
+    QString files = contributed == 1 ? tr("1 file contributed") : tr("%1 files contributed").arg(contributed);
+    if (lacking > 0)
+        files += tr(", %1 without the key").arg(lacking);
+    if (missing > 0)
+        files += tr(", %1 missing").arg(missing);
+    summary << files;
     summary << tr("%1 ms").arg(outcome->elapsedMs, 0, 'f', 1);
-    m_summaryLabel->setText(summary.join(QStringLiteral(" · ")));
+    setSummary(summary.join(QStringLiteral(" · ")));
+    m_runner->releaseLater(std::move(previous));
+    if (std::exchange(m_scopeAfterLookup, false))
+        runScope();
     Q_EMIT answerShown();
 }
 
@@ -1148,7 +1411,56 @@ void MainWindow::showSourceFor(const QModelIndex& index)
 
 QString MainWindow::answerYaml() const
 {
-    return m_yamlText->toPlainText();
+    return m_lastOutcome ? yamlText(*m_lastOutcome) : QString();
+}
+
+QString MainWindow::yamlText(const LookupOutcome& outcome)
+{
+    const hiera::LookupResult& result = outcome.result;
+    const QString key = toQString(outcome.request.key);
+    const auto parsedKey = hiera::LookupKey::tryParse(outcome.request.key);
+    QString yaml;
+    try {
+        if (result.found())
+            yaml = QStringLiteral("# %1\n").arg(key) + toQString(hiera::toYaml(result.value));
+        if (result.rootFound && parsedKey && parsedKey->isDotted())
+            yaml += QStringLiteral("\n# %1 (root key, merged)\n").arg(toQString(parsedKey->root()))
+                + toQString(hiera::toYaml(result.rootValue));
+    } catch (const std::exception& e) {
+        yaml = QString::fromUtf8(e.what());
+    }
+    return yaml;
+}
+
+void MainWindow::updateStaleViews()
+{
+    if ((m_staleViews & YamlView) && m_answerTabs->currentWidget() == m_yamlText) {
+        m_staleViews &= ~YamlView;
+        m_yamlText->setPlainText(answerYaml());
+    }
+    if ((m_staleViews & ExplanationTree) && m_traceTabs->currentWidget() == m_explanationView->parentWidget()) {
+        m_staleViews &= ~ExplanationTree;
+        m_explanationView->expandAll();
+        m_explanationView->resizeColumnToContents(ExplanationModel::StepColumn);
+    }
+    if ((m_staleViews & ExplanationText) && m_traceTabs->currentWidget() == m_explainText) {
+        m_staleViews &= ~ExplanationText;
+        QString text;
+        try {
+            if (m_lastOutcome && m_lastOutcome->result.trace)
+                text = toQString(hiera::explainText(*m_lastOutcome->result.trace));
+        } catch (const std::exception& e) {
+            text = QString::fromUtf8(e.what());
+        }
+        m_explainText->setPlainText(text);
+    }
+}
+
+void MainWindow::setSummary(const QString& text)
+{
+    m_summaryLabel->setText(text);
+    m_summaryLabel->setCursorPosition(0); // the beginning says the most
+    m_summaryLabel->setToolTip(text);
 }
 
 QString MainWindow::summaryText() const
@@ -1158,7 +1470,7 @@ QString MainWindow::summaryText() const
 
 void MainWindow::copyYaml()
 {
-    QApplication::clipboard()->setText(m_yamlText->toPlainText());
+    QApplication::clipboard()->setText(answerYaml());
     m_statusLabel->setText(tr("Copied the value as YAML"));
 }
 

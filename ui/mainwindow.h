@@ -13,6 +13,7 @@
 #include <QSet>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 class ContributionModel;
@@ -46,9 +47,25 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Loads a hiera.yaml in the background; the answer follows when it is loaded.
-    void openHierarchy(const QString& hieraYaml);
+    // The questions the window asks before anything could be lost. Without a handler a message box
+    // asks; tests and main.cpp's scripted runs answer through setQuestionHandler() instead.
+    enum class Question {
+        SaveChanges, // unsaved fact edits, before closing or opening other facts or another hierarchy
+        RecoverAutosave, // edits autosaved by a session that ended without saving them
+    };
+    enum class Answer {
+        Accept, // save the facts / recover the autosave
+        Discard, // drop the edits (the autosave goes too)
+        Cancel, // do not close or open / keep the autosave for later
+    };
+    using QuestionHandler = std::function<Answer(Question question, const QString& text)>;
+    void setQuestionHandler(QuestionHandler handler) { m_questionHandler = std::move(handler); }
+
+    // Loads a hiera.yaml in the background; the answer follows when it is loaded. With unsaved fact
+    // edits, asks first (Discard goes back to the saved facts); false if the user cancelled.
+    bool openHierarchy(const QString& hieraYaml);
     // Reads a facts file (facter -y / -j, puppet facts, or a scope saved here). Errors show in place.
+    // With unsaved fact edits, asks first. False if the file could not be used or the user cancelled.
     bool openFacts(const QString& path);
     // Writes the scope (or only its facts) as YAML, or JSON for a .json name, atomically.
     bool saveFactsTo(const QString& path, bool factsOnly = false);
@@ -85,6 +102,10 @@ public:
     LookupOutcomePtr lastOutcome() const { return m_lastOutcome; }
     QString hieraYamlPath() const { return m_hieraYaml; }
     QString factsPath() const { return m_factsPath; }
+    // Unsaved fact edits are written to this file (FactsAutosave) a moment after each edit and every
+    // few seconds while there are any; it is removed by a clean save or a discard.
+    QString autosaveFile() const;
+    void setAutosaveDelays(int afterEditMs, int periodMs);
     // Shows the source behind a row of any of the models (their SourceFileRole/SourceLineRole).
     void showSourceFor(const QModelIndex& index);
 
@@ -95,6 +116,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -103,12 +125,14 @@ private:
     void createWidgets();
     void createActions();
     void readSettings();
+    void applyDefaultLayout();
+    void resizeFactColumns();
     void writeSettings() const;
 
     void scheduleRefresh();
     void scheduleLookup();
     void runScope();
-    void runLookup();
+    bool runLookup(); // false if no lookup was started (no key, no engine)
     hiera::Value scopeValue();
     std::optional<hiera::MergeSpec> currentMerge() const;
 
@@ -117,17 +141,28 @@ private:
     void onScopeResolved(const ScopeSnapshotPtr& snapshot);
     void onLookupFinished(const LookupOutcomePtr& outcome);
     void showNoKey();
+    void updateStaleViews();
+    void setSummary(const QString& text);
+    static QString yamlText(const LookupOutcome& outcome);
 
     void updateWatcher(const std::vector<std::string>& candidates);
     void onFileChanged(const QString& path);
     void processChangedFiles();
 
+    void loadHierarchy(const QString& hieraYaml);
+    bool loadFacts(const QString& path);
+    Answer ask(Question question, const QString& text);
+    void revertFacts();
+    void writeAutosave();
+    void discardAutosave();
+    void offerRecovery();
     void openHierarchyDialog();
     void openFactsDialog();
     bool saveFacts();
     bool saveFactsAsDialog();
     void exportFactsDialog();
-    bool maybeSaveFacts();
+    // True when it is fine to go on: nothing unsaved, saved, or discarded (then reverted if asked).
+    bool maybeSaveFacts(bool revertOnDiscard = false);
     void addFact();
     void removeFact();
     void copyYaml();
@@ -161,7 +196,7 @@ private:
     MessageBanner* m_answerBanner = nullptr;
     MessageBanner* m_factBanner = nullptr;
     MessageBanner* m_hierarchyBanner = nullptr;
-    QLabel* m_summaryLabel = nullptr;
+    QLineEdit* m_summaryLabel = nullptr; // how the answer was made (read-only)
     QTabWidget* m_answerTabs = nullptr;
     QTabWidget* m_traceTabs = nullptr;
     QTreeView* m_valueView = nullptr;
@@ -181,9 +216,15 @@ private:
     QAction* m_removeFactAction = nullptr;
 
     // State
-    QTimer* m_refreshTimer = nullptr; // facts changed: hierarchy + lookup
+    QTimer* m_refreshTimer = nullptr; // facts changed: lookup, then hierarchy
     QTimer* m_lookupTimer = nullptr; // key or merge changed: lookup only
+    bool m_scopeAfterLookup = false; // resolve the scope when the pending answer is shown
     QTimer* m_fileChangeTimer = nullptr;
+    QTimer* m_autosaveTimer = nullptr; // debounces the autosave after an edit
+    QTimer* m_autosaveTick = nullptr; // the autosave at the latest every few seconds while editing
+    bool m_autosavePending = false; // edits not yet in the autosave
+    QString m_autosaveKey; // the hiera.yaml the last autosave was written for
+    QuestionHandler m_questionHandler;
     QFileSystemWatcher* m_watcher = nullptr;
     QSet<QString> m_changedFiles;
     QString m_hieraYaml;
@@ -192,4 +233,10 @@ private:
     hiera::Value m_scope;
     bool m_scopeDirty = true;
     LookupOutcomePtr m_lastOutcome;
+    bool m_layoutRestored = false; // readSettings() found the user's dock layout
+    bool m_shownOnce = false;
+    ScopeSnapshotPtr m_keysSnapshot; // the snapshot whose keys the completer offers
+    // Views of the answer not brought up to date yet because their tab is not shown.
+    enum StaleView { YamlView = 1, ExplanationTree = 2, ExplanationText = 4 };
+    int m_staleViews = 0;
 };

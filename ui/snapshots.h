@@ -6,6 +6,7 @@
 #include <hiera/engine.h>
 
 #include <QMetaType>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -22,6 +23,9 @@ struct ScopeSnapshot {
     std::shared_ptr<const hiera::Engine> engine; // keeps ResolvedLevel::level valid
     std::vector<hiera::ResolvedLevel> levels;
     std::vector<std::string> keys; // Engine::keyInventory
+    // The same keys as QStrings for the completer, made on the worker: a large hierarchy has a
+    // hundred thousand keys, and converting them on the GUI thread stalled it for tens of ms.
+    QStringList keyList;
     std::vector<std::string> candidateFiles; // Engine::candidateFiles
     std::string error; // the engine threw (it should not; shown, not fatal)
     double elapsedMs = 0;

@@ -1,8 +1,20 @@
 // hiera-explorer [hiera.yaml] [--facts FILE] [--key KEY]
 // Without a hiera.yaml it opens the bundled demo hierarchy.
+//
+// Test hooks (hidden from --help; tests/ui/tst_autosave.cpp drives the real program with them):
+//   --test-edit KEY=VALUE   once the first answer is on screen, sets the fact at the dotted KEY
+//                           (facts.env) to the string VALUE, as an edit in the facts tree would
+//   --test-answer ANSWER    answers every question the window asks (save unsaved facts? recover an
+//                           autosave?) with accept, discard or cancel instead of a message box
+//   --test-print-scope      once the first answer is on screen, prints the scope as one JSON line
+//                           "scope: {...}" on stdout
+// The autosave directory can be set with HIERA_EXPLORER_AUTOSAVE_DIR.
 
 #include "demo.h"
+#include "facttreemodel.h"
 #include "mainwindow.h"
+
+#include <hiera/valueformat.h>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -10,6 +22,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <memory>
 
 int main(int argc, char* argv[])
 {
@@ -30,6 +43,14 @@ int main(int argc, char* argv[])
     const QCommandLineOption keyOption(QStringLiteral("key"), QStringLiteral("Key to look up."), QStringLiteral("KEY"));
     parser.addOption(factsOption);
     parser.addOption(keyOption);
+    QCommandLineOption testEditOption(QStringLiteral("test-edit"), QStringLiteral("Test hook."), QStringLiteral("KEY=VALUE"));
+    QCommandLineOption testAnswerOption(
+        QStringLiteral("test-answer"), QStringLiteral("Test hook."), QStringLiteral("accept|discard|cancel"));
+    QCommandLineOption testPrintOption(QStringLiteral("test-print-scope"), QStringLiteral("Test hook."));
+    for (QCommandLineOption* option : { &testEditOption, &testAnswerOption, &testPrintOption }) {
+        option->setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(*option);
+    }
     parser.process(app);
 
     const QStringList positional = parser.positionalArguments();
@@ -39,6 +60,31 @@ int main(int argc, char* argv[])
     }
 
     MainWindow window;
+    if (parser.isSet(testAnswerOption)) {
+        const QString answer = parser.value(testAnswerOption);
+        const MainWindow::Answer given = answer == QLatin1String("accept") ? MainWindow::Answer::Accept
+            : answer == QLatin1String("discard")                          ? MainWindow::Answer::Discard
+                                                                          : MainWindow::Answer::Cancel;
+        window.setQuestionHandler([given](MainWindow::Question, const QString&) { return given; });
+    }
+    const QStringList testEdits = parser.values(testEditOption);
+    const bool testPrint = parser.isSet(testPrintOption);
+    if (!testEdits.isEmpty() || testPrint) {
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        *connection = QObject::connect(&window, &MainWindow::answerShown, &window, [&window, testEdits, testPrint, connection] {
+            QObject::disconnect(*connection);
+            if (testPrint) {
+                std::printf("scope: %s\n", hiera::toJson(window.factModel()->toValue()).c_str());
+                std::fflush(stdout);
+            }
+            for (const QString& edit : testEdits) {
+                const QString key = edit.section(QLatin1Char('='), 0, 0);
+                const QString value = edit.section(QLatin1Char('='), 1);
+                if (!window.factModel()->setValueAtPath(key, hiera::Value(value.toStdString())))
+                    std::fprintf(stderr, "hiera-explorer: --test-edit %s failed\n", qPrintable(edit));
+            }
+        });
+    }
     window.show();
 
     if (positional.isEmpty()) {
