@@ -37,6 +37,9 @@ hiera::EngineOptions LookupRunner::engineOptions()
 {
     hiera::EngineOptions options;
     options.revalidateInterval = std::chrono::milliseconds(1000);
+    // Show what the rest of the hierarchy answers when one file is broken; the skipped file is named
+    // in the answer's warning banner and marked failed in the hierarchy view.
+    options.skipBrokenFiles = true;
     return options;
 }
 

@@ -279,6 +279,29 @@ private Q_SLOTS:
             [](const ContributionModel::Row& r) { return r.outcome == ContributionModel::Outcome::NotFound; }));
     }
 
+    void brokenDataFileIsShownInPlace()
+    {
+        openDemoCopy(QStringLiteral("profile::web::workers"));
+        QCOMPARE(valueText(*m_window), QStringLiteral("16"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() > 0, timeoutMs);
+        QTest::qWait(50); // let the watcher settle on the files of the first answer
+        // A lower level breaks: Puppet would fail every lookup; the explorer still answers from the
+        // rest of the hierarchy and names the broken file where the answer is shown.
+        const QString file = m_tmp.filePath(QStringLiteral("demo/data/os/Debian.yaml"));
+        QFile in(file);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray original = in.readAll();
+        in.close();
+        QVERIFY(UiTest::writeFile(file, "profile::ntp: [unclosed\n"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->answerBanner()->isVisible()
+                                     && m_window->answerBanner()->kind() == MessageBanner::Kind::Warning,
+                                 timeoutMs);
+        QCOMPARE(valueText(*m_window), QStringLiteral("16"));
+        QVERIFY(m_window->answerBanner()->text().contains(QStringLiteral("os/Debian.yaml")));
+        QVERIFY(UiTest::writeFile(file, original)); // the demo copy is shared by later tests
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->answerBanner()->isVisible(), timeoutMs);
+    }
+
     void dataFileChangeOnDisk()
     {
         openDemoCopy(QStringLiteral("profile::web::workers"));
