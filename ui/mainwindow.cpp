@@ -1257,13 +1257,18 @@ void MainWindow::onLookupFinished(const LookupOutcomePtr& outcome)
     const int widest = std::max(170, m_contributionView->viewport()->width() / 4);
     for (int column = 0; column < ContributionModel::ValueColumn; ++column)
         m_contributionView->setColumnWidth(column, std::min(m_contributionView->columnWidth(column), widest));
-    // Until the user picks an origin, the source view shows the highest-priority file that contributed.
+    // Until the user picks an origin, the source view shows the highest-priority file that contributed,
+    // if it is small: highlighting a large data file unasked would stall the first answer.
     if (m_sourceViewer->currentFile().isEmpty()) {
+        constexpr qint64 autoShowLimit = 64 * 1024;
         const auto& rows = m_contributionModel->rows();
         for (std::size_t row = 0; row < rows.size(); ++row) {
             if (rows[row].outcome == ContributionModel::Outcome::Won
                 || rows[row].outcome == ContributionModel::Outcome::Merged) {
-                showSourceFor(m_contributionModel->index(static_cast<int>(row), ContributionModel::OriginColumn));
+                const QModelIndex origin
+                    = m_contributionModel->index(static_cast<int>(row), ContributionModel::OriginColumn);
+                if (QFileInfo(origin.data(HieraRoles::SourceFileRole).toString()).size() <= autoShowLimit)
+                    showSourceFor(origin);
                 break;
             }
         }
