@@ -192,6 +192,12 @@ MainWindow::~MainWindow()
     // a half-destroyed window nor delete the autosave of edits nobody saved.
     m_undoStack->disconnect(this);
     m_factModel->disconnect(this);
+    // Destroying the child widgets moves the focus, and a focused editor then emits signals (the key
+    // combo's activated()) whose slots would run on the half-destroyed window: cut every connection
+    // from our children to this window first.
+    const auto children = findChildren<QObject*>();
+    for (QObject* child : children)
+        QObject::disconnect(child, nullptr, this, nullptr);
 }
 
 void MainWindow::createModels()
