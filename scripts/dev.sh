@@ -69,7 +69,7 @@ case "${1:-}" in
     deps
     configure_and_build "$build"
     exec "$build/app/hiera-explorer/hiera-explorer" "$here/resources/demo/hiera.yaml" \
-      --facts "$here/resources/demo/facts/web01.example.com.yaml" ;;
+      --facts "$here/resources/demo/facts/web01.example.com.yaml" --key profile::ntp ;;
   test) deps; run_tests ;;
   *) echo "usage: $0 demo|test|deps" >&2; exit 2 ;;
 esac
