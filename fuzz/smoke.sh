@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang in their own build directory and runs each for a few
-# seconds on its seed corpus (fuzz/corpus/<target>), 5 targets x 8 s + build: about a minute when the
+# seconds on its seed corpus (fuzz/corpus/<target>), 6 targets x 8 s + build: about a minute when the
 # build is warm. Fails on any crash, hang (> 10 s per input), leak or sanitizer report.
 #
 #   bash fuzz/smoke.sh                 # build dir: $HIERA_FUZZ_BUILD_DIR or <repo>/build-fuzz-smoke
@@ -23,7 +23,7 @@ compiler=()
 [ -f "$build/CMakeCache.txt" ] || compiler=("${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx")
 cmake -S "$here" -B "$build" "${compiler[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DHIERA_BUILD_FUZZERS=ON -DHIERA_BUILD_UI=OFF -DHIERA_BUILD_TESTS=OFF >/dev/null
-targets=(fuzz_config fuzz_yaml fuzz_interpolation fuzz_lookupkey fuzz_facts)
+targets=(fuzz_config fuzz_yaml fuzz_blockyaml fuzz_interpolation fuzz_lookupkey fuzz_facts)
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target "${targets[@]}"
 
 work=$(mktemp -d)

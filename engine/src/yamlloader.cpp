@@ -1,7 +1,9 @@
-// The only file that includes yaml-cpp. It drives yaml-cpp's event parser (not its Node tree) and
-// builds hiera::Values directly: scalars typed by our own resolvers (yaml-cpp's as<bool>()/as<int>()
-// differ from Puppet), anchors and merge keys handled here, limits enforced as we go.
+// The YAML loader. It drives yaml-cpp's event parser (not its Node tree), or for plain block YAML the
+// fast reader of blockyaml.cpp that emits the same events, and builds hiera::Values directly: scalars
+// typed by our own resolvers (yaml-cpp's as<bool>()/as<int>() differ from Puppet), anchors and merge
+// keys handled here, limits enforced as we go.
 
+#include "blockyaml.h"
 #include "jsonloader.h"
 #include "scalarresolver.h"
 
@@ -422,8 +424,24 @@ Value parseData(std::string_view text, const std::string& fileName, DataFormat f
         if (!normalized.empty())
             text = normalized;
     }
+    const std::uint32_t fileId = SourceFiles::intern(fileName);
+    {
+        // Most data files are plain block YAML: read those without yaml-cpp's scanner. Anything the
+        // fast reader does not take, including every error, is parsed again below by yaml-cpp.
+        ValueBuilder fast(text, fileId, format, limits);
+        bool done = false;
+        try {
+            done = detail::parseBlockYaml(text, fast);
+        } catch (const BuildError&) {
+            done = false; // yaml-cpp reports it, with its own marks
+        } catch (const std::bad_alloc&) {
+            done = false; // and this too, as the limit error below
+        }
+        if (done)
+            return fast.hasResult() ? fast.takeResult() : Value();
+    }
     std::istringstream in{std::string(text)};
-    ValueBuilder builder(text, SourceFiles::intern(fileName), format, limits);
+    ValueBuilder builder(text, fileId, format, limits);
     try {
         YAML::Parser parser(in);
         parser.HandleNextDocument(builder); // only the first document is used, as Puppet does

@@ -1,0 +1,585 @@
+// The plain block subset of YAML, read line by line. See blockyaml.h for why it exists and how it
+// stays identical to yaml-cpp. The subset:
+//   - an optional `---` line, then one block mapping or block sequence (at any indentation);
+//   - block mappings whose keys are one-line plain or quoted scalars followed by `: ` or `:` at the
+//     end of the line; block sequences, compact `- key: value` entries and indentless sequences;
+//   - values that are one-line plain scalars, one-line quoted scalars without backslashes, literal
+//     blocks (`|`, `|-`, `|+`) with detected indentation, `[a, 'b', c]` on one line, `[]` and `{}`;
+//   - comments and blank lines anywhere between nodes.
+// Everything else throws OutsideSubset, and the caller hands the file to yaml-cpp.
+//
+// Marks follow yaml-cpp: 0-based line, byte column and byte offset of the token; an empty value's
+// null is marked at the next token (or at the end of the input, column 0).
+
+#include "blockyaml.h"
+
+#include <yaml-cpp/emitterstyle.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/mark.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace hiera::detail {
+
+namespace {
+
+struct OutsideSubset
+{
+};
+
+[[noreturn]] void giveUp()
+{
+    throw OutsideSubset{};
+}
+
+struct Line
+{
+    std::size_t start;   // offset of the first byte
+    std::size_t end;     // offset of the '\n' (or of the end of the text)
+    std::size_t content; // offset of the first non-space byte (== end for an all-space line)
+};
+
+// yaml-cpp reports empty, `~`, `null`, `Null` and `NULL` plain scalars as OnNull.
+bool isNullText(std::string_view s)
+{
+    return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL";
+}
+
+// A character no plain scalar of the subset may start with (YAML's indicators; `-` only before a space).
+bool isIndicator(char c)
+{
+    return std::strchr("-?:,[]{}#&*!|>'\"%@`", c) != nullptr;
+}
+
+// Tabs, CR, other control characters, NEL, U+2028/U+2029 and a byte-order mark inside the text: each
+// has its own rules (indentation, line breaks, what counts as white space) that yaml-cpp applies.
+bool hasUnusualCharacters(std::string_view s)
+{
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const std::size_t n = s.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const unsigned char c = p[i];
+        if (c >= 0x20 && c < 0x7F)
+            continue;
+        if (c == '\n')
+            continue;
+        if (c < 0x80)
+            return true; // C0 controls (tab and CR included) and DEL
+        const unsigned char c1 = i + 1 < n ? p[i + 1] : 0, c2 = i + 2 < n ? p[i + 2] : 0;
+        if (c == 0xC2 && c1 >= 0x80 && c1 <= 0x9F)
+            return true; // C1 controls, NEL among them
+        if (c == 0xE2 && c1 == 0x80 && (c2 == 0xA8 || c2 == 0xA9))
+            return true;
+        if (c == 0xEF && c1 == 0xBB && c2 == 0xBF)
+            return true;
+    }
+    return false;
+}
+
+class BlockReader
+{
+public:
+    BlockReader(std::string_view text, YAML::EventHandler& out)
+        : m_text(text)
+        , m_out(out)
+    {
+        if (hasUnusualCharacters(text))
+            giveUp();
+        std::size_t start = 0;
+        while (start < text.size()) {
+            const char* nl = static_cast<const char*>(std::memchr(text.data() + start, '\n', text.size() - start));
+            const std::size_t end = nl ? static_cast<std::size_t>(nl - text.data()) : text.size();
+            std::size_t content = start;
+            while (content < end && text[content] == ' ')
+                ++content;
+            m_lines.push_back({start, end, content});
+            start = end + 1;
+        }
+    }
+
+    void document()
+    {
+        std::size_t li = nextContent(/*markerAllowed=*/true);
+        if (li == npos)
+            return; // only comments and blank lines: yaml-cpp reports no document
+        const bool atColumn0 = indent(li) == 0; // markers and directives count only there
+        if (atColumn0 && (startsWith(li, "%") || startsWith(li, "...")))
+            giveUp();
+        if (atColumn0 && startsWith(li, "---") && (m_lines[li].content + 3 == m_lines[li].end || at(m_lines[li].content + 3) == ' ')) {
+            if (!restIsEmpty(m_lines[li].content + 3, li))
+                giveUp(); // `--- value`
+            m_next = li + 1;
+            li = nextContent();
+            if (li == npos) {
+                m_out.OnDocumentStart(markAt(m_lines[m_lines.size() - 1].start));
+                m_out.OnNull(endMark(), YAML::NullAnchor);
+                m_out.OnDocumentEnd();
+                return;
+            }
+        }
+        m_out.OnDocumentStart(markAt(m_lines[li].content));
+        if (isSequenceEntry(li))
+            sequence(li);
+        else if (isKeyAt(li, m_lines[li].content))
+            mapping(li, m_lines[li].content);
+        else
+            giveUp();
+        if (nextContent() != npos)
+            giveUp(); // a second document, or something yaml-cpp would read differently
+        m_out.OnDocumentEnd();
+    }
+
+private:
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+    char at(std::size_t offset) const { return offset < m_text.size() ? m_text[offset] : '\0'; }
+    std::size_t indent(std::size_t li) const { return m_lines[li].content - m_lines[li].start; }
+    bool allSpace(std::size_t li) const { return m_lines[li].content == m_lines[li].end; }
+    bool blankOrComment(std::size_t li) const { return allSpace(li) || m_text[m_lines[li].content] == '#'; }
+
+    bool startsWith(std::size_t li, std::string_view prefix) const
+    {
+        return m_text.substr(m_lines[li].content, m_lines[li].end - m_lines[li].content).substr(0, prefix.size())
+            == prefix;
+    }
+
+    // The first line from m_next on that holds a node, or npos. A document marker (`---` or `...` at
+    // column 0) ends the document for yaml-cpp; only the one opening it is within the subset.
+    std::size_t nextContent(bool markerAllowed = false) const
+    {
+        for (std::size_t li = m_next; li < m_lines.size(); ++li) {
+            if (blankOrComment(li))
+                continue;
+            if (!markerAllowed && isDocumentMarker(li))
+                giveUp();
+            return li;
+        }
+        return npos;
+    }
+
+    bool isDocumentMarker(std::size_t li) const
+    {
+        const Line& l = m_lines[li];
+        return indent(li) == 0 && (startsWith(li, "---") || startsWith(li, "..."))
+            && (l.content + 3 == l.end || m_text[l.content + 3] == ' ');
+    }
+
+    YAML::Mark markAt(std::size_t offset) const
+    {
+        // Lines are few per file and searched from the one being read, so a backwards scan is cheap.
+        std::size_t li = m_markLine;
+        while (li > 0 && m_lines[li].start > offset)
+            --li;
+        while (li + 1 < m_lines.size() && m_lines[li + 1].start <= offset)
+            ++li;
+        YAML::Mark m;
+        m.pos = static_cast<int>(offset);
+        m.line = static_cast<int>(li);
+        m.column = static_cast<int>(offset - m_lines[li].start);
+        return m;
+    }
+
+    YAML::Mark endMark() const
+    {
+        // After a last line without a line break, yaml-cpp marks the end at that line's length or at
+        // column 0, depending on which collections its scanner closes there.
+        if (!m_text.empty() && m_text.back() != '\n')
+            giveUp();
+        YAML::Mark m;
+        m.pos = static_cast<int>(m_text.size());
+        m.line = static_cast<int>(std::count(m_text.begin(), m_text.end(), '\n'));
+        m.column = 0;
+        return m;
+    }
+
+    std::size_t skipSpaces(std::size_t offset, std::size_t end) const
+    {
+        while (offset < end && m_text[offset] == ' ')
+            ++offset;
+        return offset;
+    }
+
+    // True when nothing but spaces and a comment (after a space) follows `offset` on line li.
+    bool restIsEmpty(std::size_t offset, std::size_t li) const
+    {
+        const std::size_t end = m_lines[li].end;
+        const std::size_t p = skipSpaces(offset, end);
+        return p == end || (m_text[p] == '#' && p > offset);
+    }
+
+    bool isSequenceEntry(std::size_t li) const
+    {
+        const Line& l = m_lines[li];
+        return m_text[l.content] == '-' && (l.content + 1 == l.end || m_text[l.content + 1] == ' ');
+    }
+
+    // A one-line quoted scalar starting at `offset`; returns the offset after the closing quote.
+    std::size_t quoted(std::size_t offset, std::size_t end, std::string& out) const
+    {
+        const char q = m_text[offset];
+        for (std::size_t i = offset + 1; i < end; ++i) {
+            const char c = m_text[i];
+            if (q == '"' && c == '\\')
+                giveUp(); // escapes are yaml-cpp's to decode
+            if (c == q) {
+                if (q == '\'' && i + 1 < end && m_text[i + 1] == '\'') {
+                    out += '\'';
+                    ++i;
+                    continue;
+                }
+                return i + 1;
+            }
+            out += c;
+        }
+        giveUp(); // the scalar goes on to the next line
+    }
+
+    // Where the plain key starting at `offset` ends (its ':'), or npos when the line is not a key.
+    std::size_t plainKeyColon(std::size_t offset, std::size_t end) const
+    {
+        if (isIndicator(m_text[offset]) && !(m_text[offset] == '-' && offset + 1 < end && m_text[offset + 1] != ' '))
+            return npos;
+        for (std::size_t i = offset; i < end; ++i) {
+            const char c = m_text[i];
+            if (c == ':' && (i + 1 == end || m_text[i + 1] == ' '))
+                return i;
+            if (c == '#' && i > offset && m_text[i - 1] == ' ')
+                return npos;
+        }
+        return npos;
+    }
+
+    // yaml-cpp (like libyaml) refuses a key whose ':' comes more than 1024 bytes after its start.
+    static constexpr std::size_t kMaxKeyBytes = 1000;
+
+    bool isKeyAt(std::size_t li, std::size_t offset) const
+    {
+        const std::size_t end = m_lines[li].end;
+        const char c = m_text[offset];
+        if (c == '\'' || c == '"') {
+            std::string ignored;
+            const std::size_t p = skipSpaces(quoted(offset, end, ignored), end);
+            const bool isKey = p < end && m_text[p] == ':' && (p + 1 == end || m_text[p + 1] == ' ');
+            if (isKey && p - offset > kMaxKeyBytes)
+                giveUp();
+            return isKey;
+        }
+        const std::size_t colon = plainKeyColon(offset, end);
+        if (colon != npos && colon - offset > kMaxKeyBytes)
+            giveUp();
+        return colon != npos;
+    }
+
+    // Emits the key at `offset` of line li; returns the offset after its ':'.
+    std::size_t key(std::size_t li, std::size_t offset)
+    {
+        if (!isKeyAt(li, offset))
+            giveUp();
+        const std::size_t end = m_lines[li].end;
+        const char c = m_text[offset];
+        if (c == '\'' || c == '"') {
+            std::string text;
+            const std::size_t p = skipSpaces(quoted(offset, end, text), end);
+            if (!(p < end && m_text[p] == ':' && (p + 1 == end || m_text[p + 1] == ' ')))
+                giveUp();
+            m_out.OnScalar(markAt(offset), nonPlainTag(), YAML::NullAnchor, text);
+            return p + 1;
+        }
+        const std::size_t colon = plainKeyColon(offset, end);
+        if (colon == npos)
+            giveUp();
+        std::size_t last = colon;
+        while (last > offset && m_text[last - 1] == ' ')
+            --last;
+        plain(offset, m_text.substr(offset, last - offset));
+        return colon + 1;
+    }
+
+    void plain(std::size_t offset, std::string_view text)
+    {
+        if (isNullText(text))
+            m_out.OnNull(markAt(offset), YAML::NullAnchor);
+        else
+            m_out.OnScalar(markAt(offset), plainTag(), YAML::NullAnchor, std::string(text));
+    }
+
+    static const std::string& plainTag()
+    {
+        static const std::string tag = "?";
+        return tag;
+    }
+    static const std::string& nonPlainTag()
+    {
+        static const std::string tag = "!";
+        return tag;
+    }
+
+    // A block mapping whose first key is at `offset` of line li.
+    void mapping(std::size_t li, std::size_t offset)
+    {
+        const std::size_t n = offset - m_lines[li].start;
+        m_markLine = li;
+        m_out.OnMapStart(markAt(offset), plainTag(), YAML::NullAnchor, YAML::EmitterStyle::Block);
+        while (true) {
+            m_markLine = li;
+            const std::size_t afterColon = key(li, offset);
+            value(li, afterColon, n, /*indentlessSequence=*/true);
+            const std::size_t next = nextContent();
+            if (next == npos || indent(next) < n)
+                break;
+            if (indent(next) > n || isSequenceEntry(next))
+                giveUp();
+            li = next;
+            offset = m_lines[li].content;
+        }
+        m_out.OnMapEnd();
+    }
+
+    // A block sequence whose first '-' starts line li.
+    void sequence(std::size_t li)
+    {
+        const std::size_t n = indent(li);
+        m_markLine = li;
+        m_out.OnSequenceStart(markAt(m_lines[li].content), plainTag(), YAML::NullAnchor, YAML::EmitterStyle::Block);
+        while (true) {
+            m_markLine = li;
+            const std::size_t end = m_lines[li].end;
+            const std::size_t p = skipSpaces(m_lines[li].content + 1, end);
+            if (p == end || m_text[p] == '#') {
+                m_next = li + 1;
+                below(n, /*indentlessSequence=*/false);
+            } else if (m_text[p] == '-' && (p + 1 == end || m_text[p + 1] == ' ')) {
+                giveUp(); // `- - x`
+            } else if (isKeyAt(li, p)) {
+                mapping(li, p);
+            } else {
+                inlineValue(li, p, n);
+            }
+            const std::size_t next = nextContent();
+            if (next == npos || indent(next) < n)
+                break;
+            if (indent(next) > n)
+                giveUp();
+            if (!isSequenceEntry(next))
+                break; // an indentless sequence ends at its mapping's next key
+            li = next;
+        }
+        m_out.OnSequenceEnd();
+    }
+
+    // The value after a key's ':' at `offset` of line li, in a collection indented by n.
+    void value(std::size_t li, std::size_t offset, std::size_t n, bool indentlessSequence)
+    {
+        const std::size_t end = m_lines[li].end;
+        const std::size_t p = skipSpaces(offset, end);
+        if (p == end || m_text[p] == '#') {
+            m_next = li + 1;
+            below(n, indentlessSequence);
+            return;
+        }
+        if (m_text[p] == '-' && (p + 1 == end || m_text[p + 1] == ' '))
+            giveUp(); // `key: - x`
+        inlineValue(li, p, n);
+    }
+
+    // A value written on the lines after its key or dash, in a collection indented by n.
+    void below(std::size_t n, bool indentlessSequence)
+    {
+        const std::size_t li = nextContent();
+        if (li == npos) {
+            m_out.OnNull(endMark(), YAML::NullAnchor);
+            return;
+        }
+        m_markLine = li;
+        const std::size_t ind = indent(li);
+        if (ind < n || (ind == n && !(indentlessSequence && isSequenceEntry(li)))) {
+            m_out.OnNull(markAt(m_lines[li].content), YAML::NullAnchor);
+            return;
+        }
+        if (isSequenceEntry(li))
+            sequence(li);
+        else if (isKeyAt(li, m_lines[li].content))
+            mapping(li, m_lines[li].content);
+        else
+            giveUp(); // a scalar on its own line (maybe continued): yaml-cpp's to fold
+    }
+
+    // A value that starts at `offset` of line li, in a collection indented by n.
+    void inlineValue(std::size_t li, std::size_t offset, std::size_t n)
+    {
+        const std::size_t end = m_lines[li].end;
+        const char c = m_text[offset];
+        std::size_t after = 0;
+        if (c == '|') {
+            literalBlock(li, offset, n);
+            return;
+        }
+        if (c == '\'' || c == '"') {
+            std::string text;
+            after = quoted(offset, end, text);
+            m_out.OnScalar(markAt(offset), nonPlainTag(), YAML::NullAnchor, text);
+        } else if (c == '[') {
+            after = flowSequence(offset, end);
+        } else if (c == '{') {
+            const std::size_t close = skipSpaces(offset + 1, end);
+            if (close == end || m_text[close] != '}')
+                giveUp();
+            m_out.OnMapStart(markAt(offset), plainTag(), YAML::NullAnchor, YAML::EmitterStyle::Flow);
+            m_out.OnMapEnd();
+            after = close + 1;
+        } else {
+            if (isIndicator(c) && !(c == '-' && offset + 1 < end && m_text[offset + 1] != ' '))
+                giveUp();
+            std::size_t last = offset;
+            for (std::size_t i = offset; i < end; ++i) {
+                const char ch = m_text[i];
+                if (ch == ':' && (i + 1 == end || m_text[i + 1] == ' '))
+                    giveUp(); // `a: b: c`
+                if (ch == '#' && m_text[i - 1] == ' ')
+                    break;
+                if (ch != ' ')
+                    last = i + 1;
+            }
+            plain(offset, m_text.substr(offset, last - offset));
+            after = last;
+        }
+        if (!restIsEmpty(after, li))
+            giveUp();
+        m_next = li + 1;
+    }
+
+    // `[a, 'b', c]` on one line; returns the offset after ']'.
+    std::size_t flowSequence(std::size_t offset, std::size_t end)
+    {
+        m_out.OnSequenceStart(markAt(offset), plainTag(), YAML::NullAnchor, YAML::EmitterStyle::Flow);
+        std::size_t i = skipSpaces(offset + 1, end);
+        if (i < end && m_text[i] == ']') {
+            m_out.OnSequenceEnd();
+            return i + 1;
+        }
+        while (true) {
+            if (i >= end)
+                giveUp();
+            const char c = m_text[i];
+            if (c == '\'' || c == '"') {
+                std::string text;
+                const std::size_t after = quoted(i, end, text);
+                m_out.OnScalar(markAt(i), nonPlainTag(), YAML::NullAnchor, text);
+                i = after;
+            } else {
+                if (isIndicator(c) && !(c == '-' && i + 1 < end && std::strchr(" ,]", m_text[i + 1]) == nullptr))
+                    giveUp();
+                const std::size_t start = i;
+                std::size_t last = i;
+                for (; i < end; ++i) {
+                    const char ch = m_text[i];
+                    if (ch == ',' || ch == ']')
+                        break;
+                    if (std::strchr("[]{}?#", ch) != nullptr)
+                        giveUp();
+                    if (ch == ':' && (i + 1 == end || std::strchr(" ,]}", m_text[i + 1]) != nullptr))
+                        giveUp();
+                    if (ch != ' ')
+                        last = i + 1;
+                }
+                plain(start, m_text.substr(start, last - start));
+            }
+            i = skipSpaces(i, end);
+            if (i < end && m_text[i] == ',') {
+                i = skipSpaces(i + 1, end);
+                if (i < end && m_text[i] == ']')
+                    giveUp(); // a trailing comma
+                continue;
+            }
+            if (i < end && m_text[i] == ']')
+                break;
+            giveUp();
+        }
+        m_out.OnSequenceEnd();
+        return i + 1;
+    }
+
+    // `|`, `|-` or `|+` at `offset` of line li, for a collection indented by n; detected indentation.
+    void literalBlock(std::size_t li, std::size_t offset, std::size_t n)
+    {
+        enum class Chomp { Clip, Strip, Keep } chomp = Chomp::Clip;
+        std::size_t p = offset + 1;
+        if (at(p) == '-' || at(p) == '+') {
+            chomp = at(p) == '-' ? Chomp::Strip : Chomp::Keep;
+            ++p;
+        }
+        if (p < m_lines[li].end && m_text[p] != ' ')
+            giveUp(); // an indentation indicator, or something stuck to the header
+        if (!restIsEmpty(p, li))
+            giveUp();
+        const YAML::Mark mark = markAt(offset);
+
+        std::size_t j = li + 1;
+        std::size_t leading = 0, leadingWidth = 0;
+        for (; j < m_lines.size() && allSpace(j); ++j) {
+            ++leading;
+            leadingWidth = std::max(leadingWidth, m_lines[j].end - m_lines[j].start);
+        }
+        if (j == m_lines.size() || indent(j) <= n) {
+            if (chomp == Chomp::Keep)
+                giveUp();
+            m_out.OnScalar(mark, nonPlainTag(), YAML::NullAnchor, std::string());
+            m_next = li + 1;
+            return;
+        }
+        const std::size_t m = indent(j);
+        if (leadingWidth > m)
+            giveUp();
+        std::string text(leading, '\n');
+        std::size_t lastContent = j, trailing = 0;
+        for (; j < m_lines.size(); ++j) {
+            const Line& l = m_lines[j];
+            if (allSpace(j)) {
+                if (l.end - l.start > m)
+                    giveUp(); // spaces beyond the indentation are content; yaml-cpp's to judge
+                if (l.end < m_text.size())
+                    ++trailing; // an empty line is its line break; the text's unterminated end has none
+                continue;
+            }
+            if (indent(j) < m)
+                break;
+            if (l.end == m_text.size())
+                giveUp(); // the last line has no line break
+            text.append(trailing, '\n');
+            trailing = 0;
+            text.append(m_text.substr(l.start + m, l.end - l.start - m));
+            text += '\n';
+            lastContent = j;
+        }
+        if (chomp == Chomp::Strip)
+            text.pop_back();
+        else if (chomp == Chomp::Keep)
+            text.append(trailing, '\n');
+        m_out.OnScalar(mark, nonPlainTag(), YAML::NullAnchor, text);
+        m_next = lastContent + 1;
+    }
+
+    std::string_view m_text;
+    YAML::EventHandler& m_out;
+    std::vector<Line> m_lines;
+    std::size_t m_next = 0;     // the first line not read yet
+    std::size_t m_markLine = 0; // where markAt starts looking
+};
+
+} // namespace
+
+bool parseBlockYaml(std::string_view text, YAML::EventHandler& handler)
+{
+    try {
+        BlockReader reader(text, handler);
+        reader.document();
+        return true;
+    } catch (const OutsideSubset&) {
+        return false;
+    }
+}
+
+} // namespace hiera::detail
