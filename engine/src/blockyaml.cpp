@@ -413,8 +413,8 @@ private:
         const std::size_t end = m_lines[li].end;
         const char c = m_text[offset];
         std::size_t after = 0;
-        if (c == '|') {
-            literalBlock(li, offset, n);
+        if (c == '|' || c == '>') {
+            blockScalar(li, offset, n);
             return;
         }
         if (c == '\'' || c == '"') {
@@ -502,15 +502,20 @@ private:
         return i + 1;
     }
 
-    // `|`, `|-` or `|+` at `offset` of line li, for a collection indented by n; detected indentation.
-    void literalBlock(std::size_t li, std::size_t offset, std::size_t n)
+    // A literal (`|`) or folded (`>`) block with an optional chomping indicator (`-`, `+`) at `offset`
+    // of line li, for a collection indented by n; its indentation is the first content line's.
+    // Folded blocks are taken only without more-indented lines (which YAML keeps unfolded).
+    void blockScalar(std::size_t li, std::size_t offset, std::size_t n)
     {
+        const bool folded = m_text[offset] == '>';
         enum class Chomp { Clip, Strip, Keep } chomp = Chomp::Clip;
         std::size_t p = offset + 1;
         if (at(p) == '-' || at(p) == '+') {
             chomp = at(p) == '-' ? Chomp::Strip : Chomp::Keep;
             ++p;
         }
+        if (folded && chomp == Chomp::Keep)
+            giveUp(); // yaml-cpp folds the kept trailing line breaks too: its reading, not ours to copy
         if (p < m_lines[li].end && m_text[p] != ' ')
             giveUp(); // an indentation indicator, or something stuck to the header
         if (!restIsEmpty(p, li))
@@ -533,31 +538,44 @@ private:
         const std::size_t m = indent(j);
         if (leadingWidth > m)
             giveUp();
+        // Built without the last content line's break, which chomping decides on.
         std::string text(leading, '\n');
-        std::size_t lastContent = j, trailing = 0;
+        std::size_t lastContent = j, empty = 0;
+        bool first = true;
         for (; j < m_lines.size(); ++j) {
             const Line& l = m_lines[j];
             if (allSpace(j)) {
                 if (l.end - l.start > m)
                     giveUp(); // spaces beyond the indentation are content; yaml-cpp's to judge
                 if (l.end < m_text.size())
-                    ++trailing; // an empty line is its line break; the text's unterminated end has none
+                    ++empty; // an empty line is its line break; the text's unterminated end has none
                 continue;
             }
             if (indent(j) < m)
                 break;
+            if (folded && indent(j) > m)
+                giveUp();
             if (l.end == m_text.size())
                 giveUp(); // the last line has no line break
-            text.append(trailing, '\n');
-            trailing = 0;
+            if (!first) {
+                if (!folded)
+                    text.append(1 + empty, '\n');
+                else if (empty == 0)
+                    text += ' '; // folding: one line break between two lines becomes a space
+                else
+                    text.append(empty, '\n');
+            }
+            first = false;
+            empty = 0;
             text.append(m_text.substr(l.start + m, l.end - l.start - m));
-            text += '\n';
             lastContent = j;
         }
-        if (chomp == Chomp::Strip)
-            text.pop_back();
-        else if (chomp == Chomp::Keep)
-            text.append(trailing, '\n');
+        if (folded && j == m_lines.size() && m_text.back() != '\n')
+            giveUp(); // yaml-cpp folds the last break into the unterminated blank line after it
+        if (chomp != Chomp::Strip)
+            text += '\n';
+        if (chomp == Chomp::Keep)
+            text.append(empty, '\n');
         m_out.OnScalar(mark, nonPlainTag(), YAML::NullAnchor, text);
         m_next = lastContent + 1;
     }

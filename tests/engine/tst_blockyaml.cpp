@@ -91,6 +91,11 @@ void TestBlockYaml::subset_data()
     QTest::newRow("literal blocks")
         << QByteArray("a: |\n  l1\n\n  l2\n\nb: |-\n   x\n  \nc: |+\n  y\n\n\nd: |\n\n  after blank\ne: |\n\nf: 1\n")
         << true;
+    QTest::newRow("folded blocks")
+        << QByteArray("a: >\n  x\n  y\n\n  z\nb: >-\n  p\n  q\nd: >\n\n  s\n") << true;
+    QTest::newRow("eyaml value") << QByteArray("pw: >\n  ENC[PKCS7,MIIBeQYJKoZIhvcNAQcDoIIBajCCAWYCAQAxggEhMIIBHQIBADAF\n"
+                                               "  DQYJKoZIhvcNAQEBBQAEggEAX9uoi83Ar16F/g23]\nuser: svc\n")
+                                 << true;
     QTest::newRow("literal block in a sequence") << QByteArray("- |\n  x\n  # kept\n- y\n") << true;
     QTest::newRow("merge key with a block mapping") << QByteArray("a:\n  <<:\n    x: 1\n  y: 2\n") << true;
     QTest::newRow("UTF-8") << QByteArray("\xC3\xA9: 1\nb: \xC3\xA9 x\nc: [\xE2\x82\xAC, d]\n") << true;
@@ -107,7 +112,8 @@ void TestBlockYaml::subset_data()
     QTest::newRow("multi-line plain scalar") << QByteArray("a: b\n  c\n") << false;
     QTest::newRow("multi-line quoted scalar") << QByteArray("a: 'x\n  y'\n") << false;
     QTest::newRow("scalar on its own line") << QByteArray("a:\n  value\n") << false;
-    QTest::newRow("folded block") << QByteArray("a: >\n  x\n") << false;
+    QTest::newRow("folded block with a more-indented line") << QByteArray("a: >\n  x\n    y\n") << false;
+    QTest::newRow("folded block, kept line breaks") << QByteArray("c: >+\n  r\n\n\nd: 1\n") << false;
     QTest::newRow("indentation indicator") << QByteArray("a: |2\n   x\n") << false;
     QTest::newRow("spaces past the block's indentation") << QByteArray("a: |\n  x\n     \n") << false;
     QTest::newRow("flow mapping") << QByteArray("a: {b: 1}\n") << false;
@@ -130,6 +136,19 @@ void TestBlockYaml::subset_data()
     QTest::newRow("bad indentation") << QByteArray("a:\n  b: 1\n c: 2\n") << false;
     QTest::newRow("junk after a quoted scalar") << QByteArray("a: 'x' y\n") << false;
     QTest::newRow("unterminated quote") << QByteArray("a: 'x\n") << false;
+
+    // What fuzz_blockyaml found while the reader was written (docs/bad-input.md): each disagreed with
+    // yaml-cpp before the fix.
+    QTest::newRow("fuzz: indented document marker") << QByteArray("   ---") << false;
+    QTest::newRow("fuzz: control character after a colon") << QByteArray("n:\x04  ~: n\nf: ok\n") << false;
+    QTest::newRow("fuzz: null before unterminated spaces") << QByteArray("---\nk:\n  - #q\n  ") << false;
+    QTest::newRow("fuzz: null before an unterminated comment") << QByteArray("\n  - #q:- \n#q") << false;
+    QTest::newRow("fuzz: document end marker with text") << QByteArray("a: 1\nb:\n...   c: d\n") << false;
+    QTest::newRow("fuzz: kept block before unterminated spaces")
+        << QByteArray("lt: |+\n\n\n lt: |+\n\n\n ") << true;
+    QTest::newRow("fuzz: folded block before unterminated spaces") << QByteArray("a: >\n  x\n  y:\n  ") << false;
+    QTest::newRow("fuzz: key just over yaml-cpp's 1024 bytes")
+        << QByteArray(("a:\n  " + std::string(1030, 'w') + ": 394\n").c_str()) << false;
 }
 
 void TestBlockYaml::subset()
