@@ -89,7 +89,7 @@ namespace {
 
 std::string quoteSegment(const std::string& s)
 {
-    if (s.find_first_of(".'\"") == std::string::npos && !s.empty())
+    if (LookupKey::isSingleSegment(s) && !s.empty())
         return s;
     if (s.find('"') == std::string::npos)
         return '"' + s + '"';

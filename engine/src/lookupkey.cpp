@@ -33,12 +33,21 @@ std::optional<long long> decimalIndex(const std::string& s)
 
 } // namespace
 
+bool LookupKey::isSingleSegment(std::string_view key)
+{
+    // Not find_first_of: libstdc++ runs a memchr over the set for every character of the key.
+    for (const char c : key)
+        if (c == '.' || c == '\'' || c == '"')
+            return false;
+    return true;
+}
+
 LookupKey LookupKey::parse(std::string_view key)
 {
     LookupKey k;
     k.m_original = std::string(key);
     // A key with none of . ' " is one segment, taken verbatim (blanks included).
-    if (key.find_first_of(".'\"") == std::string_view::npos) {
+    if (isSingleSegment(key)) {
         k.m_root = std::string(key);
         return k;
     }

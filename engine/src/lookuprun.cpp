@@ -20,7 +20,7 @@ const char* const kGlobalProvider = "Global Data Provider (hiera configuration v
 
 // Puppet refuses a found value whose hashes have boolean, null or collection keys (its type system has
 // no such hash: "expects Puppet::LookupValue"). String, integer and float keys are fine.
-void checkLookupValue(const Value& v, const std::string& key)
+void checkLookupValue(const Value& v, std::string_view key)
 {
     if (v.isArray()) {
         for (const auto& e : v.asArray())
@@ -29,7 +29,7 @@ void checkLookupValue(const Value& v, const std::string& key)
         for (const auto& e : v.asHash()) {
             if (!e.key.isString() && !e.key.isNumber())
                 throw Error(ErrorCode::DataType,
-                            "the value of '" + key + "' has a hash key of type " + e.key.typeName() + " ("
+                            "the value of '" + std::string(key) + "' has a hash key of type " + e.key.typeName() + " ("
                                 + rubyInspect(e.key) + "), which Puppet cannot look up; quote the key",
                             SourceFiles::locate(e.key.mark()));
             checkLookupValue(e.value, key);
@@ -323,6 +323,7 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
 {
     const bool first = merge.strategy == MergeStrategy::First;
     Fold all(merge);
+    const Hash::PreparedKey prepared(root); // hashed once for every level's file
     const auto& layers = m_snapshot.layers;
     for (std::size_t li = 0; li < layers.size() && !(first && all.have()); ++li) {
         const LayerState& layer = layers[li];
@@ -344,7 +345,7 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
             }
             const std::size_t before = inLayer.count();
             try {
-                lookupLevel(level, root, merge, levelNode, inLayer, lookupOptionsMeta);
+                lookupLevel(level, prepared, merge, levelNode, inLayer, lookupOptionsMeta);
             } catch (const Error& e) {
                 if (levelNode) {
                     levelNode->event = TraceNode::Event::Failed;
@@ -374,7 +375,7 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
     return all.result();
 }
 
-void LookupRun::lookupLevel(const LevelState& level, const std::string& root, const MergeSpec& merge,
+void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const MergeSpec& merge,
                             TraceNode* levelNode, Fold& inLayer, bool lookupOptionsMeta)
 {
     if (level.error)
@@ -391,7 +392,7 @@ void LookupRun::lookupLevel(const LevelState& level, const std::string& root, co
             loc = &levelNode->addChild(TraceNode::Kind::Location);
             loc->originalPath = c.originalPath;
             loc->path = c.path;
-            loc->key = root;
+            loc->key = std::string(root.text());
         }
         if (!file.exists) {
             if (loc)
@@ -435,7 +436,7 @@ void LookupRun::lookupLevel(const LevelState& level, const std::string& root, co
             rethrowAt(e, *v);
         }
         if (file.flags(entry) & (DataFile::Interpolates | DataFile::InvalidKey))
-            checkLookupValue(found, root);
+            checkLookupValue(found, root.text());
         if (loc) {
             loc->event = TraceNode::Event::Found;
             loc->value = found;

@@ -46,7 +46,7 @@ private:
     const LookupOptionsTable& lookupOptions(TraceNode* trace);
     std::optional<Value> lookupRoot(const std::string& root, const MergeSpec& merge, TraceNode* trace,
                                     bool lookupOptionsMeta);
-    void lookupLevel(const LevelState& level, const std::string& root, const MergeSpec& merge, TraceNode* levelNode,
+    void lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const MergeSpec& merge, TraceNode* levelNode,
                      Fold& inLayer, bool lookupOptionsMeta);
 
     const Engine& m_engine;

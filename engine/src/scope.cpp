@@ -22,7 +22,7 @@ std::optional<Value> MapScope::lookup(std::string_view ref) const
     if (!m_root.isHash() || ref.empty())
         return std::nullopt;
     // Fast path: a plain name.
-    if (ref.find_first_of(".'\"") == std::string_view::npos) {
+    if (LookupKey::isSingleSegment(ref)) {
         if (const Value* v = m_root.asHash().find(ref))
             return *v;
         return std::nullopt;

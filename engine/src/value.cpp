@@ -146,48 +146,63 @@ Hash::Hash(std::initializer_list<std::pair<std::string, Value>> init)
         set(Value(k), v);
 }
 
-void Hash::rebuildIndex() const
+Hash::PreparedKey::PreparedKey(std::string_view text)
+    : m_text(text)
+    , m_hash(std::hash<std::string_view>{}(text))
+{
+}
+
+namespace {
+std::uint32_t tagOf(std::size_t hash)
+{
+    return static_cast<std::uint32_t>(static_cast<std::uint64_t>(hash) >> 32);
+}
+} // namespace
+
+void Hash::rebuildIndex()
 {
     std::size_t cap = 16;
     while (cap < m_entries.size() * 2)
         cap <<= 1;
-    m_index.assign(cap, 0);
+    m_index.assign(cap, Slot{});
     for (std::size_t i = 0; i < m_entries.size(); ++i)
         indexInsert(i);
-    m_indexValid = true;
 }
 
-void Hash::indexInsert(std::size_t entry) const
+void Hash::indexInsert(std::size_t entry)
 {
     const std::size_t mask = m_index.size() - 1;
-    std::size_t slot = hashKey(m_entries[entry].key) & mask;
-    while (m_index[slot] != 0)
+    const std::size_t h = hashKey(m_entries[entry].key);
+    std::size_t slot = h & mask;
+    while (m_index[slot].entry != 0)
         slot = (slot + 1) & mask;
-    m_index[slot] = static_cast<std::uint32_t>(entry + 1);
+    m_index[slot] = {static_cast<std::uint32_t>(entry + 1), tagOf(h)};
 }
 
 std::optional<std::size_t> Hash::indexOf(const Value& key) const
 {
-    if (m_entries.size() < kIndexThreshold) {
+    if (m_index.empty()) {
         for (std::size_t i = 0; i < m_entries.size(); ++i)
             if (m_entries[i].key == key)
                 return i;
         return std::nullopt;
     }
-    if (!m_indexValid)
-        rebuildIndex();
     const std::size_t mask = m_index.size() - 1;
-    for (std::size_t slot = hashKey(key) & mask; m_index[slot] != 0; slot = (slot + 1) & mask) {
-        const std::size_t i = m_index[slot] - 1;
+    const std::size_t h = hashKey(key);
+    const std::uint32_t tag = tagOf(h);
+    for (std::size_t slot = h & mask; m_index[slot].entry != 0; slot = (slot + 1) & mask) {
+        if (m_index[slot].tag != tag)
+            continue;
+        const std::size_t i = m_index[slot].entry - 1;
         if (m_entries[i].key == key)
             return i;
     }
     return std::nullopt;
 }
 
-std::optional<std::size_t> Hash::indexOfString(std::string_view key) const
+std::optional<std::size_t> Hash::indexOfString(std::string_view key, std::size_t hash) const
 {
-    if (m_entries.size() < kIndexThreshold) {
+    if (m_index.empty()) {
         for (std::size_t i = 0; i < m_entries.size(); ++i) {
             const Value& k = m_entries[i].key;
             if (k.isString() && k.asString() == key)
@@ -195,15 +210,22 @@ std::optional<std::size_t> Hash::indexOfString(std::string_view key) const
         }
         return std::nullopt;
     }
-    if (!m_indexValid)
-        rebuildIndex();
     const std::size_t mask = m_index.size() - 1;
-    for (std::size_t slot = std::hash<std::string_view>{}(key)&mask; m_index[slot] != 0; slot = (slot + 1) & mask) {
-        const Value& k = m_entries[m_index[slot] - 1].key;
+    const std::uint32_t tag = tagOf(hash);
+    for (std::size_t slot = hash & mask; m_index[slot].entry != 0; slot = (slot + 1) & mask) {
+        if (m_index[slot].tag != tag)
+            continue;
+        const Value& k = m_entries[m_index[slot].entry - 1].key;
         if (k.isString() && k.asString() == key)
-            return m_index[slot] - 1;
+            return m_index[slot].entry - 1;
     }
     return std::nullopt;
+}
+
+std::optional<std::size_t> Hash::indexOfString(std::string_view key) const
+{
+    // Small hashes are scanned: no hash to compute.
+    return indexOfString(key, m_index.empty() ? 0 : std::hash<std::string_view>{}(key));
 }
 
 const Value* Hash::find(std::string_view key) const
@@ -215,6 +237,12 @@ const Value* Hash::find(std::string_view key) const
 const Hash::Entry* Hash::findEntry(std::string_view key) const
 {
     auto i = indexOfString(key);
+    return i ? &m_entries[*i] : nullptr;
+}
+
+const Hash::Entry* Hash::findEntry(const PreparedKey& key) const
+{
+    auto i = indexOfString(key.text(), key.hash());
     return i ? &m_entries[*i] : nullptr;
 }
 
@@ -237,12 +265,12 @@ void Hash::set(Value key, Value value)
         return;
     }
     m_entries.push_back({std::move(key), std::move(value)});
-    if (m_entries.size() >= kIndexThreshold) {
-        if (m_indexValid && m_entries.size() * 2 <= m_index.size())
-            indexInsert(m_entries.size() - 1);
-        else
-            m_indexValid = false;
-    }
+    if (m_entries.size() < kIndexThreshold)
+        return;
+    if (!m_index.empty() && m_entries.size() * 2 <= m_index.size())
+        indexInsert(m_entries.size() - 1);
+    else
+        rebuildIndex(); // doubles the table: amortised O(1) a key
 }
 
 bool Hash::remove(const Value& key)
@@ -251,7 +279,10 @@ bool Hash::remove(const Value& key)
     if (!i)
         return false;
     m_entries.erase(m_entries.begin() + static_cast<std::ptrdiff_t>(*i));
-    m_indexValid = false;
+    if (m_entries.size() < kIndexThreshold)
+        m_index.clear();
+    else
+        rebuildIndex(); // positions after *i moved up
     return true;
 }
 

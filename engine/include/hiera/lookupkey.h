@@ -35,6 +35,8 @@ public:
     static LookupKey parse(std::string_view key);
     // Like parse, but returns nullopt instead of throwing.
     static std::optional<LookupKey> tryParse(std::string_view key);
+    // True when `key` has none of . ' " and so is one verbatim segment (cheap: one pass, no parse).
+    static bool isSingleSegment(std::string_view key);
 
     const std::string& original() const { return m_original; }
     const std::string& root() const { return m_root; }

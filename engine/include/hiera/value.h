@@ -126,6 +126,19 @@ public:
     bool contains(std::string_view key) const { return find(key) != nullptr; }
     // The whole entry (key with its source mark, and value) for a string key.
     const Entry* findEntry(std::string_view key) const;
+    // A string key hashed once, for looking the same key up in many hashes (every level of a lookup).
+    class PreparedKey
+    {
+    public:
+        explicit PreparedKey(std::string_view text);
+        std::string_view text() const { return m_text; }
+        std::size_t hash() const { return m_hash; }
+
+    private:
+        std::string_view m_text;
+        std::size_t m_hash;
+    };
+    const Entry* findEntry(const PreparedKey& key) const;
     Value* findMutable(const Value& key);
 
     // Insert or replace (keeping the first position).
@@ -140,16 +153,25 @@ public:
     bool operator==(const Hash& other) const;
 
 private:
+    // One slot of the index: the entry's position + 1 (0 = empty) and the upper half of its key's
+    // hash, so that a probe past other keys rarely has to touch their entries (a cache miss each).
+    struct Slot
+    {
+        std::uint32_t entry = 0;
+        std::uint32_t tag = 0;
+    };
+
     std::optional<std::size_t> indexOf(const Value& key) const;
+    std::optional<std::size_t> indexOfString(std::string_view key, std::size_t hash) const;
     std::optional<std::size_t> indexOfString(std::string_view key) const;
-    void rebuildIndex() const;
-    void indexInsert(std::size_t entry) const;
+    void rebuildIndex();
+    void indexInsert(std::size_t entry);
 
     std::vector<Entry> m_entries;
-    // Open-addressing table of entry indices (+1; 0 = empty), built once a hash grows past a few
-    // entries so that a lookup in a large common.yaml stays O(1). Mutable: built lazily by const finds.
-    mutable std::vector<std::uint32_t> m_index;
-    mutable bool m_indexValid = false;
+    // Open-addressing table, kept up to date by every change once a hash has a few entries, so that a
+    // lookup in a large common.yaml stays O(1) and const lookups never write (hashes are shared
+    // between threads).
+    std::vector<Slot> m_index;
 };
 
 // Convenience builders for tests and hosts.
