@@ -4,7 +4,8 @@
 //   - block mappings whose keys are one-line plain or quoted scalars followed by `: ` or `:` at the
 //     end of the line; block sequences, compact `- key: value` entries and indentless sequences;
 //   - values that are one-line plain scalars, one-line quoted scalars without backslashes, literal
-//     blocks (`|`, `|-`, `|+`) with detected indentation, `[a, 'b', c]` on one line, `[]` and `{}`;
+//     blocks (`|`, `|-`, `|+`) and folded ones (`>`, `>-`) with detected indentation, and flow
+//     collections on one line (`[a, 'b', {k: v}]`, `{}`);
 //   - comments and blank lines anywhere between nodes.
 // Everything else throws OutsideSubset, and the caller hands the file to yaml-cpp.
 //
@@ -421,15 +422,8 @@ private:
             std::string text;
             after = quoted(offset, end, text);
             m_out.OnScalar(markAt(offset), nonPlainTag(), YAML::NullAnchor, text);
-        } else if (c == '[') {
-            after = flowSequence(offset, end);
-        } else if (c == '{') {
-            const std::size_t close = skipSpaces(offset + 1, end);
-            if (close == end || m_text[close] != '}')
-                giveUp();
-            m_out.OnMapStart(markAt(offset), plainTag(), YAML::NullAnchor, YAML::EmitterStyle::Flow);
-            m_out.OnMapEnd();
-            after = close + 1;
+        } else if (c == '[' || c == '{') {
+            after = flowCollection(offset, end, 0);
         } else {
             if (isIndicator(c) && !(c == '-' && offset + 1 < end && m_text[offset + 1] != ' '))
                 giveUp();
@@ -451,55 +445,81 @@ private:
         m_next = li + 1;
     }
 
-    // `[a, 'b', c]` on one line; returns the offset after ']'.
-    std::size_t flowSequence(std::size_t offset, std::size_t end)
+    // `[a, 'b', {k: v}]` or `{k: v, l: [w]}` on one line; returns the offset after its closing bracket.
+    std::size_t flowCollection(std::size_t offset, std::size_t end, int depth)
     {
-        m_out.OnSequenceStart(markAt(offset), plainTag(), YAML::NullAnchor, YAML::EmitterStyle::Flow);
+        if (depth > 32)
+            giveUp();
+        const bool isMap = m_text[offset] == '{';
+        const char close = isMap ? '}' : ']';
+        if (isMap)
+            m_out.OnMapStart(markAt(offset), plainTag(), YAML::NullAnchor, YAML::EmitterStyle::Flow);
+        else
+            m_out.OnSequenceStart(markAt(offset), plainTag(), YAML::NullAnchor, YAML::EmitterStyle::Flow);
         std::size_t i = skipSpaces(offset + 1, end);
-        if (i < end && m_text[i] == ']') {
-            m_out.OnSequenceEnd();
+        if (i < end && m_text[i] == close) {
+            isMap ? m_out.OnMapEnd() : m_out.OnSequenceEnd();
             return i + 1;
         }
         while (true) {
-            if (i >= end)
-                giveUp();
-            const char c = m_text[i];
-            if (c == '\'' || c == '"') {
-                std::string text;
-                const std::size_t after = quoted(i, end, text);
-                m_out.OnScalar(markAt(i), nonPlainTag(), YAML::NullAnchor, text);
-                i = after;
-            } else {
-                if (isIndicator(c) && !(c == '-' && i + 1 < end && std::strchr(" ,]", m_text[i + 1]) == nullptr))
+            if (isMap) {
+                const std::size_t keyStart = i;
+                i = skipSpaces(flowItem(i, end, depth, /*key=*/true), end);
+                // `k: v` only: `k:v`, `{k}` and `{k: }` have readings of their own in yaml-cpp.
+                if (i + 1 >= end || m_text[i] != ':' || m_text[i + 1] != ' ' || i - keyStart > kMaxKeyBytes)
                     giveUp();
-                const std::size_t start = i;
-                std::size_t last = i;
-                for (; i < end; ++i) {
-                    const char ch = m_text[i];
-                    if (ch == ',' || ch == ']')
-                        break;
-                    if (std::strchr("[]{}?#", ch) != nullptr)
-                        giveUp();
-                    if (ch == ':' && (i + 1 == end || std::strchr(" ,]}", m_text[i + 1]) != nullptr))
-                        giveUp();
-                    if (ch != ' ')
-                        last = i + 1;
-                }
-                plain(start, m_text.substr(start, last - start));
+                i = skipSpaces(i + 1, end);
             }
-            i = skipSpaces(i, end);
+            i = skipSpaces(flowItem(i, end, depth, /*key=*/false), end);
             if (i < end && m_text[i] == ',') {
                 i = skipSpaces(i + 1, end);
-                if (i < end && m_text[i] == ']')
+                if (i < end && (m_text[i] == ']' || m_text[i] == '}'))
                     giveUp(); // a trailing comma
                 continue;
             }
-            if (i < end && m_text[i] == ']')
+            if (i < end && m_text[i] == close)
                 break;
             giveUp();
         }
-        m_out.OnSequenceEnd();
+        isMap ? m_out.OnMapEnd() : m_out.OnSequenceEnd();
         return i + 1;
+    }
+
+    // One node inside a flow collection at `offset`; returns the offset after it. A plain key ends at
+    // `: `; a plain value may not contain one (`[a: b]` is a one-pair mapping, yaml-cpp's to read).
+    std::size_t flowItem(std::size_t i, std::size_t end, int depth, bool key)
+    {
+        if (i >= end)
+            giveUp();
+        const char c = m_text[i];
+        if (c == '[' || c == '{')
+            return flowCollection(i, end, depth + 1);
+        if (c == '\'' || c == '"') {
+            std::string text;
+            const std::size_t after = quoted(i, end, text);
+            m_out.OnScalar(markAt(i), nonPlainTag(), YAML::NullAnchor, text);
+            return after;
+        }
+        if (isIndicator(c) && !(c == '-' && i + 1 < end && std::strchr(" ,]}", m_text[i + 1]) == nullptr))
+            giveUp();
+        const std::size_t start = i;
+        std::size_t last = i;
+        for (; i < end; ++i) {
+            const char ch = m_text[i];
+            if (ch == ',' || ch == ']' || ch == '}')
+                break;
+            if (std::strchr("[{?#", ch) != nullptr)
+                giveUp();
+            if (ch == ':' && (i + 1 == end || std::strchr(" ,]}", m_text[i + 1]) != nullptr)) {
+                if (key && i + 1 < end && m_text[i + 1] == ' ')
+                    break;
+                giveUp();
+            }
+            if (ch != ' ')
+                last = i + 1;
+        }
+        plain(start, m_text.substr(start, last - start));
+        return last;
     }
 
     // A literal (`|`) or folded (`>`) block with an optional chomping indicator (`-`, `+`) at `offset`
@@ -555,8 +575,6 @@ private:
                 break;
             if (folded && indent(j) > m)
                 giveUp();
-            if (l.end == m_text.size())
-                giveUp(); // the last line has no line break
             if (!first) {
                 if (!folded)
                     text.append(1 + empty, '\n');
@@ -570,9 +588,11 @@ private:
             text.append(m_text.substr(l.start + m, l.end - l.start - m));
             lastContent = j;
         }
-        if (folded && j == m_lines.size() && m_text.back() != '\n')
+        if (folded && j == m_lines.size() && m_text.back() != '\n' && lastContent + 1 < m_lines.size())
             giveUp(); // yaml-cpp folds the last break into the unterminated blank line after it
-        if (chomp != Chomp::Strip)
+        // A block whose last line ends the text without a line break has no final break to keep.
+        const bool unterminated = m_lines[lastContent].end == m_text.size();
+        if (chomp != Chomp::Strip && !unterminated)
             text += '\n';
         if (chomp == Chomp::Keep)
             text.append(empty, '\n');

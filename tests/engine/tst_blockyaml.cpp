@@ -88,6 +88,9 @@ void TestBlockYaml::subset_data()
                                    << true;
     QTest::newRow("one-line flow sequences")
         << QByteArray("a: [x, 'y', \"z w\", http://h:1, -1]\nb: []\nc: { }\nd: [~, null, v]\n") << true;
+    QTest::newRow("one-line flow mappings, nested")
+        << QByteArray("users: {alice: {uid: 100, shell: zsh}, 'bob': {groups: [ops, dev]}}\nl: [[1, 2], {k: v}]\n")
+        << true;
     QTest::newRow("literal blocks")
         << QByteArray("a: |\n  l1\n\n  l2\n\nb: |-\n   x\n  \nc: |+\n  y\n\n\nd: |\n\n  after blank\ne: |\n\nf: 1\n")
         << true;
@@ -96,6 +99,8 @@ void TestBlockYaml::subset_data()
     QTest::newRow("eyaml value") << QByteArray("pw: >\n  ENC[PKCS7,MIIBeQYJKoZIhvcNAQcDoIIBajCCAWYCAQAxggEhMIIBHQIBADAF\n"
                                                "  DQYJKoZIhvcNAQEBBQAEggEAX9uoi83Ar16F/g23]\nuser: svc\n")
                                  << true;
+    QTest::newRow("blocks ending the text without a line break")
+        << QByteArray("a: |\n  x\n  y\nb: >\n  ENC[PKCS7,MIIB\n  DQYJ]") << true;
     QTest::newRow("literal block in a sequence") << QByteArray("- |\n  x\n  # kept\n- y\n") << true;
     QTest::newRow("merge key with a block mapping") << QByteArray("a:\n  <<:\n    x: 1\n  y: 2\n") << true;
     QTest::newRow("UTF-8") << QByteArray("\xC3\xA9: 1\nb: \xC3\xA9 x\nc: [\xE2\x82\xAC, d]\n") << true;
@@ -116,8 +121,9 @@ void TestBlockYaml::subset_data()
     QTest::newRow("folded block, kept line breaks") << QByteArray("c: >+\n  r\n\n\nd: 1\n") << false;
     QTest::newRow("indentation indicator") << QByteArray("a: |2\n   x\n") << false;
     QTest::newRow("spaces past the block's indentation") << QByteArray("a: |\n  x\n     \n") << false;
-    QTest::newRow("flow mapping") << QByteArray("a: {b: 1}\n") << false;
-    QTest::newRow("nested flow") << QByteArray("a: [[1]]\n") << false;
+    QTest::newRow("flow mapping without a space after the colon") << QByteArray("a: {b:1}\n") << false;
+    QTest::newRow("flow mapping entry without a value") << QByteArray("a: {b}\n") << false;
+    QTest::newRow("one-pair mapping in a flow sequence") << QByteArray("a: [b: 1]\n") << false;
     QTest::newRow("multi-line flow") << QByteArray("a: [1,\n  2]\n") << false;
     QTest::newRow("trailing comma") << QByteArray("a: [1, 2,]\n") << false;
     QTest::newRow("tab") << QByteArray("a:\t1\n") << false;
