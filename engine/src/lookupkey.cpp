@@ -45,12 +45,13 @@ bool LookupKey::isSingleSegment(std::string_view key)
 LookupKey LookupKey::parse(std::string_view key)
 {
     LookupKey k;
-    k.m_original = std::string(key);
-    // A key with none of . ' " is one segment, taken verbatim (blanks included).
+    // A key with none of . ' " is one segment, taken verbatim (blanks included); its original is its
+    // root, not stored twice.
     if (isSingleSegment(key)) {
         k.m_root = std::string(key);
         return k;
     }
+    k.m_original = std::string(key);
     std::vector<KeySegment> segments;
     std::size_t i = 0;
     const std::size_t n = key.size();

@@ -38,7 +38,7 @@ public:
     // True when `key` has none of . ' " and so is one verbatim segment (cheap: one pass, no parse).
     static bool isSingleSegment(std::string_view key);
 
-    const std::string& original() const { return m_original; }
+    const std::string& original() const { return m_original.empty() ? m_root : m_original; }
     const std::string& root() const { return m_root; }
     const std::vector<KeySegment>& segments() const { return m_segments; }
     bool isDotted() const { return !m_segments.empty(); }
@@ -46,7 +46,7 @@ public:
     std::string subKey() const;
 
 private:
-    std::string m_original;
+    std::string m_original; // empty when the key is its root, verbatim
     std::string m_root;
     std::vector<KeySegment> m_segments;
 };
