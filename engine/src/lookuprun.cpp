@@ -334,6 +334,7 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
             layerNode->path = layer.layer->config.path;
             if (!first)
                 layerNode->merge = merge;
+            layerNode->children.reserve(layer.levels.size());
         }
         Fold inLayer(merge);
         for (std::size_t lv = 0; lv < layer.levels.size() && !(first && inLayer.have()); ++lv) {
