@@ -11,7 +11,7 @@ build=${HIERA_BUILD_DIR:-$here/build}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 packages=(cmake ninja-build g++ pkg-config python3 libyaml-cpp-dev qt6-base-dev qt6-base-dev-tools libgl-dev
-          clang libclang-rt-14-dev)
+          libgoogle-perftools-dev clang libclang-rt-14-dev)
 
 deps() {
   [ "${HIERA_NO_APT:-0}" = 1 ] && return 0
