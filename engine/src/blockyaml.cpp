@@ -39,7 +39,7 @@ struct OutsideSubset
 struct Line
 {
     std::size_t start;   // offset of the first byte
-    std::size_t end;     // offset of the '\n' (or of the end of the text)
+    std::size_t end;     // offset of the line break, '\n' or "\r\n" (or of the end of the text)
     std::size_t content; // offset of the first non-space byte (== end for an all-space line)
 };
 
@@ -55,7 +55,7 @@ bool isIndicator(char c)
     return std::strchr("-?:,[]{}#&*!|>'\"%@`", c) != nullptr;
 }
 
-// Tabs, CR, other control characters, NEL, U+2028/U+2029 and a byte-order mark inside the text: each
+// Tabs, a lone CR, other control characters, NEL, U+2028/U+2029 and a byte-order mark inside the text: each
 // has its own rules (indentation, line breaks, what counts as white space) that yaml-cpp applies.
 bool hasUnusualCharacters(std::string_view s)
 {
@@ -65,10 +65,10 @@ bool hasUnusualCharacters(std::string_view s)
         const unsigned char c = p[i];
         if (c >= 0x20 && c < 0x7F)
             continue;
-        if (c == '\n')
-            continue;
+        if (c == '\n' || (c == '\r' && i + 1 < n && p[i + 1] == '\n'))
+            continue; // LF and CRLF line breaks
         if (c < 0x80)
-            return true; // C0 controls (tab and CR included) and DEL
+            return true; // C0 controls (tab and a lone CR included) and DEL
         const unsigned char c1 = i + 1 < n ? p[i + 1] : 0, c2 = i + 2 < n ? p[i + 2] : 0;
         if (c == 0xC2 && c1 >= 0x80 && c1 <= 0x9F)
             return true; // C1 controls, NEL among them
@@ -92,12 +92,13 @@ public:
         std::size_t start = 0;
         while (start < text.size()) {
             const char* nl = static_cast<const char*>(std::memchr(text.data() + start, '\n', text.size() - start));
-            const std::size_t end = nl ? static_cast<std::size_t>(nl - text.data()) : text.size();
+            const std::size_t lineBreak = nl ? static_cast<std::size_t>(nl - text.data()) : text.size();
+            const std::size_t end = nl && lineBreak > start && text[lineBreak - 1] == '\r' ? lineBreak - 1 : lineBreak;
             std::size_t content = start;
             while (content < end && text[content] == ' ')
                 ++content;
             m_lines.push_back({start, end, content});
-            start = end + 1;
+            start = lineBreak + 1;
         }
     }
 

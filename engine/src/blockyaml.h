@@ -7,7 +7,7 @@
 // block mappings and sequences of one-line scalars, so this reader handles exactly that subset and
 // emits the events yaml-cpp's parser would emit for it, marks included, to the same handler. At the
 // first thing outside the subset (anchors, tags, multi-line or escaped scalars, flow collections
-// over several lines, tabs, CR, anything malformed) it gives up, and the caller
+// over several lines, tabs, a lone CR, anything malformed) it gives up, and the caller
 // parses the file with yaml-cpp instead. So yaml-cpp stays the parser of record: every error message
 // comes from it, and this reader can only ever be faster, never different. The fuzz target
 // fuzz/fuzz_blockyaml.cpp and tests/engine/tst_blockyaml.cpp check that claim event by event.

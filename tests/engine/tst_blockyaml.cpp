@@ -105,6 +105,9 @@ void TestBlockYaml::subset_data()
     QTest::newRow("merge key with a block mapping") << QByteArray("a:\n  <<:\n    x: 1\n  y: 2\n") << true;
     QTest::newRow("UTF-8") << QByteArray("\xC3\xA9: 1\nb: \xC3\xA9 x\nc: [\xE2\x82\xAC, d]\n") << true;
     QTest::newRow("mapping indented as a whole") << QByteArray("  a: 1\n  b: 2\n") << true;
+    QTest::newRow("CRLF line breaks")
+        << QByteArray("---\r\na: 1\r\nb:\r\n  - x # c\r\n  - 'y'\r\nc: |\r\n  l1\r\n\r\n  l2\r\nd: >-\r\n  f1\r\n  f2\r\ne:\r\n")
+        << true;
     QTest::newRow("no line break at the end") << QByteArray("a: 1\nb: x") << true;
     QTest::newRow("empty text") << QByteArray("") << true;
     QTest::newRow("only comments") << QByteArray("# nothing\n\n") << true;
@@ -127,7 +130,8 @@ void TestBlockYaml::subset_data()
     QTest::newRow("multi-line flow") << QByteArray("a: [1,\n  2]\n") << false;
     QTest::newRow("trailing comma") << QByteArray("a: [1, 2,]\n") << false;
     QTest::newRow("tab") << QByteArray("a:\t1\n") << false;
-    QTest::newRow("CRLF") << QByteArray("a: 1\r\n") << false;
+    QTest::newRow("lone CR") << QByteArray("a: 1\rb: 2\n") << false;
+    QTest::newRow("CR before CR LF") << QByteArray("a: 1\r\r\n") << false;
     QTest::newRow("control character") << QByteArray("a:\x04 1\n") << false;
     QTest::newRow("NEL") << QByteArray("a: x\xC2\x85y\n") << false;
     QTest::newRow("second document") << QByteArray("a: 1\n---\nb: 2\n") << false;
@@ -211,7 +215,7 @@ void TestBlockYaml::filesAgree()
 }
 
 // Small edits of the demo's files (a line dropped, doubled, indented or dedented by one, a byte
-// dropped): well-formed or not, whatever the reader takes must match yaml-cpp.
+// dropped, CRLF line breaks): well-formed or not, whatever the reader takes must match yaml-cpp.
 void TestBlockYaml::mutationsAgree()
 {
     int checked = 0, taken = 0;
@@ -234,6 +238,10 @@ void TestBlockYaml::mutationsAgree()
         }
         for (std::size_t i = 0; i < text.size(); i += 7)
             variants.push_back(text.substr(0, i) + text.substr(i + 1));
+        std::string crlf; // the whole file with CRLF line breaks
+        for (const char c : text)
+            crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+        variants.push_back(crlf);
         for (const std::string& v : variants) {
             QString failure;
             taken += agrees(v, &failure);
