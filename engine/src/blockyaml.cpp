@@ -239,60 +239,60 @@ private:
         giveUp(); // the scalar goes on to the next line
     }
 
-    // Where the plain key starting at `offset` ends (its ':'), or npos when the line is not a key.
-    std::size_t plainKeyColon(std::size_t offset, std::size_t end) const
+    // Whether a plain scalar may start at `offset`: not at an indicator, except `-` before a character
+    // that cannot follow it there (a space in block context; a space, `,`, `]` or `}` in flow context).
+    bool plainMayStart(std::size_t offset, std::size_t end, const char* notAfterDash) const
     {
-        if (isIndicator(m_text[offset]) && !(m_text[offset] == '-' && offset + 1 < end && m_text[offset + 1] != ' '))
-            return npos;
-        for (std::size_t i = offset; i < end; ++i) {
-            const char c = m_text[i];
-            if (c == ':' && (i + 1 == end || m_text[i + 1] == ' '))
-                return i;
-            if (c == '#' && i > offset && m_text[i - 1] == ' ')
-                return npos;
-        }
-        return npos;
+        const char c = m_text[offset];
+        if (!isIndicator(c))
+            return true;
+        return c == '-' && offset + 1 < end && std::strchr(notAfterDash, m_text[offset + 1]) == nullptr;
     }
 
     // yaml-cpp (like libyaml) refuses a key whose ':' comes more than 1024 bytes after its start.
     static constexpr std::size_t kMaxKeyBytes = 1000;
 
-    bool isKeyAt(std::size_t li, std::size_t offset) const
+    // The ':' of the key starting at `offset` of line li (followed by a space or the end of the line),
+    // or npos when the line holds no key there. A quoted key's text goes to `quotedText`.
+    std::size_t keyColon(std::size_t li, std::size_t offset, std::string& quotedText) const
     {
         const std::size_t end = m_lines[li].end;
-        const char c = m_text[offset];
-        if (c == '\'' || c == '"') {
-            std::string ignored;
-            const std::size_t p = skipSpaces(quoted(offset, end, ignored), end);
-            const bool isKey = p < end && m_text[p] == ':' && (p + 1 == end || m_text[p + 1] == ' ');
-            if (isKey && p - offset > kMaxKeyBytes)
-                giveUp();
-            return isKey;
+        std::size_t colon = npos;
+        if (m_text[offset] == '\'' || m_text[offset] == '"') {
+            const std::size_t p = skipSpaces(quoted(offset, end, quotedText), end);
+            if (p < end && m_text[p] == ':' && (p + 1 == end || m_text[p + 1] == ' '))
+                colon = p;
+        } else if (plainMayStart(offset, end, " ")) {
+            for (std::size_t i = offset; i < end && colon == npos; ++i) {
+                const char c = m_text[i];
+                if (c == ':' && (i + 1 == end || m_text[i + 1] == ' '))
+                    colon = i;
+                else if (c == '#' && i > offset && m_text[i - 1] == ' ')
+                    break; // a comment starts before any ':'
+            }
         }
-        const std::size_t colon = plainKeyColon(offset, end);
         if (colon != npos && colon - offset > kMaxKeyBytes)
             giveUp();
-        return colon != npos;
+        return colon;
+    }
+
+    bool isKeyAt(std::size_t li, std::size_t offset) const
+    {
+        std::string ignored;
+        return keyColon(li, offset, ignored) != npos;
     }
 
     // Emits the key at `offset` of line li; returns the offset after its ':'.
     std::size_t key(std::size_t li, std::size_t offset)
     {
-        if (!isKeyAt(li, offset))
-            giveUp();
-        const std::size_t end = m_lines[li].end;
-        const char c = m_text[offset];
-        if (c == '\'' || c == '"') {
-            std::string text;
-            const std::size_t p = skipSpaces(quoted(offset, end, text), end);
-            if (!(p < end && m_text[p] == ':' && (p + 1 == end || m_text[p + 1] == ' ')))
-                giveUp();
-            m_out.OnScalar(markAt(offset), nonPlainTag(), YAML::NullAnchor, text);
-            return p + 1;
-        }
-        const std::size_t colon = plainKeyColon(offset, end);
+        std::string text;
+        const std::size_t colon = keyColon(li, offset, text);
         if (colon == npos)
             giveUp();
+        if (m_text[offset] == '\'' || m_text[offset] == '"') {
+            m_out.OnScalar(markAt(offset), nonPlainTag(), YAML::NullAnchor, text);
+            return colon + 1;
+        }
         std::size_t last = colon;
         while (last > offset && m_text[last - 1] == ' ')
             --last;
@@ -426,7 +426,7 @@ private:
         } else if (c == '[' || c == '{') {
             after = flowCollection(offset, end, 0);
         } else {
-            if (isIndicator(c) && !(c == '-' && offset + 1 < end && m_text[offset + 1] != ' '))
+            if (!plainMayStart(offset, end, " "))
                 giveUp();
             std::size_t last = offset;
             for (std::size_t i = offset; i < end; ++i) {
@@ -501,7 +501,7 @@ private:
             m_out.OnScalar(markAt(i), nonPlainTag(), YAML::NullAnchor, text);
             return after;
         }
-        if (isIndicator(c) && !(c == '-' && i + 1 < end && std::strchr(" ,]}", m_text[i + 1]) == nullptr))
+        if (!plainMayStart(i, end, " ,]}"))
             giveUp();
         const std::size_t start = i;
         std::size_t last = i;
