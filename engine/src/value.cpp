@@ -179,47 +179,35 @@ void Hash::indexInsert(std::size_t entry)
     m_index[slot] = {static_cast<std::uint32_t>(entry + 1), tagOf(h)};
 }
 
-std::optional<std::size_t> Hash::indexOf(const Value& key) const
+// Small hashes are scanned in order; larger ones probe the index, where a slot's tag must match
+// `hash` before its entry's key is compared.
+template <typename Matches>
+std::optional<std::size_t> Hash::probe(std::size_t hash, Matches matches) const
 {
     if (m_index.empty()) {
         for (std::size_t i = 0; i < m_entries.size(); ++i)
-            if (m_entries[i].key == key)
+            if (matches(m_entries[i].key))
                 return i;
-        return std::nullopt;
-    }
-    const std::size_t mask = m_index.size() - 1;
-    const std::size_t h = hashKey(key);
-    const std::uint32_t tag = tagOf(h);
-    for (std::size_t slot = h & mask; m_index[slot].entry != 0; slot = (slot + 1) & mask) {
-        if (m_index[slot].tag != tag)
-            continue;
-        const std::size_t i = m_index[slot].entry - 1;
-        if (m_entries[i].key == key)
-            return i;
-    }
-    return std::nullopt;
-}
-
-std::optional<std::size_t> Hash::indexOfString(std::string_view key, std::size_t hash) const
-{
-    if (m_index.empty()) {
-        for (std::size_t i = 0; i < m_entries.size(); ++i) {
-            const Value& k = m_entries[i].key;
-            if (k.isString() && k.asString() == key)
-                return i;
-        }
         return std::nullopt;
     }
     const std::size_t mask = m_index.size() - 1;
     const std::uint32_t tag = tagOf(hash);
     for (std::size_t slot = hash & mask; m_index[slot].entry != 0; slot = (slot + 1) & mask) {
-        if (m_index[slot].tag != tag)
-            continue;
-        const Value& k = m_entries[m_index[slot].entry - 1].key;
-        if (k.isString() && k.asString() == key)
-            return m_index[slot].entry - 1;
+        const std::size_t i = m_index[slot].entry - 1;
+        if (m_index[slot].tag == tag && matches(m_entries[i].key))
+            return i;
     }
     return std::nullopt;
+}
+
+std::optional<std::size_t> Hash::indexOf(const Value& key) const
+{
+    return probe(m_index.empty() ? 0 : hashKey(key), [&](const Value& k) { return k == key; });
+}
+
+std::optional<std::size_t> Hash::indexOfString(std::string_view key, std::size_t hash) const
+{
+    return probe(hash, [&](const Value& k) { return k.isString() && k.asString() == key; });
 }
 
 std::optional<std::size_t> Hash::indexOfString(std::string_view key) const

@@ -161,6 +161,8 @@ private:
         std::uint32_t tag = 0;
     };
 
+    template <typename Matches>
+    std::optional<std::size_t> probe(std::size_t hash, Matches matches) const;
     std::optional<std::size_t> indexOf(const Value& key) const;
     std::optional<std::size_t> indexOfString(std::string_view key, std::size_t hash) const;
     std::optional<std::size_t> indexOfString(std::string_view key) const;
