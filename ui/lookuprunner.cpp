@@ -96,6 +96,20 @@ void LookupRunner::resolveScope(const hiera::Value& scope)
         startScope(std::move(job));
 }
 
+template <typename Job>
+bool LookupRunner::finishJob(bool& running, std::optional<Job>& pending, void (LookupRunner::*start)(Job), bool current)
+{
+    running = false;
+    if (pending) {
+        Job next = std::move(*pending);
+        pending.reset();
+        (this->*start)(std::move(next));
+    }
+    if (!current)
+        ++m_dropped;
+    return current;
+}
+
 void LookupRunner::startScope(PendingScope job)
 {
     m_scopeRunning = true;
@@ -122,17 +136,9 @@ void LookupRunner::startScope(PendingScope job)
         return snapshot;
     }).then(this, [this, generation](const ScopeSnapshotPtr& snapshot) {
         deliver([this, generation, snapshot] {
-            m_scopeRunning = false;
-            // Start the queued request before announcing, so that a slot asking for more work queues behind it.
-            if (m_pendingScope) {
-                PendingScope next = std::move(*m_pendingScope);
-                m_pendingScope.reset();
-                startScope(std::move(next));
-            }
-            if (generation == m_scopeGeneration && snapshot->engine == m_engine)
+            if (finishJob(m_scopeRunning, m_pendingScope, &LookupRunner::startScope,
+                          generation == m_scopeGeneration && snapshot->engine == m_engine))
                 Q_EMIT scopeResolved(snapshot);
-            else
-                ++m_dropped;
             updateBusy();
         });
     });
@@ -178,16 +184,9 @@ void LookupRunner::startLookup(PendingLookup job)
         return outcome;
     }).then(this, [this, generation](const LookupOutcomePtr& outcome) {
         deliver([this, generation, outcome] {
-            m_lookupRunning = false;
-            if (m_pendingLookup) {
-                PendingLookup next = std::move(*m_pendingLookup);
-                m_pendingLookup.reset();
-                startLookup(std::move(next));
-            }
-            if (generation == m_lookupGeneration && outcome->engine == m_engine)
+            if (finishJob(m_lookupRunning, m_pendingLookup, &LookupRunner::startLookup,
+                          generation == m_lookupGeneration && outcome->engine == m_engine))
                 Q_EMIT lookupFinished(outcome);
-            else
-                ++m_dropped;
             updateBusy();
         });
     });

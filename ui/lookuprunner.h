@@ -71,6 +71,11 @@ private:
     void startScope(PendingScope job);
     void startLookup(PendingLookup job);
     void deliver(std::function<void()> handler);
+    // A job has finished: starts the one queued behind it (before the result is announced, so that a
+    // slot asking for more work queues behind that one) and counts the result as dropped unless it is
+    // `current`. Returns `current`.
+    template <typename Job>
+    bool finishJob(bool& running, std::optional<Job>& pending, void (LookupRunner::*start)(Job), bool current);
     void updateBusy();
 
     EnginePtr m_engine;
