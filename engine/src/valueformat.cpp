@@ -151,6 +151,24 @@ void writeJson(std::string& out, const Value& v, bool pretty, int indent)
     }
 }
 
+// Writes `open`, the items through `write` separated by ", ", then `close`. Stops, returning false,
+// at the first item `write` refuses.
+template <typename Items, typename Write>
+bool writeDelimited(std::string& out, char open, const Items& items, char close, Write write)
+{
+    out += open;
+    bool first = true;
+    for (const auto& item : items) {
+        if (!first)
+            out += ", ";
+        first = false;
+        if (!write(item))
+            return false;
+    }
+    out += close;
+    return true;
+}
+
 // The inspect writers stop (return false) as soon as `out` grows past `limit`, so that an
 // interpolation of a huge value (an alias bomb that passed the node limit) fails before it has
 // rendered gigabytes. Unbounded callers pass npos.
@@ -197,35 +215,19 @@ bool writeInspect(std::string& out, const Value& v, std::size_t limit)
     case Value::Type::Integer: out += std::to_string(v.asInteger()); break;
     case Value::Type::Float: out += rubyFloat(v.asFloat()); break;
     case Value::Type::String: return inspectString(out, v.asString(), limit);
-    case Value::Type::Array: {
-        out += '[';
-        bool first = true;
-        for (const auto& e : v.asArray()) {
-            if (!first)
-                out += ", ";
-            first = false;
-            if (!writeInspect(out, e, limit))
-                return false;
-        }
-        out += ']';
+    case Value::Type::Array:
+        if (!writeDelimited(out, '[', v.asArray(), ']', [&](const Value& e) { return writeInspect(out, e, limit); }))
+            return false;
         break;
-    }
-    case Value::Type::Hash: {
-        out += '{';
-        bool first = true;
-        for (const auto& e : v.asHash()) {
-            if (!first)
-                out += ", ";
-            first = false;
-            if (!writeInspect(out, e.key, limit))
-                return false;
-            out += "=>";
-            if (!writeInspect(out, e.value, limit))
-                return false;
-        }
-        out += '}';
+    case Value::Type::Hash:
+        if (!writeDelimited(out, '{', v.asHash(), '}', [&](const Hash::Entry& e) {
+                if (!writeInspect(out, e.key, limit))
+                    return false;
+                out += "=>";
+                return writeInspect(out, e.value, limit);
+            }))
+            return false;
         break;
-    }
     }
     return out.size() <= limit;
 }
@@ -293,22 +295,12 @@ void yamlScalar(std::string& out, const Value& v, bool flow = false)
 void yamlFlow(std::string& out, const Value& v)
 {
     if (v.isArray()) {
-        out += '[';
-        bool first = true;
-        for (const auto& e : v.asArray()) {
-            if (!first)
-                out += ", ";
-            first = false;
+        writeDelimited(out, '[', v.asArray(), ']', [&](const Value& e) {
             yamlFlow(out, e);
-        }
-        out += ']';
+            return true;
+        });
     } else if (v.isHash()) {
-        out += '{';
-        bool first = true;
-        for (const auto& e : v.asHash()) {
-            if (!first)
-                out += ", ";
-            first = false;
+        writeDelimited(out, '{', v.asHash(), '}', [&](const Hash::Entry& e) {
             std::string key;
             yamlFlow(key, e.key);
             if (!e.key.isScalar() || key.size() > 1000)
@@ -316,8 +308,8 @@ void yamlFlow(std::string& out, const Value& v)
             out += key;
             out += ": ";
             yamlFlow(out, e.value);
-        }
-        out += '}';
+            return true;
+        });
     } else {
         yamlScalar(out, v, true);
     }
