@@ -11,24 +11,17 @@ namespace hiera::detail {
 namespace {
 
 // Compiled patterns, shared by every table: a fleet has many lookup_options tables (one per distinct
-// set of files) but few distinct patterns, and compiling a std::regex costs far more than matching.
-std::shared_ptr<const std::regex> compiledPattern(const std::string& source)
+// set of files) but few distinct patterns, and compiling a pattern costs far more than matching.
+std::shared_ptr<const RubyRegex> compiledPattern(const std::string& source)
 {
     static std::mutex mutex;
-    static std::unordered_map<std::string, std::shared_ptr<const std::regex>> cache;
+    static std::unordered_map<std::string, std::shared_ptr<const RubyRegex>> cache;
     {
         std::lock_guard lock(mutex);
         if (auto it = cache.find(source); it != cache.end())
             return it->second;
     }
-    auto flags = std::regex::ECMAScript;
-    // Ruby's inline (?i) flag, which ECMAScript regexes lack.
-    std::string body = source;
-    if (body.rfind("^(?i)", 0) == 0) {
-        body = "^" + body.substr(5);
-        flags |= std::regex::icase;
-    }
-    auto regex = std::make_shared<const std::regex>(body, flags); // throws std::regex_error
+    auto regex = std::make_shared<const RubyRegex>(source); // throws std::invalid_argument
     std::lock_guard lock(mutex);
     if (cache.size() > 10000)
         cache.clear();
@@ -51,8 +44,8 @@ LookupOptionsTable::LookupOptionsTable(const Value& merged)
             continue;
         std::string source = e.key.asString();
         try {
-            m_patterns.push_back({source, compiledPattern(source)});
-        } catch (const std::regex_error& err) {
+            m_patterns.push_back({source, compiledPattern(source), e.key.mark()});
+        } catch (const std::invalid_argument& err) {
             throw Error(ErrorCode::LookupOptions,
                         "invalid regular expression in lookup_options: /" + source + "/ (" + err.what() + ")",
                         SourceFiles::locate(e.key.mark()));
@@ -83,11 +76,21 @@ std::shared_ptr<const LookupOptionsEntry> LookupOptionsTable::selectUncached(con
     std::string name = rootKey;
     if (!found) {
         for (const Pattern& p : m_patterns) {
-            if (std::regex_search(rootKey, *p.regex)) {
+            const RubyRegex::Outcome outcome = p.regex->search(rootKey);
+            if (outcome == RubyRegex::Outcome::Match) {
                 found = m_merged.asHash().find(std::string_view(p.source));
                 name = p.source;
                 break;
             }
+            if (outcome != RubyRegex::Outcome::NoMatch)
+                throw Error(ErrorCode::LookupOptions,
+                            "lookup_options pattern /" + p.source + "/ "
+                                + (outcome == RubyRegex::Outcome::GaveUp
+                                       ? "gave up matching a key of " + std::to_string(rootKey.size())
+                                             + " bytes (more backtracking than the limit of "
+                                             + std::to_string(RubyRegex::kRetryLimit) + " steps)"
+                                       : std::string("cannot match a key that is not valid UTF-8")),
+                            SourceFiles::locate(p.mark));
         }
     }
     if (!found || found->isNull())

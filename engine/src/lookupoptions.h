@@ -7,10 +7,11 @@
 #include <hiera/merge.h>
 #include <hiera/value.h>
 
+#include "rubyregex.h"
+
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <regex>
 #include <shared_mutex>
 #include <unordered_map>
 #include <string>
@@ -44,7 +45,8 @@ private:
     struct Pattern
     {
         std::string source;
-        std::shared_ptr<const std::regex> regex;
+        std::shared_ptr<const RubyRegex> regex;
+        SourceMark mark; // the pattern key's place, for errors
     };
     std::vector<Pattern> m_patterns;
     std::shared_ptr<const LookupOptionsEntry> selectUncached(const std::string& rootKey) const;

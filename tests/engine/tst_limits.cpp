@@ -118,6 +118,10 @@ private Q_SLOTS:
     void manyLargeStrings();
     void oneStringOverLimit();
     void repeatedLookupsStillCorrect();
+    // lookup_options patterns
+    void longKeyAgainstPatterns_data();
+    void longKeyAgainstPatterns();
+    void catastrophicPatternGivesUp();
 };
 
 // ---- alias bombs --------------------------------------------------------------------------------
@@ -551,6 +555,59 @@ void TestLimits::repeatedLookupsStillCorrect()
     }
     MapScope other(scopeFromFacts(parseData("x: Y\n", "f.yaml")));
     QCOMPARE(engine->lookup(other, "a").value, Value("Y-Y-Y"));
+}
+
+// std::regex recursed once per character of the key: a key of some tens of thousands of characters
+// overflowed the stack (SIGSEGV) even against `^profile::.*`, and an interpolation in data is enough to
+// make such a key. Patterns now run on Oniguruma, whose backtracking stack lives on the heap.
+void TestLimits::longKeyAgainstPatterns_data()
+{
+    QTest::addColumn<QByteArray>("pattern"); // which entry applies is tst_lookup's business: here, answers
+    QTest::newRow("^profile::.*") << QByteArray("^profile::.*");
+    QTest::newRow("^profile::(x|y)*$") << QByteArray("^profile::(x|y)*$");
+    QTest::newRow("no match: ^role::") << QByteArray("^role::");
+    QTest::newRow("no match: ^.*z$") << QByteArray("^.*z$");
+}
+
+void TestLimits::longKeyAgainstPatterns()
+{
+    QFETCH(QByteArray, pattern);
+    const std::string longKey = "profile::" + repeat("x", 200000);
+    // Looked up directly, and through an interpolation in data (whose lookup reaches the same table).
+    // A key of over 1024 characters is written as YAML's explicit `? key` form.
+    TempTree tree({{"hiera.yaml", kHiera},
+                   {"data/common.yaml", "lookup_options:\n  \"" + pattern + "\": {merge: unique}\n"
+                                        + "? " + qb(longKey) + "\n: [a]\nvia_data: \"%{lookup('" + qb(longKey) + "')}\"\n"}});
+    QVERIFY(tree.isValid());
+    QElapsedTimer timer;
+    timer.start();
+    const LookupResult direct = lookupIn(tree, longKey);
+    QVERIFY2(direct.found(), qPrintable(errorText(direct)));
+    QCOMPARE(direct.value, Value(Array{Value("a")}));
+    const LookupResult viaData = lookupIn(tree, "via_data");
+    QVERIFY2(viaData.found(), qPrintable(errorText(viaData)));
+    QCOMPARE(viaData.value, Value("[\"a\"]")); // an array interpolated into a string
+    QVERIFY(timer.elapsed() < kQuickMs);
+}
+
+// `^(a+)+$` against `aaaa…b` backtracks exponentially: std::regex hung. The match now gives up after
+// a bounded number of steps, and the lookup fails naming the pattern and where it is written.
+void TestLimits::catastrophicPatternGivesUp()
+{
+    TempTree tree({{"hiera.yaml", kHiera},
+                   {"data/common.yaml", "lookup_options:\n  \"^(a+)+$\": {merge: deep}\n"
+                                        "plain: 1\n" + qb(repeat("a", 40)) + "b: 2\n"}});
+    QVERIFY(tree.isValid());
+    QElapsedTimer timer;
+    timer.start();
+    const LookupResult r = lookupIn(tree, repeat("a", 40) + "b");
+    QVERIFY(timer.elapsed() < kQuickMs);
+    EXPECT_LOOKUP_ERROR(r, ErrorCode::LookupOptions, "lookup_options pattern /^(a+)+$/ gave up matching a key of 41 bytes");
+    QVERIFY2(errorText(r).contains(QLatin1String("common.yaml:2:3:")), qPrintable(errorText(r)));
+    // Keys the pattern settles quickly still answer.
+    const LookupResult plain = lookupIn(tree, "plain");
+    QVERIFY2(plain.found(), qPrintable(errorText(plain)));
+    QCOMPARE(plain.value, Value(1));
 }
 
 QTEST_APPLESS_MAIN(TestLimits)

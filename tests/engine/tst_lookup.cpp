@@ -27,6 +27,8 @@ private Q_SLOTS:
     void lookupOptionsSelection();
     void lookupOptionsPatternOrder();
     void lookupOptionsCaseInsensitivePattern();
+    void lookupOptionsRubyPatterns_data();
+    void lookupOptionsRubyPatterns();
     void lookupOptionsErrors_data();
     void lookupOptionsErrors();
     void lookupOptionsInvalidKey();
@@ -197,6 +199,47 @@ void TestLookup::lookupOptionsCaseInsensitivePattern()
                    {"data/low.yaml", "ABC: [l]\n"}});
     QVERIFY(tree.isValid());
     EXPECT_FOUND(lookupIn(tree, "ABC"), yaml("[h, l]"));
+}
+
+// lookup_options patterns (keys starting with ^) are Ruby regular expressions, which Puppet matches
+// with Onigmo: Ruby's anchors, classes, inline groups and named groups, and Ruby's line anchors.
+void TestLookup::lookupOptionsRubyPatterns_data()
+{
+    QTest::addColumn<QByteArray>("pattern");
+    QTest::addColumn<QByteArray>("key");
+    QTest::addColumn<bool>("matches");
+    QTest::newRow("\\A") << QByteArray("^\\Aprofile::") << QByteArray("profile::ntp") << true;
+    QTest::newRow("\\A not in the middle") << QByteArray("^.*\\Antp") << QByteArray("profile::ntp") << false;
+    QTest::newRow("\\z") << QByteArray("^.*::ntp\\z") << QByteArray("profile::ntp") << true;
+    QTest::newRow("\\z not before the end") << QByteArray("^.*::nt\\z") << QByteArray("profile::ntp") << false;
+    QTest::newRow("\\Z") << QByteArray("^.*ntp\\Z") << QByteArray("profile::ntp") << true;
+    QTest::newRow("\\h (hex digit)") << QByteArray("^key_\\h+$") << QByteArray("key_0af9") << true;
+    QTest::newRow("\\h is not any letter") << QByteArray("^key_\\h+$") << QByteArray("key_xyz") << false;
+    QTest::newRow("(?i:...)") << QByteArray("^(?i:PROFILE)::") << QByteArray("profile::ntp") << true;
+    QTest::newRow("(?i) for the rest") << QByteArray("^(?i)profile::NTP") << QByteArray("profile::ntp") << true;
+    QTest::newRow("named group") << QByteArray("^(?<mod>[a-z]+)::\\k<mod>$") << QByteArray("ntp::ntp") << true;
+    QTest::newRow("named group, no match") << QByteArray("^(?<mod>[a-z]+)::\\k<mod>$") << QByteArray("ntp::dns") << false;
+    QTest::newRow("POSIX bracket") << QByteArray("^[[:alpha:]]+::[[:digit:]]") << QByteArray("role::1x") << true;
+    QTest::newRow("^ matches after a newline (Ruby)") << QByteArray("^b") << QByteArray("a\\nb") << true;
+    QTest::newRow("search, not a full match") << QByteArray("^pro") << QByteArray("profile::x") << true;
+    QTest::newRow("unicode") << QByteArray("^caf\\u00e9::") << QByteArray("caf\\u00e9::menu") << true;
+}
+
+void TestLookup::lookupOptionsRubyPatterns()
+{
+    QFETCH(QByteArray, pattern);
+    QFETCH(QByteArray, key);
+    QFETCH(bool, matches);
+    // Both levels hold an array under the key; a matching pattern makes it a unique merge.
+    TempTree tree({{"hiera.yaml", kTwoLevels},
+                   {"data/high.yaml", "\"" + key + "\": [h]\nlookup_options:\n  '" + pattern + "': {merge: unique}\n"},
+                   {"data/low.yaml", "\"" + key + "\": [l]\n"}});
+    QVERIFY(tree.isValid());
+    const Value keyValue = yaml("\"" + key.toStdString() + "\"");
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope;
+    const LookupResult r = engine->lookup(scope, keyValue.asString()); // none of these keys has a dot or a quote
+    EXPECT_FOUND(r, matches ? yaml("[h, l]") : yaml("[h]"));
 }
 
 void TestLookup::lookupOptionsErrors_data()
