@@ -155,9 +155,22 @@ void GlobCache::clear()
 }
 
 namespace {
-} // namespace
+// A NUL byte in an interpolated path (from a fact such as `../../etc/secret\0`) would end the path at
+// the NUL in every system call, dropping the `.yaml` the hierarchy adds and reading any file. Ruby
+// refuses such strings ("string contains null byte"), and so does every path of a level here.
+LocationInterpolation checkedPath(LocationInterpolation li, const Level& level, const std::string& declared)
+{
+    if (li.text.find('\0') != std::string::npos) {
+        std::string shown;
+        for (char c : li.text)
+            shown += c == '\0' ? std::string("\\0") : std::string(1, c);
+        throw Error(ErrorCode::InterpolationSyntax,
+                    "level '" + level.name + "': the path '" + declared + "' interpolates to '" + shown
+                        + "', which contains a NUL byte (string contains null byte)");
+    }
+    return li;
+}
 
-namespace {
 // One candidate from a path or a mapped_paths template, interpolated.
 Candidate pathCandidate(const LocationSpec& spec, const std::string& datadir, LocationInterpolation li)
 {
@@ -176,17 +189,18 @@ Candidate pathCandidate(const LocationSpec& spec, const std::string& datadir, Lo
 LevelLocations resolveLevel(const Config& config, const Level& level, const Scope& scope, GlobCache& globs)
 {
     LevelLocations out;
-    const LocationInterpolation datadir = interpolateLocation(level.datadir, scope);
+    const LocationInterpolation datadir = checkedPath(interpolateLocation(level.datadir, scope), level, level.datadir);
     out.datadir = joinPath(config.directory, datadir.text);
 
     for (const LocationSpec& spec : level.locations) {
         withLocation(spec, [&] {
             switch (spec.kind) {
             case LocationSpec::Kind::Path:
-                out.candidates.push_back(pathCandidate(spec, out.datadir, interpolateLocation(spec.pattern, scope)));
+                out.candidates.push_back(
+                    pathCandidate(spec, out.datadir, checkedPath(interpolateLocation(spec.pattern, scope), level, spec.pattern)));
                 break;
             case LocationSpec::Kind::Glob: {
-                LocationInterpolation li = interpolateLocation(spec.pattern, scope);
+                LocationInterpolation li = checkedPath(interpolateLocation(spec.pattern, scope), level, spec.pattern);
                 const std::string pattern = !li.text.empty() && li.text[0] == '/'
                                                 ? li.text
                                                 : globEscape(out.datadir) + "/" + li.text;
@@ -213,7 +227,8 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
                     break;
                 for (const Value& element : list->asArray()) {
                     BoundScope bound(scope, spec.loopVariable, element);
-                    out.candidates.push_back(pathCandidate(spec, out.datadir, interpolateLocation(spec.pattern, bound)));
+                    out.candidates.push_back(pathCandidate(
+                        spec, out.datadir, checkedPath(interpolateLocation(spec.pattern, bound), level, spec.pattern)));
                 }
                 break;
             }
