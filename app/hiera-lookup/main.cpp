@@ -10,9 +10,13 @@
 #include <hiera/yaml.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <cstdlib>
 #include <iostream>
+#include <string_view>
 #include <thread>
+#include <unistd.h>
 
 namespace {
 
@@ -51,30 +55,40 @@ std::string cacheDirectory()
 
 int fail(const std::string& message)
 {
-    std::cerr << "hiera-lookup: error: " << message << '\n';
+    std::cerr << "hiera-lookup: error: " << hiera::printableLine(message) << '\n';
     return 2;
+}
+
+// Writes all of `text` to standard output. Through write(2) rather than std::cout, so that a failure
+// (a full disk: `> /dev/full`; a closed descriptor) is known with its errno and said on stderr.
+int writeStdout(std::string_view text)
+{
+    while (!text.empty()) {
+        const ssize_t n = ::write(STDOUT_FILENO, text.data(), text.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return fail(std::string("cannot write to standard output: ") + std::strerror(n < 0 ? errno : EIO));
+        text.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return 0;
 }
 
 } // namespace
 
 int main(int argc, char** argv)
 {
-    std::ios::sync_with_stdio(false);
     CliArgs args;
     try {
         args = parseCliArgs(std::vector<std::string>(argv + 1, argv + argc));
     } catch (const std::invalid_argument& e) {
-        std::cerr << "hiera-lookup: " << e.what() << "\n\n" << kUsage;
+        std::cerr << "hiera-lookup: " << hiera::printableLine(e.what()) << "\n\n" << kUsage;
         return 2;
     }
-    if (args.help) {
-        std::cout << kUsage;
-        return 0;
-    }
-    if (args.version) {
-        std::cout << "hiera-lookup " << HIERA_VERSION << '\n';
-        return 0;
-    }
+    if (args.help)
+        return writeStdout(kUsage);
+    if (args.version)
+        return writeStdout(std::string("hiera-lookup ") + HIERA_VERSION + '\n');
 
     try {
         hiera::Value facts{hiera::Hash()};
@@ -96,14 +110,15 @@ int main(int argc, char** argv)
         options.explain = args.explain;
         const hiera::LookupResult r = engine->lookup(scope, args.key, options);
 
-        if (args.explain && r.trace) {
-            if (args.format == CliArgs::Format::Json)
-                std::cout << hiera::explainJson(*r.trace) << '\n';
-            else
-                std::cout << hiera::explainText(*r.trace);
-        }
+        std::string out;
+        if (args.explain && r.trace)
+            out = args.format == CliArgs::Format::Json ? hiera::explainJson(*r.trace) + '\n' : hiera::explainText(*r.trace);
         for (const auto& w : r.warnings)
-            std::cerr << "hiera-lookup: warning: " << w << '\n';
+            std::cerr << "hiera-lookup: warning: " << hiera::printableLine(w) << '\n';
+        if (r.status == hiera::LookupResult::Status::Found && !args.explain)
+            out = args.format == CliArgs::Format::Json ? hiera::toJson(r.value) + '\n' : hiera::toYaml(r.value);
+        if (const int status = writeStdout(out); status != 0)
+            return status;
         switch (r.status) {
         case hiera::LookupResult::Status::Error:
             return fail(r.error->what());
@@ -112,16 +127,11 @@ int main(int argc, char** argv)
         case hiera::LookupResult::Status::Found:
             break;
         }
-        if (!args.explain) {
-            if (args.format == CliArgs::Format::Json)
-                std::cout << hiera::toJson(r.value) << '\n';
-            else
-                std::cout << hiera::toYaml(r.value);
-        }
-        std::cout.flush();
-        return std::cout ? 0 : 2;
+        return 0;
     } catch (const hiera::Error& e) {
         return fail(e.what());
+    } catch (const std::bad_alloc&) {
+        return fail("out of memory");
     } catch (const std::exception& e) {
         return fail(e.what());
     }

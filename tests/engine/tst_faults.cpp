@@ -7,8 +7,8 @@
 // through the hiera-lookup binary (exit status 2 and one line on stderr naming file, line, column).
 //
 // The tests run as root in CI, and permissions do not stop root: the chmod 000 row is skipped for
-// root (QSKIP), and the "read fails" case is also made with a link to /proc/self/mem, which stat()
-// calls a regular file and whose read at offset 0 fails with EIO for everyone.
+// root (QSKIP). Links into /proc (files that stat() calls regular, of size 0, that produce data or
+// fail as they are read) check that kernel pseudo-files are refused before anything is read.
 
 #include "testutils.h"
 
@@ -72,6 +72,13 @@ bool writeBroken(TempTree& t, const QByteArray& content)
     return t.write(QStringLiteral("data/broken.yaml"), content);
 }
 
+// A file of `size` bytes that takes no disk space (a hole): sizes that must be refused unread.
+bool makeSparseFile(const std::string& path, unsigned long long size)
+{
+    QFile f(qs(path));
+    return f.open(QIODevice::WriteOnly) && f.resize(static_cast<qint64>(size));
+}
+
 struct RunResult
 {
     int exitCode = -1;
@@ -79,7 +86,8 @@ struct RunResult
     QString err;
 };
 
-RunResult runCli(const QStringList& args)
+// Runs hiera-lookup; with `shellPrefix`, through `sh -c 'PREFIX "$0" "$@"'` (redirections, ulimit).
+RunResult runCli(const QStringList& args, const QString& shellPrefix = {})
 {
     RunResult r;
 #ifdef HIERA_LOOKUP_BIN
@@ -87,7 +95,12 @@ RunResult runCli(const QStringList& args)
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("HIERA_CACHE_DIR"), QString()); // no persistent parse cache
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(HIERA_LOOKUP_BIN), args);
+    if (shellPrefix.isEmpty())
+        p.start(QStringLiteral(HIERA_LOOKUP_BIN), args);
+    else
+        p.start(QStringLiteral("/bin/sh"), QStringList{QStringLiteral("-c"), shellPrefix + QStringLiteral(" \"$0\" \"$@\""),
+                                                        QStringLiteral(HIERA_LOOKUP_BIN)}
+                                               + args);
     if (!p.waitForFinished(30000)) {
         p.kill();
         p.waitForFinished();
@@ -99,6 +112,7 @@ RunResult runCli(const QStringList& args)
     r.err = QString::fromUtf8(p.readAllStandardError());
 #else
     Q_UNUSED(args);
+    Q_UNUSED(shellPrefix);
 #endif
     return r;
 }
@@ -126,6 +140,14 @@ private Q_SLOTS:
     void factsFaults();
     void cli_data();
     void cli();
+    void nulByteInInterpolatedPath_data();
+    void nulByteInInterpolatedPath();
+    void cliOutputFailures_data();
+    void cliOutputFailures();
+    void printableLine_data();
+    void printableLine();
+    void cliMessagesArePrintableLines();
+    void cliOutOfMemoryNamesTheFile();
 };
 
 // ---- broken data files: both modes ---------------------------------------------------------------------
@@ -140,22 +162,24 @@ void TestFaults::brokenFile_data()
     QTest::newRow("unreadable (chmod 000)")
         << Maker([](TempTree& t, QString& skip) {
                if (::geteuid() == 0) {
-                   skip = QStringLiteral("running as root: permissions do not stop root (the /proc/self/mem row "
-                                         "covers a failing read)");
+                   skip = QStringLiteral("running as root: permissions do not stop root");
                    return false;
                }
                return writeBroken(t, "k: x\n") && ::chmod(t.path(QStringLiteral("data/broken.yaml")).c_str(), 0) == 0;
            })
         << ErrorCode::DataUnreadable << QString() << "cannot read: Permission denied";
-    QTest::newRow("read fails (EIO: link to /proc/self/mem)")
-        << Maker([](TempTree& t, QString& skip) {
-               if (!QFile::exists(QStringLiteral("/proc/self/mem"))) {
-                   skip = QStringLiteral("no /proc/self/mem");
-                   return false;
-               }
-               return ::symlink("/proc/self/mem", t.path(QStringLiteral("data/broken.yaml")).c_str()) == 0;
-           })
-        << ErrorCode::DataUnreadable << QString() << "read error: Input/output error";
+    // /proc/self/mem used to be read (EIO); /proc/self/maps says size 0 and produces data: both are
+    // refused from the file system's type, before any read.
+    for (const char* proc : {"/proc/self/mem", "/proc/self/maps"})
+        QTest::newRow(qPrintable(QStringLiteral("a kernel pseudo-file (link to %1)").arg(QLatin1String(proc))))
+            << Maker([proc](TempTree& t, QString& skip) {
+                   if (!QFile::exists(QLatin1String(proc))) {
+                       skip = QStringLiteral("no /proc");
+                       return false;
+                   }
+                   return ::symlink(proc, t.path(QStringLiteral("data/broken.yaml")).c_str()) == 0;
+               })
+            << ErrorCode::DataUnreadable << QString() << "it is a kernel pseudo-file (procfs), not a data file";
     QTest::newRow("a directory")
         << Maker([](TempTree& t, QString&) { return t.write(QStringLiteral("data/broken.yaml/"), {}); })
         << ErrorCode::DataUnreadable << QString() << "it is a directory, not a file";
@@ -479,6 +503,11 @@ void TestFaults::configFaults_data()
                                  << ErrorCode::ConfigUnreadable << "directory";
     QTest::newRow("a FIFO") << Maker([](TempTree& t, QString&) { return ::mkfifo(t.hieraYaml().c_str(), 0644) == 0; })
                             << ErrorCode::ConfigUnreadable << "not a regular file";
+    QTest::newRow("a /proc file")
+        << Maker([](TempTree& t, QString&) { return ::symlink("/proc/self/maps", t.hieraYaml().c_str()) == 0; })
+        << ErrorCode::ConfigUnreadable << "kernel pseudo-file (procfs)";
+    QTest::newRow("600 MB (sparse)") << Maker([](TempTree& t, QString&) { return makeSparseFile(t.hieraYaml(), 600ull << 20); })
+                                     << ErrorCode::ConfigUnreadable << "exceeds the limit";
     QTest::newRow("empty") << Maker([](TempTree& t, QString&) { return t.write(QStringLiteral("hiera.yaml"), ""); })
                            << ErrorCode::ConfigVersion << "the file is empty";
     QTest::newRow("invalid UTF-8") << Maker([](TempTree& t, QString&) { return t.write(QStringLiteral("hiera.yaml"), "version: 5\n# \xff\n"); })
@@ -529,6 +558,11 @@ void TestFaults::factsFaults_data()
     QTest::newRow("invalid UTF-8") << QByteArray("os: \xfe\n") << ErrorCode::DataSyntax << ":1:5: Unable to parse: invalid UTF-8";
     QTest::newRow("broken JSON") << QByteArray("{\"os\": [1,}") << ErrorCode::DataSyntax << ":1:";
     QTest::newRow("date") << QByteArray("built: 2024-01-01\n") << ErrorCode::DataType << "quote it";
+    // Facts go through the data files' bounded reader: a /proc file (size 0, endless) is refused by
+    // type, and a file over the size limit from its size, before anything is read (a 600 MB sparse file).
+    QTest::newRow("a /proc file") << QByteArray("PROC") << ErrorCode::DataUnreadable << "kernel pseudo-file (procfs)";
+    QTest::newRow("600 MB (sparse)") << QByteArray("SPARSE") << ErrorCode::DataLimit
+                                     << "file of 629145600 bytes exceeds the limit of 536870912";
 }
 
 void TestFaults::factsFaults()
@@ -538,11 +572,15 @@ void TestFaults::factsFaults()
     QFETCH(QString, message);
     TempTree tree(FileList{{QStringLiteral("keep"), QByteArray()}});
     QVERIFY(tree.isValid());
+    const std::string path = tree.path(QStringLiteral("facts.yaml"));
     if (content == "/")
         QVERIFY(tree.write(QStringLiteral("facts.yaml/"), {}));
+    else if (content == "PROC")
+        QVERIFY(::symlink("/proc/self/maps", path.c_str()) == 0);
+    else if (content == "SPARSE")
+        QVERIFY(makeSparseFile(path, 600ull << 20));
     else if (!content.isNull())
         QVERIFY(tree.write(QStringLiteral("facts.yaml"), content));
-    const std::string path = tree.path(QStringLiteral("facts.yaml"));
     auto e = catchError([&] { loadFactsFile(path); });
     QVERIFY(e);
     QCOMPARE(e->code(), code);
@@ -607,6 +645,157 @@ void TestFaults::cli()
     const QString expected = QStringLiteral("hiera-lookup: error: ") + tree.root() + QLatin1Char('/') + stderrStart;
     QVERIFY2(r.err.startsWith(expected), qPrintable(r.err + "\nexpected: " + expected));
     QCOMPARE(r.err.count(QLatin1Char('\n')), 1); // one line
+#endif
+}
+
+// ---- a NUL byte in an interpolated path ------------------------------------------------------------------
+
+void TestFaults::nulByteInInterpolatedPath_data()
+{
+    QTest::addColumn<QByteArray>("level"); // a hierarchy level using %{facts.name} somewhere in its paths
+    QTest::newRow("path") << QByteArray("  - name: by name\n    path: \"nodes/%{facts.name}.yaml\"\n");
+    QTest::newRow("paths") << QByteArray("  - name: by name\n    paths: [\"x.yaml\", \"nodes/%{facts.name}.yaml\"]\n");
+    QTest::newRow("glob") << QByteArray("  - name: by name\n    glob: \"nodes/%{facts.name}*.yaml\"\n");
+    QTest::newRow("mapped_paths") << QByteArray("  - name: by name\n    mapped_paths: [facts.names, n, \"nodes/%{n}.yaml\"]\n");
+    QTest::newRow("datadir") << QByteArray("  - name: by name\n    datadir: \"%{facts.name}\"\n    path: x.yaml\n");
+}
+
+// A fact `../../secret.txt\0` in `nodes/%{facts.name}.yaml` would be cut at the NUL by open(2): the
+// `.yaml` dropped, another file read. Puppet (Ruby) refuses the string; so does every path here, with
+// the level named, and the secret is never read.
+void TestFaults::nulByteInInterpolatedPath()
+{
+    QFETCH(QByteArray, level);
+    TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n" + level + "  - name: common\n    path: common.yaml\n"},
+                   {"data/common.yaml", "k: common\n"},
+                   {"secret.txt", "k: the secret\n"}});
+    QVERIFY(tree.isValid());
+    const std::string name = std::string("../../secret.txt") + '\0';
+    Hash facts;
+    facts.set("name", Value(name));
+    facts.set("names", Value(Array{Value(name)}));
+    Hash root;
+    root.set("facts", Value(facts));
+    MapScope scope{Value(root)};
+    auto engine = Engine::load(tree.hieraYaml());
+    const LookupResult r = engine->lookup(scope, "k");
+    QVERIFY2(r.status == LookupResult::Status::Error, qPrintable(r.found() ? qs(toJson(r.value)) : QString("not found")));
+    QCOMPARE(r.error->code(), ErrorCode::InterpolationSyntax);
+    QVERIFY2(errorText(r).contains(QLatin1String("level 'by name'")), qPrintable(errorText(r)));
+    QVERIFY2(errorText(r).contains(QLatin1String("contains a NUL byte (string contains null byte)")), qPrintable(errorText(r)));
+    QVERIFY2(errorText(r).contains(QLatin1String("secret.txt\\0")), qPrintable(errorText(r))); // shown, escaped
+    QVERIFY(!errorText(r).contains(QChar(0)));
+}
+
+// ---- the command line's output and messages ---------------------------------------------------------------
+
+void TestFaults::cliOutputFailures_data()
+{
+    QTest::addColumn<QString>("redirect");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("a full disk (/dev/full)") << "exec >/dev/full; exec" << "No space left on device";
+    QTest::newRow("closed stdout") << "exec >&-; exec" << "Bad file descriptor";
+}
+
+void TestFaults::cliOutputFailures()
+{
+#ifndef HIERA_LOOKUP_BIN
+    QSKIP("hiera-lookup is not built");
+#else
+    QFETCH(QString, redirect);
+    QFETCH(QString, reason);
+    TempTree tree({{"hiera.yaml", kHiera}, {"data/common.yaml", kCommon}});
+    QVERIFY(tree.isValid());
+    for (const QStringList& extra : {QStringList{}, QStringList{QStringLiteral("--explain")}, QStringList{QStringLiteral("--version")}}) {
+        const RunResult r = runCli(QStringList{QStringLiteral("--config"), qs(tree.hieraYaml())} + extra << QStringLiteral("k"), redirect);
+        QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + " " + r.err));
+        QCOMPARE(r.err, QStringLiteral("hiera-lookup: error: cannot write to standard output: ") + reason + QLatin1Char('\n'));
+    }
+#endif
+}
+
+void TestFaults::printableLine_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QByteArray>("expected");
+    QTest::newRow("plain") << QByteArray("key 'a::b' at x.yaml") << QByteArray("key 'a::b' at x.yaml");
+    QTest::newRow("UTF-8 kept") << QByteArray("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") << QByteArray("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+    QTest::newRow("newline, CR, tab") << QByteArray("a\nb\rc\td") << QByteArray("a\\nb\\rc\\td");
+    QTest::newRow("terminal escape") << QByteArray("\x1b[2J\x1b]0;title\x07") << QByteArray("\\e[2J\\e]0;title\\x07");
+    QTest::newRow("NUL, DEL") << QByteArray("a\0b\x7f", 4) << QByteArray("a\\x00b\\x7F");
+    QTest::newRow("C1 control (U+0085)") << QByteArray("a\xc2\x85" "b") << QByteArray("a\\x85b");
+    QTest::newRow("line separator U+2028") << QByteArray("a\xe2\x80\xa8" "b") << QByteArray("a\\u2028b");
+    QTest::newRow("bidi override U+202E") << QByteArray("a\xe2\x80\xae" "b") << QByteArray("a\\u202Eb");
+    QTest::newRow("not UTF-8 (!!binary)") << QByteArray("\x80\x80\xff") << QByteArray("\\x80\\x80\\xFF");
+    QTest::newRow("truncated sequence") << QByteArray("ab\xe2\x82") << QByteArray("ab\\xE2\\x82");
+    QTest::newRow("overlong /") << QByteArray("\xc0\xaf") << QByteArray("\\xC0\\xAF");
+    QTest::newRow("surrogate") << QByteArray("\xed\xa0\x80") << QByteArray("\\xED\\xA0\\x80");
+}
+
+void TestFaults::printableLine()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QByteArray, expected);
+    const std::string line = hiera::printableLine(text.toStdString());
+    QCOMPARE(QByteArray::fromStdString(line), expected);
+    QCOMPARE(hiera::printableLine(line), line); // idempotent: an Error made from an Error's message
+    const hiera::Error e(ErrorCode::DataSyntax, text.toStdString(), {text.toStdString() + ".yaml", 1, 2});
+    QCOMPARE(QByteArray::fromStdString(e.message()), expected);
+    QCOMPARE(QByteArray(e.what()), expected + ".yaml:1:2: " + expected);
+}
+
+// Keys, values and paths in messages come from data: newlines, terminal escapes, C1 controls, bidi
+// overrides and bytes that are not UTF-8 (a !!binary value) are escaped, one line on stderr.
+void TestFaults::cliMessagesArePrintableLines()
+{
+#ifndef HIERA_LOOKUP_BIN
+    QSKIP("hiera-lookup is not built");
+#else
+    TempTree tree({{"hiera.yaml", kHiera},
+                   {"data/common.yaml", "k: \"%{lookup('\\e[31mforged\\nhiera-lookup: error: x\\u202e\\x85'}\"\n"
+                                        "w: \"%{\\e[2J\\rgone}\"\n"}});
+    QVERIFY(tree.isValid());
+    for (const char* key : {"k", "w"}) { // an error; a warning (undefined variable) and an answer
+        const RunResult r = runCli({QStringLiteral("--config"), qs(tree.hieraYaml()), QLatin1String(key)});
+        QVERIFY2(r.exitCode == (key[0] == 'k' ? 2 : 0), qPrintable(QString::number(r.exitCode) + " " + r.err));
+        QVERIFY2(r.err.startsWith(QLatin1String(key[0] == 'k' ? "hiera-lookup: error: " : "hiera-lookup: warning: ")),
+                 qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(r.err.endsWith(QLatin1Char('\n')), qPrintable(r.err));
+        for (QChar c : r.err.chopped(1))
+            QVERIFY2(c.isPrint(), qPrintable(QStringLiteral("U+%1 in %2").arg(c.unicode(), 4, 16, QLatin1Char('0')).arg(r.err)));
+    }
+    const RunResult k = runCli({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("k")});
+    QVERIFY2(k.err.contains(QLatin1String("\\e[31mforged\\nhiera-lookup: error: x\\u202E\\x85")), qPrintable(k.err));
+    const RunResult w = runCli({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("w")});
+    QVERIFY2(w.err.contains(QLatin1String("\\e[2J\\rgone")), qPrintable(w.err));
+#endif
+}
+
+// Running out of memory while reading a facts file is one line naming the file, not std::bad_alloc.
+void TestFaults::cliOutOfMemoryNamesTheFile()
+{
+#if !defined(HIERA_LOOKUP_BIN)
+    QSKIP("hiera-lookup is not built");
+#elif defined(__SANITIZE_ADDRESS__)
+    QSKIP("AddressSanitizer reserves more address space than the limit this test sets");
+#else
+    TempTree tree({{"hiera.yaml", kHiera}, {"data/common.yaml", kCommon}});
+    QVERIFY(tree.isValid());
+    // 64 MB of JSON facts (the JSON reader had no guard), parsed under a 160 MB address-space limit:
+    // the text fits, its values do not.
+    QByteArray facts = "{";
+    facts.reserve(64 << 20);
+    for (int i = 0; facts.size() < (64 << 20); ++i)
+        facts += "\"f" + QByteArray::number(i) + "\": [1, 2, 3, 4, 5, 6, 7, 8],\n";
+    facts += "\"last\": 1}\n";
+    QVERIFY(tree.write(QStringLiteral("facts.json"), facts));
+    const QString file = qs(tree.path(QStringLiteral("facts.json")));
+    const RunResult r = runCli({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--facts"), file, QStringLiteral("k")},
+                               QStringLiteral("ulimit -v 163840; exec"));
+    QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + " " + r.err));
+    QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: error: ") + file + QLatin1String(": out of memory")), qPrintable(r.err));
+    QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
 #endif
 }
 

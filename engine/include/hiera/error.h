@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace hiera {
 
@@ -50,6 +51,12 @@ enum class ErrorCode {
 };
 
 const char* errorCodeName(ErrorCode code);
+
+// `text` as one printable line: control characters (newlines and terminal escapes included), Unicode
+// line separators and bidirectional overrides become `\n`, `\e`, `\xHH` or `\uHHHH`, and bytes that
+// are not UTF-8 become `\xHH`; other UTF-8 text is kept. Every Error's message and what() are made
+// with it; hosts use it for any other text from data they print (warnings, names).
+std::string printableLine(std::string_view text);
 
 class Error : public std::runtime_error
 {
