@@ -102,6 +102,7 @@ private Q_SLOTS:
     void deepNestingInLookup();
     void deepNestingInConfigAndFacts();
     void depthLimitIsConfigurable();
+    void longJsonLine();
     // sizes
     void scalarLimit_data();
     void scalarLimit();
@@ -327,6 +328,53 @@ void TestLimits::depthLimitIsConfigurable()
 }
 
 // ---- sizes --------------------------------------------------------------------------------------------
+
+void TestLimits::longJsonLine()
+{
+    // A minified JSON file: several MB on one line. Columns used to be found by rescanning the line
+    // for each value (quadratic: 1.4 MB took 25 s, this would take hours); the marks must still be
+    // right, counted in characters, with multibyte UTF-8 before them.
+    const std::size_t n = 300'000;
+    std::string json = "{\"\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\":\"\xC3\xBC\",";
+    std::size_t chars = 11; // {"é€😀":"ü", is 11 characters in 20 bytes
+    std::size_t probeColumn = 0;
+    const std::size_t probe = n - 7;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string entry = "\"k" + std::to_string(i) + "\":";
+        json += entry;
+        chars += entry.size();
+        if (i == probe)
+            probeColumn = chars + 1;
+        const std::string value = std::to_string(i) + ",";
+        json += value;
+        chars += value.size();
+    }
+    json += "\n\"last\":  \"\xC3\xA9\",\"end\":true}";
+    QVERIFY(json.size() > 4'000'000);
+
+    const Value v = parseData(json, "minified.json", DataFormat::Json);
+    QVERIFY(v.isHash());
+    QCOMPARE(v.asHash().size(), n + 3);
+    const Value* p = v.asHash().find("k" + std::to_string(probe));
+    QVERIFY(p);
+    QCOMPARE(*p, Value(std::int64_t(probe)));
+    QCOMPARE(p->mark().line, 1u);
+    QCOMPARE(p->mark().column, std::uint32_t(probeColumn));
+    const Value* first = v.asHash().find("\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
+    QVERIFY(first);
+    QCOMPARE(first->mark().column, 8u);
+    // After the line break the count starts again.
+    const Value* end = v.asHash().find("end");
+    QVERIFY(end);
+    QCOMPARE(end->mark().line, 2u);
+    QCOMPARE(end->mark().column, 20u); // "last":  "é","end":true — 'true' is the 20th character
+
+    // An error at the end of the long line is placed in characters too.
+    auto e = catchError([&] { parseData(json.substr(0, json.find('\n') - 1) + "?", "minified.json", DataFormat::Json); });
+    QVERIFY(e);
+    QCOMPARE(e->location().line, 1);
+    QCOMPARE(e->location().column, int(chars));
+}
 
 void TestLimits::scalarLimit_data()
 {
