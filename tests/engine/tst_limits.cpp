@@ -96,6 +96,8 @@ private Q_SLOTS:
     void aliasBombInterpolatedIntoString();
     void aliasBombWithInterpolatedLeaves();
     void aliasBombAliasedWhole();
+    void aliasBombAsKeys();
+    void hashFloodKeys();
     // nesting depth
     void deepNesting_data();
     void deepNesting();
@@ -245,6 +247,42 @@ void TestLimits::aliasBombAliasedWhole()
     QVERIFY(r.value.isArray());
     QVERIFY(r.value.nodeCount() > 1'000'000);
     QCOMPARE(&r.value.asArray()[0].asArray(), &r.value.asArray()[9].asArray());
+}
+
+void TestLimits::aliasBombAsKeys()
+{
+    // Keys are hashed by their content, so their expansion counts towards maxNodes as values' does:
+    // otherwise `? *a6` (10^6 nodes) a hundred times would hash 10^8 nodes within the limit.
+    std::string text = aliasBomb(6, 10);
+    for (int i = 0; i < 100; ++i)
+        text += "? *a6\n: " + std::to_string(i) + "\n";
+    QElapsedTimer t;
+    t.start();
+    auto e = catchError([&] { parseData(text, "keys.yaml"); });
+    QVERIFY(e);
+    QCOMPARE(e->code(), ErrorCode::DataLimit);
+    QVERIFY2(QString::fromUtf8(e->what()).contains("alias bomb"), e->what());
+    QVERIFY2(t.elapsed() < kQuickMs, qPrintable(QString::number(t.elapsed())));
+    // A few such keys are fine, and equal keys are one key.
+    const Value v = parseData(aliasBomb(4, 10) + "? *a4\n: x\n? *a4\n: y\n", "keys.yaml");
+    QCOMPARE(v.asHash().size(), std::size_t(7));
+    QCOMPARE(*v.asHash().find(*v.asHash().find("a4")), Value("y"));
+}
+
+void TestLimits::hashFloodKeys()
+{
+    // Integer keys differing only above bit 32 and flow-sequence keys: each used to share one hash
+    // slot, which made a file of them quadratic to load.
+    const int n = 40'000;
+    std::string text;
+    for (int i = 1; i <= n; ++i)
+        text += std::to_string(std::int64_t(i) << 32) + ": " + std::to_string(i) + "\n";
+    for (int i = 0; i < n; ++i)
+        text += "? [" + std::to_string(i / 200) + ", " + std::to_string(i % 200) + "]\n: " + std::to_string(i) + "\n";
+    const Value v = parseData(text, "flood.yaml");
+    QCOMPARE(v.asHash().size(), std::size_t(2 * n));
+    QCOMPARE(*v.asHash().find(Value(std::int64_t(n) << 32)), Value(n));
+    QCOMPARE(*v.asHash().find(makeArray({199, 199})), Value(199 * 200 + 199));
 }
 
 // ---- nesting depth ----------------------------------------------------------------------------------
