@@ -44,6 +44,8 @@ private Q_SLOTS:
     void interpolationString();
     void yamlRoundTrip_data();
     void yamlRoundTrip();
+    void yamlStringsAndKeysRoundTrip_data();
+    void yamlStringsAndKeysRoundTrip();
 };
 
 void TestValue::types_data()
@@ -467,6 +469,73 @@ void TestValue::yamlRoundTrip()
     QVERIFY(!text.empty());
     QCOMPARE(text.back(), '\n');
     HIERA_COMPARE_ORDERED(yaml(text), value);
+}
+
+// Every string toYaml writes, as a value and as a key (top level, nested, in a flow key), must read
+// back as the same string: `<<` written plain became a merge key, and so did any string a YAML reader
+// takes for something else (null, a boolean in any YAML 1.1 spelling, a number, an indicator).
+void TestValue::yamlStringsAndKeysRoundTrip_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    const char* words[] = {
+        "<<", "<<a", "a<<", "=", "~", "null", "Null", "NULL", "true", "True", "TRUE", "tRUE", "false", "False",
+        "FALSE", "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "Y", "n",
+        "N", "0", "1", "-1", "+1", "017", "0o17", "0x1F", "0b101", "1_000", "1,000", "1:30", "-1:30", "1.5",
+        ".5", "1e3", "1.0e+3", ".inf", "-.Inf", "+.INF", ".nan", ".NaN", "2024-01-01", "2024-01-01 10:00:00",
+        ":sym", ":", "::", "-", "- a", "--", "---", "--- a", "...", "... a", "?", "? a", "a: b", "a:", "a:b",
+        "a #b", "a#b", "#c", "&a", "*a", "!t", "!!str", "|", ">", "'q", "\"q", "%p", "@a", "`a", "{a}", "[a]",
+        "a,b", ",a", "a]", "lead", " lead", "trail ", "  ", "a  b", "\\", "x\\y", "a'b", "a\"b", "%{lookup('x')}",
+        "caf\xc3\xa9", "\xc3\xbc: x", "\xe2\x80\x94" "dash",
+    };
+    for (const char* w : words)
+        QTest::newRow(w) << QByteArray(w);
+    QTest::newRow("empty") << QByteArray("");
+    QTest::newRow("tab inside") << QByteArray("a\tb");
+    QTest::newRow("leading tab") << QByteArray("\ta");
+    QTest::newRow("trailing tab") << QByteArray("a\t");
+    QTest::newRow("line feed") << QByteArray("a\nb");
+    QTest::newRow("trailing line feed") << QByteArray("a\n");
+    QTest::newRow("carriage return") << QByteArray("a\rb");
+    QTest::newRow("CRLF") << QByteArray("a\r\nb");
+    QTest::newRow("C0 control") << QByteArray("a\x01" "b");
+    QTest::newRow("escape") << QByteArray("\x1b[0m");
+    QTest::newRow("DEL") << QByteArray("a\x7f");
+    QTest::newRow("C1 control") << QByteArray("a\xc2\x80" "b");
+    QTest::newRow("NEL") << QByteArray("a\xc2\x85" "b");
+    QTest::newRow("line separator") << QByteArray("a\xe2\x80\xa8" "b");
+    QTest::newRow("paragraph separator") << QByteArray("a\xe2\x80\xa9" "b");
+    QTest::newRow("BOM first") << QByteArray("\xef\xbb\xbf" "a");
+    QTest::newRow("BOM inside") << QByteArray("a\xef\xbb\xbf" "b");
+    QTest::newRow("no-break space") << QByteArray("\xc2\xa0" "a\xc2\xa0");
+    QTest::newRow("U+FFFE") << QByteArray("a\xef\xbf\xbe");
+}
+
+void TestValue::yamlStringsAndKeysRoundTrip()
+{
+    QFETCH(QByteArray, text);
+    const std::string s = text.toStdString();
+    Hash nested;
+    nested.set(Value(s), makeHash({{"a", 1}})); // a collection value: what `<<` would merge
+    nested.set(Value(s + "x"), Value(s));
+    Hash h;
+    h.set(Value(s), Value(s));
+    h.set(Value("value"), Value(s));
+    h.set(Value("list"), makeArray({Value(s), Value(s + s)}));
+    h.set(Value("nested"), Value(nested));
+    h.set(makeArray({Value(s), Value(1)}), Value(s)); // a flow key
+    h.set(Value(s + " " + s), Value(s + s));
+    h.set(Value("merge"), Value(Hash{{s, makeArray({makeHash({{"b", 2}})})}}));
+    for (const Value& v : {Value(h), Value(s), makeArray({Value(s)})}) {
+        const std::string yaml = toYaml(v);
+        Value back;
+        auto e = catchError([&] { back = parseData(yaml, "roundtrip.yaml"); });
+        QVERIFY2(!e, qPrintable(QString::fromUtf8(e ? e->what() : "") + "\n" + QString::fromStdString(yaml)));
+        QVERIFY2(orderedEqual(back, v), yaml.c_str());
+        // Psych (libyaml) folds NEL and U+2028/9 as line breaks and refuses DEL, C1 controls, an inner
+        // BOM and U+FFFE: escaped, never raw (yaml-cpp alone would not notice).
+        for (const char* raw : {"\x7f", "\xc2\x80", "\xc2\x85", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xef\xbb\xbf", "\xef\xbf\xbe"})
+            QVERIFY2(yaml.find(raw) == std::string::npos, yaml.c_str());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestValue)
