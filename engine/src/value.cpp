@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <random>
 
 namespace hiera {
 
@@ -134,6 +135,21 @@ std::uint64_t mix(std::uint64_t z)
     return z ^ (z >> 31);
 }
 
+// std::hash of a string (libstdc++: a Murmur-style hash with a fixed seed) is the same in every
+// process, so strings whose hashes share the low bits that pick a slot can be found offline by brute
+// force and written into a data or facts file. Mixing in a per-process random seed makes the slot
+// unpredictable. (Strings whose whole 64-bit hashes collide would still collide; a keyed hash such as
+// SipHash would close that too.) Insertion order, not the hash, decides every output, so the seed
+// changes no result.
+std::size_t hashString(std::string_view s)
+{
+    static const std::uint64_t seed = [] {
+        std::random_device rd;
+        return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+    }();
+    return mix(std::hash<std::string_view>{}(s) ^ seed);
+}
+
 // Consistent with Value::operator==: equal values hash equal. So floats fold -0.0 into 0.0 and every
 // NaN into one, arrays hash their elements in order, and hashes combine their entries with a sum, which
 // ignores order as Hash::operator== does. Collections used to hash to one constant, which made 40,000
@@ -143,9 +159,8 @@ std::size_t hashKey(const Value& key)
 {
     switch (key.type()) {
     case Value::Type::String:
-        // Must equal PreparedKey's and indexOfString's hash: string keys are found by either path.
-        // libstdc++'s std::hash of a string is a 64-bit Murmur-style hash over every byte.
-        return std::hash<std::string_view>{}(key.asString());
+        // PreparedKey and indexOfString use the same function: string keys are found by either path.
+        return hashString(key.asString());
     case Value::Type::Integer:
         return mix(static_cast<std::uint64_t>(key.asInteger()) ^ 0x9e3779b97f4a7c15ull);
     case Value::Type::Float: {
@@ -188,7 +203,7 @@ Hash::Hash(std::initializer_list<std::pair<std::string, Value>> init)
 
 Hash::PreparedKey::PreparedKey(std::string_view text)
     : m_text(text)
-    , m_hash(std::hash<std::string_view>{}(text))
+    , m_hash(hashString(text))
 {
 }
 
@@ -253,7 +268,7 @@ std::optional<std::size_t> Hash::indexOfString(std::string_view key, std::size_t
 std::optional<std::size_t> Hash::indexOfString(std::string_view key) const
 {
     // Small hashes are scanned: no hash to compute.
-    return indexOfString(key, m_index.empty() ? 0 : std::hash<std::string_view>{}(key));
+    return indexOfString(key, m_index.empty() ? 0 : hashString(key));
 }
 
 const Value* Hash::find(std::string_view key) const
