@@ -1,6 +1,7 @@
 // The YAML and JSON loaders: hiera::parseData on arbitrary text, with the default limits and with
 // small ones. An accepted document must render (JSON, YAML, inspect) and its YAML form must read back
-// as the same value (valueformat.h promises that).
+// as the same value (valueformat.h promises that), hash order included, and so must every string of
+// it used as a key.
 
 #include "fuzz_common.h"
 
@@ -8,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace {
 
@@ -27,6 +29,64 @@ bool hasNaN(const hiera::Value& v)
     return false;
 }
 
+// Like Value::operator==, but hashes must keep their order too (Puppet's results depend on it).
+bool orderedEqual(const hiera::Value& a, const hiera::Value& b)
+{
+    if (a.type() != b.type())
+        return false;
+    if (a.isArray()) {
+        const auto& x = a.asArray();
+        const auto& y = b.asArray();
+        if (x.size() != y.size())
+            return false;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (!orderedEqual(x[i], y[i]))
+                return false;
+        return true;
+    }
+    if (a.isHash()) {
+        const auto& x = a.asHash().entries();
+        const auto& y = b.asHash().entries();
+        if (x.size() != y.size())
+            return false;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (!orderedEqual(x[i].key, y[i].key) || !orderedEqual(x[i].value, y[i].value))
+                return false;
+        return true;
+    }
+    return a == b;
+}
+
+void collectStrings(const hiera::Value& v, std::vector<std::string>& out)
+{
+    if (out.size() >= 64)
+        return;
+    if (v.isString()) {
+        out.push_back(v.asString());
+    } else if (v.isArray()) {
+        for (const auto& e : v.asArray())
+            collectStrings(e, out);
+    } else if (v.isHash()) {
+        for (const auto& e : v.asHash()) {
+            collectStrings(e.key, out);
+            collectStrings(e.value, out);
+        }
+    }
+}
+
+void roundTrip(const hiera::Value& v)
+{
+    const std::string yaml = hiera::toYaml(v);
+    hiera::Value back;
+    try {
+        back = hiera::parseData(yaml, "roundtrip.yaml", hiera::DataFormat::Yaml);
+    } catch (const hiera::Error& e) {
+        fuzz::violated("toYaml output does not parse", std::string(e.what()) + "\n--- yaml:\n" + yaml);
+    }
+    if (!orderedEqual(back, v))
+        fuzz::violated("toYaml output reads back as another value", "--- yaml:\n" + yaml);
+}
+
 void check(std::string_view text, hiera::DataFormat format, const hiera::ParseLimits& limits)
 {
     hiera::Value v;
@@ -42,15 +102,14 @@ void check(std::string_view text, hiera::DataFormat format, const hiera::ParseLi
     fuzz::renderAll(v);
     if (hasNaN(v))
         return; // NaN != NaN
-    const std::string yaml = hiera::toYaml(v);
-    hiera::Value back;
-    try {
-        back = hiera::parseData(yaml, "roundtrip.yaml", hiera::DataFormat::Yaml);
-    } catch (const hiera::Error& e) {
-        fuzz::violated("toYaml output does not parse", std::string(e.what()) + "\n--- yaml:\n" + yaml);
-    }
-    if (!(back == v))
-        fuzz::violated("toYaml output reads back as another value", "--- yaml:\n" + yaml);
+    roundTrip(v);
+    // Each string as a key whose value is a hash: what a plain `<<` key would merge away.
+    std::vector<std::string> strings;
+    collectStrings(v, strings);
+    hiera::Hash keyed;
+    for (const auto& s : strings)
+        keyed.set(hiera::Value(s), hiera::Value(hiera::Hash{{"x", 1}}));
+    roundTrip(hiera::Value(std::move(keyed)));
 }
 
 } // namespace

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sys/stat.h>
 #include <thread>
+#include <unordered_map>
 #include <unistd.h>
 
 namespace hiera::detail {
@@ -17,10 +19,43 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[4] = {'H', 'X', 'C', '1'};
-constexpr std::uint32_t kFormatVersion = 1;
+// 2: shared arrays and hashes written once (kRef), ctime and the time of writing in the header.
+constexpr std::uint32_t kFormatVersion = 2;
 constexpr std::size_t kMaxDepth = 4096;
-constexpr std::uintmax_t kMaxCacheBytes = 512ull << 20;
 
+// Not a Value::Type: a reference to an array or hash written earlier in the entry, by its number in
+// the order the collections were written.
+constexpr std::uint8_t kRef = 0x40;
+
+// A file under 1 KiB gets no entry. Its entry would take a whole block (4 KiB on most file systems)
+// and an inode, and reading it costs an open, a read and a close, as reading the source does, while
+// parsing that source takes microseconds (tens for yaml-cpp, a few for the block reader). The 100,000
+// small files of a large glob made 395 MB of cache for no gain.
+constexpr long long kMinCachedBytes = 1024;
+
+// Timestamps are only as fine as the file system's clock tick (a jiffy on Linux, 1 s on some file
+// systems), so a file rewritten within the tick of its previous change keeps its ctime. An entry is
+// trusted only if the file's last change is older than the entry by more than that, as git treats
+// "racily clean" index entries: otherwise the next process parses again (and writes a trusted entry).
+constexpr long long kRacyWindowNs = 1'000'000'000;
+
+long long nowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::uintmax_t diskUsageOf(const char* path)
+{
+    struct stat st{};
+    if (::stat(path, &st) != 0)
+        return 0;
+    return static_cast<std::uintmax_t>(st.st_blocks) * 512;
+}
+
+// Arrays and hashes shared in memory (YAML aliases: the loader shares the aliased subtree) are written
+// once and referred to after that. Expanded, a 425-byte alias bomb made a 64 MB entry and a 403 MB
+// warm process; shared, the entry is as small as the parse and the warm load shares as the parse did.
 class Writer
 {
 public:
@@ -47,6 +82,17 @@ public:
     }
     void value(const Value& v)
     {
+        if (v.isArray() || v.isHash()) {
+            const void* storage = v.isArray() ? static_cast<const void*>(&v.asArray()) : &v.asHash();
+            const auto [it, first] = m_ids.try_emplace(storage, m_ids.size());
+            if (!first) {
+                u8(kRef);
+                varint(v.mark().line);
+                varint(v.mark().column);
+                varint(it->second);
+                return;
+            }
+        }
         u8(static_cast<std::uint8_t>(v.type()));
         varint(v.mark().line);
         varint(v.mark().column);
@@ -76,6 +122,9 @@ public:
             break;
         }
     }
+
+private:
+    std::unordered_map<const void*, std::uint64_t> m_ids; // collection storage -> its number
 };
 
 class Reader
@@ -125,6 +174,19 @@ public:
             return fail(), Value();
         const std::uint8_t type = u8();
         SourceMark mark{m_fileId, static_cast<std::uint32_t>(varint()), static_cast<std::uint32_t>(varint())};
+        if (type == kRef) {
+            const std::uint64_t id = varint();
+            // Only a finished collection: an id not yet written, or one still being read (a cycle),
+            // is a damaged entry.
+            if (!m_ok || id >= m_collections.size() || !m_collections[id])
+                return fail(), Value();
+            return m_collections[id]->withMark(mark);
+        }
+        std::size_t id = 0;
+        if (type == static_cast<std::uint8_t>(Value::Type::Array) || type == static_cast<std::uint8_t>(Value::Type::Hash)) {
+            id = m_collections.size();
+            m_collections.emplace_back();
+        }
         Value v;
         switch (static_cast<Value::Type>(type)) {
         case Value::Type::Null: break;
@@ -147,6 +209,7 @@ public:
             for (std::uint64_t i = 0; i < n && m_ok; ++i)
                 a.push_back(value(depth + 1));
             v = Value(std::move(a));
+            m_collections[id] = v;
             break;
         }
         case Value::Type::Hash: {
@@ -161,6 +224,7 @@ public:
                 h.set(std::move(k), std::move(val));
             }
             v = Value(std::move(h));
+            m_collections[id] = v;
             break;
         }
         default:
@@ -177,6 +241,7 @@ private:
     std::uint32_t m_fileId;
     std::size_t m_pos = 0;
     bool m_ok = true;
+    std::vector<std::optional<Value>> m_collections; // by number; empty while being read
 };
 
 std::uint64_t fnv1a(const std::string& s)
@@ -202,10 +267,20 @@ FileSignature statFile(const std::string& path)
     s.inode = st.st_ino;
     s.size = st.st_size;
     s.mtimeNs = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+    s.ctimeNs = static_cast<long long>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
     return s;
 }
 
-DiskCache::DiskCache(std::string directory) : m_directory(std::move(directory)) { }
+DiskCache::DiskCache(std::string directory, std::uintmax_t maxBytes)
+    : m_directory(std::move(directory))
+    , m_maxBytes(maxBytes)
+{
+}
+
+bool DiskCache::worthCaching(const FileSignature& signature)
+{
+    return signature.exists && !signature.directory && signature.size >= kMinCachedBytes;
+}
 
 std::string DiskCache::entryPath(const std::string& backend, const std::string& path) const
 {
@@ -225,6 +300,8 @@ std::string DiskCache::encode(const std::string& backend, const std::string& pat
     w.raw64(signature.inode);
     w.raw64(static_cast<std::uint64_t>(signature.size));
     w.raw64(static_cast<std::uint64_t>(signature.mtimeNs));
+    w.raw64(static_cast<std::uint64_t>(signature.ctimeNs));
+    w.raw64(static_cast<std::uint64_t>(nowNs()));
     w.varint(parse.warnings.size());
     for (const auto& s : parse.warnings)
         w.str(s);
@@ -240,7 +317,11 @@ std::optional<CachedParse> DiskCache::decode(std::string_view bytes, const std::
     Reader r(bytes.substr(sizeof kMagic), SourceFiles::intern(path));
     if (r.varint() != kFormatVersion || r.str() != backend || r.str() != path || r.raw64() != signature.inode
         || r.raw64() != static_cast<std::uint64_t>(signature.size)
-        || r.raw64() != static_cast<std::uint64_t>(signature.mtimeNs) || !r.ok())
+        || r.raw64() != static_cast<std::uint64_t>(signature.mtimeNs)
+        || r.raw64() != static_cast<std::uint64_t>(signature.ctimeNs) || !r.ok())
+        return std::nullopt;
+    const auto writtenNs = static_cast<long long>(r.raw64());
+    if (!r.ok() || std::max(signature.mtimeNs, signature.ctimeNs) > writtenNs - kRacyWindowNs)
         return std::nullopt;
     CachedParse parse;
     const std::uint64_t warnings = r.varint();
@@ -283,34 +364,64 @@ void DiskCache::store(const std::string& backend, const std::string& path, const
         }
     }
     fs::rename(temp, target, ec); // atomic: readers see the old entry or the new one
-    if (ec)
+    if (ec) {
         fs::remove(temp, ec);
+        return;
+    }
+    // Prune after every eighth of the bound written here, so that one process keeps the directory
+    // under the bound (prune leaves at most three quarters), and at random, so that many short
+    // processes that each write a little prune too.
+    const std::uintmax_t written = m_writtenSincePrune += diskUsageOf(target.c_str());
     thread_local std::minstd_rand rng{static_cast<unsigned>(std::hash<std::thread::id>{}(std::this_thread::get_id()))};
-    if (rng() % 256 == 0)
+    if (written >= m_maxBytes / 8 || rng() % 256 == 0) {
+        m_writtenSincePrune = 0;
         prune();
+    }
+}
+
+std::uintmax_t DiskCache::diskUsage() const
+{
+    std::error_code ec;
+    std::uintmax_t total = 0;
+    for (const auto& e : fs::directory_iterator(m_directory, ec))
+        if (e.path().extension() == ".hxc")
+            total += diskUsageOf(e.path().c_str());
+    return total;
 }
 
 void DiskCache::prune() const
 {
-    // Keep the cache bounded: drop the least recently written entries beyond kMaxCacheBytes.
+    // Keep the cache bounded by what it really takes on disk: blocks, not logical sizes (a 200-byte
+    // entry takes 4 KiB). Over three quarters of the bound, drop the least recently written entries
+    // down to half.
     std::error_code ec;
-    std::vector<std::pair<fs::file_time_type, fs::path>> entries;
+    struct Entry
+    {
+        long long mtimeNs;
+        std::uintmax_t bytes;
+        fs::path path;
+        bool operator<(const Entry& o) const { return mtimeNs < o.mtimeNs; }
+    };
+    std::vector<Entry> entries;
     std::uintmax_t total = 0;
     for (const auto& e : fs::directory_iterator(m_directory, ec)) {
-        if (!e.is_regular_file(ec) || e.path().extension() != ".hxc")
+        if (e.path().extension() != ".hxc")
             continue;
-        total += e.file_size(ec);
-        entries.emplace_back(e.last_write_time(ec), e.path());
+        struct stat st{};
+        if (::stat(e.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        const auto bytes = static_cast<std::uintmax_t>(st.st_blocks) * 512;
+        total += bytes;
+        entries.push_back({static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec, bytes, e.path()});
     }
-    if (total <= kMaxCacheBytes)
+    if (total <= m_maxBytes / 4 * 3)
         return;
     std::sort(entries.begin(), entries.end());
-    for (const auto& [time, p] : entries) {
-        if (total <= kMaxCacheBytes / 2)
+    for (const auto& e : entries) {
+        if (total <= m_maxBytes / 2)
             break;
-        const auto size = fs::file_size(p, ec);
-        if (fs::remove(p, ec))
-            total -= size;
+        if (fs::remove(e.path, ec))
+            total -= e.bytes;
     }
 }
 

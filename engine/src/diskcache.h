@@ -2,11 +2,13 @@
 
 // A persistent cache of parsed data files, so that a new hiera-lookup process does not parse again
 // what an earlier one parsed: YAML parsing is most of a cold lookup. Entries are keyed by backend and
-// path and valid only for the exact file version they were made from (inode, size, mtime in ns).
-// Everything here is best effort: any I/O problem or damaged entry is a miss, never an error.
+// path and valid only for the exact file version they were made from (inode, size, mtime and ctime in
+// ns). Everything here is best effort: any I/O problem or damaged entry is a miss, never an error.
 
 #include <hiera/value.h>
 
+#include <atomic>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +22,9 @@ struct FileSignature
     unsigned long long inode = 0;
     long long size = 0;
     long long mtimeNs = 0;
+    // A rewrite in place can keep inode, size and mtime (an editor or a tool that restores the mtime);
+    // it cannot keep the ctime, which the kernel sets on every write and every utimensat.
+    long long ctimeNs = 0;
     bool operator==(const FileSignature&) const = default;
 };
 
@@ -34,7 +39,13 @@ struct CachedParse
 class DiskCache
 {
 public:
-    explicit DiskCache(std::string directory);
+    static constexpr std::uintmax_t kDefaultMaxBytes = 512ull << 20;
+
+    // `maxBytes` bounds the real disk use of the directory's entries (blocks, not logical sizes).
+    explicit DiskCache(std::string directory, std::uintmax_t maxBytes = kDefaultMaxBytes);
+
+    // Whether a file is worth an entry at all (see kMinCachedBytes in diskcache.cpp).
+    static bool worthCaching(const FileSignature& signature);
 
     std::optional<CachedParse> load(const std::string& backend, const std::string& path,
                                     const FileSignature& signature) const;
@@ -47,11 +58,20 @@ public:
     static std::optional<CachedParse> decode(std::string_view bytes, const std::string& backend,
                                              const std::string& path, const FileSignature& signature);
 
+    // Drops the oldest entries until the directory's real disk use is at most half the bound. store()
+    // calls it; public for tests.
+    void prune() const;
+    // The disk use of the entries in the directory: the sum of st_blocks * 512.
+    std::uintmax_t diskUsage() const;
+
 private:
     std::string entryPath(const std::string& backend, const std::string& path) const;
-    void prune() const;
 
     std::string m_directory;
+    std::uintmax_t m_maxBytes;
+    // Disk use written by this object since its last prune; guarded by being atomic only (a prune more
+    // or less does not matter).
+    mutable std::atomic<std::uintmax_t> m_writtenSincePrune{0};
 };
 
 } // namespace hiera::detail

@@ -64,14 +64,15 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
     if (sig.exists) {
         try {
             std::optional<detail::CachedParse> cached;
-            if (m_disk && !sig.directory)
+            const bool useDisk = m_disk && detail::DiskCache::worthCaching(sig);
+            if (useDisk)
                 cached = m_disk->load(backend.name(), path, sig);
             if (cached) {
                 file->data = std::move(cached->data);
                 file->warnings = std::move(cached->warnings);
             } else {
                 file->data = backend.load(path, options, limits, file->warnings);
-                if (m_disk && !sig.directory)
+                if (useDisk)
                     m_disk->store(backend.name(), path, sig, {file->data, file->warnings});
             }
             if (file->data.isHash()) {

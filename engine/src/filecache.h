@@ -1,8 +1,8 @@
 #pragma once
 
 // The shared cache of parsed data files. Lookups from several threads read it at once; a file is
-// parsed once and shared (shared_ptr<const DataFile>) until it changes on disk (inode, size or mtime
-// differ) or the host invalidates it.
+// parsed once and shared (shared_ptr<const DataFile>) until it changes on disk (inode, size, mtime or
+// ctime differ) or the host invalidates it.
 
 #include "diskcache.h"
 

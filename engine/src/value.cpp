@@ -1,7 +1,10 @@
 #include <hiera/value.h>
 
+#include <bit>
 #include <cmath>
 #include <functional>
+#include <limits>
+#include <random>
 
 namespace hiera {
 
@@ -122,20 +125,72 @@ const char* Value::typeName(Type t)
 namespace {
 constexpr std::size_t kIndexThreshold = 12;
 
+// The splitmix64 finaliser: every input bit reaches every output bit. The probe uses the low bits for
+// the slot and the high half as the tag, so a hash that passes bits through (std::hash of an integer
+// is the identity) put keys differing only above bit 32 in one slot: 40,000 of them took 1.6 s.
+std::uint64_t mix(std::uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+// std::hash of a string (libstdc++: a Murmur-style hash with a fixed seed) is the same in every
+// process, so strings whose hashes share the low bits that pick a slot can be found offline by brute
+// force and written into a data or facts file. Mixing in a per-process random seed makes the slot
+// unpredictable. (Strings whose whole 64-bit hashes collide would still collide; a keyed hash such as
+// SipHash would close that too.) Insertion order, not the hash, decides every output, so the seed
+// changes no result.
+std::size_t hashString(std::string_view s)
+{
+    static const std::uint64_t seed = [] {
+        std::random_device rd;
+        return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+    }();
+    return mix(std::hash<std::string_view>{}(s) ^ seed);
+}
+
+// Consistent with Value::operator==: equal values hash equal. So floats fold -0.0 into 0.0 and every
+// NaN into one, arrays hash their elements in order, and hashes combine their entries with a sum, which
+// ignores order as Hash::operator== does. Collections used to hash to one constant, which made 40,000
+// array keys take 9 s. Hashing a collection is linear in its expanded size, as comparing it is; the
+// loaders' node limit counts keys too, so a document cannot make this unbounded.
 std::size_t hashKey(const Value& key)
 {
     switch (key.type()) {
     case Value::Type::String:
-        return std::hash<std::string_view>{}(key.asString());
+        // PreparedKey and indexOfString use the same function: string keys are found by either path.
+        return hashString(key.asString());
     case Value::Type::Integer:
-        return std::hash<std::int64_t>{}(key.asInteger()) ^ 0x9e3779b97f4a7c15ull;
-    case Value::Type::Float:
-        return std::hash<double>{}(key.asFloat()) ^ 0x7f4a7c159e3779b9ull;
-    case Value::Type::Boolean:
-        return key.asBoolean() ? 3 : 5;
-    default:
-        return 7; // null and collections: rare as keys; equality decides
+        return mix(static_cast<std::uint64_t>(key.asInteger()) ^ 0x9e3779b97f4a7c15ull);
+    case Value::Type::Float: {
+        double d = key.asFloat();
+        if (d == 0.0)
+            d = 0.0;
+        else if (std::isnan(d))
+            d = std::numeric_limits<double>::quiet_NaN();
+        return mix(std::bit_cast<std::uint64_t>(d) ^ 0x7f4a7c159e3779b9ull);
     }
+    case Value::Type::Boolean:
+        return mix(key.asBoolean() ? 3 : 5);
+    case Value::Type::Null:
+        return mix(7);
+    case Value::Type::Array: {
+        const Array& a = key.asArray();
+        std::uint64_t h = mix(a.size() ^ 0xa0761d6478bd642full);
+        for (const Value& v : a)
+            h = mix(h + hashKey(v));
+        return h;
+    }
+    case Value::Type::Hash: {
+        const Hash& hash = key.asHash();
+        std::uint64_t sum = 0;
+        for (const auto& e : hash)
+            sum += mix(hashKey(e.key) * 31 + hashKey(e.value));
+        return mix(sum ^ (hash.size() * 0xe7037ed1a0b428dbull));
+    }
+    }
+    return 0;
 }
 } // namespace
 
@@ -148,7 +203,7 @@ Hash::Hash(std::initializer_list<std::pair<std::string, Value>> init)
 
 Hash::PreparedKey::PreparedKey(std::string_view text)
     : m_text(text)
-    , m_hash(std::hash<std::string_view>{}(text))
+    , m_hash(hashString(text))
 {
 }
 
@@ -213,7 +268,7 @@ std::optional<std::size_t> Hash::indexOfString(std::string_view key, std::size_t
 std::optional<std::size_t> Hash::indexOfString(std::string_view key) const
 {
     // Small hashes are scanned: no hash to compute.
-    return indexOfString(key, m_index.empty() ? 0 : std::hash<std::string_view>{}(key));
+    return indexOfString(key, m_index.empty() ? 0 : hashString(key));
 }
 
 const Value* Hash::find(std::string_view key) const

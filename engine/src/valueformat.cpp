@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace hiera {
 
@@ -234,9 +235,68 @@ bool writeInspect(std::string& out, const Value& v, std::size_t limit)
 
 // ---- YAML ------------------------------------------------------------------------------------------
 
+// Characters a YAML 1.1 reader does not take literally inside a scalar, plain or quoted: C1 controls,
+// NEL, LINE and PARAGRAPH SEPARATOR (line breaks in YAML 1.1: libyaml folds them), the byte-order mark
+// and the non-characters U+FFFE/U+FFFF (not printable: libyaml refuses them). Returns the code point
+// of the multi-byte sequence at `i` if it is one of them (the string is valid UTF-8 here).
+std::optional<std::uint32_t> unprintableAt(const std::string& s, std::size_t i)
+{
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    if (b(0) == 0xC2 && i + 1 < s.size() && b(1) >= 0x80 && b(1) <= 0x9F)
+        return 0x80u + (b(1) - 0x80u);
+    if (b(0) == 0xE2 && i + 2 < s.size() && b(1) == 0x80 && (b(2) == 0xA8 || b(2) == 0xA9))
+        return 0x2000u + (b(2) - 0x80u);
+    if (b(0) == 0xEF && i + 2 < s.size() && b(1) == 0xBB && b(2) == 0xBF)
+        return 0xFEFFu;
+    if (b(0) == 0xEF && i + 2 < s.size() && b(1) == 0xBF && (b(2) == 0xBE || b(2) == 0xBF))
+        return b(2) == 0xBE ? 0xFFFEu : 0xFFFFu;
+    return std::nullopt;
+}
+
+// A double-quoted YAML scalar: JSON's escapes (valid in YAML), plus \u escapes for DEL and the
+// characters above, which JSON may carry raw but YAML may not.
+void yamlQuoted(std::string& out, const std::string& s)
+{
+    out += '"';
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        char buf[16];
+        if (c >= 0x80) {
+            if (const auto cp = unprintableAt(s, i)) {
+                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(*cp));
+                out += buf;
+                i += *cp < 0x800 ? 1 : 2;
+                continue;
+            }
+            out += static_cast<char>(c);
+            continue;
+        }
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += static_cast<char>(c);
+            }
+        }
+    }
+    out += '"';
+}
+
+// Whether `s` may be written plain: as a value *and as a key* it must read back as the same string.
 bool plainSafe(const std::string& s)
 {
     if (s.empty() || s.size() > 200)
+        return false;
+    // A plain `<<` key is a merge key (YAML 1.1's merge type): with a hash or a list of hashes as its
+    // value, the loader merges them instead of keeping the key.
+    if (s == "<<")
         return false;
     const unsigned char c0 = static_cast<unsigned char>(s[0]);
     // Indicators, digits and signs: quote, so no YAML reader (1.1 or 1.2) takes it for something else.
@@ -244,9 +304,11 @@ bool plainSafe(const std::string& s)
         return false;
     if (s.back() == ' ' || s.back() == ':')
         return false;
-    for (unsigned char c : s)
-        if (c < 0x20 || c == 0x7f)
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c < 0x20 || c == 0x7f || (c >= 0x80 && unprintableAt(s, i)))
             return false;
+    }
     if (s.find(": ") != std::string::npos || s.find(" #") != std::string::npos)
         return false;
     std::optional<detail::ScalarProblem> problem;
@@ -283,7 +345,7 @@ void yamlScalar(std::string& out, const Value& v, bool flow = false)
         if (!flow && plainSafe(v.asString()))
             out += v.asString();
         else
-            jsonString(out, v.asString()); // JSON escapes are valid in YAML double-quoted scalars
+            yamlQuoted(out, v.asString());
         break;
     case Value::Type::Array: out += "[]"; break;
     case Value::Type::Hash: out += "{}"; break;

@@ -301,6 +301,9 @@ private:
             return;
         }
         if (!parent.haveKey) {
+            // Keys count too: a key is hashed by its content, so `? *bomb` a thousand times would
+            // otherwise hash a thousand expanded bombs without ever reaching the limit.
+            countNodes(nodes, mark);
             parent.key = std::move(v);
             parent.keyIsMerge = plainMergeKey;
             parent.haveKey = true;

@@ -96,12 +96,15 @@ private Q_SLOTS:
     void aliasBombInterpolatedIntoString();
     void aliasBombWithInterpolatedLeaves();
     void aliasBombAliasedWhole();
+    void aliasBombAsKeys();
+    void hashFloodKeys();
     // nesting depth
     void deepNesting_data();
     void deepNesting();
     void deepNestingInLookup();
     void deepNestingInConfigAndFacts();
     void depthLimitIsConfigurable();
+    void longJsonLine();
     // sizes
     void scalarLimit_data();
     void scalarLimit();
@@ -250,6 +253,42 @@ void TestLimits::aliasBombAliasedWhole()
     QCOMPARE(&r.value.asArray()[0].asArray(), &r.value.asArray()[9].asArray());
 }
 
+void TestLimits::aliasBombAsKeys()
+{
+    // Keys are hashed by their content, so their expansion counts towards maxNodes as values' does:
+    // otherwise `? *a6` (10^6 nodes) a hundred times would hash 10^8 nodes within the limit.
+    std::string text = aliasBomb(6, 10);
+    for (int i = 0; i < 100; ++i)
+        text += "? *a6\n: " + std::to_string(i) + "\n";
+    QElapsedTimer t;
+    t.start();
+    auto e = catchError([&] { parseData(text, "keys.yaml"); });
+    QVERIFY(e);
+    QCOMPARE(e->code(), ErrorCode::DataLimit);
+    QVERIFY2(QString::fromUtf8(e->what()).contains("alias bomb"), e->what());
+    QVERIFY2(t.elapsed() < kQuickMs, qPrintable(QString::number(t.elapsed())));
+    // A few such keys are fine, and equal keys are one key.
+    const Value v = parseData(aliasBomb(4, 10) + "? *a4\n: x\n? *a4\n: y\n", "keys.yaml");
+    QCOMPARE(v.asHash().size(), std::size_t(7));
+    QCOMPARE(*v.asHash().find(*v.asHash().find("a4")), Value("y"));
+}
+
+void TestLimits::hashFloodKeys()
+{
+    // Integer keys differing only above bit 32 and flow-sequence keys: each used to share one hash
+    // slot, which made a file of them quadratic to load.
+    const int n = 40'000;
+    std::string text;
+    for (int i = 1; i <= n; ++i)
+        text += std::to_string(std::int64_t(i) << 32) + ": " + std::to_string(i) + "\n";
+    for (int i = 0; i < n; ++i)
+        text += "? [" + std::to_string(i / 200) + ", " + std::to_string(i % 200) + "]\n: " + std::to_string(i) + "\n";
+    const Value v = parseData(text, "flood.yaml");
+    QCOMPARE(v.asHash().size(), std::size_t(2 * n));
+    QCOMPARE(*v.asHash().find(Value(std::int64_t(n) << 32)), Value(n));
+    QCOMPARE(*v.asHash().find(makeArray({199, 199})), Value(199 * 200 + 199));
+}
+
 // ---- nesting depth ----------------------------------------------------------------------------------
 
 void TestLimits::deepNesting_data()
@@ -331,6 +370,53 @@ void TestLimits::depthLimitIsConfigurable()
 }
 
 // ---- sizes --------------------------------------------------------------------------------------------
+
+void TestLimits::longJsonLine()
+{
+    // A minified JSON file: several MB on one line. Columns used to be found by rescanning the line
+    // for each value (quadratic: 1.4 MB took 25 s, this would take hours); the marks must still be
+    // right, counted in characters, with multibyte UTF-8 before them.
+    const std::size_t n = 300'000;
+    std::string json = "{\"\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\":\"\xC3\xBC\",";
+    std::size_t chars = 11; // {"é€😀":"ü", is 11 characters in 20 bytes
+    std::size_t probeColumn = 0;
+    const std::size_t probe = n - 7;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string entry = "\"k" + std::to_string(i) + "\":";
+        json += entry;
+        chars += entry.size();
+        if (i == probe)
+            probeColumn = chars + 1;
+        const std::string value = std::to_string(i) + ",";
+        json += value;
+        chars += value.size();
+    }
+    json += "\n\"last\":  \"\xC3\xA9\",\"end\":true}";
+    QVERIFY(json.size() > 4'000'000);
+
+    const Value v = parseData(json, "minified.json", DataFormat::Json);
+    QVERIFY(v.isHash());
+    QCOMPARE(v.asHash().size(), n + 3);
+    const Value* p = v.asHash().find("k" + std::to_string(probe));
+    QVERIFY(p);
+    QCOMPARE(*p, Value(std::int64_t(probe)));
+    QCOMPARE(p->mark().line, 1u);
+    QCOMPARE(p->mark().column, std::uint32_t(probeColumn));
+    const Value* first = v.asHash().find("\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
+    QVERIFY(first);
+    QCOMPARE(first->mark().column, 8u);
+    // After the line break the count starts again.
+    const Value* end = v.asHash().find("end");
+    QVERIFY(end);
+    QCOMPARE(end->mark().line, 2u);
+    QCOMPARE(end->mark().column, 20u); // "last":  "é","end":true — 'true' is the 20th character
+
+    // An error at the end of the long line is placed in characters too.
+    auto e = catchError([&] { parseData(json.substr(0, json.find('\n') - 1) + "?", "minified.json", DataFormat::Json); });
+    QVERIFY(e);
+    QCOMPARE(e->location().line, 1);
+    QCOMPARE(e->location().column, int(chars));
+}
 
 void TestLimits::scalarLimit_data()
 {
