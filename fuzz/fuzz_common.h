@@ -32,6 +32,18 @@ inline hiera::ParseLimits smallLimits()
     return l;
 }
 
+// Every message is one printable line whatever the input put into it (docs/bad-input.md: forged
+// lines and terminal escapes on stderr): no control byte, and nothing printableLine would change.
+inline void checkMessage(const hiera::Error& e)
+{
+    const std::string what = e.what();
+    for (unsigned char c : what)
+        if (c < 0x20 || c == 0x7F)
+            violated("a control character in an error message", hiera::printableLine(what));
+    if (hiera::printableLine(what) != what)
+        violated("an error message that is not a printable line", hiera::printableLine(what));
+}
+
 // Renders a value every way the engine can; errors (NaN in JSON) are fine.
 inline void renderAll(const hiera::Value& v)
 {

@@ -30,6 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                     fuzz::violated("mapped_paths without a loop variable", level.name);
         }
     } catch (const hiera::Error& e) {
+        fuzz::checkMessage(e);
         if (e.code() == hiera::ErrorCode::None)
             fuzz::violated("an Error without a code", e.what());
         (void)e.what();

@@ -17,6 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         facts = hiera::parseFacts(text, "facts.yaml");
     } catch (const hiera::Error& e) {
+        fuzz::checkMessage(e);
         if (e.code() == hiera::ErrorCode::None)
             fuzz::violated("an Error without a code", e.what());
         return 0;

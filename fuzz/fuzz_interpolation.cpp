@@ -107,6 +107,8 @@ void use(const hiera::LookupResult& r)
 {
     if (r.status == hiera::LookupResult::Status::Error && !r.error)
         fuzz::violated("an Error result without an error");
+    if (r.error)
+        fuzz::checkMessage(*r.error);
     if (r.found())
         fuzz::renderAll(r.value);
     if (r.trace)
@@ -124,7 +126,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
         hiera::Value parsed = hiera::parseData(text, "fuzz.yaml", hiera::DataFormat::Yaml, f.options.limits);
         if (parsed.isHash())
             data = parsed.asHash();
-    } catch (const hiera::Error&) {
+    } catch (const hiera::Error& e) {
+        fuzz::checkMessage(e);
     }
     data.set("raw", hiera::Value(text));
     g_data = hiera::Value(std::move(data));

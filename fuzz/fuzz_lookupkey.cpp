@@ -53,6 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         (void)hiera::dig(sample(), key.segments());
     } catch (const hiera::Error& e) {
+        fuzz::checkMessage(e);
         if (viaTry)
             fuzz::violated("tryParse accepts what parse refuses", e.what());
         if (e.code() != hiera::ErrorCode::KeySyntax)

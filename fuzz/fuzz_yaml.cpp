@@ -81,6 +81,7 @@ void roundTrip(const hiera::Value& v)
     try {
         back = hiera::parseData(yaml, "roundtrip.yaml", hiera::DataFormat::Yaml);
     } catch (const hiera::Error& e) {
+        fuzz::checkMessage(e);
         fuzz::violated("toYaml output does not parse", std::string(e.what()) + "\n--- yaml:\n" + yaml);
     }
     if (!orderedEqual(back, v))
@@ -93,6 +94,7 @@ void check(std::string_view text, hiera::DataFormat format, const hiera::ParseLi
     try {
         v = hiera::parseData(text, "fuzz.yaml", format, limits);
     } catch (const hiera::Error& e) {
+        fuzz::checkMessage(e);
         if (e.code() == hiera::ErrorCode::None)
             fuzz::violated("an Error without a code", e.what());
         return;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang in their own build directory and runs each for a few
-# seconds on its seed corpus (fuzz/corpus/<target>), 6 targets x 8 s + build: about a minute when the
-# build is warm. Fails on any crash, hang (> 10 s per input), leak or sanitizer report.
+# seconds on its seed corpus (fuzz/corpus/<target>), twice: with inputs up to 4 KiB, then with inputs
+# up to 1 MiB (long keys, long lines and big files are their own class of bugs: a regex that recursed
+# per character, a column count that rescanned the line). 7 targets x 2 x 8 s + build: about two
+# minutes when the build is warm. Fails on any crash, hang (> 10 s per input), leak or sanitizer report.
 #
 #   bash fuzz/smoke.sh                 # build dir: $HIERA_FUZZ_BUILD_DIR or <repo>/build-fuzz-smoke
 #   FUZZ_SECONDS=600 bash fuzz/smoke.sh   # longer runs, one target after the other
@@ -23,7 +25,7 @@ compiler=()
 [ -f "$build/CMakeCache.txt" ] || compiler=("${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx")
 cmake -S "$here" -B "$build" "${compiler[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DHIERA_BUILD_FUZZERS=ON -DHIERA_BUILD_UI=OFF -DHIERA_BUILD_TESTS=OFF >/dev/null
-targets=(fuzz_config fuzz_yaml fuzz_blockyaml fuzz_interpolation fuzz_lookupkey fuzz_facts)
+targets=(fuzz_config fuzz_yaml fuzz_blockyaml fuzz_interpolation fuzz_lookupkey fuzz_facts fuzz_pattern)
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target "${targets[@]}"
 
 work=$(mktemp -d)
@@ -32,18 +34,21 @@ status=0
 for t in "${targets[@]}"; do
   dict=$here/fuzz/yaml.dict
   [ "$t" = fuzz_lookupkey ] && dict=$here/fuzz/key.dict
-  mkdir -p "$work/$t"
-  # New inputs go to the scratch directory; the checked-in corpus is only read.
-  if "$build/fuzz/$t" -dict="$dict" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
-       -artifact_prefix="$work/$t-" -print_final_stats=1 "$work/$t" "$here/fuzz/corpus/$t" >"$work/$t.log" 2>&1; then
-    echo "$t: $(grep -E '^#[0-9]+.*DONE' "$work/$t.log" | tail -1)"
-  else
-    status=1
-    echo "$t: FAILED" >&2
-    grep -E 'ERROR|SUMMARY|invariant|runtime error' -A3 "$work/$t.log" | head -40 >&2
-    for a in "$work/$t"-*; do
-      [ -e "$a" ] && { mkdir -p "$build/artifacts"; cp "$a" "$build/artifacts/"; echo "  input kept: $build/artifacts/$(basename "$a")" >&2; }
-    done
-  fi
+  for max_len in 4096 1048576; do
+    run=$t-$max_len
+    mkdir -p "$work/$run"
+    # New inputs go to the scratch directory; the checked-in corpus is only read.
+    if "$build/fuzz/$t" -dict="$dict" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=$max_len \
+         -artifact_prefix="$work/$run-" -print_final_stats=1 "$work/$run" "$here/fuzz/corpus/$t" >"$work/$run.log" 2>&1; then
+      echo "$t (max_len $max_len): $(grep -E '^#[0-9]+.*DONE' "$work/$run.log" | tail -1)"
+    else
+      status=1
+      echo "$t (max_len $max_len): FAILED" >&2
+      grep -E 'ERROR|SUMMARY|invariant|runtime error' -A3 "$work/$run.log" | head -40 >&2
+      for a in "$work/$run"-*; do
+        [ -f "$a" ] && { mkdir -p "$build/artifacts"; cp "$a" "$build/artifacts/"; echo "  input kept: $build/artifacts/$(basename "$a")" >&2; }
+      done
+    fi
+  done
 done
 exit $status

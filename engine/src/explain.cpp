@@ -158,12 +158,24 @@ const TraceNode* lookupOptionsChild(const TraceNode& root)
     return nullptr;
 }
 
+// A string as JSON; one that is not UTF-8 (a !!binary value in a key or a path) has no JSON form, and
+// is written with its bytes escaped rather than failing the whole explanation.
+std::string jsonText(const std::string& s)
+{
+    try {
+        return toJson(Value(s));
+    } catch (const Error&) {
+        return toJson(Value(printableLine(s)));
+    }
+}
+
+// A value as JSON; NaN, Infinity and strings that are not UTF-8 have no JSON form: as text instead.
 std::string safeJson(const Value& v)
 {
     try {
         return toJson(v);
     } catch (const std::exception&) {
-        return toJson(Value(interpolationString(v)));
+        return jsonText(interpolationString(v));
     }
 }
 
@@ -177,7 +189,7 @@ void jsonNode(std::string& out, const TraceNode& n)
         out += ",\"";
         out += name;
         out += "\":";
-        out += toJson(Value(value));
+        out += jsonText(value);
     };
     field("event", traceEventName(n.event));
     field("name", n.name);
@@ -196,7 +208,7 @@ void jsonNode(std::string& out, const TraceNode& n)
     if (n.value)
         out += ",\"value\":" + safeJson(*n.value);
     if (n.location.isValid()) {
-        out += ",\"location\":{\"file\":" + toJson(Value(n.location.file))
+        out += ",\"location\":{\"file\":" + jsonText(n.location.file)
                + ",\"line\":" + std::to_string(n.location.line) + ",\"column\":" + std::to_string(n.location.column)
                + "}";
     }

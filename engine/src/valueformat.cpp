@@ -54,8 +54,15 @@ std::string rubyFloat(double d)
 
 namespace {
 
-void jsonString(std::string& out, const std::string& s)
+// JSON text is Unicode: a string of bytes that are not UTF-8 (a !!binary value, alone or interpolated
+// into a string) has no JSON form. Puppet fails to render it too; replacing the bytes would change data.
+void jsonString(std::string& out, const std::string& s, const SourceMark& mark)
 {
+    if (detail::invalidUtf8At(s) != std::string::npos)
+        throw Error(ErrorCode::DataType,
+                    "a string that is not UTF-8 (a !!binary value) cannot be written as JSON: "
+                        + std::string(1, '"') + printableLine(s) + '"',
+                    SourceFiles::locate(mark));
     out += '"';
     for (unsigned char c : s) {
         switch (c) {
@@ -110,7 +117,7 @@ void writeJson(std::string& out, const Value& v, bool pretty, int indent)
                         SourceFiles::locate(v.mark()));
         out += rubyFloat(v.asFloat());
         break;
-    case Value::Type::String: jsonString(out, v.asString()); break;
+    case Value::Type::String: jsonString(out, v.asString(), v.mark()); break;
     case Value::Type::Array: {
         const Array& a = v.asArray();
         if (a.empty()) {
@@ -141,7 +148,7 @@ void writeJson(std::string& out, const Value& v, bool pretty, int indent)
                 out += ',';
             first = false;
             newline(indent + 1);
-            jsonString(out, scalarKeyText(e.key));
+            jsonString(out, scalarKeyText(e.key), e.key.mark());
             out += pretty ? ": " : ":";
             writeJson(out, e.value, pretty, indent + 1);
         }
@@ -173,6 +180,18 @@ bool writeDelimited(std::string& out, char open, const Items& items, char close,
 // The inspect writers stop (return false) as soon as `out` grows past `limit`, so that an
 // interpolation of a huge value (an alias bomb that passed the node limit) fails before it has
 // rendered gigabytes. Unbounded callers pass npos.
+std::optional<std::uint32_t> unprintableAt(const std::string& s, std::size_t i);
+
+// The length of the valid multi-byte UTF-8 sequence starting at s[i], or 0.
+std::size_t sequenceLengthAt(const std::string& s, std::size_t i)
+{
+    const unsigned char b = static_cast<unsigned char>(s[i]);
+    const std::size_t n = (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+    const bool valid = n != 0 && i + n <= s.size()
+                       && detail::invalidUtf8At(std::string_view(s).substr(i, n)) == std::string_view::npos;
+    return valid ? n : 0;
+}
+
 bool inspectString(std::string& out, const std::string& s, std::size_t limit)
 {
     if (s.size() > limit || out.size() > limit - s.size())
@@ -195,12 +214,21 @@ bool inspectString(std::string& out, const std::string& s, std::size_t limit)
                 out += '#';
             break;
         default:
-            if (c < 0x20 || c == 0x7f) {
+            // Control bytes, and bytes that are not UTF-8 (a !!binary value), as Ruby's inspect
+            // writes them: \xNN. The explain text shows values this way, on a terminal.
+            const std::size_t n = c < 0x80 ? 1 : sequenceLengthAt(s, i);
+            if (c < 0x20 || c == 0x7f || n == 0) {
                 char buf[8];
                 std::snprintf(buf, sizeof buf, "\\x%02X", c);
                 out += buf;
+            } else if (const auto cp = n > 1 ? unprintableAt(s, i) : std::nullopt) {
+                char buf[12];
+                std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned>(*cp));
+                out += buf;
+                i += n - 1;
             } else {
-                out += static_cast<char>(c);
+                out.append(s, i, n);
+                i += n - 1;
             }
         }
     }

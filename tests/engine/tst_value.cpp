@@ -38,6 +38,7 @@ private Q_SLOTS:
     void jsonOutput_data();
     void jsonOutput();
     void jsonRejectsNonFinite();
+    void bytesThatAreNotUtf8();
     void rubyFloat_data();
     void rubyFloat();
     void interpolationString_data();
@@ -389,6 +390,27 @@ void TestValue::jsonRejectsNonFinite()
     QVERIFY(inf.has_value());
     const auto nan = catchError([] { toJson(makeArray({Value(std::nan(""))})); });
     QVERIFY(nan.has_value());
+}
+
+// A !!binary value (bytes that are not UTF-8), alone or interpolated into a string: JSON has no form
+// for it (an error naming where the value is, as Puppet fails too), YAML writes it back as !!binary,
+// and the inspect form of the explain text escapes the bytes (never raw bytes on a terminal).
+void TestValue::bytesThatAreNotUtf8()
+{
+    const Value bytes = yaml("!!binary gICA\n");
+    QCOMPARE(bytes, Value(std::string("\x80\x80\x80")));
+    const Value mixed(std::string("x\x80 caf\xc3\xa9 \xc2\x85\x1b"));
+    Hash binaryKey;
+    binaryKey.set(Value(std::string("\xff")), Value(1));
+    for (const Value& v : {bytes, mixed, makeArray({mixed}), Value(binaryKey)}) {
+        const auto e = catchError([&] { toJson(v); });
+        QVERIFY(e.has_value());
+        QCOMPARE(e->code(), ErrorCode::DataType);
+        QVERIFY2(qs(e->message()).contains(QLatin1String("is not UTF-8 (a !!binary value) cannot be written as JSON")), e->what());
+    }
+    QCOMPARE(qs(rubyInspect(mixed)), QStringLiteral("\"x\\x80 caf\u00e9 \\u0085\\e\""));
+    QCOMPARE(qs(rubyInspect(bytes)), QStringLiteral("\"\\x80\\x80\\x80\""));
+    QCOMPARE(yaml(toYaml(mixed)), mixed);
 }
 
 void TestValue::rubyFloat_data()
