@@ -3,6 +3,7 @@
 // as the same value (valueformat.h promises that), hash order included, and so must every string of
 // it used as a key.
 
+#include "../tests/support/orderedequal.h"
 #include "fuzz_common.h"
 
 #include <cmath>
@@ -29,33 +30,7 @@ bool hasNaN(const hiera::Value& v)
     return false;
 }
 
-// Like Value::operator==, but hashes must keep their order too (Puppet's results depend on it).
-bool orderedEqual(const hiera::Value& a, const hiera::Value& b)
-{
-    if (a.type() != b.type())
-        return false;
-    if (a.isArray()) {
-        const auto& x = a.asArray();
-        const auto& y = b.asArray();
-        if (x.size() != y.size())
-            return false;
-        for (std::size_t i = 0; i < x.size(); ++i)
-            if (!orderedEqual(x[i], y[i]))
-                return false;
-        return true;
-    }
-    if (a.isHash()) {
-        const auto& x = a.asHash().entries();
-        const auto& y = b.asHash().entries();
-        if (x.size() != y.size())
-            return false;
-        for (std::size_t i = 0; i < x.size(); ++i)
-            if (!orderedEqual(x[i].key, y[i].key) || !orderedEqual(x[i].value, y[i].value))
-                return false;
-        return true;
-    }
-    return a == b;
-}
+using hiera::test::orderedEqual;
 
 void collectStrings(const hiera::Value& v, std::vector<std::string>& out)
 {

@@ -4,6 +4,8 @@
 // hierarchies in a QTemporaryDir from {path, content} pairs (Puppet's spec style), and reading
 // expected values from JSON text.
 
+#include "support/orderedequal.h"
+
 #include <hiera/error.h>
 #include <hiera/merge.h>
 #include <hiera/value.h>
@@ -130,33 +132,7 @@ private:
     bool m_ok = false;
 };
 
-// Ordered deep comparison: like Value::operator== but hash key order must match too.
-inline bool orderedEqual(const hiera::Value& a, const hiera::Value& b)
-{
-    if (a.type() != b.type())
-        return false;
-    if (a.isArray()) {
-        const auto& x = a.asArray();
-        const auto& y = b.asArray();
-        if (x.size() != y.size())
-            return false;
-        for (std::size_t i = 0; i < x.size(); ++i)
-            if (!orderedEqual(x[i], y[i]))
-                return false;
-        return true;
-    }
-    if (a.isHash()) {
-        const auto& x = a.asHash().entries();
-        const auto& y = b.asHash().entries();
-        if (x.size() != y.size())
-            return false;
-        for (std::size_t i = 0; i < x.size(); ++i)
-            if (!orderedEqual(x[i].key, y[i].key) || !orderedEqual(x[i].value, y[i].value))
-                return false;
-        return true;
-    }
-    return a == b;
-}
+using hiera::test::orderedEqual;
 
 // Unordered deep comparison (hash key order ignored, as the conformance runner compares).
 inline bool unorderedEqual(const hiera::Value& a, const hiera::Value& b)
