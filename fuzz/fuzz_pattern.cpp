@@ -4,7 +4,7 @@
 // limits, in one of the four outcomes, whatever the pattern and however long the key (std::regex
 // overflowed the stack on a long key and hung on `^(a+)+$`). Run it with -max_len large too.
 
-#include "../engine/src/rubyregex.h"
+#include "rubyregex.h" // engine/src, through hiera::engine_internals
 #include "fuzz_common.h"
 
 #include <cstddef>

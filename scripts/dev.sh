@@ -3,7 +3,9 @@
 #   scripts/dev.sh demo    install what is missing, build, open the explorer on the bundled demo
 #   scripts/dev.sh test    install what is missing, build with warnings as errors, run every test
 #   scripts/dev.sh deps    only install the Debian packages
-# Set HIERA_NO_APT=1 to skip apt-get (for machines where you manage packages yourself).
+#   scripts/dev.sh package build the .deb packages (hiera-explorer, libhiera-engine-dev) and check them
+# Set HIERA_NO_APT=1 to skip apt-get (for machines where you manage packages yourself); the packages
+# are then checked in a scratch root instead of being installed.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -11,7 +13,8 @@ build=${HIERA_BUILD_DIR:-$here/build}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 packages=(cmake ninja-build g++ pkg-config python3 libyaml-cpp-dev libonig-dev qt6-base-dev qt6-base-dev-tools libgl-dev
-          libgoogle-perftools-dev clang libclang-rt-14-dev)
+          libgoogle-perftools-dev clang libclang-rt-14-dev
+          dpkg-dev file desktop-file-utils appstream)
 
 deps() {
   [ "${HIERA_NO_APT:-0}" = 1 ] && return 0
@@ -33,6 +36,119 @@ configure_and_build() {
   cmake --build "$dir" -j "$jobs"
 }
 
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# Builds the .deb packages from the build in $build with CPack, installs them (apt-get, so that the
+# Depends computed by dpkg-shlibdeps must resolve) or, with HIERA_NO_APT=1, unpacks them into a scratch
+# root; then runs what was installed, builds the example of examples/ against the installed engine, and
+# removes the packages again.
+check_package() {
+  local work root pkgs version demo out
+  work=$(mktemp -d)
+  pkgs="$work/packages"
+  out=$(cpack --config "$build/CPackConfig.cmake" -B "$pkgs" 2>&1) || { echo "$out"; return 1; }
+  local runtime_deb dev_deb
+  runtime_deb=$(echo "$pkgs"/hiera-explorer_*.deb)
+  dev_deb=$(echo "$pkgs"/libhiera-engine-dev_*.deb)
+  [ -f "$runtime_deb" ] && [ -f "$dev_deb" ] || { echo "cpack made no packages"; ls "$pkgs"; return 1; }
+  version=$(dpkg-deb -f "$runtime_deb" Version)
+  echo "$(basename "$runtime_deb"): Depends: $(dpkg-deb -f "$runtime_deb" Depends)"
+  echo "$(basename "$dev_deb"): Depends: $(dpkg-deb -f "$dev_deb" Depends)"
+
+  if [ "${HIERA_NO_APT:-0}" = 1 ]; then
+    root="$work/root"
+    dpkg-deb -x "$runtime_deb" "$root"
+    dpkg-deb -x "$dev_deb" "$root"
+    echo "Unpacked into the scratch root $root"
+  else
+    root=""
+    if dpkg-query -W -f='${Status}' hiera-explorer libhiera-engine-dev 2>/dev/null | grep -q "install ok installed"; then
+      echo "hiera-explorer or libhiera-engine-dev is installed already: not replacing it"; return 1
+    fi
+    trap 'as_root env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq hiera-explorer libhiera-engine-dev >/dev/null' EXIT
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$runtime_deb" "$dev_deb" >/dev/null
+    echo "Installed:" $(dpkg-query -W -f='${Package}=${Version}\n' hiera-explorer libhiera-engine-dev)
+  fi
+  demo="$root/usr/share/hiera-explorer/demo"
+
+  desktop-file-validate "$root/usr/share/applications/io.github.hieraexplorer.HieraExplorer.desktop"
+  appstreamcli validate --no-net "$root/usr/share/metainfo/io.github.hieraexplorer.HieraExplorer.metainfo.xml" >/dev/null
+  local page warnings
+  for page in hiera-lookup hiera-explorer; do
+    [ -s "$root/usr/share/man/man1/$page.1.gz" ] || { echo "no man page $page(1)"; return 1; }
+    if command -v man >/dev/null; then
+      warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$root/usr/share/man/man1/$page.1.gz" 2>&1 >/dev/null)
+      [ -z "$warnings" ] || { echo "$page(1): $warnings"; return 1; }
+    fi
+  done
+  echo "The desktop entry, the AppStream metadata and both man pages are valid"
+
+  # A clean home: nothing remembered from an earlier run, nothing written next to the demo.
+  local home="$work/home"
+  mkdir -p "$home" "$work/runtime"
+  chmod 700 "$work/runtime"
+  run_clean() {
+    env -u XDG_CONFIG_HOME -u XDG_DATA_HOME -u XDG_CACHE_HOME HOME="$home" XDG_RUNTIME_DIR="$work/runtime" \
+      QT_QPA_PLATFORM=offscreen "$@"
+  }
+
+  out=$(run_clean "$root/usr/bin/hiera-lookup" --version)
+  [ "$out" = "hiera-lookup $version" ] || { echo "hiera-lookup --version: '$out', the package is $version"; return 1; }
+  out=$(run_clean "$root/usr/bin/hiera-explorer" --version)
+  [ "$out" = "hiera-explorer $version" ] || { echo "hiera-explorer --version: '$out', the package is $version"; return 1; }
+  echo "Both programs are version $version, as the package"
+
+  out=$(run_clean "$root/usr/bin/hiera-lookup" --config "$demo/hiera.yaml" \
+        --facts "$demo/facts/web01.example.com.yaml" --format json profile::ntp.servers.0)
+  [ "$out" = '"ntp1.dc1.example.com"' ] || { echo "installed hiera-lookup answered '$out'"; return 1; }
+  echo "Installed hiera-lookup on the installed demo: profile::ntp.servers.0 = $out"
+
+  # The installed explorer, started without arguments, must open the installed demo: once its first
+  # answer is on screen it prints the scope and edits a fact (test hooks of app/hiera-explorer/main.cpp);
+  # the autosave of that edit lands in the home directory and names the hierarchy it belongs to.
+  local demo_yaml
+  demo_yaml=$(realpath "$demo/hiera.yaml")
+  run_clean timeout 120 "$root/usr/bin/hiera-explorer" --test-print-scope --test-edit facts.env=ci \
+    >"$work/explorer.out" 2>"$work/explorer.err" &
+  local pid=$! i
+  for i in $(seq 120); do
+    grep -rqs -- "hiera_yaml: $demo_yaml" "$home" && break
+    sleep 0.5
+  done
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  grep -q '^scope: {.*"certname":"web01.example.com"' "$work/explorer.out" \
+    || { echo "the installed explorer showed no answer"; cat "$work/explorer.out" "$work/explorer.err"; return 1; }
+  grep -rqs -- "hiera_yaml: $demo_yaml" "$home" \
+    || { echo "the installed explorer did not open $demo_yaml"; cat "$work/explorer.err"; find "$home"; return 1; }
+  diff -r "$here/resources/demo" "$demo" >/dev/null || { echo "the installed demo was modified"; return 1; }
+  echo "Installed hiera-explorer opened the installed demo from a clean home; the demo is unchanged"
+
+  # A program outside the tree, against the installed engine: CMake package and pkg-config file.
+  cmake -S "$here/examples/lookup-with-own-scope" -B "$work/example" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    ${root:+-DCMAKE_PREFIX_PATH="$root/usr"} >/dev/null
+  cmake --build "$work/example" >/dev/null
+  out=$("$work/example/lookup-with-own-scope" "$demo/hiera.yaml" profile::ntp.servers.0 2>/dev/null)
+  [ "$out" = '"ntp1.dc1.example.com"' ] || { echo "the example (find_package) answered '$out'"; return 1; }
+  local pcpath
+  pcpath=$root/$(dirname "$(dpkg-deb -c "$dev_deb" | grep -o 'usr/.*/hiera-engine.pc$')")
+  # shellcheck disable=SC2046
+  g++ -std=c++20 -O1 "$here/examples/lookup-with-own-scope/main.cpp" -o "$work/example-pc" \
+    $(PKG_CONFIG_PATH="$pcpath" pkg-config --static --cflags --libs hiera-engine)
+  out=$("$work/example-pc" "$demo/hiera.yaml" profile::ntp.servers.0 2>/dev/null)
+  [ "$out" = '"ntp1.dc1.example.com"' ] || { echo "the example (pkg-config) answered '$out'"; return 1; }
+  echo "The example with its own Scope, built with find_package(HieraEngine) and with pkg-config: $out"
+
+  if [ -z "$root" ]; then
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq hiera-explorer libhiera-engine-dev >/dev/null
+    trap - EXIT
+    echo "Removed the packages"
+  fi
+  rm -rf "$work"
+}
+
 run_tests() {
   echo "== Build (warnings are errors) and unit tests"
   configure_and_build "$build" -DHIERA_WARNINGS_AS_ERRORS=ON
@@ -47,6 +163,9 @@ run_tests() {
   else
     echo "(../shared/conformance not found: skipped)"
   fi
+
+  echo "== Debian packages: build with CPack, install, run the installed programs and the engine's example, remove"
+  check_package
 
   echo "== AddressSanitizer + UndefinedBehaviorSanitizer build of the whole suite"
   configure_and_build "$build-asan" -DHIERA_SANITIZE=ON -DHIERA_WARNINGS_AS_ERRORS=ON
@@ -71,5 +190,9 @@ case "${1:-}" in
     exec "$build/app/hiera-explorer/hiera-explorer" "$here/resources/demo/hiera.yaml" \
       --facts "$here/resources/demo/facts/web01.example.com.yaml" --key profile::ntp ;;
   test) deps; run_tests ;;
-  *) echo "usage: $0 demo|test|deps" >&2; exit 2 ;;
+  package)
+    deps
+    configure_and_build "$build"
+    check_package ;;
+  *) echo "usage: $0 demo|test|deps|package" >&2; exit 2 ;;
 esac

@@ -15,6 +15,7 @@
 #include "mainwindow.h"
 
 #include <hiera/valueformat.h>
+#include <hiera/version.h>
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -7,6 +7,7 @@
 #include <hiera/explain.h>
 #include <hiera/facts.h>
 #include <hiera/valueformat.h>
+#include <hiera/version.h>
 #include <hiera/yaml.h>
 
 #include <atomic>
