@@ -26,8 +26,9 @@ double elapsedMs(const QElapsedTimer& timer)
 LookupRunner::LookupRunner(QObject* parent)
     : QObject(parent)
 {
-    // A scope resolution and a lookup run side by side, a load beside either.
-    m_pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+    // A scope resolution and a lookup run side by side, a load or a facts read beside them (a superseded
+    // facts read may still be parsing a large file: it must not hold back the answer).
+    m_pool.setMaxThreadCount(std::max(3, QThread::idealThreadCount()));
     m_pool.setObjectName(QStringLiteral("hiera-engine"));
 }
 
@@ -187,6 +188,61 @@ void LookupRunner::startLookup(PendingLookup job)
             if (finishJob(m_lookupRunning, m_pendingLookup, &LookupRunner::startLookup,
                           generation == m_lookupGeneration && outcome->engine == m_engine))
                 Q_EMIT lookupFinished(outcome);
+            updateBusy();
+        });
+    });
+}
+
+void LookupRunner::readFacts(const QString& path)
+{
+    const quint64 generation = ++m_factsGeneration;
+    ++m_factsJobs;
+    m_readingFacts = true;
+    updateBusy();
+    // Superseded reads are not cancelled (the parser takes no stop token): they finish on a worker and
+    // their result is dropped on arrival, never applied.
+    QtConcurrent::run(&m_pool, [path] {
+        return std::make_shared<FactsFile::Scope>(FactsFile::read(path));
+    }).then(this, [this, generation, path](QFuture<std::shared_ptr<FactsFile::Scope>> future) {
+        // Taken out of the future, so that the facts are freed where this says (a large scope's tree
+        // took the GUI thread tens of ms to free).
+        deliver([this, generation, path, result = future.takeResult()]() mutable {
+            --m_factsJobs;
+            if (generation != m_factsGeneration) {
+                ++m_dropped;
+            } else {
+                m_readingFacts = false;
+                if (result->error.isEmpty())
+                    Q_EMIT factsRead(path, result);
+                else
+                    Q_EMIT factsReadFailed(path, result->error);
+            }
+            releaseLater(std::exchange(result, nullptr)); // the stale facts, or the tree they replaced
+            updateBusy();
+        });
+    });
+}
+
+void LookupRunner::readAutosave(const QString& hieraYaml)
+{
+    const quint64 generation = ++m_autosaveGeneration;
+    ++m_autosaveJobs;
+    m_readingAutosave = true;
+    updateBusy();
+    QtConcurrent::run(&m_pool, [hieraYaml]() -> std::shared_ptr<const FactsAutosave::Entry> {
+        auto entry = FactsAutosave::read(hieraYaml);
+        if (!entry || !FactsAutosave::isNewerThanLastSave(*entry))
+            return nullptr;
+        return std::make_shared<const FactsAutosave::Entry>(std::move(*entry));
+    }).then(this, [this, generation, hieraYaml](const std::shared_ptr<const FactsAutosave::Entry>& entry) {
+        deliver([this, generation, hieraYaml, entry] {
+            --m_autosaveJobs;
+            if (generation != m_autosaveGeneration) {
+                ++m_dropped;
+            } else {
+                m_readingAutosave = false;
+                Q_EMIT autosaveRead(hieraYaml, entry);
+            }
             updateBusy();
         });
     });

@@ -16,7 +16,6 @@
 #include "valuetreemodel.h"
 
 #include <hiera/explain.h>
-#include <hiera/facts.h>
 #include <hiera/lookupkey.h>
 #include <hiera/valueformat.h>
 
@@ -82,34 +81,6 @@ constexpr int autosavePeriodMs = 5000;
 const auto recentHierarchiesKey = QStringLiteral("recent/hierarchies");
 const auto recentFactsKey = QStringLiteral("recent/facts");
 const auto keyHistoryKey = QStringLiteral("lookup/history");
-
-// A facts file names its node through clientcert (what `puppet lookup --node` uses), else its fqdn.
-std::string certnameFor(const Value& facts)
-{
-    if (!facts.isHash())
-        return {};
-    for (const char* name : { "clientcert", "fqdn" }) {
-        const Value* v = facts.asHash().find(std::string_view(name));
-        if (v && v->isString() && !v->asString().empty())
-            return v->asString();
-    }
-    if (const Value* networking = facts.asHash().find(std::string_view("networking"));
-        networking && networking->isHash()) {
-        const Value* v = networking->asHash().find(std::string_view("fqdn"));
-        if (v && v->isString())
-            return v->asString();
-    }
-    return {};
-}
-
-// A file this window saved holds the whole scope: a `facts` hash at the top next to the top-scope copies.
-bool isSavedScope(const Value& v)
-{
-    if (!v.isHash())
-        return false;
-    const Value* facts = v.asHash().find(std::string_view("facts"));
-    return facts && facts->isHash();
-}
 
 QTreeView* makeTreeView(QWidget* parent, const QString& name)
 {
@@ -252,6 +223,7 @@ void MainWindow::createModels()
     connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, &MainWindow::onFileChanged);
 
     connect(m_factModel, &FactTreeModel::factsChanged, this, [this] {
+        ++m_factsChanges;
         m_scopeDirty = true;
         scheduleRefresh();
         // Whether the edit leaves the scope unsaved is decided when the timer fires: the undo stack
@@ -270,6 +242,9 @@ void MainWindow::createModels()
     connect(m_runner, &LookupRunner::loadFailed, this, &MainWindow::onLoadFailed);
     connect(m_runner, &LookupRunner::scopeResolved, this, &MainWindow::onScopeResolved);
     connect(m_runner, &LookupRunner::lookupFinished, this, &MainWindow::onLookupFinished);
+    connect(m_runner, &LookupRunner::factsRead, this, &MainWindow::onFactsRead);
+    connect(m_runner, &LookupRunner::factsReadFailed, this, &MainWindow::onFactsReadFailed);
+    connect(m_runner, &LookupRunner::autosaveRead, this, &MainWindow::onAutosaveRead);
 }
 
 void MainWindow::createWidgets()
@@ -432,6 +407,7 @@ void MainWindow::createWidgets()
     factsToolBar->setIconSize(QSize(16, 16));
     factsToolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     factsLayout->addWidget(factsToolBar);
+    m_factsToolBar = factsToolBar;
     m_factBanner = new MessageBanner(factsPage);
     m_factBanner->setObjectName(QStringLiteral("factBanner"));
     factsLayout->addWidget(m_factBanner);
@@ -660,9 +636,12 @@ void MainWindow::onEngineLoaded(const QString& hieraYaml, const EnginePtr& engin
     addRecent(recentHierarchiesKey, hieraYaml);
     m_statusLabel->setText(tr("Loaded %1").arg(hieraYaml));
     updateTitle();
-    // Before the first lookup, so that recovered facts give the first answer.
-    if (changedHierarchy)
-        offerRecovery();
+    // The autosave is offered before the first lookup, so that recovered facts give the first answer:
+    // lookups wait for it (scopeSettled()).
+    if (changedHierarchy) {
+        m_pendingRecovery.reset();
+        m_runner->readAutosave(hieraYaml);
+    }
     runScope();
     runLookup();
     Q_EMIT engineLoadFinished(true);
@@ -686,36 +665,83 @@ void MainWindow::onLoadFailed(const QString& hieraYaml, const QString& message)
 
 bool MainWindow::openFacts(const QString& path)
 {
-    return maybeSaveFacts() && loadFacts(path);
+    if (!maybeSaveFacts())
+        return false;
+    readFacts(path);
+    return true;
 }
 
-bool MainWindow::loadFacts(const QString& path)
+bool MainWindow::isReadingFacts() const
 {
-    Value loaded;
-    try {
-        loaded = hiera::loadFactsFile(toStd(path));
-    } catch (const std::exception& e) {
-        m_factBanner->showMessage(
-            MessageBanner::Kind::Error, tr("Cannot read facts: %1").arg(QString::fromUtf8(e.what())));
-        return false;
-    }
-    Value scope;
-    try {
-        scope = isSavedScope(loaded) ? loaded : hiera::scopeFromFacts(loaded, certnameFor(loaded));
-    } catch (const std::exception& e) {
-        m_factBanner->showMessage(
-            MessageBanner::Kind::Error, tr("Cannot use these facts: %1").arg(QString::fromUtf8(e.what())));
-        return false;
+    return m_runner->isReadingFacts();
+}
+
+void MainWindow::readFacts(const QString& path)
+{
+    const QString file = QFileInfo(path).absoluteFilePath();
+    m_factsChangesAtRead = m_factsChanges;
+    m_runner->readFacts(file);
+    // Visible while it lasts, and no edits meanwhile: the facts being read would replace them.
+    m_factBanner->showMessage(
+        MessageBanner::Kind::Information, tr("Reading facts from %1…").arg(QDir::toNativeSeparators(file)));
+    m_statusLabel->setText(tr("Reading facts from %1…").arg(file));
+    m_factView->setEnabled(false);
+    m_factsToolBar->setEnabled(false);
+    m_removeFactAction->setEnabled(false);
+}
+
+void MainWindow::onFactsRead(const QString& path, const std::shared_ptr<FactsFile::Scope>& facts)
+{
+    // Unsaved edits were asked about before the read started. The panel was disabled since, but an edit
+    // can still come in (an undo, a script): ask before replacing that, and keep it if the user says so.
+    const bool editedMeanwhile = m_factsChanges != m_factsChangesAtRead;
+    if (editedMeanwhile && !m_undoStack->isClean() && !maybeSaveFacts()) {
+        finishFactsRead();
+        m_factBanner->showMessage(MessageBanner::Kind::Warning,
+            tr("Kept the unsaved edits; the facts of %1 were not applied.").arg(QDir::toNativeSeparators(path)));
+        Q_EMIT factsLoadFinished(false);
+        return;
     }
     m_factBanner->clearMessage();
-    m_factsPath = QFileInfo(path).absoluteFilePath();
-    m_factModel->setScope(scope);
+    m_statusLabel->setText(tr("Read facts from %1").arg(path));
+    m_factsPath = path;
+    // The tree and the scope were made on the worker: nothing here is linear in the number of facts but
+    // the view's own layout. (The previous tree goes back to the runner, which frees it on a worker.)
+    m_factModel->setPrepared(*facts->tree);
+    m_scope = std::move(facts->scope);
+    m_scopeDirty = false;
     m_undoStack->clear();
-    m_factView->expandToDepth(0);
+    expandFacts();
     resizeFactColumns();
     addRecent(recentFactsKey, m_factsPath);
     updateTitle();
-    return true;
+    finishFactsRead();
+    Q_EMIT factsLoadFinished(true);
+}
+
+void MainWindow::onFactsReadFailed(const QString& path, const QString& message)
+{
+    Q_UNUSED(path) // the message names the file
+    m_factBanner->showMessage(MessageBanner::Kind::Error, message);
+    m_statusLabel->setText(tr("Reading facts failed"));
+    finishFactsRead();
+    Q_EMIT factsLoadFinished(false);
+}
+
+void MainWindow::finishFactsRead()
+{
+    m_factView->setEnabled(true);
+    m_factsToolBar->setEnabled(true);
+    m_removeFactAction->setEnabled(true);
+    if (auto entry = std::exchange(m_pendingRecovery, nullptr))
+        offerRecovery(*entry);
+    // The lookups that waited for these facts (setScope() has scheduled them already when they arrived).
+    scheduleRefresh();
+}
+
+bool MainWindow::scopeSettled() const
+{
+    return !m_runner->isReadingFacts() && !m_runner->isReadingAutosave();
 }
 
 bool MainWindow::openDemo()
@@ -730,7 +756,7 @@ bool MainWindow::openDemo()
         return false;
     const QString facts = Demo::defaultFactsFile(hieraYaml);
     if (!facts.isEmpty())
-        loadFacts(facts);
+        readFacts(facts);
     loadHierarchy(hieraYaml);
     if (m_keyCombo->currentText().isEmpty())
         setKey(Demo::defaultKey());
@@ -771,7 +797,7 @@ void MainWindow::openFactsDialog()
     const QString path
         = QFileDialog::getOpenFileName(this, tr("Open facts"), start, tr("Facts (*.yaml *.yml *.json);;All files (*)"));
     if (!path.isEmpty())
-        loadFacts(path);
+        readFacts(path);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
@@ -845,6 +871,24 @@ void MainWindow::addFact()
     m_factView->setCurrentIndex(added);
     m_factView->scrollTo(added);
     m_factView->edit(added);
+}
+
+void MainWindow::expandFacts()
+{
+    // The first level open (facts, trusted, the top-scope hashes), unless there are very many: QTreeView
+    // inserts each expanded row's children into one flat array, so expanding tens of thousands of
+    // top-level hashes (the top-scope copies of a large facts file) is quadratic, and froze the window
+    // for seconds after the file was read. Then only the facts and trusted hashes open.
+    constexpr int expandEveryRowUpTo = 200;
+    if (m_factModel->rowCount() <= expandEveryRowUpTo) {
+        m_factView->expandToDepth(0);
+        return;
+    }
+    for (const QString& name : { QStringLiteral("facts"), QStringLiteral("trusted") }) {
+        const QModelIndex index = m_factModel->indexForKeyPath(name);
+        if (index.isValid())
+            m_factView->expand(index);
+    }
 }
 
 void MainWindow::resizeFactColumns()
@@ -981,10 +1025,14 @@ MainWindow::Answer MainWindow::ask(Question question, const QString& text)
 
 void MainWindow::revertFacts()
 {
-    if (!m_factsPath.isEmpty() && QFileInfo::exists(m_factsPath) && loadFacts(m_factsPath))
-        return;
+    // Back to the facts as they were last opened or saved here: the undo stack has them, with no file
+    // to read (and the edits stay on the redo stack).
     if (m_undoStack->cleanIndex() >= 0) {
         m_undoStack->setIndex(m_undoStack->cleanIndex());
+        return;
+    }
+    if (!m_factsPath.isEmpty() && QFileInfo::exists(m_factsPath)) {
+        readFacts(m_factsPath); // the stack lost its clean state: read the file again, in the background
         return;
     }
     m_factModel->setScope(Value(hiera::Hash()));
@@ -1037,23 +1085,31 @@ void MainWindow::discardAutosave()
     m_autosaveKey.clear();
 }
 
-void MainWindow::offerRecovery()
+void MainWindow::onAutosaveRead(const QString& hieraYaml, const std::shared_ptr<const FactsAutosave::Entry>& entry)
 {
-    const auto entry = FactsAutosave::read(m_hieraYaml);
-    if (!entry || !FactsAutosave::isNewerThanLastSave(*entry))
-        return;
-    const QString from = entry->factsPath.isEmpty() ? tr("facts that were never saved")
-                                                    : QDir::toNativeSeparators(entry->factsPath);
+    if (entry && hieraYaml == m_hieraYaml) {
+        if (m_runner->isReadingFacts())
+            m_pendingRecovery = entry; // offered on top of the facts being read, once they are in
+        else
+            offerRecovery(*entry);
+    }
+    scheduleRefresh(); // the lookups that waited for the autosave
+}
+
+void MainWindow::offerRecovery(const FactsAutosave::Entry& entry)
+{
+    const QString from = entry.factsPath.isEmpty() ? tr("facts that were never saved")
+                                                   : QDir::toNativeSeparators(entry.factsPath);
     const QString text = tr("Fact edits for this hierarchy were not saved when Hiera Explorer last closed "
                             "(%1, autosaved %2). Recover them?")
-                             .arg(from, QLocale().toString(entry->written, QLocale::ShortFormat));
+                             .arg(from, QLocale().toString(entry.written, QLocale::ShortFormat));
     switch (ask(Question::RecoverAutosave, text)) {
     case Answer::Accept:
-        m_factsPath = entry->factsPath;
+        m_factsPath = entry.factsPath;
         m_factBanner->clearMessage();
         // Undoable, and it leaves the scope unsaved: the facts file still holds the old facts.
-        m_undoStack->push(new ReplaceScopeCommand(m_factModel, entry->scope, tr("Recover autosaved facts")));
-        m_factView->expandToDepth(0);
+        m_undoStack->push(new ReplaceScopeCommand(m_factModel, entry.scope, tr("Recover autosaved facts")));
+        expandFacts();
         m_statusLabel->setText(tr("Recovered the unsaved fact edits"));
         updateTitle();
         break;
@@ -1114,7 +1170,7 @@ void MainWindow::scheduleLookup()
 
 void MainWindow::runScope()
 {
-    if (m_runner->engine())
+    if (m_runner->engine() && scopeSettled())
         m_runner->resolveScope(scopeValue());
 }
 
@@ -1126,7 +1182,7 @@ bool MainWindow::runLookup()
         showNoKey();
         return false;
     }
-    if (!m_runner->engine())
+    if (!m_runner->engine() || !scopeSettled())
         return false;
     m_runner->lookup(scopeValue(), LookupRequest { toStd(key), currentMerge() });
     return true;

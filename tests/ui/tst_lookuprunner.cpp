@@ -105,6 +105,27 @@ private Q_SLOTS:
         QCOMPARE(m_runner->engine(), previous); // a failed load keeps what worked
     }
 
+    void readFactsSupersedes()
+    {
+        QVERIFY(UiTest::writeFiles(m_dir, { { "one.yaml", "role: one\n" }, { "two.yaml", "role: two\n" } }));
+        QSignalSpy read(m_runner, &LookupRunner::factsRead);
+        QSignalSpy failed(m_runner, &LookupRunner::factsReadFailed);
+        const int dropped = m_runner->droppedResults();
+        m_runner->readFacts(m_dir.filePath(QStringLiteral("one.yaml")));
+        QVERIFY(m_runner->isReadingFacts());
+        m_runner->readFacts(m_dir.filePath(QStringLiteral("two.yaml")));
+        QTRY_VERIFY(!m_runner->isBusy());
+        QVERIFY(!m_runner->isReadingFacts());
+        QCOMPARE(read.count(), 1);
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(read.first().at(0).toString(), m_dir.filePath(QStringLiteral("two.yaml")));
+        QCOMPARE(m_runner->droppedResults(), dropped + 1);
+
+        m_runner->readFacts(m_dir.filePath(QStringLiteral("missing.yaml")));
+        QVERIFY(failed.wait(10000));
+        QVERIFY(failed.first().at(1).toString().contains(QLatin1String("missing.yaml")));
+    }
+
     void lookupFirst()
     {
         const LookupOutcomePtr outcome = lookupOnce(QStringLiteral("x"));
