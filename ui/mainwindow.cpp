@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "contributionmodel.h"
+#include "datafilewatcher.h"
 #include "demo.h"
 #include "explanationmodel.h"
 #include "factcommands.h"
@@ -33,7 +34,6 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFileSystemWatcher>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -200,7 +200,7 @@ void MainWindow::createModels()
     m_fileChangeTimer = new QTimer(this);
     m_fileChangeTimer->setSingleShot(true);
     m_fileChangeTimer->setInterval(fileChangeDelayMs);
-    m_watcher = new QFileSystemWatcher(this);
+    m_watcher = new DataFileWatcher(this);
     m_autosaveTimer = new QTimer(this);
     m_autosaveTimer->setSingleShot(true);
     m_autosaveTimer->setInterval(autosaveDelayMs);
@@ -219,8 +219,11 @@ void MainWindow::createModels()
     });
     connect(m_lookupTimer, &QTimer::timeout, this, &MainWindow::runLookup);
     connect(m_fileChangeTimer, &QTimer::timeout, this, &MainWindow::processChangedFiles);
-    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &MainWindow::onFileChanged);
-    connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, &MainWindow::onFileChanged);
+    connect(m_watcher, &DataFileWatcher::configChanged, this, [this] {
+        m_configChanged = true;
+        m_fileChangeTimer->start();
+    });
+    connect(m_watcher, &DataFileWatcher::dataChanged, this, &MainWindow::onDataChanged);
 
     connect(m_factModel, &FactTreeModel::factsChanged, this, [this] {
         ++m_factsChanges;
@@ -627,12 +630,9 @@ void MainWindow::onEngineLoaded(const QString& hieraYaml, const EnginePtr& engin
     m_hierarchyBanner->clearMessage();
     if (m_answerBanner->kind() == MessageBanner::Kind::Error)
         m_answerBanner->clearMessage();
-    if (changedHierarchy && !m_watcher->files().isEmpty())
-        m_watcher->removePaths(m_watcher->files());
-    if (changedHierarchy && !m_watcher->directories().isEmpty())
-        m_watcher->removePaths(m_watcher->directories());
-    if (QFileInfo::exists(hieraYaml) && !m_watcher->files().contains(hieraYaml))
-        m_watcher->addPath(hieraYaml);
+    if (changedHierarchy)
+        m_watcher->clear();
+    m_watcher->watchConfig(hieraYaml);
     addRecent(recentHierarchiesKey, hieraYaml);
     m_statusLabel->setText(tr("Loaded %1").arg(hieraYaml));
     updateTitle();
@@ -656,8 +656,7 @@ void MainWindow::onLoadFailed(const QString& hieraYaml, const QString& message)
     m_answerBanner->showMessage(MessageBanner::Kind::Error, text);
     m_statusLabel->setText(tr("Loading failed"));
     // Keep watching a broken hiera.yaml: fixing it should bring the explorer back by itself.
-    if (QFileInfo::exists(hieraYaml) && !m_watcher->files().contains(hieraYaml))
-        m_watcher->addPath(hieraYaml);
+    m_watcher->watchConfig(hieraYaml);
     if (m_hieraYaml.isEmpty())
         m_hieraYaml = hieraYaml;
     Q_EMIT engineLoadFinished(false);
@@ -1270,7 +1269,7 @@ void MainWindow::onScopeResolved(const ScopeSnapshotPtr& snapshot)
         m_runner->releaseLater(std::exchange(m_keysSnapshot, snapshot));
     }
     m_runner->releaseLater(std::move(previous));
-    updateWatcher(snapshot->candidateFiles);
+    m_watcher->setCandidates(snapshot);
     Q_EMIT hierarchyShown();
 }
 
@@ -1383,83 +1382,36 @@ void MainWindow::onLookupFinished(const LookupOutcomePtr& outcome)
 // ---------------------------------------------------------------------------------------------------
 // Files on disk
 
-void MainWindow::updateWatcher(const std::vector<std::string>& candidates)
+void MainWindow::onDataChanged(const QStringList& files, const QStringList& directories)
 {
-    // Existing candidates are watched as files; the directories they live in catch files appearing
-    // (a node file created for the first time, a new drop-in matching a glob).
-    QSet<QString> files;
-    QSet<QString> directories;
-    if (!m_hieraYaml.isEmpty() && QFileInfo::exists(m_hieraYaml))
-        files.insert(m_hieraYaml);
-    for (const auto& candidate : candidates) {
-        const QString path = toQString(candidate);
-        const QFileInfo info(path);
-        if (info.isFile())
-            files.insert(path);
-        const QString dir = info.absolutePath();
-        if (QFileInfo(dir).isDir())
-            directories.insert(dir);
-    }
-    const QStringList watchedFiles = m_watcher->files();
-    const QStringList watchedDirs = m_watcher->directories();
-    QStringList stale;
-    for (const QString& f : watchedFiles) {
-        if (!files.contains(f))
-            stale << f;
-    }
-    for (const QString& d : watchedDirs) {
-        if (!directories.contains(d))
-            stale << d;
-    }
-    if (!stale.isEmpty())
-        m_watcher->removePaths(stale);
-    QStringList added;
-    for (const QString& f : std::as_const(files)) {
-        if (!watchedFiles.contains(f))
-            added << f;
-    }
-    for (const QString& d : std::as_const(directories)) {
-        if (!watchedDirs.contains(d))
-            added << d;
-    }
-    if (!added.isEmpty())
-        m_watcher->addPaths(added);
-}
-
-void MainWindow::onFileChanged(const QString& path)
-{
-    m_changedFiles.insert(path);
+    for (const QString& file : files)
+        m_changedFiles.insert(file);
+    for (const QString& directory : directories)
+        m_changedDirectories.insert(directory);
     m_fileChangeTimer->start();
 }
 
 void MainWindow::processChangedFiles()
 {
-    const QSet<QString> changed = std::exchange(m_changedFiles, {});
-    bool reloadConfig = false;
-    for (const QString& path : changed) {
-        if (path == m_hieraYaml) {
-            reloadConfig = true;
-        } else if (const EnginePtr engine = m_runner->engine()) {
-            if (QFileInfo(path).isDir())
-                engine->invalidate(); // something appeared or vanished: re-read all
-            else
-                engine->invalidate(toStd(path));
-        }
-        // Editors that save by rename drop the watch: put it back.
-        if (QFileInfo::exists(path) && !m_watcher->files().contains(path) && !m_watcher->directories().contains(path))
-            m_watcher->addPath(path);
-        if (path == m_sourceViewer->currentFile())
-            m_sourceViewer->reload();
-    }
-    if (!m_sourceViewer->currentFile().isEmpty()) {
-        const QString viewed = QFileInfo(m_sourceViewer->currentFile()).absolutePath();
-        if (changed.contains(viewed))
-            m_sourceViewer->reload();
-    }
-    if (reloadConfig)
+    const QSet<QString> files = std::exchange(m_changedFiles, {});
+    const QSet<QString> directories = std::exchange(m_changedDirectories, {});
+    const bool configChanged = std::exchange(m_configChanged, false);
+    if (configChanged) {
         m_runner->load(m_hieraYaml);
-    else
+    } else if (const EnginePtr engine = m_runner->engine()) {
+        for (const QString& file : files)
+            engine->invalidate(toStd(file));
+        // A file appeared or vanished there: the globs are matched again (invalidate(path) drops the
+        // glob cache; the directory itself is no cached file).
+        for (const QString& directory : directories)
+            engine->invalidate(toStd(directory));
         scheduleRefresh();
+    }
+    const QString viewed = m_sourceViewer->currentFile();
+    if (!viewed.isEmpty()
+        && ((configChanged && viewed == m_hieraYaml) || files.contains(viewed)
+            || directories.contains(QFileInfo(viewed).absolutePath())))
+        m_sourceViewer->reload();
 }
 
 // ---------------------------------------------------------------------------------------------------

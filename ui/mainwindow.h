@@ -19,6 +19,7 @@
 #include <optional>
 
 class ContributionModel;
+class DataFileWatcher;
 class ExplanationModel;
 class FactTreeModel;
 class HierarchyModel;
@@ -30,7 +31,6 @@ class QAction;
 class QCheckBox;
 class QComboBox;
 class QCompleter;
-class QFileSystemWatcher;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -94,6 +94,7 @@ public:
     ExplanationModel* explanationModel() const { return m_explanationModel; }
     QSortFilterProxyModel* explanationProxy() const { return m_explanationProxy; }
     LookupRunner* runner() const { return m_runner; }
+    DataFileWatcher* fileWatcher() const { return m_watcher; }
     QLineEdit* keyEdit() const;
     QTreeView* factView() const { return m_factView; }
     QTreeView* valueView() const { return m_valueView; }
@@ -152,8 +153,7 @@ private:
     void setSummary(const QString& text);
     static QString yamlText(const LookupOutcome& outcome);
 
-    void updateWatcher(const std::vector<std::string>& candidates);
-    void onFileChanged(const QString& path);
+    void onDataChanged(const QStringList& files, const QStringList& directories);
     void processChangedFiles();
 
     void loadHierarchy(const QString& hieraYaml);
@@ -245,8 +245,10 @@ private:
     quint64 m_factsChanges = 0; // FactTreeModel::factsChanged so far
     quint64 m_factsChangesAtRead = 0; // ... when the newest facts read started
     QuestionHandler m_questionHandler;
-    QFileSystemWatcher* m_watcher = nullptr;
+    DataFileWatcher* m_watcher = nullptr;
+    bool m_configChanged = false; // the hiera.yaml changed: reload
     QSet<QString> m_changedFiles;
+    QSet<QString> m_changedDirectories;
     QString m_hieraYaml;
     QString m_baseDirectory;
     QString m_factsPath;

@@ -4,6 +4,7 @@
 // offered back; the hierarchy's own files are never written.
 
 #include "contributionmodel.h"
+#include "datafilewatcher.h"
 #include "demo.h"
 #include "explanationmodel.h"
 #include "factsautosave.h"
@@ -42,6 +43,7 @@
 #include <QUndoStack>
 #include <QUrl>
 
+#include <cstdio>
 #include <memory>
 
 namespace {
@@ -679,6 +681,69 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runner()->isBusy(), 60000);
         QCOMPARE(shown.count(), 1);
         QCOMPARE(valueText(*m_window), QStringLiteral("16")); // web01: production
+    }
+
+    void manyGlobMatchesAreWatchedByDirectory()
+    {
+        // 20,000 files matched by one glob level. Watching each of them froze the window (37 s for
+        // 100,000) and would exceed the inotify limit; now their directory is watched, and polled.
+        constexpr int count = 20000;
+        QTemporaryDir dir;
+        QVERIFY(UiTest::writeFiles(dir, {
+            { "hiera.yaml", "version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n"
+                            "  - name: Many\n    glob: \"many/*.yaml\"\n  - name: Common\n    path: common.yaml\n" },
+            { "data/common.yaml", "common::key: here\n" },
+            { "facts.yaml", "fqdn: many.example.com\n" },
+        }));
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("data/many"))));
+        for (int i = 0; i < count; ++i) {
+            const QString name = QStringLiteral("data/many/m%1.yaml").arg(i, 5, 10, QLatin1Char('0'));
+            QVERIFY(UiTest::writeFile(dir.filePath(name), QStringLiteral("node_%1::value: %1\n").arg(i).toUtf8()));
+        }
+        QVERIFY(openFactsAndWait(*m_window, dir.filePath(QStringLiteral("facts.yaml"))));
+        QElapsedTimer clock;
+        qint64 last = 0;
+        qint64 worstGap = 0;
+        QTimer ticker;
+        ticker.setInterval(1);
+        connect(&ticker, &QTimer::timeout, this, [&] {
+            const qint64 now = clock.elapsed();
+            worstGap = std::max(worstGap, now - last);
+            last = now;
+        });
+        QSignalSpy surveyed(m_window->fileWatcher(), &DataFileWatcher::surveyed);
+        clock.start();
+        ticker.start();
+        m_window->openHierarchy(dir.filePath(QStringLiteral("hiera.yaml")));
+        m_window->setKey(QStringLiteral("node_12345::value"));
+        waitForAnswer(QStringLiteral("node_12345::value"));
+        QCOMPARE(valueText(*m_window), QStringLiteral("12345"));
+        QTRY_VERIFY_WITH_TIMEOUT(!surveyed.isEmpty() && m_window->fileWatcher()->candidateCount() >= count, 60000);
+        const qint64 loadedAfter = clock.elapsed();
+        ticker.stop();
+        const DataFileWatcher* watcher = m_window->fileWatcher();
+        qInfo("%d glob matches: watched after %lld ms, worst event-loop gap %lld ms; %d file watches, %d directory "
+              "watches, polling every %d ms",
+            count, loadedAfter, worstGap, watcher->fileWatchCount(), watcher->directoryWatchCount(),
+            watcher->pollInterval());
+        // The watches stay far below any inotify limit: the hiera.yaml, and the two data directories.
+        QCOMPARE(watcher->fileWatchCount(), 1);
+        QCOMPARE(watcher->directoryWatchCount(), 2);
+        QVERIFY(watcher->fileWatchCount() <= DataFileWatcher::maxFileWatches);
+        QVERIFY(watcher->isPolling());
+        QVERIFY2(worstGap < 1000, qPrintable(QStringLiteral("GUI thread stalled for %1 ms").arg(worstGap)));
+
+        // One of them rewritten in place (which a directory watch does not report): the poll notices.
+        const QString file = dir.filePath(QStringLiteral("data/many/m12345.yaml"));
+        QVERIFY(UiTest::writeFile(file, "node_12345::value: changed\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("changed"), timeoutMs);
+        // Replaced by rename, as many editors save: the directory watch reports it at once.
+        const QString saved = dir.filePath(QStringLiteral("data/many/.m12345.yaml.new"));
+        QVERIFY(UiTest::writeFile(saved, "node_12345::value: renamed\n"));
+        QVERIFY(std::rename(QFile::encodeName(saved).constData(), QFile::encodeName(file).constData()) == 0);
+        QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("renamed"), timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runner()->isBusy() && !m_window->fileWatcher()->isBusy(), timeoutMs);
+        QCOMPARE(watcher->fileWatchCount(), 1);
     }
 
     // --- Nothing lost ---
