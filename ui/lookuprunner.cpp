@@ -1,7 +1,10 @@
 #include "lookuprunner.h"
 
+#include "memoryrelease.h"
+
 #include <hiera/scope.h>
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFuture>
 #include <QThread>
@@ -20,6 +23,38 @@ struct LoadResult {
 double elapsedMs(const QElapsedTimer& timer)
 {
     return static_cast<double>(timer.nsecsElapsed()) / 1e6;
+}
+
+// The engine as the window holds it: when its last holder lets go (the hierarchy was replaced or
+// reloaded; snapshots and answers hold it too), the memory of its parsed files goes back to the
+// system instead of staying with the allocator. Engine never hands out shared_from_this(), so this
+// holder's count is the engine's.
+EnginePtr releasingMemoryWhenFreed(std::shared_ptr<const hiera::Engine> engine)
+{
+    const hiera::Engine* raw = engine.get();
+    return EnginePtr(raw, [owner = std::move(engine)](const hiera::Engine*) mutable {
+        owner.reset();
+        QCoreApplication* app = QCoreApplication::instance();
+        if (app && QThread::currentThread() == app->thread())
+            QThreadPool::globalInstance()->start(&MemoryRelease::release); // brief: the global pool will do
+        else
+            MemoryRelease::release();
+    });
+}
+
+// Reading a file that is then refused (too large, not YAML, a special file read up to the limit)
+// allocates as much as the limits allow and frees it at once: hand that back after such a job.
+bool metUnusableFiles(const ScopeSnapshot& snapshot)
+{
+    if (!snapshot.error.empty())
+        return true;
+    for (const hiera::ResolvedLevel& level : snapshot.levels) {
+        for (const hiera::ResolvedLocation& location : level.locations) {
+            if (location.status == hiera::ResolvedLocation::Status::Failed)
+                return true;
+        }
+    }
+    return false;
 }
 } // namespace
 
@@ -51,11 +86,17 @@ void LookupRunner::load(const QString& hieraYaml)
     updateBusy();
     const std::string file = hieraYaml.toStdString();
     QtConcurrent::run(&m_pool, [file]() -> LoadResult {
+        LoadResult result;
         try {
-            return { hiera::Engine::load(file, engineOptions()), {} };
+            result.engine = releasingMemoryWhenFreed(hiera::Engine::load(file, engineOptions()));
         } catch (const std::exception& e) {
-            return { nullptr, QString::fromUtf8(e.what()) };
+            result.error = QString::fromUtf8(e.what());
         }
+        // Whatever the failed load built is freed by now: nothing of it is kept (the window keeps the
+        // previous engine, if any, on purpose), and the allocator gives the pages back.
+        if (!result.engine)
+            MemoryRelease::release();
+        return result;
     }).then(this, [this, generation, hieraYaml](const LoadResult& result) {
         deliver([this, generation, hieraYaml, result] {
             if (generation != m_loadGeneration) {
@@ -134,6 +175,8 @@ void LookupRunner::startScope(PendingScope job)
             snapshot->error = e.what();
         }
         snapshot->elapsedMs = elapsedMs(timer);
+        if (metUnusableFiles(*snapshot))
+            MemoryRelease::release();
         return snapshot;
     }).then(this, [this, generation](const ScopeSnapshotPtr& snapshot) {
         deliver([this, generation, snapshot] {
@@ -182,6 +225,9 @@ void LookupRunner::startLookup(PendingLookup job)
             outcome->result.error = hiera::Error(hiera::ErrorCode::Io, std::string("internal error: ") + e.what());
         }
         outcome->elapsedMs = elapsedMs(timer);
+        // Skipped files (warnings) or a failed lookup: see metUnusableFiles.
+        if (!outcome->result.warnings.empty() || outcome->result.status == hiera::LookupResult::Status::Error)
+            MemoryRelease::release();
         return outcome;
     }).then(this, [this, generation](const LookupOutcomePtr& outcome) {
         deliver([this, generation, outcome] {

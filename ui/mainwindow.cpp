@@ -1267,6 +1267,10 @@ void MainWindow::onScopeResolved(const ScopeSnapshotPtr& snapshot)
         // The model shares the snapshot's list: replacing it here frees nothing on this thread.
         m_keyListModel->setStringList(snapshot->keyList);
         m_runner->releaseLater(std::exchange(m_keysSnapshot, snapshot));
+    } else if (sameKeys) {
+        // The same keys, but the newer snapshot: the old one holds its engine, which must not outlive
+        // a hierarchy that was replaced (the completer's list is shared and stays as it is).
+        m_runner->releaseLater(std::exchange(m_keysSnapshot, snapshot));
     }
     m_runner->releaseLater(std::move(previous));
     m_watcher->setCandidates(snapshot);

@@ -12,6 +12,7 @@
 #include "hierarchymodel.h"
 #include "lookuprunner.h"
 #include "mainwindow.h"
+#include "memoryrelease.h"
 #include "messagebanner.h"
 #include "modelroles.h"
 #include "sourceviewer.h"
@@ -744,6 +745,40 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("renamed"), timeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runner()->isBusy() && !m_window->fileWatcher()->isBusy(), timeoutMs);
         QCOMPARE(watcher->fileWatchCount(), 1);
+    }
+
+    void replacedOrFailedLoadKeepsNoOldEngine()
+    {
+        // Opening another hierarchy frees the previous engine (its parsed files) once every view has
+        // moved on; the allocator is asked to give the memory back.
+        openDemoCopy(QStringLiteral("profile::web::workers"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() > 0 && !m_window->runner()->isBusy(), timeoutMs);
+        std::weak_ptr<const hiera::Engine> first = m_window->runner()->engine();
+        QVERIFY(!first.expired());
+        QTemporaryDir other;
+        QVERIFY(UiTest::copyTree(m_tmp.filePath(QStringLiteral("demo")), other.path()));
+        const int releasesBefore = MemoryRelease::releaseCount();
+        QVERIFY(m_window->openHierarchy(other.filePath(QStringLiteral("hiera.yaml"))));
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->hieraYamlPath(), other.filePath(QStringLiteral("hiera.yaml")), timeoutMs);
+        waitForAnswer(QStringLiteral("profile::web::workers"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() > 0 && !m_window->runner()->isBusy(), timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(first.expired(), timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(MemoryRelease::releaseCount() > releasesBefore, timeoutMs);
+
+        // A hierarchy that fails to load: nothing of it is kept, the memory is handed back, and the
+        // window keeps showing the hierarchy it had (on purpose, and it says so).
+        const EnginePtr current = m_window->runner()->engine();
+        QTemporaryDir broken;
+        QVERIFY(UiTest::writeFiles(broken, { { "hiera.yaml", "version: 5\nhierarchy: [\n" } }));
+        QSignalSpy loaded(m_window.get(), &MainWindow::engineLoadFinished);
+        const int releasesBeforeFailure = MemoryRelease::releaseCount();
+        QVERIFY(m_window->openHierarchy(broken.filePath(QStringLiteral("hiera.yaml"))));
+        QVERIFY(loaded.wait(timeoutMs));
+        QCOMPARE(loaded.last().at(0).toBool(), false);
+        QVERIFY(MemoryRelease::releaseCount() > releasesBeforeFailure);
+        QCOMPARE(m_window->runner()->engine(), current);
+        QVERIFY(m_window->answerBanner()->text().contains(QLatin1String("still showing the previous version")));
+        QCOMPARE(valueText(*m_window), QStringLiteral("16"));
     }
 
     // --- Nothing lost ---
