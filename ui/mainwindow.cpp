@@ -734,7 +734,7 @@ void MainWindow::finishFactsRead()
     m_removeFactAction->setEnabled(true);
     if (auto entry = std::exchange(m_pendingRecovery, nullptr))
         offerRecovery(*entry);
-    // The lookups that waited for these facts (setScope() has scheduled them already when they arrived).
+    // The lookups that waited for these facts (setPrepared() has scheduled them already if they arrived).
     scheduleRefresh();
 }
 
@@ -1181,8 +1181,13 @@ bool MainWindow::runLookup()
         showNoKey();
         return false;
     }
-    if (!m_runner->engine() || !scopeSettled())
+    if (!m_runner->engine())
         return false;
+    if (!scopeSettled()) {
+        if (m_runner->isReadingFacts())
+            setSummary(tr("Reading the facts: the answer follows."));
+        return false;
+    }
     m_runner->lookup(scopeValue(), LookupRequest { toStd(key), currentMerge() });
     return true;
 }
