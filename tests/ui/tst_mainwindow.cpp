@@ -702,6 +702,7 @@ private Q_SLOTS:
             QVERIFY(UiTest::writeFile(dir.filePath(name), QStringLiteral("node_%1::value: %1\n").arg(i).toUtf8()));
         }
         QVERIFY(openFactsAndWait(*m_window, dir.filePath(QStringLiteral("facts.yaml"))));
+        m_testers.clear(); // the model tester would check the hierarchy's 20,000 rows on every reset
         QElapsedTimer clock;
         qint64 last = 0;
         qint64 worstGap = 0;
@@ -732,7 +733,7 @@ private Q_SLOTS:
         QCOMPARE(watcher->directoryWatchCount(), 2);
         QVERIFY(watcher->fileWatchCount() <= DataFileWatcher::maxFileWatches);
         QVERIFY(watcher->isPolling());
-        QVERIFY2(worstGap < 1000 * UiTest::timingFactor, qPrintable(QStringLiteral("GUI thread stalled for %1 ms").arg(worstGap)));
+        QVERIFY2(worstGap < 500 * UiTest::timingFactor, qPrintable(QStringLiteral("GUI thread stalled for %1 ms").arg(worstGap)));
 
         // One of them rewritten in place (which a directory watch does not report): the poll notices.
         const QString file = dir.filePath(QStringLiteral("data/many/m12345.yaml"));
