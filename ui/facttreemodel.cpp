@@ -121,6 +121,29 @@ void FactTreeModel::setScope(const Value& scope)
     Q_EMIT factsChanged();
 }
 
+struct FactTreeModel::Prepared {
+    std::unique_ptr<Node> root;
+};
+
+std::shared_ptr<FactTreeModel::Prepared> FactTreeModel::prepare(const Value& scope)
+{
+    auto prepared = std::make_shared<Prepared>();
+    prepared->root = std::make_unique<Node>();
+    fill(prepared->root.get(), scope.isHash() ? scope : Value(hiera::Hash()));
+    prepared->root->type = Value::Type::Hash;
+    return prepared;
+}
+
+void FactTreeModel::setPrepared(Prepared& prepared)
+{
+    if (!prepared.root)
+        return;
+    beginResetModel();
+    std::swap(m_root, prepared.root);
+    endResetModel();
+    Q_EMIT factsChanged();
+}
+
 Value FactTreeModel::toValue() const
 {
     return build(m_root.get());

@@ -35,6 +35,13 @@ public:
     void setScope(const hiera::Value& scope);
     // The scope as a Value: the snapshot the engine looks up against.
     hiera::Value toValue() const;
+    // A scope's tree built ahead, on any thread (LookupRunner::readFacts builds it on a worker): filling
+    // the tree of a large facts file took the GUI thread hundreds of milliseconds.
+    struct Prepared;
+    static std::shared_ptr<Prepared> prepare(const hiera::Value& scope);
+    // Replaces the whole scope with a prepared tree, as setScope() does. `prepared` gets the previous
+    // tree, for the caller to free where it costs nothing (LookupRunner::releaseLater).
+    void setPrepared(Prepared& prepared);
 
     void setUndoStack(QUndoStack* stack) { m_undoStack = stack; }
     QUndoStack* undoStack() const { return m_undoStack; }

@@ -1,7 +1,10 @@
 #include "lookuprunner.h"
 
+#include "memoryrelease.h"
+
 #include <hiera/scope.h>
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFuture>
 #include <QThread>
@@ -21,13 +24,46 @@ double elapsedMs(const QElapsedTimer& timer)
 {
     return static_cast<double>(timer.nsecsElapsed()) / 1e6;
 }
+
+// The engine as the window holds it: when its last holder lets go (the hierarchy was replaced or
+// reloaded; snapshots and answers hold it too), the memory of its parsed files goes back to the
+// system instead of staying with the allocator. Engine never hands out shared_from_this(), so this
+// holder's count is the engine's.
+EnginePtr releasingMemoryWhenFreed(std::shared_ptr<const hiera::Engine> engine)
+{
+    const hiera::Engine* raw = engine.get();
+    return EnginePtr(raw, [owner = std::move(engine)](const hiera::Engine*) mutable {
+        owner.reset();
+        QCoreApplication* app = QCoreApplication::instance();
+        if (app && QThread::currentThread() == app->thread())
+            QThreadPool::globalInstance()->start(&MemoryRelease::release); // brief: the global pool will do
+        else
+            MemoryRelease::release();
+    });
+}
+
+// Reading a file that is then refused (too large, not YAML, a special file read up to the limit)
+// allocates as much as the limits allow and frees it at once: hand that back after such a job.
+bool metUnusableFiles(const ScopeSnapshot& snapshot)
+{
+    if (!snapshot.error.empty())
+        return true;
+    for (const hiera::ResolvedLevel& level : snapshot.levels) {
+        for (const hiera::ResolvedLocation& location : level.locations) {
+            if (location.status == hiera::ResolvedLocation::Status::Failed)
+                return true;
+        }
+    }
+    return false;
+}
 } // namespace
 
 LookupRunner::LookupRunner(QObject* parent)
     : QObject(parent)
 {
-    // A scope resolution and a lookup run side by side, a load beside either.
-    m_pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+    // A scope resolution and a lookup run side by side, a load or a facts read beside them (a superseded
+    // facts read may still be parsing a large file: it must not hold back the answer).
+    m_pool.setMaxThreadCount(std::max(3, QThread::idealThreadCount()));
     m_pool.setObjectName(QStringLiteral("hiera-engine"));
 }
 
@@ -50,11 +86,17 @@ void LookupRunner::load(const QString& hieraYaml)
     updateBusy();
     const std::string file = hieraYaml.toStdString();
     QtConcurrent::run(&m_pool, [file]() -> LoadResult {
+        LoadResult result;
         try {
-            return { hiera::Engine::load(file, engineOptions()), {} };
+            result.engine = releasingMemoryWhenFreed(hiera::Engine::load(file, engineOptions()));
         } catch (const std::exception& e) {
-            return { nullptr, QString::fromUtf8(e.what()) };
+            result.error = QString::fromUtf8(e.what());
         }
+        // Whatever the failed load built is freed by now: nothing of it is kept (the window keeps the
+        // previous engine, if any, on purpose), and the allocator gives the pages back.
+        if (!result.engine)
+            MemoryRelease::release();
+        return result;
     }).then(this, [this, generation, hieraYaml](const LoadResult& result) {
         deliver([this, generation, hieraYaml, result] {
             if (generation != m_loadGeneration) {
@@ -133,6 +175,8 @@ void LookupRunner::startScope(PendingScope job)
             snapshot->error = e.what();
         }
         snapshot->elapsedMs = elapsedMs(timer);
+        if (metUnusableFiles(*snapshot))
+            MemoryRelease::release();
         return snapshot;
     }).then(this, [this, generation](const ScopeSnapshotPtr& snapshot) {
         deliver([this, generation, snapshot] {
@@ -181,12 +225,70 @@ void LookupRunner::startLookup(PendingLookup job)
             outcome->result.error = hiera::Error(hiera::ErrorCode::Io, std::string("internal error: ") + e.what());
         }
         outcome->elapsedMs = elapsedMs(timer);
+        // Skipped files (warnings) or a failed lookup: see metUnusableFiles.
+        if (!outcome->result.warnings.empty() || outcome->result.status == hiera::LookupResult::Status::Error)
+            MemoryRelease::release();
         return outcome;
     }).then(this, [this, generation](const LookupOutcomePtr& outcome) {
         deliver([this, generation, outcome] {
             if (finishJob(m_lookupRunning, m_pendingLookup, &LookupRunner::startLookup,
                           generation == m_lookupGeneration && outcome->engine == m_engine))
                 Q_EMIT lookupFinished(outcome);
+            updateBusy();
+        });
+    });
+}
+
+void LookupRunner::readFacts(const QString& path)
+{
+    const quint64 generation = ++m_factsGeneration;
+    ++m_factsJobs;
+    m_readingFacts = true;
+    updateBusy();
+    // Superseded reads are not cancelled (the parser takes no stop token): they finish on a worker and
+    // their result is dropped on arrival, never applied.
+    QtConcurrent::run(&m_pool, [path] {
+        return std::make_shared<FactsFile::Scope>(FactsFile::read(path));
+    }).then(this, [this, generation, path](QFuture<std::shared_ptr<FactsFile::Scope>> future) {
+        // Taken out of the future, so that the facts are freed where this says (a large scope's tree
+        // took the GUI thread tens of ms to free).
+        deliver([this, generation, path, result = future.takeResult()]() mutable {
+            --m_factsJobs;
+            if (generation != m_factsGeneration) {
+                ++m_dropped;
+            } else {
+                m_readingFacts = false;
+                if (result->error.isEmpty())
+                    Q_EMIT factsRead(path, result);
+                else
+                    Q_EMIT factsReadFailed(path, result->error);
+            }
+            releaseLater(std::exchange(result, nullptr)); // the stale facts, or the tree they replaced
+            updateBusy();
+        });
+    });
+}
+
+void LookupRunner::readAutosave(const QString& hieraYaml)
+{
+    const quint64 generation = ++m_autosaveGeneration;
+    ++m_autosaveJobs;
+    m_readingAutosave = true;
+    updateBusy();
+    QtConcurrent::run(&m_pool, [hieraYaml]() -> std::shared_ptr<const FactsAutosave::Entry> {
+        auto entry = FactsAutosave::read(hieraYaml);
+        if (!entry || !FactsAutosave::isNewerThanLastSave(*entry))
+            return nullptr;
+        return std::make_shared<const FactsAutosave::Entry>(std::move(*entry));
+    }).then(this, [this, generation, hieraYaml](const std::shared_ptr<const FactsAutosave::Entry>& entry) {
+        deliver([this, generation, hieraYaml, entry] {
+            --m_autosaveJobs;
+            if (generation != m_autosaveGeneration) {
+                ++m_dropped;
+            } else {
+                m_readingAutosave = false;
+                Q_EMIT autosaveRead(hieraYaml, entry);
+            }
             updateBusy();
         });
     });

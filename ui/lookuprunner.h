@@ -11,6 +11,8 @@
 // hierarchy) is dropped, never shown. Jobs of one kind are also coalesced: while one runs, only the
 // newest request waits behind it, so fast typing on a large hierarchy does not pile up stale work.
 
+#include "factsautosave.h"
+#include "factsfile.h"
 #include "snapshots.h"
 
 #include <hiera/value.h>
@@ -20,6 +22,7 @@
 #include <QThreadPool>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 class LookupRunner : public QObject {
@@ -38,7 +41,21 @@ public:
     void resolveScope(const hiera::Value& scope);
     void lookup(const hiera::Value& scope, LookupRequest request);
 
-    bool isBusy() const { return m_loading || m_scopeRunning || m_lookupRunning; }
+    // Reads a facts file into a scope in the background (FactsFile::read); factsRead or factsReadFailed
+    // follows. A later call supersedes one still running: only the newest read is announced, whatever
+    // order they finish in. The GUI thread never parses a facts file.
+    void readFacts(const QString& path);
+    // True from readFacts() until its result is announced (not while only superseded reads still run).
+    bool isReadingFacts() const { return m_readingFacts; }
+    // Reads the autosave of a hierarchy in the background; autosaveRead follows, with the entry if it
+    // holds edits newer than its facts file (FactsAutosave::isNewerThanLastSave), else null.
+    void readAutosave(const QString& hieraYaml);
+    bool isReadingAutosave() const { return m_readingAutosave; }
+
+    bool isBusy() const
+    {
+        return m_loading || m_scopeRunning || m_lookupRunning || m_factsJobs > 0 || m_autosaveJobs > 0;
+    }
     // Drops a result the GUI thread no longer needs on a worker: freeing the key inventory and trace
     // of a large hierarchy (a hundred thousand strings) took the GUI thread tens of ms.
     void releaseLater(std::shared_ptr<const void> data);
@@ -56,6 +73,10 @@ Q_SIGNALS:
     void loadFailed(const QString& hieraYaml, const QString& message);
     void scopeResolved(ScopeSnapshotPtr snapshot);
     void lookupFinished(LookupOutcomePtr outcome);
+    // `facts` is the runner's: a slot may take its scope and tree (the runner frees what is left on a worker).
+    void factsRead(const QString& path, const std::shared_ptr<FactsFile::Scope>& facts);
+    void factsReadFailed(const QString& path, const QString& message);
+    void autosaveRead(const QString& hieraYaml, std::shared_ptr<const FactsAutosave::Entry> entry);
     void busyChanged(bool busy);
 
 private:
@@ -87,6 +108,12 @@ private:
     bool m_scopeRunning = false;
     bool m_lookupRunning = false;
     bool m_wasBusy = false;
+    quint64 m_factsGeneration = 0;
+    int m_factsJobs = 0; // facts reads still running, superseded ones included
+    bool m_readingFacts = false;
+    quint64 m_autosaveGeneration = 0;
+    int m_autosaveJobs = 0;
+    bool m_readingAutosave = false;
     std::optional<PendingScope> m_pendingScope;
     std::optional<PendingLookup> m_pendingLookup;
     int m_dropped = 0;

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "contributionmodel.h"
+#include "datafilewatcher.h"
 #include "demo.h"
 #include "explanationmodel.h"
 #include "factcommands.h"
@@ -16,7 +17,6 @@
 #include "valuetreemodel.h"
 
 #include <hiera/explain.h>
-#include <hiera/facts.h>
 #include <hiera/lookupkey.h>
 #include <hiera/valueformat.h>
 
@@ -34,7 +34,6 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFileSystemWatcher>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -82,34 +81,6 @@ constexpr int autosavePeriodMs = 5000;
 const auto recentHierarchiesKey = QStringLiteral("recent/hierarchies");
 const auto recentFactsKey = QStringLiteral("recent/facts");
 const auto keyHistoryKey = QStringLiteral("lookup/history");
-
-// A facts file names its node through clientcert (what `puppet lookup --node` uses), else its fqdn.
-std::string certnameFor(const Value& facts)
-{
-    if (!facts.isHash())
-        return {};
-    for (const char* name : { "clientcert", "fqdn" }) {
-        const Value* v = facts.asHash().find(std::string_view(name));
-        if (v && v->isString() && !v->asString().empty())
-            return v->asString();
-    }
-    if (const Value* networking = facts.asHash().find(std::string_view("networking"));
-        networking && networking->isHash()) {
-        const Value* v = networking->asHash().find(std::string_view("fqdn"));
-        if (v && v->isString())
-            return v->asString();
-    }
-    return {};
-}
-
-// A file this window saved holds the whole scope: a `facts` hash at the top next to the top-scope copies.
-bool isSavedScope(const Value& v)
-{
-    if (!v.isHash())
-        return false;
-    const Value* facts = v.asHash().find(std::string_view("facts"));
-    return facts && facts->isHash();
-}
 
 QTreeView* makeTreeView(QWidget* parent, const QString& name)
 {
@@ -229,7 +200,7 @@ void MainWindow::createModels()
     m_fileChangeTimer = new QTimer(this);
     m_fileChangeTimer->setSingleShot(true);
     m_fileChangeTimer->setInterval(fileChangeDelayMs);
-    m_watcher = new QFileSystemWatcher(this);
+    m_watcher = new DataFileWatcher(this);
     m_autosaveTimer = new QTimer(this);
     m_autosaveTimer->setSingleShot(true);
     m_autosaveTimer->setInterval(autosaveDelayMs);
@@ -248,10 +219,14 @@ void MainWindow::createModels()
     });
     connect(m_lookupTimer, &QTimer::timeout, this, &MainWindow::runLookup);
     connect(m_fileChangeTimer, &QTimer::timeout, this, &MainWindow::processChangedFiles);
-    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &MainWindow::onFileChanged);
-    connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, &MainWindow::onFileChanged);
+    connect(m_watcher, &DataFileWatcher::configChanged, this, [this] {
+        m_configChanged = true;
+        m_fileChangeTimer->start();
+    });
+    connect(m_watcher, &DataFileWatcher::dataChanged, this, &MainWindow::onDataChanged);
 
     connect(m_factModel, &FactTreeModel::factsChanged, this, [this] {
+        ++m_factsChanges;
         m_scopeDirty = true;
         scheduleRefresh();
         // Whether the edit leaves the scope unsaved is decided when the timer fires: the undo stack
@@ -270,6 +245,9 @@ void MainWindow::createModels()
     connect(m_runner, &LookupRunner::loadFailed, this, &MainWindow::onLoadFailed);
     connect(m_runner, &LookupRunner::scopeResolved, this, &MainWindow::onScopeResolved);
     connect(m_runner, &LookupRunner::lookupFinished, this, &MainWindow::onLookupFinished);
+    connect(m_runner, &LookupRunner::factsRead, this, &MainWindow::onFactsRead);
+    connect(m_runner, &LookupRunner::factsReadFailed, this, &MainWindow::onFactsReadFailed);
+    connect(m_runner, &LookupRunner::autosaveRead, this, &MainWindow::onAutosaveRead);
 }
 
 void MainWindow::createWidgets()
@@ -432,6 +410,7 @@ void MainWindow::createWidgets()
     factsToolBar->setIconSize(QSize(16, 16));
     factsToolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     factsLayout->addWidget(factsToolBar);
+    m_factsToolBar = factsToolBar;
     m_factBanner = new MessageBanner(factsPage);
     m_factBanner->setObjectName(QStringLiteral("factBanner"));
     factsLayout->addWidget(m_factBanner);
@@ -651,18 +630,18 @@ void MainWindow::onEngineLoaded(const QString& hieraYaml, const EnginePtr& engin
     m_hierarchyBanner->clearMessage();
     if (m_answerBanner->kind() == MessageBanner::Kind::Error)
         m_answerBanner->clearMessage();
-    if (changedHierarchy && !m_watcher->files().isEmpty())
-        m_watcher->removePaths(m_watcher->files());
-    if (changedHierarchy && !m_watcher->directories().isEmpty())
-        m_watcher->removePaths(m_watcher->directories());
-    if (QFileInfo::exists(hieraYaml) && !m_watcher->files().contains(hieraYaml))
-        m_watcher->addPath(hieraYaml);
+    if (changedHierarchy)
+        m_watcher->clear();
+    m_watcher->watchConfig(hieraYaml);
     addRecent(recentHierarchiesKey, hieraYaml);
     m_statusLabel->setText(tr("Loaded %1").arg(hieraYaml));
     updateTitle();
-    // Before the first lookup, so that recovered facts give the first answer.
-    if (changedHierarchy)
-        offerRecovery();
+    // The autosave is offered before the first lookup, so that recovered facts give the first answer:
+    // lookups wait for it (scopeSettled()).
+    if (changedHierarchy) {
+        m_pendingRecovery.reset();
+        m_runner->readAutosave(hieraYaml);
+    }
     runScope();
     runLookup();
     Q_EMIT engineLoadFinished(true);
@@ -677,8 +656,7 @@ void MainWindow::onLoadFailed(const QString& hieraYaml, const QString& message)
     m_answerBanner->showMessage(MessageBanner::Kind::Error, text);
     m_statusLabel->setText(tr("Loading failed"));
     // Keep watching a broken hiera.yaml: fixing it should bring the explorer back by itself.
-    if (QFileInfo::exists(hieraYaml) && !m_watcher->files().contains(hieraYaml))
-        m_watcher->addPath(hieraYaml);
+    m_watcher->watchConfig(hieraYaml);
     if (m_hieraYaml.isEmpty())
         m_hieraYaml = hieraYaml;
     Q_EMIT engineLoadFinished(false);
@@ -686,36 +664,83 @@ void MainWindow::onLoadFailed(const QString& hieraYaml, const QString& message)
 
 bool MainWindow::openFacts(const QString& path)
 {
-    return maybeSaveFacts() && loadFacts(path);
+    if (!maybeSaveFacts())
+        return false;
+    readFacts(path);
+    return true;
 }
 
-bool MainWindow::loadFacts(const QString& path)
+bool MainWindow::isReadingFacts() const
 {
-    Value loaded;
-    try {
-        loaded = hiera::loadFactsFile(toStd(path));
-    } catch (const std::exception& e) {
-        m_factBanner->showMessage(
-            MessageBanner::Kind::Error, tr("Cannot read facts: %1").arg(QString::fromUtf8(e.what())));
-        return false;
-    }
-    Value scope;
-    try {
-        scope = isSavedScope(loaded) ? loaded : hiera::scopeFromFacts(loaded, certnameFor(loaded));
-    } catch (const std::exception& e) {
-        m_factBanner->showMessage(
-            MessageBanner::Kind::Error, tr("Cannot use these facts: %1").arg(QString::fromUtf8(e.what())));
-        return false;
+    return m_runner->isReadingFacts();
+}
+
+void MainWindow::readFacts(const QString& path)
+{
+    const QString file = QFileInfo(path).absoluteFilePath();
+    m_factsChangesAtRead = m_factsChanges;
+    m_runner->readFacts(file);
+    // Visible while it lasts, and no edits meanwhile: the facts being read would replace them.
+    m_factBanner->showMessage(
+        MessageBanner::Kind::Information, tr("Reading facts from %1…").arg(QDir::toNativeSeparators(file)));
+    m_statusLabel->setText(tr("Reading facts from %1…").arg(file));
+    m_factView->setEnabled(false);
+    m_factsToolBar->setEnabled(false);
+    m_removeFactAction->setEnabled(false);
+}
+
+void MainWindow::onFactsRead(const QString& path, const std::shared_ptr<FactsFile::Scope>& facts)
+{
+    // Unsaved edits were asked about before the read started. The panel was disabled since, but an edit
+    // can still come in (an undo, a script): ask before replacing that, and keep it if the user says so.
+    const bool editedMeanwhile = m_factsChanges != m_factsChangesAtRead;
+    if (editedMeanwhile && !m_undoStack->isClean() && !maybeSaveFacts()) {
+        finishFactsRead();
+        m_factBanner->showMessage(MessageBanner::Kind::Warning,
+            tr("Kept the unsaved edits; the facts of %1 were not applied.").arg(QDir::toNativeSeparators(path)));
+        Q_EMIT factsLoadFinished(false);
+        return;
     }
     m_factBanner->clearMessage();
-    m_factsPath = QFileInfo(path).absoluteFilePath();
-    m_factModel->setScope(scope);
+    m_statusLabel->setText(tr("Read facts from %1").arg(path));
+    m_factsPath = path;
+    // The tree and the scope were made on the worker: nothing here is linear in the number of facts but
+    // the view's own layout. (The previous tree goes back to the runner, which frees it on a worker.)
+    m_factModel->setPrepared(*facts->tree);
+    m_scope = std::move(facts->scope);
+    m_scopeDirty = false;
     m_undoStack->clear();
-    m_factView->expandToDepth(0);
+    expandFacts();
     resizeFactColumns();
     addRecent(recentFactsKey, m_factsPath);
     updateTitle();
-    return true;
+    finishFactsRead();
+    Q_EMIT factsLoadFinished(true);
+}
+
+void MainWindow::onFactsReadFailed(const QString& path, const QString& message)
+{
+    Q_UNUSED(path) // the message names the file
+    m_factBanner->showMessage(MessageBanner::Kind::Error, message);
+    m_statusLabel->setText(tr("Reading facts failed"));
+    finishFactsRead();
+    Q_EMIT factsLoadFinished(false);
+}
+
+void MainWindow::finishFactsRead()
+{
+    m_factView->setEnabled(true);
+    m_factsToolBar->setEnabled(true);
+    m_removeFactAction->setEnabled(true);
+    if (auto entry = std::exchange(m_pendingRecovery, nullptr))
+        offerRecovery(*entry);
+    // The lookups that waited for these facts (setPrepared() has scheduled them already if they arrived).
+    scheduleRefresh();
+}
+
+bool MainWindow::scopeSettled() const
+{
+    return !m_runner->isReadingFacts() && !m_runner->isReadingAutosave();
 }
 
 bool MainWindow::openDemo()
@@ -730,7 +755,7 @@ bool MainWindow::openDemo()
         return false;
     const QString facts = Demo::defaultFactsFile(hieraYaml);
     if (!facts.isEmpty())
-        loadFacts(facts);
+        readFacts(facts);
     loadHierarchy(hieraYaml);
     if (m_keyCombo->currentText().isEmpty())
         setKey(Demo::defaultKey());
@@ -771,7 +796,7 @@ void MainWindow::openFactsDialog()
     const QString path
         = QFileDialog::getOpenFileName(this, tr("Open facts"), start, tr("Facts (*.yaml *.yml *.json);;All files (*)"));
     if (!path.isEmpty())
-        loadFacts(path);
+        readFacts(path);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
@@ -845,6 +870,24 @@ void MainWindow::addFact()
     m_factView->setCurrentIndex(added);
     m_factView->scrollTo(added);
     m_factView->edit(added);
+}
+
+void MainWindow::expandFacts()
+{
+    // The first level open (facts, trusted, the top-scope hashes), unless there are very many: QTreeView
+    // inserts each expanded row's children into one flat array, so expanding tens of thousands of
+    // top-level hashes (the top-scope copies of a large facts file) is quadratic, and froze the window
+    // for seconds after the file was read. Then only the facts and trusted hashes open.
+    constexpr int expandEveryRowUpTo = 200;
+    if (m_factModel->rowCount() <= expandEveryRowUpTo) {
+        m_factView->expandToDepth(0);
+        return;
+    }
+    for (const QString& name : { QStringLiteral("facts"), QStringLiteral("trusted") }) {
+        const QModelIndex index = m_factModel->indexForKeyPath(name);
+        if (index.isValid())
+            m_factView->expand(index);
+    }
 }
 
 void MainWindow::resizeFactColumns()
@@ -981,10 +1024,14 @@ MainWindow::Answer MainWindow::ask(Question question, const QString& text)
 
 void MainWindow::revertFacts()
 {
-    if (!m_factsPath.isEmpty() && QFileInfo::exists(m_factsPath) && loadFacts(m_factsPath))
-        return;
+    // Back to the facts as they were last opened or saved here: the undo stack has them, with no file
+    // to read (and the edits stay on the redo stack).
     if (m_undoStack->cleanIndex() >= 0) {
         m_undoStack->setIndex(m_undoStack->cleanIndex());
+        return;
+    }
+    if (!m_factsPath.isEmpty() && QFileInfo::exists(m_factsPath)) {
+        readFacts(m_factsPath); // the stack lost its clean state: read the file again, in the background
         return;
     }
     m_factModel->setScope(Value(hiera::Hash()));
@@ -1037,23 +1084,31 @@ void MainWindow::discardAutosave()
     m_autosaveKey.clear();
 }
 
-void MainWindow::offerRecovery()
+void MainWindow::onAutosaveRead(const QString& hieraYaml, const std::shared_ptr<const FactsAutosave::Entry>& entry)
 {
-    const auto entry = FactsAutosave::read(m_hieraYaml);
-    if (!entry || !FactsAutosave::isNewerThanLastSave(*entry))
-        return;
-    const QString from = entry->factsPath.isEmpty() ? tr("facts that were never saved")
-                                                    : QDir::toNativeSeparators(entry->factsPath);
+    if (entry && hieraYaml == m_hieraYaml) {
+        if (m_runner->isReadingFacts())
+            m_pendingRecovery = entry; // offered on top of the facts being read, once they are in
+        else
+            offerRecovery(*entry);
+    }
+    scheduleRefresh(); // the lookups that waited for the autosave
+}
+
+void MainWindow::offerRecovery(const FactsAutosave::Entry& entry)
+{
+    const QString from = entry.factsPath.isEmpty() ? tr("facts that were never saved")
+                                                   : QDir::toNativeSeparators(entry.factsPath);
     const QString text = tr("Fact edits for this hierarchy were not saved when Hiera Explorer last closed "
                             "(%1, autosaved %2). Recover them?")
-                             .arg(from, QLocale().toString(entry->written, QLocale::ShortFormat));
+                             .arg(from, QLocale().toString(entry.written, QLocale::ShortFormat));
     switch (ask(Question::RecoverAutosave, text)) {
     case Answer::Accept:
-        m_factsPath = entry->factsPath;
+        m_factsPath = entry.factsPath;
         m_factBanner->clearMessage();
         // Undoable, and it leaves the scope unsaved: the facts file still holds the old facts.
-        m_undoStack->push(new ReplaceScopeCommand(m_factModel, entry->scope, tr("Recover autosaved facts")));
-        m_factView->expandToDepth(0);
+        m_undoStack->push(new ReplaceScopeCommand(m_factModel, entry.scope, tr("Recover autosaved facts")));
+        expandFacts();
         m_statusLabel->setText(tr("Recovered the unsaved fact edits"));
         updateTitle();
         break;
@@ -1114,7 +1169,7 @@ void MainWindow::scheduleLookup()
 
 void MainWindow::runScope()
 {
-    if (m_runner->engine())
+    if (m_runner->engine() && scopeSettled())
         m_runner->resolveScope(scopeValue());
 }
 
@@ -1128,6 +1183,11 @@ bool MainWindow::runLookup()
     }
     if (!m_runner->engine())
         return false;
+    if (!scopeSettled()) {
+        if (m_runner->isReadingFacts())
+            setSummary(tr("Reading the facts: the answer follows."));
+        return false;
+    }
     m_runner->lookup(scopeValue(), LookupRequest { toStd(key), currentMerge() });
     return true;
 }
@@ -1212,9 +1272,13 @@ void MainWindow::onScopeResolved(const ScopeSnapshotPtr& snapshot)
         // The model shares the snapshot's list: replacing it here frees nothing on this thread.
         m_keyListModel->setStringList(snapshot->keyList);
         m_runner->releaseLater(std::exchange(m_keysSnapshot, snapshot));
+    } else if (sameKeys) {
+        // The same keys, but the newer snapshot: the old one holds its engine, which must not outlive
+        // a hierarchy that was replaced (the completer's list is shared and stays as it is).
+        m_runner->releaseLater(std::exchange(m_keysSnapshot, snapshot));
     }
     m_runner->releaseLater(std::move(previous));
-    updateWatcher(snapshot->candidateFiles);
+    m_watcher->setCandidates(snapshot);
     Q_EMIT hierarchyShown();
 }
 
@@ -1327,83 +1391,36 @@ void MainWindow::onLookupFinished(const LookupOutcomePtr& outcome)
 // ---------------------------------------------------------------------------------------------------
 // Files on disk
 
-void MainWindow::updateWatcher(const std::vector<std::string>& candidates)
+void MainWindow::onDataChanged(const QStringList& files, const QStringList& directories)
 {
-    // Existing candidates are watched as files; the directories they live in catch files appearing
-    // (a node file created for the first time, a new drop-in matching a glob).
-    QSet<QString> files;
-    QSet<QString> directories;
-    if (!m_hieraYaml.isEmpty() && QFileInfo::exists(m_hieraYaml))
-        files.insert(m_hieraYaml);
-    for (const auto& candidate : candidates) {
-        const QString path = toQString(candidate);
-        const QFileInfo info(path);
-        if (info.isFile())
-            files.insert(path);
-        const QString dir = info.absolutePath();
-        if (QFileInfo(dir).isDir())
-            directories.insert(dir);
-    }
-    const QStringList watchedFiles = m_watcher->files();
-    const QStringList watchedDirs = m_watcher->directories();
-    QStringList stale;
-    for (const QString& f : watchedFiles) {
-        if (!files.contains(f))
-            stale << f;
-    }
-    for (const QString& d : watchedDirs) {
-        if (!directories.contains(d))
-            stale << d;
-    }
-    if (!stale.isEmpty())
-        m_watcher->removePaths(stale);
-    QStringList added;
-    for (const QString& f : std::as_const(files)) {
-        if (!watchedFiles.contains(f))
-            added << f;
-    }
-    for (const QString& d : std::as_const(directories)) {
-        if (!watchedDirs.contains(d))
-            added << d;
-    }
-    if (!added.isEmpty())
-        m_watcher->addPaths(added);
-}
-
-void MainWindow::onFileChanged(const QString& path)
-{
-    m_changedFiles.insert(path);
+    for (const QString& file : files)
+        m_changedFiles.insert(file);
+    for (const QString& directory : directories)
+        m_changedDirectories.insert(directory);
     m_fileChangeTimer->start();
 }
 
 void MainWindow::processChangedFiles()
 {
-    const QSet<QString> changed = std::exchange(m_changedFiles, {});
-    bool reloadConfig = false;
-    for (const QString& path : changed) {
-        if (path == m_hieraYaml) {
-            reloadConfig = true;
-        } else if (const EnginePtr engine = m_runner->engine()) {
-            if (QFileInfo(path).isDir())
-                engine->invalidate(); // something appeared or vanished: re-read all
-            else
-                engine->invalidate(toStd(path));
-        }
-        // Editors that save by rename drop the watch: put it back.
-        if (QFileInfo::exists(path) && !m_watcher->files().contains(path) && !m_watcher->directories().contains(path))
-            m_watcher->addPath(path);
-        if (path == m_sourceViewer->currentFile())
-            m_sourceViewer->reload();
-    }
-    if (!m_sourceViewer->currentFile().isEmpty()) {
-        const QString viewed = QFileInfo(m_sourceViewer->currentFile()).absolutePath();
-        if (changed.contains(viewed))
-            m_sourceViewer->reload();
-    }
-    if (reloadConfig)
+    const QSet<QString> files = std::exchange(m_changedFiles, {});
+    const QSet<QString> directories = std::exchange(m_changedDirectories, {});
+    const bool configChanged = std::exchange(m_configChanged, false);
+    if (configChanged) {
         m_runner->load(m_hieraYaml);
-    else
+    } else if (const EnginePtr engine = m_runner->engine()) {
+        for (const QString& file : files)
+            engine->invalidate(toStd(file));
+        // A file appeared or vanished there: the globs are matched again (invalidate(path) drops the
+        // glob cache; the directory itself is no cached file).
+        for (const QString& directory : directories)
+            engine->invalidate(toStd(directory));
         scheduleRefresh();
+    }
+    const QString viewed = m_sourceViewer->currentFile();
+    if (!viewed.isEmpty()
+        && ((configChanged && viewed == m_hieraYaml) || files.contains(viewed)
+            || directories.contains(QFileInfo(viewed).absolutePath())))
+        m_sourceViewer->reload();
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -5,6 +5,8 @@
 // every fact edit, key change, merge choice or file change on disk re-runs the lookup (debounced)
 // off the GUI thread and the newest result replaces the answer.
 
+#include "factsautosave.h"
+#include "factsfile.h"
 #include "snapshots.h"
 
 #include <hiera/value.h>
@@ -17,6 +19,7 @@
 #include <optional>
 
 class ContributionModel;
+class DataFileWatcher;
 class ExplanationModel;
 class FactTreeModel;
 class HierarchyModel;
@@ -28,7 +31,6 @@ class QAction;
 class QCheckBox;
 class QComboBox;
 class QCompleter;
-class QFileSystemWatcher;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -64,9 +66,12 @@ public:
     // Loads a hiera.yaml in the background; the answer follows when it is loaded. With unsaved fact
     // edits, asks first (Discard goes back to the saved facts); false if the user cancelled.
     bool openHierarchy(const QString& hieraYaml);
-    // Reads a facts file (facter -y / -j, puppet facts, or a scope saved here). Errors show in place.
-    // With unsaved fact edits, asks first. False if the file could not be used or the user cancelled.
+    // Reads a facts file (facter -y / -j, puppet facts, or a scope saved here) in the background; the
+    // facts panel says it is reading, and factsLoadFinished follows (errors show in place). A later open
+    // supersedes one still reading. With unsaved fact edits, asks first; false if the user cancelled.
     bool openFacts(const QString& path);
+    // A facts file is being read (openFacts, the demo, a revert): the facts panel waits for it.
+    bool isReadingFacts() const;
     // Writes the scope (or only its facts) as YAML, or JSON for a .json name, atomically.
     bool saveFactsTo(const QString& path, bool factsOnly = false);
     // The demo hierarchy with web01's facts and a deep-merge key; false if no demo is installed.
@@ -89,6 +94,7 @@ public:
     ExplanationModel* explanationModel() const { return m_explanationModel; }
     QSortFilterProxyModel* explanationProxy() const { return m_explanationProxy; }
     LookupRunner* runner() const { return m_runner; }
+    DataFileWatcher* fileWatcher() const { return m_watcher; }
     QLineEdit* keyEdit() const;
     QTreeView* factView() const { return m_factView; }
     QTreeView* valueView() const { return m_valueView; }
@@ -113,6 +119,7 @@ Q_SIGNALS:
     void answerShown(); // a lookup result (found, not found or error) is on screen
     void hierarchyShown(); // a resolved hierarchy for the current scope is on screen
     void engineLoadFinished(bool ok);
+    void factsLoadFinished(bool ok); // the newest facts read is applied (true) or shown as an error
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -126,6 +133,7 @@ private:
     void createActions();
     void readSettings();
     void applyDefaultLayout();
+    void expandFacts();
     void resizeFactColumns();
     void writeSettings() const;
 
@@ -145,17 +153,23 @@ private:
     void setSummary(const QString& text);
     static QString yamlText(const LookupOutcome& outcome);
 
-    void updateWatcher(const std::vector<std::string>& candidates);
-    void onFileChanged(const QString& path);
+    void onDataChanged(const QStringList& files, const QStringList& directories);
     void processChangedFiles();
 
     void loadHierarchy(const QString& hieraYaml);
-    bool loadFacts(const QString& path);
+    void readFacts(const QString& path);
+    void onFactsRead(const QString& path, const std::shared_ptr<FactsFile::Scope>& facts);
+    void onFactsReadFailed(const QString& path, const QString& message);
+    void finishFactsRead();
+    // Lookups wait while the scope is about to change (facts being read, an autosave to offer): an
+    // answer for facts that are being replaced would only flash by.
+    bool scopeSettled() const;
     Answer ask(Question question, const QString& text);
     void revertFacts();
     void writeAutosave();
     void discardAutosave();
-    void offerRecovery();
+    void onAutosaveRead(const QString& hieraYaml, const std::shared_ptr<const FactsAutosave::Entry>& entry);
+    void offerRecovery(const FactsAutosave::Entry& entry);
     void openHierarchyDialog();
     void openFactsDialog();
     bool saveFacts();
@@ -214,6 +228,7 @@ private:
     QMenu* m_recentHierarchyMenu = nullptr;
     QMenu* m_recentFactsMenu = nullptr;
     QAction* m_removeFactAction = nullptr;
+    QWidget* m_factsToolBar = nullptr;
 
     // State
     QTimer* m_refreshTimer = nullptr; // facts changed: lookup, then hierarchy
@@ -224,9 +239,16 @@ private:
     QTimer* m_autosaveTick = nullptr; // the autosave at the latest every few seconds while editing
     bool m_autosavePending = false; // edits not yet in the autosave
     QString m_autosaveKey; // the hiera.yaml the last autosave was written for
+    // An autosave read for a newly loaded hierarchy, offered once the facts being read are in (they
+    // come first, as when facts were read on the spot: the recovered edits go on top of them).
+    std::shared_ptr<const FactsAutosave::Entry> m_pendingRecovery;
+    quint64 m_factsChanges = 0; // FactTreeModel::factsChanged so far
+    quint64 m_factsChangesAtRead = 0; // ... when the newest facts read started
     QuestionHandler m_questionHandler;
-    QFileSystemWatcher* m_watcher = nullptr;
+    DataFileWatcher* m_watcher = nullptr;
+    bool m_configChanged = false; // the hiera.yaml changed: reload
     QSet<QString> m_changedFiles;
+    QSet<QString> m_changedDirectories;
     QString m_hieraYaml;
     QString m_baseDirectory;
     QString m_factsPath;

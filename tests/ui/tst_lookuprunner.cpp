@@ -1,6 +1,7 @@
 #include "contributionmodel.h"
 #include "explanationmodel.h"
 #include "lookuprunner.h"
+#include "memoryrelease.h"
 #include "modelroles.h"
 #include "uitestutils.h"
 
@@ -103,6 +104,84 @@ private Q_SLOTS:
         QVERIFY(failed.wait(10000));
         QVERIFY(failed.first().at(1).toString().contains(QStringLiteral("hiera.yaml")));
         QCOMPARE(m_runner->engine(), previous); // a failed load keeps what worked
+    }
+
+    void failedLoadHoldsNothing()
+    {
+        // A runner whose first load fails: no engine, no job, nothing pending; the memory the attempt
+        // used is handed back to the system (MemoryRelease) on the worker.
+        LookupRunner runner;
+        QSignalSpy failed(&runner, &LookupRunner::loadFailed);
+        QSignalSpy resolved(&runner, &LookupRunner::scopeResolved);
+        const int releases = MemoryRelease::releaseCount();
+        runner.load(m_dir.filePath(QStringLiteral("bad/hiera.yaml")));
+        QVERIFY(failed.wait(10000));
+        QVERIFY(!runner.engine());
+        QVERIFY(runner.hieraYaml().isEmpty());
+        QVERIFY(!runner.isBusy());
+        QVERIFY(MemoryRelease::releaseCount() > releases);
+        runner.resolveScope(m_scope); // no engine: nothing starts
+        QVERIFY(!runner.isBusy());
+        QTest::qWait(20);
+        QCOMPARE(resolved.count(), 0);
+    }
+
+    void replacedEngineIsFreed()
+    {
+        // The runner is the engine's only holder here: loading again frees the previous engine at once,
+        // and the memory goes back to the system. (A failed load keeps it: loadFailure.)
+        std::weak_ptr<const hiera::Engine> first = m_runner->engine();
+        QVERIFY(lookupOnce(QStringLiteral("x")));
+        const int releases = MemoryRelease::releaseCount();
+        QSignalSpy loaded(m_runner, &LookupRunner::engineLoaded);
+        m_runner->load(m_dir.filePath(QStringLiteral("hiera.yaml")));
+        QVERIFY(loaded.wait(10000));
+        QVERIFY(m_runner->engine());
+        // The finished jobs' futures let go of their results (and the engine) a moment later.
+        QTRY_VERIFY(first.expired());
+        QTRY_VERIFY(MemoryRelease::releaseCount() > releases);
+    }
+
+    void unusableFilesReleaseMemory()
+    {
+        // A scope whose hierarchy meets a file it cannot use (here a directory where a data file should
+        // be): the job hands the memory it read back.
+        QTemporaryDir dir;
+        QVERIFY(UiTest::writeFiles(dir,
+            { { "hiera.yaml", "version: 5\nhierarchy:\n  - name: Broken\n    path: broken.yaml\n" } }));
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("data/broken.yaml"))));
+        QSignalSpy loaded(m_runner, &LookupRunner::engineLoaded);
+        m_runner->load(dir.filePath(QStringLiteral("hiera.yaml")));
+        QVERIFY(loaded.wait(10000));
+        const int releases = MemoryRelease::releaseCount();
+        QSignalSpy resolved(m_runner, &LookupRunner::scopeResolved);
+        m_runner->resolveScope(m_scope);
+        QVERIFY(resolved.wait(10000));
+        const auto snapshot = resolved.first().at(0).value<ScopeSnapshotPtr>();
+        QCOMPARE(snapshot->levels.size(), std::size_t(1));
+        QCOMPARE(snapshot->levels[0].locations.at(0).status, hiera::ResolvedLocation::Status::Failed);
+        QVERIFY(MemoryRelease::releaseCount() > releases);
+    }
+
+    void readFactsSupersedes()
+    {
+        QVERIFY(UiTest::writeFiles(m_dir, { { "one.yaml", "role: one\n" }, { "two.yaml", "role: two\n" } }));
+        QSignalSpy read(m_runner, &LookupRunner::factsRead);
+        QSignalSpy failed(m_runner, &LookupRunner::factsReadFailed);
+        const int dropped = m_runner->droppedResults();
+        m_runner->readFacts(m_dir.filePath(QStringLiteral("one.yaml")));
+        QVERIFY(m_runner->isReadingFacts());
+        m_runner->readFacts(m_dir.filePath(QStringLiteral("two.yaml")));
+        QTRY_VERIFY(!m_runner->isBusy());
+        QVERIFY(!m_runner->isReadingFacts());
+        QCOMPARE(read.count(), 1);
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(read.first().at(0).toString(), m_dir.filePath(QStringLiteral("two.yaml")));
+        QCOMPARE(m_runner->droppedResults(), dropped + 1);
+
+        m_runner->readFacts(m_dir.filePath(QStringLiteral("missing.yaml")));
+        QVERIFY(failed.wait(10000));
+        QVERIFY(failed.first().at(1).toString().contains(QLatin1String("missing.yaml")));
     }
 
     void lookupFirst()

@@ -4,6 +4,7 @@
 // offered back; the hierarchy's own files are never written.
 
 #include "contributionmodel.h"
+#include "datafilewatcher.h"
 #include "demo.h"
 #include "explanationmodel.h"
 #include "factsautosave.h"
@@ -11,6 +12,7 @@
 #include "hierarchymodel.h"
 #include "lookuprunner.h"
 #include "mainwindow.h"
+#include "memoryrelease.h"
 #include "messagebanner.h"
 #include "modelroles.h"
 #include "sourceviewer.h"
@@ -42,6 +44,7 @@
 #include <QUndoStack>
 #include <QUrl>
 
+#include <cstdio>
 #include <memory>
 
 namespace {
@@ -83,6 +86,16 @@ QStringList treeChecksums(const QString& dir)
     }
     lines.sort();
     return lines;
+}
+
+// Opens a facts file and waits for it: openFacts() returns once the read has started on a worker.
+// True if the facts were applied.
+bool openFactsAndWait(MainWindow& window, const QString& path)
+{
+    QSignalSpy finished(&window, &MainWindow::factsLoadFinished);
+    if (!window.openFacts(path))
+        return false;
+    return finished.wait(timeoutMs) && finished.last().at(0).toBool();
 }
 
 QString factText(const MainWindow& window, const QString& keyPath)
@@ -160,7 +173,7 @@ private Q_SLOTS:
     // Opens the private demo copy with web01's facts and waits for the first answer.
     void openDemoCopy(const QString& key)
     {
-        QVERIFY(m_window->openFacts(m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
+        QVERIFY(openFactsAndWait(*m_window, m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
         m_window->openHierarchy(m_hieraYaml);
         m_window->setKey(key);
         waitForAnswer(key);
@@ -328,7 +341,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(UiTest::copyTree(m_tmp.filePath(QStringLiteral("demo")), dir.path()));
         const QString hieraYaml = dir.filePath(QStringLiteral("hiera.yaml"));
-        QVERIFY(m_window->openFacts(dir.filePath(QStringLiteral("facts/web01.example.com.yaml"))));
+        QVERIFY(openFactsAndWait(*m_window, dir.filePath(QStringLiteral("facts/web01.example.com.yaml"))));
         m_window->openHierarchy(hieraYaml);
         m_window->setKey(QStringLiteral("profile::web::workers"));
         waitForAnswer(QStringLiteral("profile::web::workers"));
@@ -370,8 +383,10 @@ private Q_SLOTS:
         // A broken facts file is reported in the facts panel; the current facts stay.
         const QString bad = m_tmp.filePath(QStringLiteral("bad-facts.yaml"));
         QVERIFY(UiTest::writeFile(bad, "os: [unclosed\n"));
-        QVERIFY(!m_window->openFacts(bad));
+        QVERIFY(!openFactsAndWait(*m_window, bad));
         QVERIFY(m_window->factBanner()->isVisible());
+        QCOMPARE(m_window->factBanner()->kind(), MessageBanner::Kind::Error);
+        QVERIFY(m_window->factBanner()->text().contains(QLatin1String("bad-facts.yaml")));
         QVERIFY(m_window->factModel()->indexForKeyPath(QStringLiteral("facts.os.family")).isValid());
     }
 
@@ -424,7 +439,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, name);
         QFETCH(bool, factsOnly);
-        QVERIFY(m_window->openFacts(m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
+        QVERIFY(openFactsAndWait(*m_window, m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
         QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.os.release.major"), hiera::Value(13)));
         QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.load"), hiera::Value(1.5)));
         const hiera::Value before = m_window->factModel()->toValue();
@@ -433,7 +448,7 @@ private Q_SLOTS:
         QVERIFY(m_window->saveFactsTo(path, factsOnly));
         QVERIFY(m_window->isWindowModified() == factsOnly);
         m_window->undoStack()->setClean();
-        QVERIFY(m_window->openFacts(path));
+        QVERIFY(openFactsAndWait(*m_window, path));
         const hiera::Value after = m_window->factModel()->toValue();
         if (factsOnly) {
             // Facts only: reopening rebuilds the scope from them (top-scope copies from the facts).
@@ -447,7 +462,7 @@ private Q_SLOTS:
 
     void puppetFactsWrapper()
     {
-        QVERIFY(m_window->openFacts(m_tmp.filePath(QStringLiteral("demo/facts/web02.example.com.json"))));
+        QVERIFY(openFactsAndWait(*m_window, m_tmp.filePath(QStringLiteral("demo/facts/web02.example.com.json"))));
         QCOMPARE(m_window->factModel()->nodeValue(m_window->factModel()->indexForKeyPath(QStringLiteral("facts.env"))),
             hiera::Value("staging"));
         QCOMPARE(m_window->factModel()->nodeValue(
@@ -517,7 +532,7 @@ private Q_SLOTS:
         });
         clock.start();
         ticker.start();
-        QVERIFY(m_window->openFacts(fixture + QStringLiteral("/facts/") + node + QStringLiteral(".yaml")));
+        QVERIFY(openFactsAndWait(*m_window, fixture + QStringLiteral("/facts/") + node + QStringLiteral(".yaml")));
         m_window->openHierarchy(fixture + QStringLiteral("/hiera.yaml"));
         m_window->setKey(QStringLiteral("profile::base::motd"));
         waitForAnswer(QStringLiteral("profile::base::motd"));
@@ -560,6 +575,211 @@ private Q_SLOTS:
         QVERIFY(m_window->grab().save(file));
         QVERIFY(QFileInfo(file).size() > 10000);
         qInfo("screenshot: %s", qPrintable(file));
+    }
+
+    // --- Bad input, round two ---
+
+    // A facts file large enough to take a while to parse: 40,000 facts, each a small hash (about 3 MB).
+    QString writeBigFacts(const QString& name, int count = 40000)
+    {
+        QByteArray yaml;
+        yaml.reserve(count * 80);
+        yaml += "fqdn: big.example.com\n";
+        for (int i = 0; i < count; ++i)
+            yaml += QStringLiteral("fact_%1:\n  index: %1\n  name: \"value %1\"\n  list: [a, b, c]\n").arg(i).toUtf8();
+        const QString path = m_tmp.filePath(name);
+        return UiTest::writeFile(path, yaml) ? path : QString();
+    }
+
+    void factsAreReadOffTheGuiThread()
+    {
+        const QString big = writeBigFacts(QStringLiteral("big-facts.yaml"));
+        QVERIFY(!big.isEmpty());
+        // QAbstractItemModelTester checks every row of a reset model: on 40,000 facts that would measure
+        // the tester, not the window.
+        m_testers.clear();
+        QSignalSpy finished(m_window.get(), &MainWindow::factsLoadFinished);
+        // The event loop's longest pause while the file is read and applied: the window stays responsive.
+        QElapsedTimer clock;
+        qint64 last = 0;
+        qint64 worstGap = 0;
+        int ticks = 0;
+        QTimer ticker;
+        ticker.setInterval(1);
+        connect(&ticker, &QTimer::timeout, this, [&] {
+            const qint64 now = clock.elapsed();
+            worstGap = std::max(worstGap, now - last);
+            last = now;
+            ++ticks;
+        });
+        clock.start();
+        ticker.start();
+        QVERIFY(m_window->openFacts(big));
+        const qint64 returnedAfter = clock.elapsed();
+        // Reading, and saying so: the facts panel waits, with a banner naming the file.
+        QVERIFY(m_window->isReadingFacts());
+        QVERIFY(m_window->factBanner()->isVisible());
+        QCOMPARE(m_window->factBanner()->kind(), MessageBanner::Kind::Information);
+        QVERIFY2(m_window->factBanner()->text().contains(QLatin1String("Reading facts"))
+                && m_window->factBanner()->text().contains(QLatin1String("big-facts.yaml")),
+            qPrintable(m_window->factBanner()->text()));
+        QVERIFY(!m_window->factView()->isEnabled());
+        QVERIFY(finished.wait(60000));
+        const qint64 readMs = clock.elapsed();
+        const int ticksWhileReading = ticks;
+        QTest::qWait(20); // one more tick: the gap that ends after the facts were applied counts too
+        const qint64 worstWhileReading = worstGap;
+        ticker.stop();
+        QCOMPARE(finished.count(), 1);
+        QVERIFY(finished.first().at(0).toBool());
+        // The facts arrived.
+        QCOMPARE(m_window->factsPath(), big);
+        QCOMPARE(factText(*m_window, QStringLiteral("facts.fact_39999.index")), QStringLiteral("39999"));
+        QCOMPARE(factText(*m_window, QStringLiteral("fact_0.name")), QStringLiteral("value 0"));
+        QVERIFY(!m_window->isReadingFacts());
+        QVERIFY(m_window->factView()->isEnabled());
+        QVERIFY(!m_window->factBanner()->isVisible());
+        qInfo("big facts: openFacts returned after %lld ms, read in %lld ms, %d event-loop ticks meanwhile, "
+              "worst gap %lld ms",
+            returnedAfter, readMs, ticksWhileReading, worstWhileReading);
+        QVERIFY2(returnedAfter < 100 * UiTest::timingFactor, qPrintable(QStringLiteral("openFacts took %1 ms").arg(returnedAfter)));
+        QVERIFY(ticksWhileReading >= 3);
+        QVERIFY2(worstWhileReading < 250 * UiTest::timingFactor, qPrintable(QStringLiteral("GUI thread stalled for %1 ms").arg(worstWhileReading)));
+    }
+
+    void laterFactsOpenSupersedesEarlier()
+    {
+        m_testers.clear(); // as above
+        const QString big = writeBigFacts(QStringLiteral("big-facts-2.yaml"));
+        QVERIFY(!big.isEmpty());
+        const QString db01 = m_tmp.filePath(QStringLiteral("demo/facts/db01.example.com.yaml"));
+        QSignalSpy finished(m_window.get(), &MainWindow::factsLoadFinished);
+        const int droppedBefore = m_window->runner()->droppedResults();
+        QVERIFY(m_window->openFacts(big));
+        QVERIFY(m_window->openFacts(db01)); // while the big file is still being read
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runner()->isBusy(), 60000); // both reads are over
+        QCOMPARE(finished.count(), 1); // only the second is announced
+        QVERIFY(finished.first().at(0).toBool());
+        QCOMPARE(m_window->factsPath(), db01);
+        QCOMPARE(factText(*m_window, QStringLiteral("facts.fqdn")), QStringLiteral("db01.example.com"));
+        QVERIFY(!m_window->factModel()->indexForKeyPath(QStringLiteral("facts.fact_0")).isValid());
+        QCOMPARE(m_window->runner()->droppedResults(), droppedBefore + 1);
+        QVERIFY(!m_window->factBanner()->isVisible());
+        QVERIFY(!m_window->isWindowModified());
+    }
+
+    void factsWaitedForByTheFirstAnswer()
+    {
+        // Facts opened while the hierarchy loads: the first answer is made with them, never with the
+        // facts they replace.
+        m_testers.clear(); // as above
+        QSignalSpy shown(m_window.get(), &MainWindow::answerShown);
+        QVERIFY(m_window->openFacts(writeBigFacts(QStringLiteral("big-facts-3.yaml"), 20000)));
+        m_window->openHierarchy(m_hieraYaml);
+        m_window->setKey(QStringLiteral("profile::web::workers"));
+        QVERIFY(m_window->openFacts(m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
+        waitForAnswer(QStringLiteral("profile::web::workers"));
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runner()->isBusy(), 60000);
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(valueText(*m_window), QStringLiteral("16")); // web01: production
+    }
+
+    void manyGlobMatchesAreWatchedByDirectory()
+    {
+        // 20,000 files matched by one glob level. Watching each of them froze the window (37 s for
+        // 100,000) and would exceed the inotify limit; now their directory is watched, and polled.
+        constexpr int count = 20000;
+        QTemporaryDir dir;
+        QVERIFY(UiTest::writeFiles(dir, {
+            { "hiera.yaml", "version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n"
+                            "  - name: Many\n    glob: \"many/*.yaml\"\n  - name: Common\n    path: common.yaml\n" },
+            { "data/common.yaml", "common::key: here\n" },
+            { "facts.yaml", "fqdn: many.example.com\n" },
+        }));
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("data/many"))));
+        for (int i = 0; i < count; ++i) {
+            const QString name = QStringLiteral("data/many/m%1.yaml").arg(i, 5, 10, QLatin1Char('0'));
+            QVERIFY(UiTest::writeFile(dir.filePath(name), QStringLiteral("node_%1::value: %1\n").arg(i).toUtf8()));
+        }
+        QVERIFY(openFactsAndWait(*m_window, dir.filePath(QStringLiteral("facts.yaml"))));
+        m_testers.clear(); // the model tester would check the hierarchy's 20,000 rows on every reset
+        QElapsedTimer clock;
+        qint64 last = 0;
+        qint64 worstGap = 0;
+        QTimer ticker;
+        ticker.setInterval(1);
+        connect(&ticker, &QTimer::timeout, this, [&] {
+            const qint64 now = clock.elapsed();
+            worstGap = std::max(worstGap, now - last);
+            last = now;
+        });
+        QSignalSpy surveyed(m_window->fileWatcher(), &DataFileWatcher::surveyed);
+        clock.start();
+        ticker.start();
+        m_window->openHierarchy(dir.filePath(QStringLiteral("hiera.yaml")));
+        m_window->setKey(QStringLiteral("node_12345::value"));
+        waitForAnswer(QStringLiteral("node_12345::value"));
+        QCOMPARE(valueText(*m_window), QStringLiteral("12345"));
+        QTRY_VERIFY_WITH_TIMEOUT(!surveyed.isEmpty() && m_window->fileWatcher()->candidateCount() >= count, 60000);
+        const qint64 loadedAfter = clock.elapsed();
+        ticker.stop();
+        const DataFileWatcher* watcher = m_window->fileWatcher();
+        qInfo("%d glob matches: watched after %lld ms, worst event-loop gap %lld ms; %d file watches, %d directory "
+              "watches, polling every %d ms",
+            count, loadedAfter, worstGap, watcher->fileWatchCount(), watcher->directoryWatchCount(),
+            watcher->pollInterval());
+        // The watches stay far below any inotify limit: the hiera.yaml, and the two data directories.
+        QCOMPARE(watcher->fileWatchCount(), 1);
+        QCOMPARE(watcher->directoryWatchCount(), 2);
+        QVERIFY(watcher->fileWatchCount() <= DataFileWatcher::maxFileWatches);
+        QVERIFY(watcher->isPolling());
+        QVERIFY2(worstGap < 500 * UiTest::timingFactor, qPrintable(QStringLiteral("GUI thread stalled for %1 ms").arg(worstGap)));
+
+        // One of them rewritten in place (which a directory watch does not report): the poll notices.
+        const QString file = dir.filePath(QStringLiteral("data/many/m12345.yaml"));
+        QVERIFY(UiTest::writeFile(file, "node_12345::value: changed\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("changed"), timeoutMs);
+        // Replaced by rename, as many editors save: the directory watch reports it at once.
+        const QString saved = dir.filePath(QStringLiteral("data/many/.m12345.yaml.new"));
+        QVERIFY(UiTest::writeFile(saved, "node_12345::value: renamed\n"));
+        QVERIFY(std::rename(QFile::encodeName(saved).constData(), QFile::encodeName(file).constData()) == 0);
+        QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("renamed"), timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runner()->isBusy() && !m_window->fileWatcher()->isBusy(), timeoutMs);
+        QCOMPARE(watcher->fileWatchCount(), 1);
+    }
+
+    void replacedOrFailedLoadKeepsNoOldEngine()
+    {
+        // Opening another hierarchy frees the previous engine (its parsed files) once every view has
+        // moved on; the allocator is asked to give the memory back.
+        openDemoCopy(QStringLiteral("profile::web::workers"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() > 0 && !m_window->runner()->isBusy(), timeoutMs);
+        std::weak_ptr<const hiera::Engine> first = m_window->runner()->engine();
+        QVERIFY(!first.expired());
+        QTemporaryDir other;
+        QVERIFY(UiTest::copyTree(m_tmp.filePath(QStringLiteral("demo")), other.path()));
+        const int releasesBefore = MemoryRelease::releaseCount();
+        QVERIFY(m_window->openHierarchy(other.filePath(QStringLiteral("hiera.yaml"))));
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->hieraYamlPath(), other.filePath(QStringLiteral("hiera.yaml")), timeoutMs);
+        waitForAnswer(QStringLiteral("profile::web::workers"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() > 0 && !m_window->runner()->isBusy(), timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(first.expired(), timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(MemoryRelease::releaseCount() > releasesBefore, timeoutMs);
+
+        // A hierarchy that fails to load: nothing of it is kept, the memory is handed back, and the
+        // window keeps showing the hierarchy it had (on purpose, and it says so).
+        const EnginePtr current = m_window->runner()->engine();
+        QTemporaryDir broken;
+        QVERIFY(UiTest::writeFiles(broken, { { "hiera.yaml", "version: 5\nhierarchy: [\n" } }));
+        QSignalSpy loaded(m_window.get(), &MainWindow::engineLoadFinished);
+        const int releasesBeforeFailure = MemoryRelease::releaseCount();
+        QVERIFY(m_window->openHierarchy(broken.filePath(QStringLiteral("hiera.yaml"))));
+        QVERIFY(loaded.wait(timeoutMs));
+        QCOMPARE(loaded.last().at(0).toBool(), false);
+        QVERIFY(MemoryRelease::releaseCount() > releasesBeforeFailure);
+        QCOMPARE(m_window->runner()->engine(), current);
+        QVERIFY(m_window->answerBanner()->text().contains(QLatin1String("still showing the previous version")));
+        QCOMPARE(valueText(*m_window), QStringLiteral("16"));
     }
 
     // --- Nothing lost ---
@@ -611,11 +831,11 @@ private Q_SLOTS:
         QCOMPARE(factText(*m_window, QStringLiteral("facts.env")), QStringLiteral("staging"));
 
         m_answers << MainWindow::Answer::Discard;
-        QVERIFY(m_window->openFacts(db01));
+        QVERIFY(openFactsAndWait(*m_window, db01));
         QCOMPARE(m_questions.size(), 2);
         QCOMPARE(m_window->factsPath(), db01);
         QVERIFY(!m_window->isWindowModified());
-        QVERIFY(m_window->openFacts(db01)); // clean: no question
+        QVERIFY(openFactsAndWait(*m_window, db01)); // clean: no question
         QCOMPARE(m_questions.size(), 2);
     }
 
@@ -685,7 +905,7 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(autosave));
         auto next = std::make_unique<MainWindow>();
         next->setQuestionHandler(answerer());
-        QVERIFY(next->openFacts(m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
+        QVERIFY(openFactsAndWait(*next, m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
         QVERIFY(next->openHierarchy(m_hieraYaml));
         QTRY_VERIFY_WITH_TIMEOUT(!m_questions.isEmpty(), timeoutMs);
         QCOMPARE(m_questions.size(), 1);
@@ -754,7 +974,7 @@ private Q_SLOTS:
         QVERIFY(before.size() > 10);
 
         m_window->setAutosaveDelays(10, 100);
-        QVERIFY(m_window->openFacts(dir.filePath(QStringLiteral("facts/web01.example.com.yaml"))));
+        QVERIFY(openFactsAndWait(*m_window, dir.filePath(QStringLiteral("facts/web01.example.com.yaml"))));
         QVERIFY(m_window->openHierarchy(hieraYaml));
         m_window->setKey(QStringLiteral("profile::ntp"));
         waitForAnswer(QStringLiteral("profile::ntp"));

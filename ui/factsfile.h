@@ -1,0 +1,27 @@
+#pragma once
+
+// FactsFile — a facts file made into the explorer's scope: facter -y / -j or `puppet facts` output
+// (facts.<name> plus the top-scope copies, trusted.certname from clientcert or fqdn), or a scope this
+// window saved, taken as it is. A plain function of the file: LookupRunner::readFacts runs it on a
+// worker, since a large facts file took seconds to parse and froze the window when read on the GUI thread.
+
+#include "facttreemodel.h"
+
+#include <hiera/value.h>
+
+#include <QString>
+
+#include <memory>
+
+namespace FactsFile {
+
+struct Scope {
+    hiera::Value scope;
+    std::shared_ptr<FactTreeModel::Prepared> tree; // the scope's tree for the facts panel
+    QString error; // one line naming the file; empty on success
+};
+
+// Reads the file and builds the scope and its tree (everything but showing it).
+Scope read(const QString& path);
+
+} // namespace FactsFile
