@@ -31,6 +31,9 @@ int main(int argc, char* argv[])
     QCoreApplication::setOrganizationName(QStringLiteral("HieraExplorer"));
     QCoreApplication::setApplicationName(QStringLiteral("hiera-explorer"));
     QCoreApplication::setApplicationVersion(QStringLiteral(HIERA_VERSION));
+    // The installed desktop entry's name: Wayland compositors and task bars take the window's icon and
+    // name from it (resources/desktop/).
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.hieraexplorer.HieraExplorer"));
     QGuiApplication::setApplicationDisplayName(QStringLiteral("Hiera Explorer"));
 
     QCommandLineParser parser;
