@@ -4,8 +4,8 @@
 // limits, in one of the four outcomes, whatever the pattern and however long the key (std::regex
 // overflowed the stack on a long key and hung on `^(a+)+$`). Run it with -max_len large too.
 
-#include "rubyregex.h" // engine/src, through hiera::engine_internals
 #include "fuzz_common.h"
+#include "rubyregex.h" // engine/src, through hiera::engine_internals
 
 #include <cstddef>
 #include <cstdint>

@@ -18,7 +18,8 @@
 
 using FileState = DataFileWatcher::FileState;
 
-struct DataFileWatcher::Survey {
+struct DataFileWatcher::Survey
+{
     QHash<QString, FileState> states; // every candidate, present or not
     QHash<QString, QStringList> byDirectory; // the candidates of each directory
     QStringList watchFiles; // the existing files, when there are few enough to watch each
@@ -36,15 +37,15 @@ FileState statFile(const QString& path)
     const QByteArray native = QFile::encodeName(path);
     if (::stat(native.constData(), &st) != 0 || !S_ISREG(st.st_mode))
         return {};
-    return { static_cast<qint64>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
-        static_cast<qint64>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec, static_cast<qint64>(st.st_size),
-        static_cast<quint64>(st.st_ino) };
+    return {static_cast<qint64>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+            static_cast<qint64>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec, static_cast<qint64>(st.st_size),
+            static_cast<quint64>(st.st_ino)};
 #else
     const QFileInfo info(path);
     if (!info.isFile())
         return {};
-    return { info.lastModified().toMSecsSinceEpoch() * 1000000, info.metadataChangeTime().toMSecsSinceEpoch() * 1000000,
-        info.size(), 0 };
+    return {info.lastModified().toMSecsSinceEpoch() * 1000000, info.metadataChangeTime().toMSecsSinceEpoch() * 1000000,
+            info.size(), 0};
 #endif
 }
 
@@ -54,7 +55,8 @@ QString directoryOf(const QString& path)
     return slash > 0 ? path.left(slash) : QStringLiteral("/");
 }
 
-struct Job {
+struct Job
+{
     std::shared_ptr<const DataFileWatcher::Survey> base;
     ScopeSnapshotPtr candidates; // a new candidate set (then everything is stat'ed afresh)
     bool newCandidates = false;
@@ -63,7 +65,8 @@ struct Job {
     bool everything = false; // the poll
 };
 
-struct JobResult {
+struct JobResult
+{
     std::shared_ptr<const DataFileWatcher::Survey> survey;
     QStringList changedFiles;
     QStringList changedDirectories;
@@ -152,9 +155,10 @@ DataFileWatcher::DataFileWatcher(QObject* parent)
     // Not the global pool: Qt's raster engine uses it for large fills and the GUI thread waits for them.
     m_pool.setMaxThreadCount(1);
     m_pool.setObjectName(QStringLiteral("hiera-file-watcher"));
-    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, [this](const QString& path) { onPathChanged(path, false); });
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, this,
+            [this](const QString& path) { onPathChanged(path, false); });
     connect(m_watcher, &QFileSystemWatcher::directoryChanged, this,
-        [this](const QString& path) { onPathChanged(path, true); });
+            [this](const QString& path) { onPathChanged(path, true); });
     connect(m_pollTimer, &QTimer::timeout, this, [this] {
         m_pendingFullScan = true;
         scheduleJob();

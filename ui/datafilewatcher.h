@@ -31,7 +31,8 @@
 class QFileSystemWatcher;
 class QTimer;
 
-class DataFileWatcher : public QObject {
+class DataFileWatcher : public QObject
+{
     Q_OBJECT
 public:
     static constexpr int maxFileWatches = 256;
@@ -56,7 +57,8 @@ public:
     void setPollInterval(int ms); // tests; 0 = as the number of files says
     bool isBusy() const { return m_running; }
 
-    struct FileState {
+    struct FileState
+    {
         qint64 mtimeNs = -1; // -1: missing (or not a regular file)
         qint64 ctimeNs = -1;
         qint64 size = -1;

@@ -17,7 +17,7 @@ std::string certnameFor(const Value& facts)
 {
     if (!facts.isHash())
         return {};
-    for (const char* name : { "clientcert", "fqdn" }) {
+    for (const char* name : {"clientcert", "fqdn"}) {
         const Value* v = facts.asHash().find(std::string_view(name));
         if (v && v->isString() && !v->asString().empty())
             return v->asString();
@@ -55,7 +55,7 @@ Scope read(const QString& path)
     try {
         loaded = hiera::loadFactsFile(ValueConvert::toStd(path));
     } catch (const std::exception& e) {
-        return { {}, {}, tr("Cannot read facts: %1").arg(QString::fromUtf8(e.what())) };
+        return {{}, {}, tr("Cannot read facts: %1").arg(QString::fromUtf8(e.what()))};
     }
     Scope result;
     try {

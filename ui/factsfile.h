@@ -15,7 +15,8 @@
 
 namespace FactsFile {
 
-struct Scope {
+struct Scope
+{
     hiera::Value scope;
     std::shared_ptr<FactTreeModel::Prepared> tree; // the scope's tree for the facts panel
     QString error; // one line naming the file; empty on success

@@ -14,7 +14,7 @@ extern "C" void MallocExtension_ReleaseFreeMemory(void) __attribute__((weak));
 #endif
 
 namespace {
-std::atomic<int> s_releases { 0 };
+std::atomic<int> s_releases{0};
 }
 
 namespace MemoryRelease {
