@@ -2,8 +2,8 @@
 // a text, yaml-cpp must accept it too and emit exactly the same events, marks included. The input is
 // first brought to what parseData hands the reader: valid UTF-8, no NUL, no byte-order mark.
 
-#include "../engine/src/blockyaml.h"
-#include "../engine/src/scalarresolver.h"
+#include "blockyaml.h" // engine/src, through hiera::engine_internals
+#include "scalarresolver.h"
 #include "../tests/support/yamleventlog.h"
 #include "fuzz_common.h"
 
