@@ -929,10 +929,24 @@ bool MainWindow::saveFactsTo(const QString& path, bool factsOnly)
             MessageBanner::Kind::Error, tr("Cannot write facts: %1").arg(QString::fromUtf8(e.what())));
         return false;
     }
+    // QSaveFile writes a new file and renames it over the target: over a device or a FIFO (/dev/full,
+    // as root) that would replace the special file itself. Only regular files (or new ones) are saved to.
+    if (const QFileInfo target(path); target.exists() && !target.isFile()) {
+        m_factBanner->showMessage(MessageBanner::Kind::Error,
+                                  tr("Cannot save %1: it is not a regular file").arg(path));
+        return false;
+    }
     // QSaveFile: a crash or a full disk never leaves a half-written facts file behind.
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         m_factBanner->showMessage(MessageBanner::Kind::Error, tr("Cannot save %1: %2").arg(path, file.errorString()));
+        return false;
+    }
+    // Read it back: a full file system (or a device such as /dev/full named as the file) can take the
+    // bytes without an error and keep none of them; the edits must then stay unsaved.
+    if (QFile written(path); !written.open(QIODevice::ReadOnly) || written.read(bytes.size() + 1) != bytes) {
+        m_factBanner->showMessage(MessageBanner::Kind::Error,
+                                  tr("Cannot save %1: the file does not hold what was written (is the disk full?)").arg(path));
         return false;
     }
     m_factBanner->clearMessage();

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -333,14 +335,69 @@ std::optional<CachedParse> DiskCache::decode(std::string_view bytes, const std::
     return parse;
 }
 
+namespace {
+
+// Every entry ends with the FNV-1a hash of what precedes it: a damaged entry (a flipped bit, a
+// partial write by another program) is a miss, never a wrong value.
+constexpr std::size_t kChecksumBytes = 8;
+
+void appendChecksum(std::string& bytes)
+{
+    const std::uint64_t sum = fnv1a(bytes);
+    for (std::size_t i = 0; i < kChecksumBytes; ++i)
+        bytes += static_cast<char>((sum >> (8 * i)) & 0xFF);
+}
+
+bool stripChecksum(std::string& bytes)
+{
+    if (bytes.size() < kChecksumBytes)
+        return false;
+    std::uint64_t stored = 0;
+    for (std::size_t i = 0; i < kChecksumBytes; ++i)
+        stored |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[bytes.size() - kChecksumBytes + i])) << (8 * i);
+    bytes.resize(bytes.size() - kChecksumBytes);
+    return fnv1a(bytes) == stored;
+}
+
+// An entry is read only if it is a regular file of ours, not a link, of a sane size: the cache is an
+// optimisation, and whatever sits in its directory (a FIFO would block, a link to /dev/zero never
+// ends, another user's file could say anything) must at worst be a miss.
+std::optional<std::string> readEntry(const std::string& file)
+{
+    const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return std::nullopt;
+    struct Closer
+    {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st{};
+    constexpr off_t kMaxEntryBytes = off_t(1) << 30;
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid() || st.st_size > kMaxEntryBytes)
+        return std::nullopt;
+    std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return std::nullopt;
+        done += static_cast<std::size_t>(n);
+    }
+    return bytes;
+}
+
+} // namespace
+
 std::optional<CachedParse> DiskCache::load(const std::string& backend, const std::string& path,
                                            const FileSignature& signature) const
 {
-    std::ifstream in(entryPath(backend, path), std::ios::binary);
-    if (!in)
+    std::optional<std::string> bytes = readEntry(entryPath(backend, path));
+    if (!bytes || !stripChecksum(*bytes))
         return std::nullopt;
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return decode(bytes, backend, path, signature);
+    return decode(*bytes, backend, path, signature);
 }
 
 void DiskCache::store(const std::string& backend, const std::string& path, const FileSignature& signature,
@@ -355,7 +412,8 @@ void DiskCache::store(const std::string& backend, const std::string& path, const
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         if (!out)
             return;
-        const std::string bytes = encode(backend, path, signature, parse);
+        std::string bytes = encode(backend, path, signature, parse);
+        appendChecksum(bytes);
         out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
         if (!out) {
             out.close();

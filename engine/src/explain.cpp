@@ -24,10 +24,12 @@ class TextWriter
 public:
     std::string out;
 
+    // Each line quotes keys, paths and names that come from facts and data: written as one printable
+    // line, so that a fact cannot forge lines or send escape sequences to the terminal.
     void line(int indent, const std::string& text)
     {
         out.append(static_cast<std::size_t>(indent) * 2, ' ');
-        out += text;
+        out += printableLine(text);
         out += '\n';
     }
 

@@ -88,7 +88,7 @@ std::shared_ptr<const LookupOptionsEntry> LookupOptionsTable::selectUncached(con
                                 + (outcome == RubyRegex::Outcome::GaveUp
                                        ? "gave up matching a key of " + std::to_string(rootKey.size())
                                              + " bytes (more backtracking than the limit of "
-                                             + std::to_string(RubyRegex::kRetryLimit) + " steps)"
+                                             + std::to_string(RubyRegex::retryLimitFor(rootKey.size())) + " steps)"
                                        : std::string("cannot match a key that is not valid UTF-8")),
                             SourceFiles::locate(p.mark));
         }

@@ -2,6 +2,7 @@
 
 #include <oniguruma.h>
 
+#include <algorithm>
 #include <mutex>
 #include <stdexcept>
 
@@ -69,9 +70,11 @@ RubyRegex::Outcome RubyRegex::search(std::string_view subject) const
         ~ParamGuard() { onig_free_match_param(p); }
     } guard{param};
     onig_initialize_match_param(param);
-    onig_set_retry_limit_in_match_of_match_param(param, kRetryLimit);
-    onig_set_retry_limit_in_search_of_match_param(param, kRetryLimit);
-    onig_set_match_stack_limit_size_of_match_param(param, kStackLimit);
+    const unsigned long retries = retryLimitFor(subject.size());
+    onig_set_retry_limit_in_match_of_match_param(param, retries);
+    onig_set_retry_limit_in_search_of_match_param(param, retries);
+    const std::size_t stack = std::min<std::size_t>(std::max<std::size_t>(kStackBase, 4 * subject.size()), 1u << 30);
+    onig_set_match_stack_limit_size_of_match_param(param, static_cast<unsigned int>(stack));
 
     const auto* begin = reinterpret_cast<const OnigUChar*>(subject.data());
     const auto* end = begin + subject.size();

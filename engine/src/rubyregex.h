@@ -28,11 +28,15 @@ public:
     // Thread-safe: a compiled pattern is shared by every lookup of every node.
     Outcome search(std::string_view subject) const;
 
-    // Backtracking steps one search may take, all start positions together. A sane lookup_options
-    // pattern needs a few per character of the key; this stops `^(a+)+$` on a 30-character key.
-    static constexpr unsigned long kRetryLimit = 1'000'000;
-    // Entries of the heap-allocated backtracking stack one search may use.
-    static constexpr unsigned int kStackLimit = 1'000'000;
+    // Backtracking steps one search may take, all start positions together: a base, plus a few per
+    // byte of the key, since a sane pattern (`^profile::(x|y)*$`) needs steps in proportion to the key.
+    // `^(a+)+$` on `aaa…ab` needs 2^n steps and gives up after about a millisecond; a lookup that makes
+    // many such searches (thousands of patterns, or thousands of keys) still adds them up.
+    static constexpr unsigned long kRetryBase = 100'000;
+    static constexpr unsigned long kRetryPerByte = 16;
+    static unsigned long retryLimitFor(std::size_t keyBytes) { return kRetryBase + kRetryPerByte * keyBytes; }
+    // Entries of the heap-allocated backtracking stack one search may use, likewise.
+    static constexpr unsigned int kStackBase = 1'000'000;
 
 private:
     struct Compiled;

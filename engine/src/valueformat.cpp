@@ -326,6 +326,10 @@ bool plainSafe(const std::string& s)
     // value, the loader merges them instead of keeping the key.
     if (s == "<<")
         return false;
+    // YAML 1.1's one-letter booleans: Psych reads them as strings, but yaml-cpp, PyYAML's 1.1 mode and
+    // Go's yaml.v2 read them as true/false, and Psych itself writes them quoted.
+    if (s == "y" || s == "Y" || s == "n" || s == "N")
+        return false;
     const unsigned char c0 = static_cast<unsigned char>(s[0]);
     // Indicators, digits and signs: quote, so no YAML reader (1.1 or 1.2) takes it for something else.
     if (std::string_view("-?:,[]{}#&*!|>'\"%@`~=+.0123456789 ").find(static_cast<char>(c0)) != std::string_view::npos)

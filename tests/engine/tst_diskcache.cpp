@@ -68,6 +68,8 @@ private slots:
     void aliasBombThroughTheEngine();
     void racyEntryIsAMiss();
     void rewriteKeepingSizeAndMtime();
+    void hostileEntries_data();
+    void hostileEntries();
 };
 
 void TestDiskCache::roundTrip_data()
@@ -319,6 +321,91 @@ void TestDiskCache::rewriteKeepingSizeAndMtime()
     QCOMPARE(hiera::Engine::load(tree.hieraYaml(), options)->lookup(hiera::MapScope(), "k").value,
              hiera::Value("new"));
     QCOMPARE(sameEngine->lookup(hiera::MapScope(), "k").value, hiera::Value("new"));
+}
+
+// Whatever sits in the cache directory where an entry should be is at worst a miss: a FIFO used to block
+// the lookup forever, a link to /dev/zero to grow without end, a flipped bit to answer a wrong value,
+// and another user's entry (a shared, world-writable cache directory) to be trusted.
+void TestDiskCache::hostileEntries_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("a FIFO") << "fifo";
+    QTest::newRow("a link to /dev/zero") << "zero";
+    QTest::newRow("a link to a good entry") << "link";
+    QTest::newRow("a flipped bit") << "bit";
+    QTest::newRow("the last byte flipped") << "last";
+    QTest::newRow("another user's entry") << "owner";
+}
+
+namespace {
+// An entry whose value is changed ("hello" -> "HACKD") and whose checksum is made right again: what a
+// hostile writer would leave, which only the type, link and owner checks can refuse.
+bool forgeEntry(const std::string& entry)
+{
+    QFile f(qs(entry));
+    if (!f.open(QIODevice::ReadWrite))
+        return false;
+    QByteArray bytes = f.readAll();
+    bytes.chop(8);
+    const qsizetype at = bytes.indexOf("hello");
+    if (at < 0)
+        return false;
+    bytes.replace(at, 5, "HACKD");
+    std::uint64_t h = 1469598103934665603ull;
+    for (char c : bytes) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 1099511628211ull;
+    }
+    for (int i = 0; i < 8; ++i)
+        bytes += char((h >> (8 * i)) & 0xFF);
+    return f.seek(0) && f.write(bytes) == bytes.size();
+}
+} // namespace
+
+void TestDiskCache::hostileEntries()
+{
+    QFETCH(QString, kind);
+    TempTree tree({{"hiera.yaml", kHiera}, {"data/common.yaml", padded("k: hello\n")}});
+    QVERIFY(tree.isValid());
+    waitPastRacyWindow();
+    QTemporaryDir cacheDir;
+    hiera::EngineOptions options;
+    options.diskCacheDirectory = ss(cacheDir.path());
+    QCOMPARE(hiera::Engine::load(tree.hieraYaml(), options)->lookup(hiera::MapScope(), "k").value, hiera::Value("hello"));
+    const QStringList entries = QDir(cacheDir.path()).entryList({QStringLiteral("*.hxc")}, QDir::Files);
+    QCOMPARE(entries.size(), 1);
+    const std::string entry = ss(cacheDir.path() + QLatin1Char('/') + entries.first());
+
+    if (kind == QLatin1String("fifo") || kind == QLatin1String("zero") || kind == QLatin1String("link")) {
+        const std::string saved = entry + ".saved";
+        QVERIFY(forgeEntry(entry)); // followed, the link would answer HACKD
+        QCOMPARE(::rename(entry.c_str(), saved.c_str()), 0);
+        if (kind == QLatin1String("fifo"))
+            QCOMPARE(::mkfifo(entry.c_str(), 0600), 0);
+        else
+            QCOMPARE(::symlink(kind == QLatin1String("zero") ? "/dev/zero" : saved.c_str(), entry.c_str()), 0);
+    } else if (kind == QLatin1String("owner")) {
+        if (::geteuid() != 0)
+            QSKIP("only root can give an entry to another user");
+        QVERIFY(forgeEntry(entry)); // trusted, it would answer HACKD
+        QCOMPARE(::chown(entry.c_str(), 65534, 65534), 0);
+    } else {
+        QFile f(qs(entry));
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QByteArray bytes = f.readAll();
+        // The value's bytes ("hello") in the middle of the entry, or the checksum's last byte.
+        const qsizetype at = kind == QLatin1String("bit") ? bytes.indexOf("hello") : bytes.size() - 1;
+        QVERIFY(at >= 0);
+        bytes[at] = char(bytes[at] ^ 0x01);
+        QVERIFY(f.seek(0));
+        QCOMPARE(f.write(bytes), bytes.size());
+    }
+    QElapsedTimer timer;
+    timer.start();
+    const hiera::LookupResult r = hiera::Engine::load(tree.hieraYaml(), options)->lookup(hiera::MapScope(), "k");
+    QVERIFY2(r.found(), r.error ? r.error->what() : "not found");
+    QCOMPARE(r.value, hiera::Value("hello")); // parsed again from the data file
+    QVERIFY(timer.elapsed() < 20000);
 }
 
 QTEST_APPLESS_MAIN(TestDiskCache)

@@ -148,6 +148,7 @@ private Q_SLOTS:
     void printableLine();
     void cliMessagesArePrintableLines();
     void cliOutOfMemoryNamesTheFile();
+    void cliExplainLinesArePrintable();
 };
 
 // ---- broken data files: both modes ---------------------------------------------------------------------
@@ -799,6 +800,28 @@ void TestFaults::cliOutOfMemoryNamesTheFile()
     QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + " " + r.err));
     QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: error: ") + file + QLatin1String(": out of memory")), qPrintable(r.err));
     QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+#endif
+}
+
+// The explain text quotes paths made from facts and keys from data: a fact with a newline and escapes
+// must not add a line or reach the terminal raw.
+void TestFaults::cliExplainLinesArePrintable()
+{
+#ifndef HIERA_LOOKUP_BIN
+    QSKIP("hiera-lookup is not built");
+#else
+    TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n  - name: n\n    path: \"nodes/%{facts.name}.yaml\"\n"},
+                   {"facts.json", "{\"name\": \"x\\u001b[31mRED\\nhiera-lookup: error: forged\\u202e\"}"}});
+    QVERIFY(tree.isValid());
+    const RunResult r = runCli({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--facts"),
+                                qs(tree.path(QStringLiteral("facts.json"))), QStringLiteral("--explain"), QStringLiteral("x")});
+    QVERIFY2(r.exitCode == 1, qPrintable(QString::number(r.exitCode) + " " + r.err));
+    QVERIFY2(r.out.contains(QLatin1String("nodes/x\\e[31mRED\\nhiera-lookup: error: forged\\u202E.yaml")), qPrintable(r.out));
+    for (const QString& line : r.out.split(QLatin1Char('\n')))
+        QVERIFY2(!line.trimmed().startsWith(QLatin1String("hiera-lookup:")), qPrintable(r.out));
+    const QString text = QString(r.out).remove(QLatin1Char('\n'));
+    for (QChar c : text)
+        QVERIFY2(c.isPrint(), qPrintable(QStringLiteral("U+%1 in %2").arg(c.unicode(), 4, 16, QLatin1Char('0')).arg(r.out)));
 #endif
 }
 

@@ -45,6 +45,7 @@ private Q_SLOTS:
     void interpolationString();
     void yamlRoundTrip_data();
     void yamlRoundTrip();
+    void yamlQuotesOneLetterBooleans();
     void yamlStringsAndKeysRoundTrip_data();
     void yamlStringsAndKeysRoundTrip();
 };
@@ -496,6 +497,19 @@ void TestValue::yamlRoundTrip()
 // Every string toYaml writes, as a value and as a key (top level, nested, in a flow key), must read
 // back as the same string: `<<` written plain became a merge key, and so did any string a YAML reader
 // takes for something else (null, a boolean in any YAML 1.1 spelling, a number, an indicator).
+// Psych reads y/n as strings, so the round trip alone cannot see it: other YAML 1.1 readers (yaml-cpp,
+// Go's yaml.v2) read them plain as booleans. Written quoted, as a value and as a key.
+void TestValue::yamlQuotesOneLetterBooleans()
+{
+    for (const char* w : {"y", "Y", "n", "N"}) {
+        QCOMPARE(qs(toYaml(Value(w))), QStringLiteral("--- \"%1\"\n").arg(QLatin1String(w)));
+        Hash h;
+        h.set(w, Value(1));
+        QVERIFY2(qs(toYaml(Value(h))).contains(QStringLiteral("\"%1\": 1").arg(QLatin1String(w))), toYaml(Value(h)).c_str());
+    }
+    QCOMPARE(qs(toYaml(Value("yy"))), QStringLiteral("--- yy\n")); // only the one-letter forms
+}
+
 void TestValue::yamlStringsAndKeysRoundTrip_data()
 {
     QTest::addColumn<QByteArray>("text");

@@ -38,6 +38,7 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
+#include <qplatformdefs.h>
 #include <QTextBlock>
 #include <QTimer>
 #include <QTreeView>
@@ -424,6 +425,24 @@ private Q_SLOTS:
         QVERIFY(keys.contains(QStringLiteral("profile::ntp")));
         QVERIFY(keys.contains(QStringLiteral("profile::ntp.servers")));
         QVERIFY(!keys.contains(QStringLiteral("lookup_options")));
+    }
+
+    // Saving onto a device (/dev/full) was reported as saved, and QSaveFile's rename replaced the device
+    // node itself (as root). Refused, naming the file; the edits stay unsaved; the device stays.
+    void saveToAFullDeviceIsAnError()
+    {
+        QT_STATBUF full{};
+        if (QT_STAT("/dev/full", &full) != 0 || !S_ISCHR(full.st_mode))
+            QSKIP("/dev/full is not the full device on this machine");
+        QVERIFY(openFactsAndWait(*m_window, m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
+        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.load"), hiera::Value(1.5)));
+        QVERIFY(m_window->isWindowModified());
+        QVERIFY(!m_window->saveFactsTo(QStringLiteral("/dev/full")));
+        QVERIFY(m_window->isWindowModified());
+        QVERIFY2(m_window->factBanner()->text().contains(QLatin1String("Cannot save /dev/full")),
+                 qPrintable(m_window->factBanner()->text()));
+        QCOMPARE(m_window->factsPath(), m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml")));
+        QVERIFY(QT_STAT("/dev/full", &full) == 0 && S_ISCHR(full.st_mode));
     }
 
     void saveAndReopenFacts_data()
