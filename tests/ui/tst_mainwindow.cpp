@@ -539,24 +539,13 @@ private Q_SLOTS:
         QFile nodes(fixture + QStringLiteral("/nodes.txt"));
         QVERIFY(nodes.open(QIODevice::ReadOnly));
         const QString node = QString::fromUtf8(nodes.readLine()).trimmed();
-        QElapsedTimer clock;
-        qint64 last = 0;
-        qint64 worstGap = 0;
-        QTimer ticker;
-        ticker.setInterval(5);
-        connect(&ticker, &QTimer::timeout, this, [&] {
-            const qint64 now = clock.elapsed();
-            worstGap = std::max(worstGap, now - last);
-            last = now;
-        });
-        clock.start();
-        ticker.start();
+        UiTest::StallMeter stalls(5);
         QVERIFY(openFactsAndWait(*m_window, fixture + QStringLiteral("/facts/") + node + QStringLiteral(".yaml")));
         m_window->openHierarchy(fixture + QStringLiteral("/hiera.yaml"));
         m_window->setKey(QStringLiteral("profile::base::motd"));
         waitForAnswer(QStringLiteral("profile::base::motd"));
         QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() > 0 && !m_window->runner()->isBusy(), 60000);
-        const qint64 firstAnswer = clock.elapsed();
+        const qint64 firstAnswer = stalls.elapsed();
         // Keystrokes and a fact edit on the loaded hierarchy.
         // One key at a time with the event loop turning in between, as a person types (keyClicks
         // alone would hold the loop for the whole word and measure the test, not the window).
@@ -569,10 +558,10 @@ private Q_SLOTS:
         QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.os.family"), hiera::Value("RedHat")));
         QTest::qWait(50);
         QTRY_VERIFY_WITH_TIMEOUT(!m_window->runner()->isBusy(), 60000);
-        ticker.stop();
+        stalls.stop();
         qInfo("large fixture: first answer after %lld ms, total %lld ms, worst event-loop gap %lld ms, %d keys",
-            firstAnswer, clock.elapsed(), worstGap, m_window->keyEdit()->completer()->model()->rowCount());
-        QVERIFY2(worstGap < 250, qPrintable(QStringLiteral("GUI thread stalled for %1 ms").arg(worstGap)));
+            firstAnswer, stalls.elapsed(), stalls.worstGap(), m_window->keyEdit()->completer()->model()->rowCount());
+        QVERIFY2(stalls.worstGap() < 250, qPrintable(QStringLiteral("GUI thread stalled for %1 ms").arg(stalls.worstGap())));
     }
 
     void screenshot()
@@ -619,22 +608,9 @@ private Q_SLOTS:
         m_testers.clear();
         QSignalSpy finished(m_window.get(), &MainWindow::factsLoadFinished);
         // The event loop's longest pause while the file is read and applied: the window stays responsive.
-        QElapsedTimer clock;
-        qint64 last = 0;
-        qint64 worstGap = 0;
-        int ticks = 0;
-        QTimer ticker;
-        ticker.setInterval(1);
-        connect(&ticker, &QTimer::timeout, this, [&] {
-            const qint64 now = clock.elapsed();
-            worstGap = std::max(worstGap, now - last);
-            last = now;
-            ++ticks;
-        });
-        clock.start();
-        ticker.start();
+        UiTest::StallMeter stalls(1);
         QVERIFY(m_window->openFacts(big));
-        const qint64 returnedAfter = clock.elapsed();
+        const qint64 returnedAfter = stalls.elapsed();
         // Reading, and saying so: the facts panel waits, with a banner naming the file.
         QVERIFY(m_window->isReadingFacts());
         QVERIFY(m_window->factBanner()->isVisible());
@@ -644,11 +620,11 @@ private Q_SLOTS:
             qPrintable(m_window->factBanner()->text()));
         QVERIFY(!m_window->factView()->isEnabled());
         QVERIFY(finished.wait(60000));
-        const qint64 readMs = clock.elapsed();
-        const int ticksWhileReading = ticks;
+        const qint64 readMs = stalls.elapsed();
+        const int ticksWhileReading = stalls.ticks();
         QTest::qWait(20); // one more tick: the gap that ends after the facts were applied counts too
-        const qint64 worstWhileReading = worstGap;
-        ticker.stop();
+        const qint64 worstWhileReading = stalls.worstGap();
+        stalls.stop();
         QCOMPARE(finished.count(), 1);
         QVERIFY(finished.first().at(0).toBool());
         // The facts arrived.
@@ -722,37 +698,27 @@ private Q_SLOTS:
         }
         QVERIFY(openFactsAndWait(*m_window, dir.filePath(QStringLiteral("facts.yaml"))));
         m_testers.clear(); // the model tester would check the hierarchy's 20,000 rows on every reset
-        QElapsedTimer clock;
-        qint64 last = 0;
-        qint64 worstGap = 0;
-        QTimer ticker;
-        ticker.setInterval(1);
-        connect(&ticker, &QTimer::timeout, this, [&] {
-            const qint64 now = clock.elapsed();
-            worstGap = std::max(worstGap, now - last);
-            last = now;
-        });
         QSignalSpy surveyed(m_window->fileWatcher(), &DataFileWatcher::surveyed);
-        clock.start();
-        ticker.start();
+        UiTest::StallMeter stalls(1);
         m_window->openHierarchy(dir.filePath(QStringLiteral("hiera.yaml")));
         m_window->setKey(QStringLiteral("node_12345::value"));
         waitForAnswer(QStringLiteral("node_12345::value"));
         QCOMPARE(valueText(*m_window), QStringLiteral("12345"));
         QTRY_VERIFY_WITH_TIMEOUT(!surveyed.isEmpty() && m_window->fileWatcher()->candidateCount() >= count, 60000);
-        const qint64 loadedAfter = clock.elapsed();
-        ticker.stop();
+        const qint64 loadedAfter = stalls.elapsed();
+        stalls.stop();
         const DataFileWatcher* watcher = m_window->fileWatcher();
         qInfo("%d glob matches: watched after %lld ms, worst event-loop gap %lld ms; %d file watches, %d directory "
               "watches, polling every %d ms",
-            count, loadedAfter, worstGap, watcher->fileWatchCount(), watcher->directoryWatchCount(),
+            count, loadedAfter, stalls.worstGap(), watcher->fileWatchCount(), watcher->directoryWatchCount(),
             watcher->pollInterval());
         // The watches stay far below any inotify limit: the hiera.yaml, and the two data directories.
         QCOMPARE(watcher->fileWatchCount(), 1);
         QCOMPARE(watcher->directoryWatchCount(), 2);
         QVERIFY(watcher->fileWatchCount() <= DataFileWatcher::maxFileWatches);
         QVERIFY(watcher->isPolling());
-        QVERIFY2(worstGap < 500 * UiTest::timingFactor, qPrintable(QStringLiteral("GUI thread stalled for %1 ms").arg(worstGap)));
+        QVERIFY2(stalls.worstGap() < 500 * UiTest::timingFactor,
+                 qPrintable(QStringLiteral("GUI thread stalled for %1 ms").arg(stalls.worstGap())));
 
         // One of them rewritten in place (which a directory watch does not report): the poll notices.
         const QString file = dir.filePath(QStringLiteral("data/many/m12345.yaml"));

@@ -8,9 +8,12 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QStringList>
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
+#include <algorithm>
 #include <initializer_list>
 #include <utility>
 
@@ -87,5 +90,35 @@ inline bool copyTree(const QString& from, const QString& to)
     }
     return true;
 }
+
+// The GUI thread's longest pause while it runs: a timer ticks every `intervalMs` and the widest gap
+// between two ticks is the longest the event loop was blocked.
+class StallMeter
+{
+public:
+    explicit StallMeter(int intervalMs)
+    {
+        m_ticker.setInterval(intervalMs);
+        QObject::connect(&m_ticker, &QTimer::timeout, [this] {
+            const qint64 now = m_clock.elapsed();
+            m_worstGap = std::max(m_worstGap, now - m_last);
+            m_last = now;
+            ++m_ticks;
+        });
+        m_clock.start();
+        m_ticker.start();
+    }
+    void stop() { m_ticker.stop(); }
+    qint64 elapsed() const { return m_clock.elapsed(); }
+    qint64 worstGap() const { return m_worstGap; }
+    int ticks() const { return m_ticks; }
+
+private:
+    QElapsedTimer m_clock;
+    QTimer m_ticker;
+    qint64 m_last = 0;
+    qint64 m_worstGap = 0;
+    int m_ticks = 0;
+};
 
 } // namespace UiTest
