@@ -31,6 +31,21 @@ std::shared_ptr<const RubyRegex> compiledPattern(const std::string& source)
 
 } // namespace
 
+namespace {
+std::string giveUpReason(RubyRegex::Outcome outcome, std::size_t keyBytes)
+{
+    switch (outcome) {
+    case RubyRegex::Outcome::GaveUp:
+        return "gave up matching a key of " + std::to_string(keyBytes) + " bytes (more backtracking than the limit of "
+               + std::to_string(RubyRegex::retryLimitFor(keyBytes)) + " steps)";
+    case RubyRegex::Outcome::BudgetSpent:
+        return "was not matched: this lookup's patterns already took more than "
+               + std::to_string(RubyRegex::kLookupBudget.count()) + " s of matching";
+    default: return "cannot match a key that is not valid UTF-8";
+    }
+}
+} // namespace
+
 LookupOptionsTable::LookupOptionsTable(const Value& merged)
 {
     if (merged.isNull())
@@ -84,12 +99,7 @@ std::shared_ptr<const LookupOptionsEntry> LookupOptionsTable::selectUncached(con
             }
             if (outcome != RubyRegex::Outcome::NoMatch)
                 throw Error(ErrorCode::LookupOptions,
-                            "lookup_options pattern /" + p.source + "/ "
-                                + (outcome == RubyRegex::Outcome::GaveUp
-                                       ? "gave up matching a key of " + std::to_string(rootKey.size())
-                                             + " bytes (more backtracking than the limit of "
-                                             + std::to_string(RubyRegex::retryLimitFor(rootKey.size())) + " steps)"
-                                       : std::string("cannot match a key that is not valid UTF-8")),
+                            "lookup_options pattern /" + p.source + "/ " + giveUpReason(outcome, rootKey.size()),
                             SourceFiles::locate(p.mark));
         }
     }

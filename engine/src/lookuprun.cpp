@@ -1,5 +1,7 @@
 #include "lookuprun.h"
 
+#include "rubyregex.h"
+
 #include <hiera/valueformat.h>
 
 #include <algorithm>
@@ -91,6 +93,7 @@ void fail(LookupResult& result, TraceNode* root, const Error& e)
 
 LookupResult LookupRun::run(std::string_view key, const LookupOptions& options)
 {
+    const RubyRegex::LookupBudget regexBudget(RubyRegex::kLookupBudget);
     LookupResult result;
     for (const auto& w : m_snapshot.warnings)
         warn(w);

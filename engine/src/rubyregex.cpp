@@ -30,7 +30,21 @@ std::string onigMessage(int code, OnigErrorInfo* info)
     return std::string(reinterpret_cast<const char*>(buffer), length > 0 ? static_cast<std::size_t>(length) : 0);
 }
 
+thread_local RubyRegex::LookupBudget* t_budget = nullptr;
+
 } // namespace
+
+RubyRegex::LookupBudget::LookupBudget(std::chrono::nanoseconds budget) : m_outer(t_budget), m_left(budget)
+{
+    if (!m_outer) // nested lookups share the outermost budget
+        t_budget = this;
+}
+
+RubyRegex::LookupBudget::~LookupBudget()
+{
+    if (t_budget == this)
+        t_budget = m_outer;
+}
 
 struct RubyRegex::Compiled
 {
@@ -61,6 +75,21 @@ RubyRegex::~RubyRegex() = default;
 
 RubyRegex::Outcome RubyRegex::search(std::string_view subject) const
 {
+    LookupBudget* budget = t_budget;
+    if (budget && budget->m_left <= std::chrono::nanoseconds::zero())
+        return Outcome::BudgetSpent;
+    const auto started = budget ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
+    struct Charge
+    {
+        LookupBudget* budget;
+        std::chrono::steady_clock::time_point started;
+        ~Charge()
+        {
+            if (budget)
+                budget->m_left -= std::chrono::steady_clock::now() - started;
+        }
+    } charge{budget, started};
+
     OnigMatchParam* param = onig_new_match_param();
     if (!param)
         throw std::bad_alloc();

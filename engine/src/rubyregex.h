@@ -7,6 +7,7 @@
 // subject character and overflowed the thread's stack on a long key) and lets us bound the work of a
 // match, so a pathological pattern such as `^(a+)+$` gives up with an error instead of hanging.
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -22,7 +23,7 @@ public:
     RubyRegex(const RubyRegex&) = delete;
     RubyRegex& operator=(const RubyRegex&) = delete;
 
-    enum class Outcome { Match, NoMatch, GaveUp, InvalidSubject };
+    enum class Outcome { Match, NoMatch, GaveUp, InvalidSubject, BudgetSpent };
     // Ruby's `subject =~ regex`: a match anywhere in `subject`. GaveUp when the match needed more
     // backtracking (or stack) than the limits below allow; InvalidSubject when `subject` is not UTF-8.
     // Thread-safe: a compiled pattern is shared by every lookup of every node.
@@ -37,6 +38,26 @@ public:
     static unsigned long retryLimitFor(std::size_t keyBytes) { return kRetryBase + kRetryPerByte * keyBytes; }
     // Entries of the heap-allocated backtracking stack one search may use, likewise.
     static constexpr unsigned int kStackBase = 1'000'000;
+
+    // The matching time one lookup may spend, all its searches together (BudgetSpent after that). Each
+    // search is bounded by the step limits above, but a lookup can make thousands of them (thousands of
+    // patterns, or thousands of keys through %{lookup()}) each just under the limit. A time budget,
+    // since Oniguruma does not say how many steps a search took. Installed by a top-level lookup on
+    // its thread (nested lookups share it); without one, searches are not limited in total.
+    class LookupBudget
+    {
+    public:
+        explicit LookupBudget(std::chrono::nanoseconds budget);
+        ~LookupBudget();
+        LookupBudget(const LookupBudget&) = delete;
+        LookupBudget& operator=(const LookupBudget&) = delete;
+
+    private:
+        friend class RubyRegex;
+        LookupBudget* m_outer;
+        std::chrono::nanoseconds m_left;
+    };
+    static constexpr std::chrono::seconds kLookupBudget{2};
 
 private:
     struct Compiled;

@@ -125,6 +125,7 @@ private Q_SLOTS:
     void longKeyAgainstPatterns_data();
     void longKeyAgainstPatterns();
     void catastrophicPatternGivesUp();
+    void manySearchesShareOneBudget();
 };
 
 // ---- alias bombs --------------------------------------------------------------------------------
@@ -694,6 +695,26 @@ void TestLimits::catastrophicPatternGivesUp()
     const LookupResult plain = lookupIn(tree, "plain");
     QVERIFY2(plain.found(), qPrintable(errorText(plain)));
     QCOMPARE(plain.value, Value(1));
+}
+
+// Each search is bounded, but one lookup may make thousands, each just under the bound: 20,000
+// patterns `^(a+)+$(?#N)` against `aaaaaaaaaaaaaaaab` (2^16 steps each, under the step limit) took
+// seconds per thousand. A lookup's searches share one time budget: the lookup fails, saying so.
+void TestLimits::manySearchesShareOneBudget()
+{
+    std::string options = "lookup_options:\n";
+    for (int i = 0; i < 20000; ++i)
+        options += "  \"^(a+)+$(?#" + std::to_string(i) + ")\": {merge: deep}\n";
+    const std::string key = repeat("a", 16) + "b";
+    TempTree tree({{"hiera.yaml", kHiera}, {"data/common.yaml", qb(options + key + ": 1\nplain: 2\n")}});
+    QVERIFY(tree.isValid());
+    QElapsedTimer timer;
+    timer.start();
+    const LookupResult r = lookupIn(tree, key);
+    const qint64 ms = timer.elapsed();
+    EXPECT_LOOKUP_ERROR(r, ErrorCode::LookupOptions, "already took more than 2 s of matching");
+    QVERIFY2(ms < kQuickMs, qPrintable(QString::number(ms)));
+    qInfo("20,000 near-catastrophic patterns: the lookup gave up after %lld ms", ms);
 }
 
 QTEST_APPLESS_MAIN(TestLimits)
