@@ -1,9 +1,9 @@
-// Differential target for the fast block-YAML reader (engine/src/blockyaml.cpp): whenever it accepts
+// Differential target for the fast block-YAML reader (engine/src/parse/blockyaml.cpp): whenever it accepts
 // a text, yaml-cpp must accept it too and emit exactly the same events, marks included. The input is
 // first brought to what parseData hands the reader: valid UTF-8, no NUL, no byte-order mark.
 
-#include "blockyaml.h" // engine/src, through hiera::engine_internals
-#include "scalarresolver.h"
+#include "parse/blockyaml.h" // engine/src, through hiera::engine_internals
+#include "parse/scalarresolver.h"
 #include "../tests/support/yamleventlog.h"
 #include "fuzz_common.h"
 

@@ -1,11 +1,11 @@
-// lookup_options patterns: Ruby regular expressions on Oniguruma (engine/src/rubyregex.cpp). The input's
+// lookup_options patterns: Ruby regular expressions on Oniguruma (engine/src/lookup/rubyregex.cpp). The input's
 // first line is the pattern, the rest the key it is matched against (as a lookup matches a root key).
 // A pattern either compiles or is refused with a message; a search ends, within the retry and stack
 // limits, in one of the four outcomes, whatever the pattern and however long the key (std::regex
 // overflowed the stack on a long key and hung on `^(a+)+$`). Run it with -max_len large too.
 
 #include "fuzz_common.h"
-#include "rubyregex.h" // engine/src, through hiera::engine_internals
+#include "lookup/rubyregex.h" // engine/src, through hiera::engine_internals
 
 #include <cstddef>
 #include <cstdint>

@@ -1,9 +1,9 @@
-// The fast block-YAML reader (engine/src/blockyaml.cpp) against yaml-cpp: whenever the reader takes
+// The fast block-YAML reader (engine/src/parse/blockyaml.cpp) against yaml-cpp: whenever the reader takes
 // a text, it must emit yaml-cpp's events exactly, marks included; and it must take the plain block
 // YAML that hiera data is written in (or it would be dead code that only looks fast). The fuzz target
 // fuzz/fuzz_blockyaml.cpp checks the same claim on generated inputs.
 
-#include "blockyaml.h"
+#include "parse/blockyaml.h"
 #include "support/yamleventlog.h"
 
 #include <QDirIterator>

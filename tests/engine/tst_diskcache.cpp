@@ -1,10 +1,10 @@
-// The persistent cache of parsed data files (engine/src/diskcache.*): what it stores reads back as the
+// The persistent cache of parsed data files (engine/src/cache/diskcache.*): what it stores reads back as the
 // same values with the same source marks, a damaged or outdated entry is a miss, and an engine that
 // uses it answers exactly like one that parses.
 
 #include "testutils.h"
 
-#include "diskcache.h"
+#include "cache/diskcache.h"
 
 #include <hiera/context.h>
 #include <hiera/valueformat.h>

@@ -4,8 +4,8 @@
 // layers, levels and locations, interpolation of found values, the dig and convert_to; with the name
 // stack against recursion, the warnings and the trace.
 
-#include "interpolation.h"
-#include "nodesnapshot.h"
+#include "interpolate/interpolation.h"
+#include "lookup/nodesnapshot.h"
 
 #include <hiera/engine.h>
 #include <hiera/lookupkey.h>

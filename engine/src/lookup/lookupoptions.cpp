@@ -1,4 +1,4 @@
-#include "lookupoptions.h"
+#include "lookup/lookupoptions.h"
 
 #include <hiera/error.h>
 #include <hiera/valueformat.h>

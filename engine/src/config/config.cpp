@@ -1,4 +1,4 @@
-#include "interpolation.h"
+#include "interpolate/interpolation.h"
 
 #include <hiera/config.h>
 #include <hiera/error.h>

@@ -1,5 +1,5 @@
-#include "lookuprun.h"
-#include "nodesnapshot.h"
+#include "lookup/lookuprun.h"
+#include "lookup/nodesnapshot.h"
 
 #include <hiera/engine.h>
 #include <hiera/lookupkey.h>

@@ -4,9 +4,9 @@
 // files (interpolated, globs expanded) with their parsed data from the engine's cache, and the merged
 // lookup_options. A Context keeps one snapshot across lookups; Engine::lookup builds one per call.
 
-#include "filecache.h"
-#include "locationresolver.h"
-#include "lookupoptions.h"
+#include "cache/filecache.h"
+#include "config/locationresolver.h"
+#include "lookup/lookupoptions.h"
 
 #include <hiera/engine.h>
 

@@ -3,9 +3,9 @@
 // typed by our own resolvers (yaml-cpp's as<bool>()/as<int>() differ from Puppet), anchors and merge
 // keys handled here, limits enforced as we go.
 
-#include "blockyaml.h"
-#include "jsonloader.h"
-#include "scalarresolver.h"
+#include "parse/blockyaml.h"
+#include "parse/jsonloader.h"
+#include "parse/scalarresolver.h"
 
 #include <hiera/error.h>
 #include <hiera/yaml.h>

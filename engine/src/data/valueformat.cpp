@@ -1,5 +1,5 @@
-#include "interpolation.h"
-#include "scalarresolver.h"
+#include "interpolate/interpolation.h"
+#include "parse/scalarresolver.h"
 
 #include <hiera/error.h>
 #include <hiera/valueformat.h>

@@ -1,4 +1,4 @@
-#include "diskcache.h"
+#include "cache/diskcache.h"
 
 #include <algorithm>
 #include <atomic>

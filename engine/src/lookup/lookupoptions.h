@@ -7,7 +7,7 @@
 #include <hiera/merge.h>
 #include <hiera/value.h>
 
-#include "rubyregex.h"
+#include "lookup/rubyregex.h"
 
 #include <memory>
 #include <mutex>

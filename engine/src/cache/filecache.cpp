@@ -1,6 +1,6 @@
-#include "filecache.h"
+#include "cache/filecache.h"
 
-#include "interpolation.h"
+#include "interpolate/interpolation.h"
 
 #include <hiera/backend.h>
 #include <hiera/yaml.h>

@@ -1,6 +1,6 @@
-#include "lookuprun.h"
+#include "lookup/lookuprun.h"
 
-#include "rubyregex.h"
+#include "lookup/rubyregex.h"
 
 #include <hiera/valueformat.h>
 

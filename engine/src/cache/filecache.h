@@ -4,7 +4,7 @@
 // parsed once and shared (shared_ptr<const DataFile>) until it changes on disk (inode, size, mtime or
 // ctime differ) or the host invalidates it.
 
-#include "diskcache.h"
+#include "cache/diskcache.h"
 
 #include <hiera/error.h>
 #include <hiera/value.h>

@@ -1,6 +1,6 @@
-#include "locationresolver.h"
+#include "config/locationresolver.h"
 
-#include "interpolation.h"
+#include "interpolate/interpolation.h"
 
 #include <hiera/error.h>
 #include <hiera/valueformat.h>

@@ -12,7 +12,7 @@
 // Marks follow yaml-cpp: 0-based line, byte column and byte offset of the token; an empty value's
 // null is marked at the next token (or at the end of the input, column 0).
 
-#include "blockyaml.h"
+#include "parse/blockyaml.h"
 
 #include <yaml-cpp/emitterstyle.h>
 #include <yaml-cpp/eventhandler.h>

@@ -1,4 +1,4 @@
-#include "scalarresolver.h"
+#include "parse/scalarresolver.h"
 
 #include <cctype>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "rubyregex.h"
+#include "lookup/rubyregex.h"
 
 #include <oniguruma.h>
 

@@ -1,6 +1,6 @@
-#include "nodesnapshot.h"
+#include "lookup/nodesnapshot.h"
 
-#include "lookuprun.h"
+#include "lookup/lookuprun.h"
 
 #include <hiera/context.h>
 

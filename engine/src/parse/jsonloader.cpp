@@ -1,4 +1,4 @@
-#include "jsonloader.h"
+#include "parse/jsonloader.h"
 
 #include <hiera/error.h>
 #include <hiera/yaml.h>
