@@ -214,7 +214,7 @@ void LookupRunner::startLookup(PendingLookup job)
         outcome->engine = engine;
         outcome->request = request;
         const hiera::MapScope scope(scopeValue);
-        hiera::LookupOptions options;
+        hiera::LookupRequest options;
         options.merge = request.merge;
         options.explain = true; // the answer view is built from the trace
         try {

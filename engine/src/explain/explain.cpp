@@ -87,6 +87,8 @@ public:
                 node(*c, indent + 1);
             if (n.event == Event::Failed)
                 line(indent + 1, "Failed: " + n.message);
+            else if (n.event == Event::Warning)
+                line(indent + 1, "Warning: " + n.message);
             break;
         case Kind::Location:
             line(indent, "Path " + quoted(n.path));

@@ -1,5 +1,7 @@
+#include "lookup/enginestate.h"
 #include "lookup/lookuprun.h"
 #include "lookup/nodesnapshot.h"
+#include "interpolate/interpolation.h"
 
 #include <hiera/engine.h>
 #include <hiera/lookupkey.h>
@@ -12,14 +14,61 @@ namespace hiera {
 
 using namespace detail;
 
+namespace detail {
+
+EngineState::EngineState(const std::vector<Layer>& layers, const EngineOptions& options)
+    : backends(options.backends ? options.backends : BackendRegistry::defaultRegistry())
+    , files(options.revalidateInterval, options.diskCacheDirectory)
+    , globs(options.revalidateInterval)
+{
+    providers.reserve(layers.size());
+    for (const Layer& layer : layers) {
+        providers.emplace_back();
+        for (const Level& level : layer.config.hierarchy)
+            providers.back().push_back(makeLevelProvider(level, *backends));
+    }
+}
+
+const EngineState& engineState(const Engine& engine)
+{
+    return *engine.m_state;
+}
+
+} // namespace detail
+
+// ---- Layer ---------------------------------------------------------------------------------------------
+
+const char* layerKindName(Layer::Kind kind)
+{
+    switch (kind) {
+    case Layer::Kind::Global: return "global";
+    case Layer::Kind::Environment: return "environment";
+    case Layer::Kind::Module: return "module";
+    }
+    return "?";
+}
+
+std::string Layer::displayName() const
+{
+    return kind == Kind::Module ? "module " + module : layerKindName(kind);
+}
+
+std::string Layer::providerTitle() const
+{
+    switch (kind) {
+    case Kind::Global: return "Global Data Provider (hiera configuration version 5)";
+    case Kind::Environment: return "Environment Data Provider (hiera configuration version 5)";
+    case Kind::Module: return "Module \"" + module + "\" Data Provider (hiera configuration version 5)";
+    }
+    return {};
+}
+
 // ---- Engine --------------------------------------------------------------------------------------------
 
 Engine::Engine(std::vector<Layer> layers, EngineOptions options)
     : m_layers(std::move(layers))
     , m_options(std::move(options))
-    , m_cache(std::make_unique<FileCache>(m_options.revalidateInterval, m_options.diskCacheDirectory))
-    , m_lookupOptionsCache(std::make_unique<detail::LookupOptionsCache>())
-    , m_globCache(std::make_unique<detail::GlobCache>(m_options.revalidateInterval))
+    , m_state(std::make_unique<detail::EngineState>(m_layers, m_options))
 {
 }
 
@@ -33,7 +82,7 @@ std::shared_ptr<Engine> Engine::load(const std::string& hieraYaml, EngineOptions
 std::shared_ptr<Engine> Engine::fromConfig(Config config, EngineOptions options)
 {
     std::vector<Layer> layers;
-    layers.push_back({"global", std::move(config)});
+    layers.push_back({Layer::Kind::Global, {}, std::move(config)});
     return fromLayers(std::move(layers), std::move(options));
 }
 
@@ -42,11 +91,11 @@ std::shared_ptr<Engine> Engine::fromLayers(std::vector<Layer> layers, EngineOpti
     return std::shared_ptr<Engine>(new Engine(std::move(layers), std::move(options)));
 }
 
-LookupResult Engine::lookup(const Scope& scope, std::string_view key, const LookupOptions& options) const
+LookupResult Engine::lookup(const Scope& scope, std::string_view key, const LookupRequest& request) const
 {
-    auto snapshot = buildSnapshot(*this, scope, options.explain, nullptr);
-    LookupRun run(*this, scope, *snapshot, options.explain);
-    return run.run(key, options);
+    auto snapshot = buildSnapshot(*this, scope, request.explain, nullptr);
+    LookupRun run(*this, scope, *snapshot, request.explain);
+    return run.run(key, request);
 }
 
 std::vector<ResolvedLevel> Engine::resolveHierarchy(const Scope& scope) const
@@ -56,11 +105,13 @@ std::vector<ResolvedLevel> Engine::resolveHierarchy(const Scope& scope) const
     for (const LayerState& layer : snapshot->layers) {
         for (const LevelState& level : layer.levels) {
             ResolvedLevel rl;
-            rl.layer = layer.layer->name;
+            rl.layer = layer.layer;
             rl.level = level.level;
             rl.datadir = level.datadir;
             if (level.error)
                 rl.error = level.error->what();
+            if (const Error* why = level.provider->unrunnable())
+                rl.unsupported = why->what();
             for (const ResolvedFile& rf : level.files) {
                 const Candidate& c = rf.candidate;
                 ResolvedLocation loc;
@@ -150,17 +201,19 @@ std::vector<std::string> Engine::keyInventory(const Scope& scope, std::size_t ma
 std::vector<std::function<void()>> Engine::preloadTasks(const Scope& scope) const
 {
     std::vector<std::function<void()>> tasks;
-    auto backends = m_options.backends ? m_options.backends : BackendRegistry::defaultRegistry();
-    for (const Layer& layer : m_layers)
-        for (const Level& level : layer.config.hierarchy) {
-            const DataHashBackend* backend =
-                level.kind == BackendKind::DataHash ? backends->dataHash(level.function) : nullptr;
-            if (!backend)
+    for (std::size_t li = 0; li < m_layers.size(); ++li)
+        for (std::size_t lv = 0; lv < m_layers[li].config.hierarchy.size(); ++lv) {
+            const Layer& layer = m_layers[li];
+            const Level& level = layer.config.hierarchy[lv];
+            const LevelProvider* provider = m_state->providers[li][lv].get();
+            if (provider->unrunnable())
                 continue;
             try {
-                for (const Candidate& c : resolveLevel(layer.config, level, scope, *m_globCache).candidates)
-                    tasks.push_back([this, path = c.path, backend, &level] {
-                        m_cache->get(path, *backend, level.options, m_options.limits);
+                Value options = containsInterpolation(level.options) ? interpolateOptions(level.options, scope)
+                                                                     : level.options;
+                for (const Candidate& c : resolveLevel(layer.config, level, scope, m_state->globs).candidates)
+                    tasks.push_back([this, path = c.path, provider, options] {
+                        provider->open(path, options, ProviderEnvironment{m_state->files, m_options.limits});
                     });
             } catch (const Error&) {
                 // the lookup reports it
@@ -175,7 +228,7 @@ std::vector<std::string> Engine::candidateFiles(const Scope& scope) const
     for (const Layer& layer : m_layers)
         for (const Level& level : layer.config.hierarchy) {
             try {
-                for (const Candidate& c : resolveLevel(layer.config, level, scope, *m_globCache).candidates)
+                for (const Candidate& c : resolveLevel(layer.config, level, scope, m_state->globs).candidates)
                     out.push_back(c.path);
             } catch (const Error&) {
             }
@@ -185,15 +238,15 @@ std::vector<std::string> Engine::candidateFiles(const Scope& scope) const
 
 void Engine::invalidate() const
 {
-    m_cache->invalidate();
-    m_lookupOptionsCache->clear();
-    m_globCache->clear();
+    m_state->files.invalidate();
+    m_state->lookupOptions.clear();
+    m_state->globs.clear();
 }
 
 void Engine::invalidate(const std::string& path) const
 {
-    m_cache->invalidate(path);
-    m_globCache->clear(); // a new or removed file may change what a glob matches
+    m_state->files.invalidate(path);
+    m_state->globs.clear(); // a new or removed file may change what a glob matches
 }
 
 } // namespace hiera

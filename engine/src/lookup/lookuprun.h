@@ -4,6 +4,7 @@
 // layers, levels and locations, interpolation of found values, the dig and convert_to; with the name
 // stack against recursion, the warnings and the trace.
 
+#include "explain/tracecursor.h"
 #include "interpolate/interpolation.h"
 #include "lookup/nodesnapshot.h"
 
@@ -17,14 +18,14 @@ class LookupRun : public InterpolationHost
 public:
     LookupRun(const Engine& engine, const Scope& scope, const NodeSnapshot& snapshot, bool explain);
 
-    LookupResult run(std::string_view key, const LookupOptions& options);
+    LookupResult run(std::string_view key, const LookupRequest& request);
     // Merges lookup_options for the snapshot (used while building it). Throws hiera::Error.
-    Value mergeLookupOptions(TraceNode* trace, std::vector<std::shared_ptr<const DataFile>>& sources,
+    Value mergeLookupOptions(TraceCursor trace, std::vector<std::shared_ptr<const DataFile>>& sources,
                              bool& interpolated);
 
     // InterpolationHost
     const Scope& scope() const override { return m_scope; }
-    std::optional<Value> subLookup(const std::string& key, TraceNode* trace) override;
+    std::optional<Value> subLookup(const std::string& key, TraceCursor trace) override;
     bool pushName(const std::string& name) override;
     void popName() override { m_names.pop_back(); }
     std::string nameChain(const std::string& last) const override;
@@ -42,12 +43,14 @@ private:
     };
     class Fold;
 
-    Outcome lookupKey(const LookupKey& key, const std::optional<MergeSpec>& callerMerge, TraceNode* parent);
-    const LookupOptionsTable& lookupOptions(TraceNode* trace);
-    std::optional<Value> lookupRoot(const std::string& root, const MergeSpec& merge, TraceNode* trace,
+    Outcome lookupKey(const LookupKey& key, const std::optional<MergeSpec>& callerMerge, TraceCursor parent);
+    const LookupOptionsTable& lookupOptions(TraceCursor trace);
+    std::optional<Value> lookupRoot(const std::string& root, const MergeSpec& merge, TraceCursor trace,
                                     bool lookupOptionsMeta);
-    void lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const MergeSpec& merge, TraceNode* levelNode,
-                     Fold& inLayer, bool lookupOptionsMeta);
+    void lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const MergeSpec& merge,
+                     TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta);
+    // A level whose function cannot be run: fails when consulted, or is skipped with a warning.
+    void consultUnrunnable(const LevelState& level, const Error& why, TraceCursor levelTrace);
 
     const Engine& m_engine;
     const Scope& m_scope;

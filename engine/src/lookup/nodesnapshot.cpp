@@ -1,5 +1,7 @@
 #include "lookup/nodesnapshot.h"
 
+#include "interpolate/interpolation.h"
+#include "lookup/enginestate.h"
 #include "lookup/lookuprun.h"
 
 #include <chrono>
@@ -17,6 +19,11 @@ long long nowNs()
 std::string brokenFileWarning(const Error& error)
 {
     return std::string(error.what()) + " (file skipped; Puppet would fail the lookup)";
+}
+
+std::string unsupportedLevelWarning(const Error& why)
+{
+    return std::string(why.what()) + " (level skipped; Puppet would run it)";
 }
 
 bool NodeSnapshot::sameFiles(const NodeSnapshot& other) const
@@ -43,46 +50,35 @@ std::shared_ptr<NodeSnapshot> resolveSnapshot(const Engine& engine, const Scope&
 {
     auto snap = std::make_shared<NodeSnapshot>();
     snap->checkedAtNs = nowNs();
-    const auto backends = engine.options().backends ? engine.options().backends : BackendRegistry::defaultRegistry();
-    for (const Layer& layer : engine.layers()) {
+    const EngineState& state = engineState(engine);
+    const ProviderEnvironment env{state.files, engine.options().limits};
+    const auto& layers = engine.layers();
+    snap->layers.reserve(layers.size());
+    for (std::size_t li = 0; li < layers.size(); ++li) {
+        const Layer& layer = layers[li];
         LayerState ls;
         ls.layer = &layer;
-        for (const Level& level : layer.config.hierarchy) {
+        ls.levels.reserve(layer.config.hierarchy.size());
+        for (std::size_t lv = 0; lv < layer.config.hierarchy.size(); ++lv) {
+            const Level& level = layer.config.hierarchy[lv];
             LevelState st;
             st.level = &level;
-            if (level.kind != BackendKind::DataHash) {
-                st.error = Error(ErrorCode::UnsupportedBackend,
-                                 std::string("backend kind ") + backendKindName(level.kind)
-                                     + " is not supported (v0.1 implements data_hash only): hierarchy entry '"
-                                     + level.name + "' uses " + backendKindName(level.kind) + ": " + level.function,
-                                 level.location);
-            } else if (!(st.backend = backends->dataHash(level.function))) {
-                st.error = Error(ErrorCode::UnknownBackend,
-                                 "unknown data_hash function '" + level.function + "' in hierarchy entry '"
-                                     + level.name + "' (available: yaml_data, json_data)",
-                                 level.location);
-            }
-            // Locations are resolved even for a level that cannot be read, so that hosts can show them.
+            st.provider = state.providers[li][lv].get();
+            // Locations are resolved even for a level that cannot be run, so that hosts can show them.
             try {
-                LevelLocations locs = resolveLevel(layer.config, level, scope, engine.globCache());
+                st.options = containsInterpolation(level.options) ? interpolateOptions(level.options, scope)
+                                                                  : level.options;
+                LevelLocations locs = resolveLevel(layer.config, level, scope, state.globs);
                 st.datadir = std::move(locs.datadir);
                 st.files.reserve(locs.candidates.size());
                 for (Candidate& c : locs.candidates) {
-                    std::shared_ptr<const DataFile> file;
-                    if (st.backend) {
-                        file = engine.cache().get(c.path, *st.backend, level.options, engine.options().limits);
-                    } else {
-                        auto unread = std::make_shared<DataFile>();
-                        unread->exists = statFile(c.path).exists;
-                        file = std::move(unread);
-                    }
+                    std::shared_ptr<const DataFile> file = st.provider->open(c.path, st.options, env);
                     if (file->error && engine.options().skipBrokenFiles)
                         snap->warnings.push_back(brokenFileWarning(*file->error));
                     st.files.push_back({std::move(c), std::move(file)});
                 }
             } catch (const Error& e) {
-                if (!st.error)
-                    st.error = e;
+                st.error = e;
             }
             ls.levels.push_back(std::move(st));
         }
@@ -105,15 +101,19 @@ std::shared_ptr<const NodeSnapshot> buildSnapshot(const Engine& engine, const Sc
         trace->kind = TraceNode::Kind::LookupOptions;
         trace->key = "lookup_options";
     }
-    // Shared across nodes: lookup_options without interpolation depend only on the files they come from.
+    // Shared across nodes: lookup_options without interpolation depend only on the files they come from
+    // (unless a level that cannot be run has a file here: merging them consults it, and that fails).
     std::vector<const DataFile*> withOptions;
+    bool consultsUnrunnable = false;
     for (const LayerState& layer : snap->layers)
         for (const LevelState& level : layer.levels)
-            for (const ResolvedFile& rf : level.files)
+            for (const ResolvedFile& rf : level.files) {
                 if (rf.file->hasLookupOptions)
                     withOptions.push_back(rf.file.get());
-    LookupOptionsCache& shared = engine.lookupOptionsCache();
-    if (!explain)
+                consultsUnrunnable = consultsUnrunnable || (rf.file->exists && level.provider->unrunnable());
+            }
+    LookupOptionsCache& shared = engineState(engine).lookupOptions;
+    if (!explain && !consultsUnrunnable)
         if (auto table = shared.find(withOptions)) {
             snap->lookupOptions = std::move(table);
             return snap;
@@ -122,17 +122,14 @@ std::shared_ptr<const NodeSnapshot> buildSnapshot(const Engine& engine, const Sc
         LookupRun run(engine, scope, *snap, explain);
         std::vector<std::shared_ptr<const DataFile>> sources;
         bool interpolated = false;
-        Value merged = run.mergeLookupOptions(trace.get(), sources, interpolated);
+        Value merged = run.mergeLookupOptions(TraceCursor(trace.get()), sources, interpolated);
         auto table = std::make_shared<const LookupOptionsTable>(merged);
         snap->lookupOptions = table;
         if (!interpolated)
             shared.store(std::move(sources), table);
     } catch (const Error& e) {
         snap->lookupOptionsError = e;
-        if (trace) {
-            trace->event = TraceNode::Event::Failed;
-            trace->message = e.what();
-        }
+        TraceCursor(trace.get()).failed(e);
     }
     snap->lookupOptionsTrace = std::move(trace);
     return snap;

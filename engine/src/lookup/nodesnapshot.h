@@ -7,6 +7,7 @@
 #include "cache/filecache.h"
 #include "config/locationresolver.h"
 #include "lookup/lookupoptions.h"
+#include "providers/levelprovider.h"
 
 #include <hiera/engine.h>
 
@@ -25,7 +26,8 @@ struct ResolvedFile
 struct LevelState
 {
     const Level* level = nullptr;
-    const DataHashBackend* backend = nullptr;
+    const LevelProvider* provider = nullptr;
+    Value options;              // the level's options, interpolated for the scope
     std::optional<Error> error; // raised when a lookup reaches this level
     std::string datadir;
     std::vector<ResolvedFile> files;
@@ -54,6 +56,8 @@ struct NodeSnapshot
 
 // The warning for a file skipped under EngineOptions::skipBrokenFiles.
 std::string brokenFileWarning(const Error& error);
+// The warning for a level skipped under EngineOptions::skipUnsupportedLevels.
+std::string unsupportedLevelWarning(const Error& why);
 
 // Resolves the levels and reads the files (through the cache). Does not compute lookup_options.
 std::shared_ptr<NodeSnapshot> resolveSnapshot(const Engine& engine, const Scope& scope);
