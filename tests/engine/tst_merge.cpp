@@ -496,8 +496,8 @@ void TestMerge::mergeOverLayers()
                    {"env/data/e.yaml", "k: {a: env, b: env}\nl: [e]\n"}});
     QVERIFY(tree.isValid());
     std::vector<Layer> layers;
-    layers.push_back(Layer {Layer::Kind::Global, {}, Config::load(tree.path("global/hiera.yaml"))});
-    layers.push_back(Layer {Layer::Kind::Environment, {}, Config::load(tree.path("env/hiera.yaml"))});
+    layers.push_back(Layer {Layer::Kind::Global, {}, Config::load(tree.path("global/hiera.yaml")), std::nullopt});
+    layers.push_back(Layer {Layer::Kind::Environment, {}, Config::load(tree.path("env/hiera.yaml")), std::nullopt});
     auto engine = Engine::fromLayers(std::move(layers));
     QCOMPARE(engine->layers().size(), std::size_t(2));
     MapScope scope;

@@ -102,6 +102,7 @@ struct ResolvedLevel
 {
     const Layer* layer = nullptr;
     const Level* level = nullptr;
+    bool defaultHierarchy = false; // a level of a module's default_hierarchy
     std::string datadir; // absolute, interpolated
     std::vector<ResolvedLocation> locations;
     std::string error;   // the level cannot be used (bad interpolation in a path or datadir...)

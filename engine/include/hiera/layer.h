@@ -5,6 +5,9 @@
 // module that ships a hiera.yaml. A lookup searches global → environment → module.
 
 #include <hiera/config.h>
+#include <hiera/error.h>
+
+#include <optional>
 
 #include <string>
 
@@ -16,6 +19,9 @@ struct Layer
     Kind kind = Kind::Global;
     std::string module; // Module layers: the module's name, which is also its key namespace (`ntp::`)
     Config config;
+    // A module layer whose hiera.yaml cannot be used: a lookup of a key in its namespace fails with
+    // this (as Puppet's does), other keys are not affected.
+    std::optional<Error> error;
 
     // "global", "environment", "module ntp"
     std::string displayName() const;

@@ -39,6 +39,12 @@ private:
     Value m_value;
 };
 
+std::string_view moduleOfKey(std::string_view root)
+{
+    const std::size_t p = root.find("::");
+    return p == std::string_view::npos ? std::string_view() : root.substr(0, p);
+}
+
 LookupRun::LookupRun(const Engine& engine, const Scope& scope, const NodeSnapshot& snapshot, bool explain)
     : m_engine(engine)
     , m_scope(scope)
@@ -165,8 +171,9 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
         trace.event(TraceNode::Event::InvalidKey);
         return out;
     }
-    const LookupOptionsTable& table = lookupOptions(trace);
-    const std::shared_ptr<const LookupOptionsEntry> entry = table.select(key.root());
+    const std::string_view module = moduleOfKey(key.root());
+    const LookupOptionsTable& table = lookupOptions(trace, module);
+    std::shared_ptr<const LookupOptionsEntry> entry = table.select(key.root());
     MergeSpec merge;
     bool fromLookupOptions = false;
     if (callerMerge) {
@@ -183,7 +190,10 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
             n.lookupOptions = entry->value;
         }
     });
-    std::optional<Value> rootValue = lookupRoot(key.root(), merge, trace, /*lookupOptionsMeta=*/false);
+    std::optional<Value> rootValue =
+        lookupRoot(key.root(), merge, trace, /*lookupOptionsMeta=*/false, {LayerSelection::Mode::Data, module});
+    if (!rootValue && !module.empty())
+        rootValue = lookupDefaultHierarchy(key, module, callerMerge, trace, entry);
     if (!rootValue) {
         if (nested)
             trace.event(TraceNode::Event::NotFound);
@@ -230,7 +240,7 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
     return out;
 }
 
-const LookupOptionsTable& LookupRun::lookupOptions(TraceCursor trace)
+const LookupOptionsTable& LookupRun::lookupOptions(TraceCursor trace, std::string_view module)
 {
     static const LookupOptionsTable empty;
     if (m_computingLookupOptions || !m_snapshot.lookupOptions) {
@@ -238,17 +248,55 @@ const LookupOptionsTable& LookupRun::lookupOptions(TraceCursor trace)
             throw *m_snapshot.lookupOptionsError;
         return empty; // lookups made while merging lookup_options itself see no options
     }
-    // The top-level lookup's trace starts with how lookup_options were merged (once per snapshot).
+    const ModuleOptions* mod = nullptr;
+    if (!module.empty())
+        if (auto it = m_snapshot.modules.find(module); it != m_snapshot.modules.end())
+            mod = &it->second;
+    // The top-level lookup's trace starts with how lookup_options were merged (once per snapshot), the
+    // module's after the global and environment ones.
     trace.with([&](TraceNode& n) {
-        if (n.kind == TraceNode::Kind::Lookup && n.children.empty() && m_snapshot.lookupOptionsTrace
-            && m_names.size() <= 1)
+        if (n.kind != TraceNode::Kind::Lookup || !n.children.empty() || m_names.size() > 1)
+            return;
+        if (m_snapshot.lookupOptionsTrace)
             n.children.push_back(m_snapshot.lookupOptionsTrace);
+        if (mod && mod->trace)
+            n.children.push_back(mod->trace);
     });
-    return *m_snapshot.lookupOptions;
+    if (mod && mod->error)
+        throw *mod->error;
+    return mod && mod->table ? *mod->table : *m_snapshot.lookupOptions;
+}
+
+std::optional<Value> LookupRun::lookupDefaultHierarchy(const LookupKey& key, std::string_view module,
+                                                       const std::optional<MergeSpec>& callerMerge, TraceCursor trace,
+                                                       std::shared_ptr<const LookupOptionsEntry>& entry)
+{
+    const auto it = m_snapshot.modules.find(module);
+    if (it == m_snapshot.modules.end() || m_snapshot.layers[it->second.layer].defaultLevels.empty())
+        return std::nullopt;
+    const ModuleOptions& mod = it->second;
+    const TraceCursor dh = trace.child(TraceNode::Kind::Message);
+    dh.with([&](TraceNode& n) {
+        n.message = "Searching default_hierarchy of module \"" + std::string(module) + "\"";
+        if (mod.defaultTrace)
+            n.children.push_back(mod.defaultTrace);
+    });
+    if (mod.defaultError)
+        throw *mod.defaultError;
+    // Its own lookup_options only: the global, environment and module ones do not apply (layers.md §4).
+    entry = mod.defaultTable ? mod.defaultTable->select(key.root()) : nullptr;
+    MergeSpec merge;
+    if (callerMerge)
+        merge = *callerMerge;
+    else if (entry && entry->merge)
+        merge = *entry->merge;
+    dh.with([&](TraceNode& n) { n.merge = merge; });
+    return lookupRoot(key.root(), merge, dh, /*lookupOptionsMeta=*/false,
+                      {LayerSelection::Mode::DefaultHierarchy, module});
 }
 
 Value LookupRun::mergeLookupOptions(TraceCursor trace, std::vector<std::shared_ptr<const DataFile>>& sources,
-                                    bool& interpolated)
+                                    bool& interpolated, LayerSelection layers)
 {
     m_computingLookupOptions = true;
     m_lookupOptionsSources = &sources;
@@ -265,7 +313,7 @@ Value LookupRun::mergeLookupOptions(TraceCursor trace, std::vector<std::shared_p
     MergeSpec hashMerge;
     hashMerge.strategy = MergeStrategy::Hash;
     trace.with([&](TraceNode& n) { n.merge = hashMerge; });
-    std::optional<Value> merged = lookupRoot("lookup_options", hashMerge, trace, /*lookupOptionsMeta=*/true);
+    std::optional<Value> merged = lookupRoot("lookup_options", hashMerge, trace, /*lookupOptionsMeta=*/true, layers);
     if (merged)
         trace.outcome(TraceNode::Event::Result, *merged);
     else
@@ -275,7 +323,7 @@ Value LookupRun::mergeLookupOptions(TraceCursor trace, std::vector<std::shared_p
 }
 
 std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeSpec& merge, TraceCursor trace,
-                                           bool lookupOptionsMeta)
+                                           bool lookupOptionsMeta, LayerSelection selection)
 {
     const bool first = merge.strategy == MergeStrategy::First;
     Fold all(merge);
@@ -283,17 +331,26 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
     const auto& layers = m_snapshot.layers;
     for (std::size_t li = 0; li < layers.size() && !(first && all.have()); ++li) {
         const LayerState& layer = layers[li];
+        if (!selection.covers(*layer.layer))
+            continue;
+        if (layer.layer->error)
+            throw *layer.layer->error; // a module whose hiera.yaml cannot be used fails its own keys
+        if (!lookupOptionsMeta)
+            for (const auto& w : layer.warnings)
+                warn(w);
+        const auto& levels =
+            selection.mode == LayerSelection::Mode::DefaultHierarchy ? layer.defaultLevels : layer.levels;
         const TraceCursor layerTrace = trace.child(TraceNode::Kind::Layer);
         layerTrace.with([&](TraceNode& n) {
             n.name = layer.layer->providerTitle();
             n.path = layer.layer->config.path;
             if (!first)
                 n.merge = merge;
-            n.children.reserve(layer.levels.size());
+            n.children.reserve(levels.size());
         });
         Fold inLayer(merge);
-        for (std::size_t lv = 0; lv < layer.levels.size() && !(first && inLayer.have()); ++lv) {
-            const LevelState& level = layer.levels[lv];
+        for (std::size_t lv = 0; lv < levels.size() && !(first && inLayer.have()); ++lv) {
+            const LevelState& level = levels[lv];
             const TraceCursor levelTrace = layerTrace.child(TraceNode::Kind::Level);
             levelTrace.with([&](TraceNode& n) { n.name = level.level->name; });
             const std::size_t before = inLayer.count();

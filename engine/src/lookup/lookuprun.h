@@ -13,6 +13,28 @@
 
 namespace hiera::detail {
 
+// Which layers a search covers (layers.md §2-4).
+struct LayerSelection
+{
+    enum class Mode {
+        Data,            // global and environment layers, and the module layer of `module` if any
+        ModuleOnly,      // only the module layer of `module` (its lookup_options)
+        DefaultHierarchy // only the default_hierarchy of `module`'s layer
+    };
+    Mode mode = Mode::Data;
+    std::string_view module; // empty: no module layer (Data), keys without a module prefix
+
+    bool covers(const Layer& layer) const
+    {
+        if (layer.kind != Layer::Kind::Module)
+            return mode == Mode::Data;
+        return !module.empty() && layer.module == module;
+    }
+};
+
+// The module a key belongs to: what precedes its first "::" (`ntp::servers` → `ntp`), or empty.
+std::string_view moduleOfKey(std::string_view root);
+
 class LookupRun : public InterpolationHost
 {
 public:
@@ -21,7 +43,7 @@ public:
     LookupResult run(std::string_view key, const LookupRequest& request);
     // Merges lookup_options for the snapshot (used while building it). Throws hiera::Error.
     Value mergeLookupOptions(TraceCursor trace, std::vector<std::shared_ptr<const DataFile>>& sources,
-                             bool& interpolated);
+                             bool& interpolated, LayerSelection layers = {});
 
     // InterpolationHost
     const Scope& scope() const override { return m_scope; }
@@ -44,9 +66,13 @@ private:
     class Fold;
 
     Outcome lookupKey(const LookupKey& key, const std::optional<MergeSpec>& callerMerge, TraceCursor parent);
-    const LookupOptionsTable& lookupOptions(TraceCursor trace);
+    const LookupOptionsTable& lookupOptions(TraceCursor trace, std::string_view module);
     std::optional<Value> lookupRoot(const std::string& root, const MergeSpec& merge, TraceCursor trace,
-                                    bool lookupOptionsMeta);
+                                    bool lookupOptionsMeta, LayerSelection layers);
+    // A module's default_hierarchy, with its own lookup_options, once no layer found the key.
+    std::optional<Value> lookupDefaultHierarchy(const LookupKey& key, std::string_view module,
+                                                const std::optional<MergeSpec>& callerMerge, TraceCursor trace,
+                                                std::shared_ptr<const LookupOptionsEntry>& entry);
     void lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const MergeSpec& merge,
                      TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta);
     // A level whose function cannot be run: fails when consulted, or is skipped with a warning.

@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace hiera::detail {
@@ -37,6 +38,22 @@ struct LayerState
 {
     const Layer* layer = nullptr;
     std::vector<LevelState> levels;
+    std::vector<LevelState> defaultLevels; // a module's default_hierarchy
+    // A module layer's notes for lookups that consult it: keys outside the module's namespace, dropped.
+    std::vector<std::string> warnings;
+};
+
+// A module's lookup_options: its own merged below the global and environment ones (for its keys), and
+// its default_hierarchy's own.
+struct ModuleOptions
+{
+    std::size_t layer = 0; // index in NodeSnapshot::layers
+    std::shared_ptr<const LookupOptionsTable> table; // null: the global + environment table applies
+    std::optional<Error> error;
+    std::shared_ptr<TraceNode> trace;
+    std::shared_ptr<const LookupOptionsTable> defaultTable;
+    std::optional<Error> defaultError;
+    std::shared_ptr<TraceNode> defaultTrace;
 };
 
 struct NodeSnapshot
@@ -45,6 +62,13 @@ struct NodeSnapshot
     std::shared_ptr<const LookupOptionsTable> lookupOptions;
     std::optional<Error> lookupOptionsError;
     std::shared_ptr<TraceNode> lookupOptionsTrace; // only in snapshots built for explain
+    // By module name; looked up with the key's module as a string_view, without allocating.
+    struct NameHash
+    {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::unordered_map<std::string, ModuleOptions, NameHash, std::equal_to<>> modules;
     // Files skipped under EngineOptions::skipBrokenFiles: every lookup reports them, even one answered
     // before it reaches them (lookup_options read them all).
     std::vector<std::string> warnings;
