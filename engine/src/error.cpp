@@ -114,6 +114,8 @@ const char* errorCodeName(ErrorCode code)
     case ErrorCode::MergeOptions: return "MergeOptions";
     case ErrorCode::LookupOptions: return "LookupOptions";
     case ErrorCode::ConvertTo: return "ConvertTo";
+    case ErrorCode::EyamlDecrypt: return "EyamlDecrypt";
+    case ErrorCode::EyamlKey: return "EyamlKey";
     case ErrorCode::FactsSyntax: return "FactsSyntax";
     case ErrorCode::Io: return "Io";
     }

@@ -45,6 +45,8 @@ enum class ErrorCode {
     MergeOptions,        // bad merge strategy name or options
     LookupOptions,       // bad lookup_options content (non-hash entry, bad regex, bad convert_to)
     ConvertTo,
+    EyamlDecrypt,        // eyaml: a present key fails to decrypt an ENC block, or its scheme is unknown
+    EyamlKey,            // eyaml: the private key cannot be loaded (not defined, unreadable, not a key)
     // hosts
     FactsSyntax,
     Io,
