@@ -107,8 +107,9 @@ struct TestKey
     static std::string base64(std::string_view bytes)
     {
         std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-        const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                      reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
+        const int n =
+            EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                            reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
         out.resize(static_cast<std::size_t>(n));
         return out;
     }
@@ -135,7 +136,7 @@ bool writeFile(const std::string& path, std::string_view content)
 {
     QFile f(QString::fromStdString(path));
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate)
-           && f.write(content.data(), static_cast<qint64>(content.size())) == static_cast<qint64>(content.size());
+        && f.write(content.data(), static_cast<qint64>(content.size())) == static_cast<qint64>(content.size());
 }
 
 // Pieces written compactly for the table tests: T(text) and B(scheme|payload), scheme "PKCS7*" when it
@@ -237,7 +238,7 @@ private slots:
     void concurrentDecryption();
 
 private:
-    TestKey m_key;   // encrypts most values
+    TestKey m_key; // encrypts most values
     TestKey m_other; // a key the values were not encrypted to
     std::shared_ptr<const PrivateKey> m_private;
     std::unique_ptr<Pkcs7Decryptor> m_decryptor;
@@ -297,9 +298,8 @@ void TestEyaml::splitEncBlocks_data()
     QTest::newRow("no tag") << QByteArray("ENC[abc]") << QStringLiteral("B(PKCS7*|abc)");
     QTest::newRow("other tag") << QByteArray("ENC[GPG,abc]") << QStringLiteral("B(GPG|abc)");
     QTest::newRow("tag with underscore") << QByteArray("ENC[MY_TAG,abc]") << QStringLiteral("B(MY_TAG|abc)");
-    QTest::newRow("text around")
-        << QByteArray("pre-ENC[PKCS7,abc]-mid-ENC[def]-post")
-        << QStringLiteral("T(pre-)B(PKCS7|abc)T(-mid-)B(PKCS7*|def)T(-post)");
+    QTest::newRow("text around") << QByteArray("pre-ENC[PKCS7,abc]-mid-ENC[def]-post")
+                                 << QStringLiteral("T(pre-)B(PKCS7|abc)T(-mid-)B(PKCS7*|def)T(-post)");
     QTest::newRow("spaces and newlines in payload")
         << QByteArray("ENC[PKCS7,ab cd\nef]") << QStringLiteral("B(PKCS7|ab cd\nef)");
     QTest::newRow("tab is not payload") << QByteArray("ENC[PKCS7,ab\tcd]") << QStringLiteral("T(ENC[PKCS7,ab\tcd])");
@@ -309,8 +309,7 @@ void TestEyaml::splitEncBlocks_data()
     QTest::newRow("only spaces") << QByteArray("ENC[ ]") << QStringLiteral("B(PKCS7*| )");
     QTest::newRow("comma without tag") << QByteArray("ENC[,abc]") << QStringLiteral("T(ENC[,abc])");
     QTest::newRow("unclosed") << QByteArray("ENC[PKCS7,abc") << QStringLiteral("T(ENC[PKCS7,abc)");
-    QTest::newRow("nested start")
-        << QByteArray("ENC[ENC[PKCS7,abc]") << QStringLiteral("T(ENC[)B(PKCS7|abc)");
+    QTest::newRow("nested start") << QByteArray("ENC[ENC[PKCS7,abc]") << QStringLiteral("T(ENC[)B(PKCS7|abc)");
     QTest::newRow("underscore in payload") << QByteArray("ENC[PKCS7,a_b]") << QStringLiteral("T(ENC[PKCS7,a_b])");
     QTest::newRow("second comma") << QByteArray("ENC[A,B,cd]") << QStringLiteral("T(ENC[A,B,cd])");
     QTest::newRow("adjacent blocks") << QByteArray("ENC[a]ENC[b]") << QStringLiteral("B(PKCS7*|a)B(PKCS7*|b)");
@@ -442,12 +441,13 @@ void TestEyaml::chompsOnce()
 void TestEyaml::collections()
 {
     const std::string text = "list:\n  - " + m_key.enc("first") + "\n  - plain\n  - - " + m_key.enc("nested")
-                             + "\nhash:\n  k1: " + m_key.enc("s3cret") + "\n  k2: 42\n  deep:\n    x: "
-                             + m_key.enc("deeper") + "\nuntouched: [1, 2]\n";
+        + "\nhash:\n  k1: " + m_key.enc("s3cret") + "\n  k2: 42\n  deep:\n    x: " + m_key.enc("deeper")
+        + "\nuntouched: [1, 2]\n";
     const Value data = yaml(text, "data.eyaml");
     const auto r = decrypt(data);
-    QCOMPARE(r.value, yaml("list: [first, plain, [nested]]\nhash: {k1: s3cret, k2: 42, deep: {x: deeper}}\n"
-                           "untouched: [1, 2]\n"));
+    QCOMPARE(r.value,
+             yaml("list: [first, plain, [nested]]\nhash: {k1: s3cret, k2: 42, deep: {x: deeper}}\n"
+                  "untouched: [1, 2]\n"));
     QVERIFY(r.decrypted);
     // Marks survive: the decrypted string still says where it was written.
     QCOMPARE(r.value.asHash().find("hash")->asHash().find("k1")->mark(),
@@ -537,9 +537,10 @@ void TestEyaml::unknownScheme()
     const Error e = thrown([&] { decrypt(Value("ENC[FOO,abcd]")); });
     QCOMPARE(e.code(), ErrorCode::EyamlDecrypt);
     QVERIFY2(e.message().find("Could not find hiera-eyaml encryptor: FOO") != std::string::npos, e.what());
-    QCOMPARE(e.message(), std::string("hiera-eyaml backend error decrypting ENC[FOO,abcd] when looking up db::password in "
-                                      "/data/secrets.eyaml. Error was Could not find hiera-eyaml encryptor: FOO. Try "
-                                      "gem install hiera-eyaml-foo ?"));
+    QCOMPARE(e.message(),
+             std::string("hiera-eyaml backend error decrypting ENC[FOO,abcd] when looking up db::password in "
+                         "/data/secrets.eyaml. Error was Could not find hiera-eyaml encryptor: FOO. Try "
+                         "gem install hiera-eyaml-foo ?"));
     // Also without a key: the scheme is looked up before any key is needed.
     EyamlDecryptContext none;
     QCOMPARE(thrown([&] { decryptEyamlValue(Value("ENC[FOO,abcd]"), none); }).code(), ErrorCode::EyamlDecrypt);
@@ -548,8 +549,8 @@ void TestEyaml::unknownScheme()
 void TestEyaml::noKeyKeepsValueEncrypted()
 {
     const std::string enc = m_key.enc("hidden");
-    const Value data = yaml("pw: " + enc + "\nlist:\n  - " + enc + "\n  - plain\nn: 3\nfolded: >\n  " + enc.substr(0, 40)
-                            + "\n  " + enc.substr(40) + "\n");
+    const Value data = yaml("pw: " + enc + "\nlist:\n  - " + enc + "\n  - plain\nn: 3\nfolded: >\n  "
+                            + enc.substr(0, 40) + "\n  " + enc.substr(40) + "\n");
     EyamlDecryptContext none;
     none.noKeyReason = "cannot read the eyaml private key /nope.pem: No such file or directory";
     const auto r = decryptEyamlValue(data, none);
@@ -566,7 +567,7 @@ void TestEyaml::wrongKey()
     const Error e = thrown([&] { decrypt(Value(enc)); });
     QCOMPARE(e.code(), ErrorCode::EyamlDecrypt);
     const std::string prefix = "hiera-eyaml backend error decrypting " + enc.substr(0, kMaxQuotedValue)
-                               + "... when looking up db::password in /data/secrets.eyaml. Error was ";
+        + "... when looking up db::password in /data/secrets.eyaml. Error was ";
     QVERIFY2(e.message().starts_with(prefix), e.what());
     QVERIFY2(e.message().size() > prefix.size() + 10, e.what()); // OpenSSL said something
     QVERIFY2(e.message().size() < 1200, e.what());
@@ -856,8 +857,9 @@ void TestEyaml::notDefined()
     onlyVar.privateKeyEnvVar = "HIERA_TST_EYAML_UNSET";
     ::unsetenv("HIERA_TST_EYAML_UNSET");
     e = thrown([&] { store.load(onlyVar); });
-    QCOMPARE(e.message(),
-             std::string("pkcs7_private_key is not defined and the environment variable HIERA_TST_EYAML_UNSET is not set"));
+    QCOMPARE(
+        e.message(),
+        std::string("pkcs7_private_key is not defined and the environment variable HIERA_TST_EYAML_UNSET is not set"));
 }
 
 void TestEyaml::eyamlMadeFixtures()

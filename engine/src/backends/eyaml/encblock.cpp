@@ -14,7 +14,7 @@ bool isWordChar(char c) // Ruby's \w: ASCII only
 bool isPayloadChar(char c) // [A-Za-z0-9+\/ =\n]
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '+' || c == '/'
-           || c == ' ' || c == '=' || c == '\n';
+        || c == ' ' || c == '=' || c == '\n';
 }
 
 // The end of a payload starting at `from` (one past its `]`), or npos. The lazy `+?` followed by `]`,

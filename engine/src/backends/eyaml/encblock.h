@@ -20,8 +20,8 @@ struct EncPiece
 {
     enum class Kind { Text, Block };
     Kind kind = Kind::Text;
-    std::string_view text;    // the bytes as written (for a block: `ENC[` to `]` inclusive)
-    std::string_view scheme;  // Block: the tag (`PKCS7`, `GPG`, ...), or "PKCS7" when none is written
+    std::string_view text; // the bytes as written (for a block: `ENC[` to `]` inclusive)
+    std::string_view scheme; // Block: the tag (`PKCS7`, `GPG`, ...), or "PKCS7" when none is written
     bool schemeWritten = false;
     std::string_view payload; // Block: the base64 as written, spaces and newlines included
 };

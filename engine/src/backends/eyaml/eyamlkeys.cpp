@@ -65,6 +65,9 @@ const std::string* stringOption(const Hash& options, std::string_view name)
 
 std::shared_ptr<const PrivateKey> PrivateKey::fromPem(std::string_view pem, const std::string& origin)
 {
+    if (pem.size() > 2 * EyamlKeyStore::kMaxKeyFileBytes)
+        fail("the eyaml private key in " + origin + " is " + std::to_string(pem.size())
+             + " bytes, too large for a key");
     ERR_clear_error();
     BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
     if (!bio)
@@ -140,7 +143,9 @@ std::shared_ptr<const PrivateKey> EyamlKeyStore::loadFile(const std::string& pat
         int fd;
         ~Closer() { ::close(fd); }
     } closer{fd};
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (::fstat(fd, &st) != 0)
         fail("cannot read the eyaml private key " + path + ": " + std::strerror(errno));
     if (S_ISDIR(st.st_mode))

@@ -47,8 +47,8 @@ private:
 // The key options of one eyaml level (its interpolated `options` hash).
 struct EyamlKeyOptions
 {
-    std::string privateKeyFile;      // pkcs7_private_key
-    std::string privateKeyEnvVar;    // pkcs7_private_key_env_var
+    std::string privateKeyFile; // pkcs7_private_key
+    std::string privateKeyEnvVar; // pkcs7_private_key_env_var
     std::string b64PrivateKeyEnvVar; // pkcs7_b64_private_key_env_var
 
     // Reads the three options from a level's options hash; other entries and non-string values are

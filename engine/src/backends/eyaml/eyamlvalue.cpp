@@ -25,8 +25,9 @@ std::string shortened(std::string_view text)
 std::string lowered(std::string_view s)
 {
     std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : static_cast<char>(c); });
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
+        return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : static_cast<char>(c);
+    });
     return out;
 }
 
@@ -99,8 +100,9 @@ private:
             } else if (scheme == "gpg") {
                 keep(kGpgNotSupported);
             } else {
-                throwDecryptError(s, "Could not find hiera-eyaml encryptor: " + std::string(piece.scheme)
-                                         + ". Try gem install hiera-eyaml-" + scheme + " ?");
+                throwDecryptError(s,
+                                  "Could not find hiera-eyaml encryptor: " + std::string(piece.scheme)
+                                      + ". Try gem install hiera-eyaml-" + scheme + " ?");
             }
             joined += piece.text;
         }
@@ -130,9 +132,9 @@ private:
 
     [[noreturn]] void throwDecryptError(const std::string& s, const std::string& why)
     {
-        throw Error(ErrorCode::EyamlDecrypt, "hiera-eyaml backend error decrypting " + shortened(s)
-                                                 + " when looking up " + std::string(m_context.key) + " in "
-                                                 + std::string(m_context.path) + ". Error was " + why);
+        throw Error(ErrorCode::EyamlDecrypt,
+                    "hiera-eyaml backend error decrypting " + shortened(s) + " when looking up "
+                        + std::string(m_context.key) + " in " + std::string(m_context.path) + ". Error was " + why);
     }
 
     void keep(std::string_view reason)

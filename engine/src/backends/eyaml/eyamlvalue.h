@@ -45,7 +45,7 @@ struct EyamlValue
 //
 // Throws Error(EyamlDecrypt) — which the lookup reports as Puppet does, as an error — when a key is
 // present but a block does not decrypt (wrong key, damaged payload), or a block's scheme is neither
-// PKCS7 nor GPG:
+// PKCS7 nor GPG (in any case, as hiera-eyaml finds encryptors), with or without a key:
 //   "hiera-eyaml backend error decrypting <value> when looking up <key> in <path>. Error was <why>"
 // with <value> the string as written, shortened to its first kMaxQuotedValue bytes, and <why> OpenSSL's
 // error or "Could not find hiera-eyaml encryptor: FOO. Try gem install hiera-eyaml-foo ?". The message

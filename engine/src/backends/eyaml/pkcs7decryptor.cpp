@@ -64,14 +64,13 @@ std::string Pkcs7Decryptor::decrypt(std::string_view payload) const
     // key. Without it a wrong key gives garbage plaintext about once in 256 tries. The random key
     // defends servers against padding oracles; a lookup is no oracle for anyone but the key's owner.
     const unsigned char* p = reinterpret_cast<const unsigned char*>(der.data());
-    std::unique_ptr<CMS_ContentInfo, CmsDeleter> cms(
-        d2i_CMS_ContentInfo(nullptr, &p, static_cast<long>(der.size())));
+    std::unique_ptr<CMS_ContentInfo, CmsDeleter> cms(d2i_CMS_ContentInfo(nullptr, &p, static_cast<long>(der.size())));
     if (!cms)
         fail("the ENC payload is not a DER PKCS#7 message (" + takeOpenSslErrors() + ")");
     const int type = OBJ_obj2nid(CMS_get0_type(cms.get()));
     if (type != NID_pkcs7_enveloped)
-        fail(std::string("the ENC payload is a PKCS#7 ") + (type == NID_undef ? "message of unknown type" : OBJ_nid2sn(type))
-             + ", not envelopedData");
+        fail(std::string("the ENC payload is a PKCS#7 ")
+             + (type == NID_undef ? "message of unknown type" : OBJ_nid2sn(type)) + ", not envelopedData");
 
     std::unique_ptr<BIO, BioDeleter> out(BIO_new(BIO_s_mem()));
     if (!out)

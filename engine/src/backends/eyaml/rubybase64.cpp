@@ -45,9 +45,9 @@ std::string decodeBase64Lenient(std::string_view text)
     std::size_t written = 0;
     for (std::size_t at = 0; at < canonical.size(); at += kChunk) {
         const std::size_t len = std::min(kChunk, canonical.size() - at);
-        const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(bytes.data() + written),
-                                      reinterpret_cast<const unsigned char*>(canonical.data() + at),
-                                      static_cast<int>(len));
+        const int n =
+            EVP_DecodeBlock(reinterpret_cast<unsigned char*>(bytes.data() + written),
+                            reinterpret_cast<const unsigned char*>(canonical.data() + at), static_cast<int>(len));
         if (n < 0) {
             written = padding = 0;
             break;
