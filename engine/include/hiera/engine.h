@@ -57,6 +57,10 @@ struct EngineOptions
     // a lookup that consults them, as Puppet does without that function (strict). With this set they
     // are skipped instead, with a warning on the level, in the trace and in LookupResult::warnings.
     bool skipUnsupportedLevels = false;
+    // A PEM private key for eyaml levels whose own `pkcs7_private_key` cannot be loaded (a control
+    // repository names the server's /etc/puppetlabs path; the user has a copy elsewhere). Empty: none,
+    // and such values stay encrypted. Decrypted values are marked (Value::isSecret).
+    std::string eyamlPrivateKey;
     // A directory for a persistent cache of parsed data files (empty = none). Entries are used only
     // for the exact file version they were made from; hiera-lookup uses ~/.cache/hiera-explorer.
     std::string diskCacheDirectory;

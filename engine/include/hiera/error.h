@@ -35,7 +35,6 @@ enum class ErrorCode {
     // lookup
     UnsupportedBackend,  // a data_dig or lookup_key function this engine cannot run, consulted by a lookup
     UnknownBackend,      // a data_hash function this engine cannot run, consulted by a lookup
-    Decryption,          // an eyaml value that the key cannot decrypt, or an unknown encryption scheme
     KeySyntax,           // bad dotted key
     InterpolationSyntax, // bad %{...}
     UnknownMethod,       // %{foo('x')}
@@ -46,6 +45,8 @@ enum class ErrorCode {
     MergeOptions,        // bad merge strategy name or options
     LookupOptions,       // bad lookup_options content (non-hash entry, bad regex, bad convert_to)
     ConvertTo,
+    EyamlDecrypt,        // eyaml: a present key fails to decrypt an ENC block, or its scheme is unknown
+    EyamlKey,            // eyaml: the private key cannot be loaded (not defined, unreadable, not a key)
     // hosts
     FactsSyntax,
     Io,

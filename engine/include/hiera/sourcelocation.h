@@ -14,9 +14,15 @@ namespace hiera {
 
 struct SourceMark
 {
+    // What else a value's origin says (free: the mark pads to 16 bytes in a Value either way).
+    enum Flag : std::uint8_t {
+        Decrypted = 1,      // plaintext of an eyaml ENC[...] block: hosts mask it, explanations redact it
+        StillEncrypted = 2, // an ENC[...] value no key here could decrypt, shown as written
+    };
     std::uint32_t file = 0; // 0 = unknown
     std::uint32_t line = 0;
     std::uint32_t column = 0;
+    std::uint8_t flags = 0;
 
     bool isValid() const { return file != 0; }
     bool operator==(const SourceMark&) const = default;

@@ -70,6 +70,10 @@ public:
     Hash& mutableHash();
 
     const SourceMark& mark() const { return m_mark; }
+    // Plaintext decrypted from eyaml (SourceMark::Decrypted): a secret, at this node.
+    bool isSecret() const { return (m_mark.flags & SourceMark::Decrypted) != 0; }
+    // An eyaml value left encrypted (no key, or a scheme this engine cannot decrypt).
+    bool isStillEncrypted() const { return (m_mark.flags & SourceMark::StillEncrypted) != 0; }
     void setMark(SourceMark m) { m_mark = m; }
     Value withMark(SourceMark m) const
     {
@@ -175,6 +179,11 @@ private:
     // between threads).
     std::vector<Slot> m_index;
 };
+
+// Whether a secret (Value::isSecret) is anywhere in `v`.
+bool containsSecret(const Value& v);
+// `v` with every secret string replaced by `replacement` (for explanations, logs and reports).
+Value redactSecrets(const Value& v, std::string_view replacement = "<sensitive>");
 
 // Convenience builders for tests and hosts.
 Value makeArray(std::initializer_list<Value> items);

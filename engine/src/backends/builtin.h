@@ -12,6 +12,8 @@ namespace hiera::detail {
 
 std::shared_ptr<const DataHashBackend> makeYamlData();
 std::shared_ptr<const DataHashBackend> makeJsonData();
+// `hostKeyFile`: the private key used when a level's own pkcs7_private_key cannot be loaded ("" = none).
+std::shared_ptr<const LookupKeyBackend> makeEyamlLookupKey(const std::string& hostKeyFile = {});
 
 // The reader a lookup_key function's locations are parsed with (LookupKeyBackend::fileFormat): the
 // yaml_data / json_data parse, so that a file read by both kinds of level is parsed once.

@@ -2,6 +2,8 @@
 
 #include <hiera/backend.h>
 
+#include <algorithm>
+
 namespace hiera {
 
 std::shared_ptr<BackendRegistry> BackendRegistry::withDefaults()
@@ -10,6 +12,7 @@ std::shared_ptr<BackendRegistry> BackendRegistry::withDefaults()
     // The built-in functions, one line each.
     r->add(detail::makeYamlData());
     r->add(detail::makeJsonData());
+    r->add(detail::makeEyamlLookupKey());
     return r;
 }
 
@@ -46,20 +49,26 @@ const LookupKeyBackend* BackendRegistry::lookupKey(const std::string& name) cons
     return nullptr;
 }
 
-std::vector<std::string> BackendRegistry::dataHashNames() const
+namespace {
+template <typename Backends>
+std::vector<std::string> uniqueNames(const Backends& backends)
 {
     std::vector<std::string> names;
-    for (const auto& b : m_dataHash)
-        names.push_back(b->name());
+    for (const auto& b : backends)
+        if (std::find(names.begin(), names.end(), b->name()) == names.end())
+            names.push_back(b->name());
     return names;
+}
+} // namespace
+
+std::vector<std::string> BackendRegistry::dataHashNames() const
+{
+    return uniqueNames(m_dataHash);
 }
 
 std::vector<std::string> BackendRegistry::lookupKeyNames() const
 {
-    std::vector<std::string> names;
-    for (const auto& b : m_lookupKey)
-        names.push_back(b->name());
-    return names;
+    return uniqueNames(m_lookupKey);
 }
 
 namespace detail {

@@ -103,7 +103,6 @@ const char* errorCodeName(ErrorCode code)
     case ErrorCode::DataLimit: return "DataLimit";
     case ErrorCode::DataNotHash: return "DataNotHash";
     case ErrorCode::UnsupportedBackend: return "UnsupportedBackend";
-    case ErrorCode::Decryption: return "Decryption";
     case ErrorCode::UnknownBackend: return "UnknownBackend";
     case ErrorCode::KeySyntax: return "KeySyntax";
     case ErrorCode::InterpolationSyntax: return "InterpolationSyntax";
@@ -115,6 +114,8 @@ const char* errorCodeName(ErrorCode code)
     case ErrorCode::MergeOptions: return "MergeOptions";
     case ErrorCode::LookupOptions: return "LookupOptions";
     case ErrorCode::ConvertTo: return "ConvertTo";
+    case ErrorCode::EyamlDecrypt: return "EyamlDecrypt";
+    case ErrorCode::EyamlKey: return "EyamlKey";
     case ErrorCode::FactsSyntax: return "FactsSyntax";
     case ErrorCode::Io: return "Io";
     case ErrorCode::Internal: return "Internal";

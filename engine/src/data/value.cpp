@@ -352,4 +352,39 @@ Value makeHash(std::initializer_list<std::pair<std::string, Value>> items)
     return Value(Hash(items));
 }
 
+bool containsSecret(const Value& v)
+{
+    if (v.isSecret())
+        return true;
+    if (v.isArray()) {
+        for (const auto& e : v.asArray())
+            if (containsSecret(e))
+                return true;
+    } else if (v.isHash()) {
+        for (const auto& e : v.asHash())
+            if (containsSecret(e.value) || containsSecret(e.key))
+                return true;
+    }
+    return false;
+}
+
+Value redactSecrets(const Value& v, std::string_view replacement)
+{
+    if (v.isSecret())
+        return Value(replacement).withMark(v.mark());
+    if (!containsSecret(v))
+        return v; // shares the storage: most values have no secret
+    Value out = v;
+    if (v.isArray()) {
+        for (Value& e : out.mutableArray())
+            e = redactSecrets(e, replacement);
+    } else if (v.isHash()) {
+        Hash h;
+        for (const auto& e : v.asHash())
+            h.set(redactSecrets(e.key, replacement), redactSecrets(e.value, replacement));
+        out = Value(std::move(h)).withMark(v.mark());
+    }
+    return out;
+}
+
 } // namespace hiera

@@ -164,6 +164,7 @@ private:
         trace.with([&](TraceNode& n) { n.expression = text; });
         const std::size_t max = m_host.maxBytes();
         std::string out;
+        bool secret = false;
         // Every append is checked before it is made, so the limit holds however large the pieces.
         auto append = [&](std::string_view piece) {
             if (piece.size() > max || out.size() > max - piece.size())
@@ -186,6 +187,7 @@ private:
                 append(t.argument);
             } else if (t.method == "lookup" || t.method == "hiera") {
                 if (auto v = subLookup(t, trace)) {
+                    secret = secret || containsSecret(*v); // a secret put into a string keeps it one
                     // Rendered with the limit: a found hash or array (an alias bomb) is not rendered
                     // whole before the check.
                     std::string s;
@@ -216,8 +218,11 @@ private:
         }
         append(std::string_view(text).substr(pos));
         countProduced(out.size(), original);
-        trace.with([&](TraceNode& n) { n.value = Value(out); });
-        return Value(std::move(out)).withMark(original.mark());
+        SourceMark mark = original.mark();
+        if (secret)
+            mark.flags |= SourceMark::Decrypted;
+        trace.with([&](TraceNode& n) { n.value = Value(out).withMark(mark); });
+        return Value(std::move(out)).withMark(mark);
     }
 
     // interpolationString(v), failing as soon as it passes maxBytes.

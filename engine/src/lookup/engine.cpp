@@ -1,3 +1,4 @@
+#include "backends/builtin.h"
 #include "lookup/enginestate.h"
 #include "lookup/lookuprun.h"
 #include "lookup/nodesnapshot.h"
@@ -16,8 +17,21 @@ using namespace detail;
 
 namespace detail {
 
+namespace {
+std::shared_ptr<const BackendRegistry> registryFor(const EngineOptions& options)
+{
+    auto base = options.backends ? options.backends : BackendRegistry::defaultRegistry();
+    if (options.eyamlPrivateKey.empty())
+        return base;
+    // The host's key: an eyaml_lookup_key registered after the default one, so it is the one found.
+    auto withKey = std::make_shared<BackendRegistry>(*base);
+    withKey->add(makeEyamlLookupKey(options.eyamlPrivateKey));
+    return withKey;
+}
+} // namespace
+
 EngineState::EngineState(const std::vector<Layer>& layers, const EngineOptions& options)
-    : backends(options.backends ? options.backends : BackendRegistry::defaultRegistry())
+    : backends(registryFor(options))
     , files(options.revalidateInterval, options.diskCacheDirectory)
     , globs(options.revalidateInterval)
 {
