@@ -418,10 +418,17 @@ void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& ro
             warn(w);
         const Hash::Entry* entry = file.data.isHash() ? file.data.asHash().findEntry(root) : nullptr;
         const Value* v = entry ? &entry->value : nullptr;
-        if (!v || (lookupOptionsMeta && v->isNull())) {
+        if (!v) {
             if (loc)
                 loc->event = TraceNode::Event::NotFound;
             continue;
+        }
+        if (file.flags(entry) & DataFile::Refused) { // a Ruby symbol: this lookup reached it
+            if (loc) {
+                loc->event = TraceNode::Event::Failed;
+                loc->message = file.refusal(entry).what();
+            }
+            throw file.refusal(entry);
         }
         if (lookupOptionsMeta && m_lookupOptionsSources) {
             m_lookupOptionsSources->push_back(rf.file);
