@@ -12,7 +12,7 @@
 #include <hiera/valueformat.h>
 #include <hiera/yaml.h>
 
-#include "blockyaml.h" // engine-private: how many files the fast reader takes
+#include "parse/blockyaml.h" // engine-private: how many files the fast reader takes
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
