@@ -511,6 +511,8 @@ void TestLookup::convertTo_data()
                                    << QByteArray("!'new_array' Value of type Undef cannot be converted to Array");
     QTest::newRow("huge integer to Array") << QByteArray("1000000000") << QByteArray("Array") << "k"
                                            << QByteArray("!would make an array of 1000000000 elements");
+    QTest::newRow("long string to Array") << QByteArray(1'100'000, 'a') << QByteArray("Array") << "k"
+                                          << QByteArray("!would make an array of 1100000 elements");
     QTest::newRow("[Array, true] wraps") << QByteArray("abc") << QByteArray("[Array, true]") << "k"
                                          << QByteArray(R"(["abc"])");
     QTest::newRow("[Array, true] wraps a float") << QByteArray("1.5") << QByteArray("[Array, true]") << "k"

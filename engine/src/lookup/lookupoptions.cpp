@@ -417,14 +417,21 @@ Value toBoolean(const Value& value, const std::string& key)
 // byte that is not valid UTF-8 is one character, as Ruby's each_char does), 0...n for an Integer n >= 0.
 constexpr std::size_t kMaxConvertedElements = 1'000'000;
 
+[[noreturn]] void tooManyElements(const std::string& key, const std::string& count, const Value& value)
+{
+    throw Error(ErrorCode::DataLimit,
+                "The convert_to lookup_option for key '" + key + "' would make an array of " + count
+                    + " elements (the limit is " + std::to_string(kMaxConvertedElements) + ")",
+                SourceFiles::locate(value.mark()));
+}
+
 std::optional<Array> iterate(const Value& value, const std::string& key)
 {
     Array out;
     if (value.isString()) {
         const std::string& s = value.asString();
         if (s.size() > kMaxConvertedElements * 4)
-            convertError(key, "the string has more than " + std::to_string(kMaxConvertedElements) + " characters to convert",
-                         value);
+            tooManyElements(key, "more than " + std::to_string(kMaxConvertedElements), value);
         for (std::size_t i = 0; i < s.size();) {
             const auto c = static_cast<unsigned char>(s[i]);
             std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
@@ -437,17 +444,12 @@ std::optional<Array> iterate(const Value& value, const std::string& key)
             i += n;
         }
         if (out.size() > kMaxConvertedElements)
-            convertError(key, "the string has more than " + std::to_string(kMaxConvertedElements) + " characters to convert",
-                         value);
+            tooManyElements(key, std::to_string(out.size()), value);
         return out;
     }
     if (value.isInteger() && value.asInteger() >= 0) {
         if (static_cast<std::uint64_t>(value.asInteger()) > kMaxConvertedElements)
-            throw Error(ErrorCode::DataLimit,
-                        "The convert_to lookup_option for key '" + key + "' would make an array of "
-                            + std::to_string(value.asInteger()) + " elements (the limit is "
-                            + std::to_string(kMaxConvertedElements) + ")",
-                        SourceFiles::locate(value.mark()));
+            tooManyElements(key, std::to_string(value.asInteger()), value);
         out.reserve(static_cast<std::size_t>(value.asInteger()));
         for (std::int64_t i = 0; i < value.asInteger(); ++i)
             out.push_back(Value(i).withMark(value.mark()));
