@@ -33,6 +33,13 @@ private Q_SLOTS:
     void lookupOptionsErrors_data();
     void lookupOptionsErrors();
     void lookupOptionsInvalidKey();
+    void lookupOptionsNull_data();
+    void lookupOptionsNull();
+    void symbolFailsOnlyItsLookups();
+    void symbolInLookupOptions();
+    void dotDotGoesThroughTheFileSystem();
+    void datadirJoinedBeforeInterpolation();
+    void mappedPathsTopScopeReference();
     void callerMergeOverridesLookupOptions();
     void convertTo_data();
     void convertTo();
@@ -194,12 +201,17 @@ void TestLookup::lookupOptionsRubyPatterns_data()
     QTest::newRow("\\z") << QByteArray("^.*::ntp\\z") << QByteArray("profile::ntp") << true;
     QTest::newRow("\\z not before the end") << QByteArray("^.*::nt\\z") << QByteArray("profile::ntp") << false;
     QTest::newRow("\\Z") << QByteArray("^.*ntp\\Z") << QByteArray("profile::ntp") << true;
+    QTest::newRow("\\Z before a final newline") << QByteArray("^.*ntp\\Z") << QByteArray("profile::ntp\\n") << true;
+    QTest::newRow("\\z not before a final newline") << QByteArray("^.*ntp\\z") << QByteArray("profile::ntp\\n") << false;
+    QTest::newRow("\\h upper case") << QByteArray("^key_\\h+$") << QByteArray("key_0AF9") << true;
+    QTest::newRow("(?i:...) is scoped") << QByteArray("^(?i:profile)::NTP") << QByteArray("profile::ntp") << false;
+    QTest::newRow("named group") << QByteArray("^(?<role>role|profile)::") << QByteArray("role::web") << true;
     QTest::newRow("\\h (hex digit)") << QByteArray("^key_\\h+$") << QByteArray("key_0af9") << true;
     QTest::newRow("\\h is not any letter") << QByteArray("^key_\\h+$") << QByteArray("key_xyz") << false;
     QTest::newRow("(?i:...)") << QByteArray("^(?i:PROFILE)::") << QByteArray("profile::ntp") << true;
     QTest::newRow("(?i) for the rest") << QByteArray("^(?i)profile::NTP") << QByteArray("profile::ntp") << true;
-    QTest::newRow("named group") << QByteArray("^(?<mod>[a-z]+)::\\k<mod>$") << QByteArray("ntp::ntp") << true;
-    QTest::newRow("named group, no match") << QByteArray("^(?<mod>[a-z]+)::\\k<mod>$") << QByteArray("ntp::dns") << false;
+    QTest::newRow("named group backreference") << QByteArray("^(?<mod>[a-z]+)::\\k<mod>$") << QByteArray("ntp::ntp") << true;
+    QTest::newRow("named group backreference, no match") << QByteArray("^(?<mod>[a-z]+)::\\k<mod>$") << QByteArray("ntp::dns") << false;
     QTest::newRow("POSIX bracket") << QByteArray("^[[:alpha:]]+::[[:digit:]]") << QByteArray("role::1x") << true;
     QTest::newRow("^ matches after a newline (Ruby)") << QByteArray("^b") << QByteArray("a\\nb") << true;
     QTest::newRow("search, not a full match") << QByteArray("^pro") << QByteArray("profile::x") << true;
@@ -264,7 +276,7 @@ void TestLookup::lookupOptionsInvalidKey()
     // §4.1 step 1, item 38
     TempTree tree({{"hiera.yaml", kTwoLevels},
                    {"data/high.yaml", "lookup_options:\n  a: {merge: deep}\na: 1\n"},
-                   {"data/low.yaml", "lookup_options: ~\n"}});
+                   {"data/low.yaml", "b: 1\n"}});
     QVERIFY(tree.isValid());
     for (const char* key : {"lookup_options", "lookup_options.a"}) {
         const LookupResult r = lookupIn(tree, key);
@@ -272,6 +284,143 @@ void TestLookup::lookupOptionsInvalidKey()
         QCOMPARE(int(r.status), int(LookupResult::Status::NotFound));
     }
     EXPECT_FOUND(lookupIn(tree, "a"), Value(1));
+}
+
+void TestLookup::lookupOptionsNull_data()
+{
+    // A level whose lookup_options is null takes part in the hash merge of lookup_options, as in
+    // Puppet 7.23: next to a real hash it fails every lookup ("Lookup of key 'lookup_options' failed:
+    // ..."); alone it means no options.
+    QTest::addColumn<QByteArray>("high");
+    QTest::addColumn<QByteArray>("low");
+    QTest::addColumn<QString>("error"); // empty: k is found as [1]
+    QTest::newRow("null above a hash") << QByteArray("lookup_options: ~\n")
+                                       << QByteArray("lookup_options: {k: {merge: unique}}\n")
+                                       << "The first element of the merge has wrong type, expects a Hash value, got Undef";
+    QTest::newRow("hash above a null") << QByteArray("lookup_options: {k: {merge: unique}}\n")
+                                       << QByteArray("lookup_options: ~\n")
+                                       << "The second element of the merge has wrong type, expects a Hash value, got Undef";
+    QTest::newRow("two nulls") << QByteArray("lookup_options: ~\n") << QByteArray("lookup_options: ~\n")
+                               << "The first element of the merge has wrong type, expects a Hash value, got Undef";
+    QTest::newRow("null alone") << QByteArray("lookup_options: ~\n") << QByteArray("") << QString();
+}
+
+void TestLookup::lookupOptionsNull()
+{
+    QFETCH(QByteArray, high);
+    QFETCH(QByteArray, low);
+    QFETCH(QString, error);
+    TempTree tree({{"hiera.yaml", kTwoLevels}, {"data/high.yaml", high + "k: [1]\n"}, {"data/low.yaml", low + "k: [2]\n"}});
+    QVERIFY(tree.isValid());
+    const LookupResult r = lookupIn(tree, "k");
+    if (error.isEmpty()) {
+        EXPECT_FOUND(r, yaml("[1]"));
+        return;
+    }
+    EXPECT_ERROR(r, ErrorCode::MergeType);
+    QVERIFY2(errorText(r).contains(error), qPrintable(errorText(r)));
+    QVERIFY2(errorText(r).contains(".yaml:1:"), qPrintable(errorText(r))); // where the null is written
+}
+
+void TestLookup::symbolFailsOnlyItsLookups()
+{
+    // Puppet 7.23 loads a file with a symbol value (`a: :foo`) and fails only the lookups that reach
+    // it ("Value for key 'a' ... expects Puppet::LookupValue, got Runtime[ruby, 'Symbol']").
+    TempTree tree({{"hiera.yaml", kTwoLevels},
+                   {"data/high.yaml", "a: :foo\nc:\n  - 1\n  - :bar\nb: one\nk: [1]\nlookup_options:\n  k: {merge: unique}\ne: top\n"},
+                   {"data/low.yaml", "a: lower\nk: [2]\nd: :low\ne: &s :sym\nf: *s\n"}});
+    QVERIFY(tree.isValid());
+    EXPECT_FOUND(lookupIn(tree, "b"), Value("one"));
+    EXPECT_FOUND(lookupIn(tree, "k"), yaml("[1, 2]"));
+    const LookupResult a = lookupIn(tree, "a");
+    EXPECT_ERROR(a, ErrorCode::DataType);
+    QVERIFY2(errorText(a).contains("high.yaml:1:4") && errorText(a).contains(":foo"), qPrintable(errorText(a)));
+    const LookupResult c = lookupIn(tree, "c");
+    EXPECT_ERROR(c, ErrorCode::DataType);
+    QVERIFY2(errorText(c).contains("high.yaml:4:5") && errorText(c).contains(":bar"), qPrintable(errorText(c)));
+    // a first lookup that stops above the symbol never reaches it; a merge does
+    EXPECT_FOUND(lookupIn(tree, "e"), Value("top"));
+    EXPECT_ERROR(lookupIn(tree, "e", {}, withMerge(MergeStrategy::Unique)), ErrorCode::DataType);
+    const LookupResult d = lookupIn(tree, "d");
+    EXPECT_ERROR(d, ErrorCode::DataType);
+    QVERIFY2(errorText(d).contains("low.yaml:3:4"), qPrintable(errorText(d)));
+    // an alias of the symbol (this file goes through yaml-cpp, not the block reader) fails too
+    const LookupResult f = lookupIn(tree, "f");
+    EXPECT_ERROR(f, ErrorCode::DataType);
+    QVERIFY2(errorText(f).contains("low.yaml:4:4"), qPrintable(errorText(f)));
+}
+
+void TestLookup::symbolInLookupOptions()
+{
+    // A symbol inside lookup_options fails every lookup, as lookup_options are read for each (Puppet
+    // 7.23: "Lookup of key 'lookup_options' failed: Value for key 'lookup_options' ... got Hash[String,
+    // Hash[String, Runtime[ruby, 'Symbol'] ...").
+    TempTree tree({{"hiera.yaml", kTwoLevels},
+                   {"data/high.yaml", "lookup_options:\n  k:\n    merge: :unique\nk: [1]\n"},
+                   {"data/low.yaml", "k: [2]\nb: 1\n"}});
+    QVERIFY(tree.isValid());
+    for (const char* key : {"b", "k"}) {
+        const LookupResult r = lookupIn(tree, key);
+        EXPECT_ERROR(r, ErrorCode::DataType);
+        QVERIFY2(errorText(r).contains("high.yaml:3:12"), qPrintable(errorText(r)));
+    }
+}
+
+void TestLookup::dotDotGoesThroughTheFileSystem()
+{
+    // Puppet 7.23 checks `datadir + path` with the file system: `nodes/../common.yaml` is
+    // location_not_found while nodes/ does not exist. A leading `..` is taken lexically (Pathname#+).
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n  - name: up\n    path: nodes/../common.yaml\n"
+                    "  - name: lead\n    path: ../outside.yaml\n"},
+                   {"data/common.yaml", "k: common\n"},
+                   {"outside.yaml", "o: outside\n"}});
+    QVERIFY(tree.isValid());
+    const LookupResult before = lookupIn(tree, "k");
+    QVERIFY2(!before.error, qPrintable(errorText(before)));
+    QCOMPARE(int(before.status), int(LookupResult::Status::NotFound));
+    EXPECT_FOUND(lookupIn(tree, "o"), Value("outside"));
+    QVERIFY(QDir(tree.root() + "/data").mkdir("nodes"));
+    EXPECT_FOUND(lookupIn(tree, "k"), Value("common"));
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope;
+    const auto levels = engine->resolveHierarchy(scope);
+    QVERIFY(qs(levels.at(0).locations.at(0).path).endsWith("/data/nodes/../common.yaml"));
+}
+
+void TestLookup::datadirJoinedBeforeInterpolation()
+{
+    // Puppet 7.23: `@config_root + datadir`, then interpolation: a datadir that becomes absolute only
+    // through a variable stays under hiera.yaml's directory (`%{dd}` with dd=/sub is <root>//sub).
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n  - name: c\n    datadir: \"%{dd}/data\"\n    path: c.yaml\n"},
+                   {"sub/data/c.yaml", "k: joined\n"}});
+    QVERIFY(tree.isValid());
+    const Value scope = yaml("dd: /sub\n");
+    EXPECT_FOUND(lookupIn(tree, "k", scope), Value("joined"));
+    // a datadir written absolute stays absolute
+    TempTree absolute({{"hiera.yaml", "version: 5\nhierarchy:\n  - name: c\n    datadir: \"" + QByteArray::fromStdString(tree.path("sub"))
+                                          + "/%{d}\"\n    path: c.yaml\n"}});
+    QVERIFY(absolute.isValid());
+    EXPECT_FOUND(lookupIn(absolute, "k", yaml("d: data\n")), Value("joined"));
+}
+
+void TestLookup::mappedPathsTopScopeReference()
+{
+    // Puppet 7.23: inside a mapped_paths template `%{::dc}` reads the top-scope dc, not the loop
+    // variable; `%{dc}` reads the loop variable.
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n"
+                    "  - name: top\n    mapped_paths: [dcs, dc, \"%{::dc}.yaml\"]\n"
+                    "  - name: loop\n    mapped_paths: [dcs, dc, \"n-%{dc}.yaml\"]\n"},
+                   {"data/a.yaml", "k: [fa]\n"},
+                   {"data/b.yaml", "k: [fb]\n"},
+                   {"data/real.yaml", "k: [freal]\n"},
+                   {"data/n-a.yaml", "k: [fn-a]\n"},
+                   {"data/n-b.yaml", "k: [fn-b]\n"}});
+    QVERIFY(tree.isValid());
+    const Value scope = yaml("dcs: [a, b]\ndc: real\n");
+    EXPECT_FOUND(lookupIn(tree, "k", scope, withMerge(MergeStrategy::Unique)), yaml("[freal, fn-a, fn-b]"));
 }
 
 void TestLookup::callerMergeOverridesLookupOptions()
@@ -286,8 +435,8 @@ void TestLookup::callerMergeOverridesLookupOptions()
     EXPECT_FOUND(lookupIn(tree, "k", {}, withMerge(MergeStrategy::First)), yaml("{x: {p: 1}}"));
     EXPECT_FOUND(lookupIn(tree, "k", {}, withMerge(MergeStrategy::Hash)), yaml("{x: {p: 1}, y: 1}"));
     // convert_to from lookup_options still applies under a caller merge
-    EXPECT_FOUND(lookupIn(tree, "s"), Value(R"(["b", "a"])"));
-    EXPECT_FOUND(lookupIn(tree, "s", {}, withMerge(MergeStrategy::First)), Value(R"(["b"])"));
+    EXPECT_FOUND(lookupIn(tree, "s"), Value("['b', 'a']"));
+    EXPECT_FOUND(lookupIn(tree, "s", {}, withMerge(MergeStrategy::First)), Value("['b']"));
 }
 
 void TestLookup::convertTo_data()
@@ -321,6 +470,85 @@ void TestLookup::convertTo_data()
     QTest::newRow("Puppet type outside the supported set")
         << QByteArray("x") << QByteArray("Timestamp") << "k" << QByteArray("!");
     QTest::newRow("malformed type") << QByteArray("x") << QByteArray("'Array['") << "k" << QByteArray("!");
+    // Puppet 7.23's `new` functions (checked with `Array.new(...)` etc. and `puppet lookup`). Error rows:
+    // "!" followed by a part of the message.
+    QTest::newRow("string to Array: its characters") << QByteArray("abc") << QByteArray("Array") << "k"
+                                                     << QByteArray(R"(["a", "b", "c"])");
+    QTest::newRow("empty string to Array") << QByteArray("''") << QByteArray("Array") << "k" << QByteArray("[]");
+    QTest::newRow("multibyte characters") << QByteArray("'h\u00e9!'") << QByteArray("Array") << "k"
+                                          << QByteArray(R"(["h", "\u00e9", "!"])");
+    QTest::newRow("integer to Array: a range") << QByteArray("3") << QByteArray("Array") << "k" << QByteArray("[0, 1, 2]");
+    QTest::newRow("zero to Array") << QByteArray("0") << QByteArray("Array") << "k" << QByteArray("[]");
+    QTest::newRow("empty hash to Array") << QByteArray("{}") << QByteArray("Array") << "k" << QByteArray("[]");
+    QTest::newRow("negative integer to Array")
+        << QByteArray("-2") << QByteArray("Array") << "k"
+        << QByteArray("!The convert_to lookup_option for key 'k' raised error: 'new_array' Value of type Integer "
+                      "cannot be converted to Array");
+    QTest::newRow("float to Array") << QByteArray("1.5") << QByteArray("Array") << "k"
+                                    << QByteArray("!'new_array' Value of type Float cannot be converted to Array");
+    QTest::newRow("boolean to Array") << QByteArray("true") << QByteArray("Array") << "k"
+                                      << QByteArray("!'new_array' Value of type Boolean cannot be converted to Array");
+    QTest::newRow("null to Array") << QByteArray("~") << QByteArray("Array") << "k"
+                                   << QByteArray("!'new_array' Value of type Undef cannot be converted to Array");
+    QTest::newRow("huge integer to Array") << QByteArray("1000000000") << QByteArray("Array") << "k"
+                                           << QByteArray("!would make an array of 1000000000 elements");
+    QTest::newRow("long string to Array") << QByteArray(1'100'000, 'a') << QByteArray("Array") << "k"
+                                          << QByteArray("!would make an array of 1100000 elements");
+    QTest::newRow("[Array, true] wraps") << QByteArray("abc") << QByteArray("[Array, true]") << "k"
+                                         << QByteArray(R"(["abc"])");
+    QTest::newRow("[Array, true] wraps a float") << QByteArray("1.5") << QByteArray("[Array, true]") << "k"
+                                                 << QByteArray("[1.5]");
+    QTest::newRow("[Array, true] keeps an array") << QByteArray("[1]") << QByteArray("[Array, true]") << "k"
+                                                  << QByteArray("[1]");
+    QTest::newRow("[Array, false]") << QByteArray("ab") << QByteArray("[Array, false]") << "k"
+                                    << QByteArray(R"(["a", "b"])");
+    QTest::newRow("array to String: Puppet's format")
+        << QByteArray("[a, [b, 1], {k: ~}, 1.5, true]") << QByteArray("String") << "k"
+        << QByteArray(R"("['a', ['b', 1], {'k' => undef}, 1.5, true]")");
+    QTest::newRow("hash to String") << QByteArray("{a: 1, b: [x, 1.0e+20]}") << QByteArray("String") << "k"
+                                    << QByteArray(R"("{'a' => 1, 'b' => ['x', 1.0e+20]}")");
+    QTest::newRow("quotes and escapes in String")
+        << QByteArray("[\"it's\", \"a\\nb\", 'x\\y', 'q\"$']") << QByteArray("String") << "k"
+        << QByteArray(R"("['it\\'s', \"a\\nb\", 'x\\y', 'q\"$']")");
+    QTest::newRow("float to String: %f") << QByteArray("1.5") << QByteArray("String") << "k"
+                                         << QByteArray(R"("1.500000")");
+    QTest::newRow("null to String") << QByteArray("~") << QByteArray("String") << "k" << QByteArray(R"("")");
+    QTest::newRow("octal string to Integer") << QByteArray("'012'") << QByteArray("Integer") << "k" << QByteArray("10");
+    QTest::newRow("binary string to Integer") << QByteArray("'0b101'") << QByteArray("Integer") << "k"
+                                              << QByteArray("5");
+    QTest::newRow("blanks after the sign") << QByteArray("'- 5'") << QByteArray("Integer") << "k" << QByteArray("-5");
+    QTest::newRow("leading blank") << QByteArray("' 12'") << QByteArray("Integer") << "k" << QByteArray("12");
+    QTest::newRow("bad octal") << QByteArray("'09'") << QByteArray("Integer") << "k"
+                               << QByteArray(R"(!raised error: invalid value for Integer(): "09")");
+    QTest::newRow("underscore in Integer") << QByteArray("'1_000'") << QByteArray("Integer") << "k"
+                                           << QByteArray("!'new' The string '1_000' cannot be converted to Integer");
+    QTest::newRow("trailing blank in Integer") << QByteArray("'12 '") << QByteArray("Integer") << "k"
+                                               << QByteArray("!'new' The string '12 ' cannot be converted to Integer");
+    QTest::newRow("float to Integer") << QByteArray("-1.9") << QByteArray("Integer") << "k" << QByteArray("-1");
+    QTest::newRow("true to Integer") << QByteArray("true") << QByteArray("Integer") << "k" << QByteArray("1");
+    QTest::newRow("null to Integer") << QByteArray("~") << QByteArray("Integer") << "k"
+                                     << QByteArray("!'new' Value of type Undef cannot be converted to Integer");
+    QTest::newRow("huge float to Integer") << QByteArray("1.0e+30") << QByteArray("Integer") << "k"
+                                           << QByteArray("!out of the 64-bit range");
+    QTest::newRow("'012' to Float is decimal") << QByteArray("'012'") << QByteArray("Float") << "k"
+                                               << QByteArray("12.0");
+    QTest::newRow("hex to Float") << QByteArray("'0x10'") << QByteArray("Float") << "k" << QByteArray("16.0");
+    QTest::newRow("exponent with + is not a Float") << QByteArray("'1e+3'") << QByteArray("Float") << "k"
+                                                    << QByteArray("!'new_float' The string '1e+3' cannot be converted to Float");
+    QTest::newRow("'0' to Float fails as in Puppet") << QByteArray("'0'") << QByteArray("Float") << "k"
+                                                     << QByteArray("!undefined method `casecmp' for nil:NilClass");
+    QTest::newRow("YES to Boolean") << QByteArray("'YES'") << QByteArray("Boolean") << "k" << QByteArray("true");
+    QTest::newRow("empty string to Boolean") << QByteArray("''") << QByteArray("Boolean") << "k"
+                                             << QByteArray("!'new_boolean' The string '' cannot be converted to Boolean");
+    QTest::newRow("0.0 to Boolean") << QByteArray("0.0") << QByteArray("Boolean") << "k" << QByteArray("false");
+    QTest::newRow("flat array to Hash") << QByteArray("[a, 1, b, 2]") << QByteArray("Hash") << "k"
+                                        << QByteArray(R"({"a": 1, "b": 2})");
+    QTest::newRow("odd array to Hash") << QByteArray("[1, 2, 3]") << QByteArray("Hash") << "k"
+                                       << QByteArray("!raised error: odd number of arguments for Hash");
+    QTest::newRow("string to Hash") << QByteArray("abcd") << QByteArray("Hash") << "k"
+                                    << QByteArray(R"({"a": "b", "c": "d"})");
+    QTest::newRow("float to Hash") << QByteArray("1.5") << QByteArray("Hash") << "k"
+                                   << QByteArray("!raised error: Value of type Float cannot be converted to Hash");
 }
 
 void TestLookup::convertTo()
@@ -334,10 +562,12 @@ void TestLookup::convertTo()
          {"data/common.yaml", "k: " + value + "\nlookup_options:\n  k:\n    convert_to: " + convertTo + "\n"}});
     QVERIFY(tree.isValid());
     const LookupResult r = lookupIn(tree, ss(key));
-    if (expected == "!") {
+    if (expected.startsWith('!')) {
         QCOMPARE(int(r.status), int(LookupResult::Status::Error));
-        QVERIFY2(r.error->code() == ErrorCode::ConvertTo || r.error->code() == ErrorCode::LookupOptions,
+        QVERIFY2(r.error->code() == ErrorCode::ConvertTo || r.error->code() == ErrorCode::LookupOptions
+                     || r.error->code() == ErrorCode::DataLimit,
                  r.error->what());
+        QVERIFY2(errorText(r).contains(QString::fromUtf8(expected.mid(1))), qPrintable(errorText(r)));
     } else if (expected.isEmpty()) {
         QVERIFY2(!r.error, qPrintable(errorText(r)));
         QCOMPARE(int(r.status), int(LookupResult::Status::NotFound));

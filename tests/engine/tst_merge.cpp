@@ -216,6 +216,17 @@ static void mergeTable()
     row("item 25 type-strict equality", unique, "[[1, '1', 1.0], [true, 'true', 1]]", "[1, '1', 1.0, true, 'true']");
     row("unique structural equality", unique, "[[[1, 2]], [[1, 2]]]", "[1, 2]");
     row("unique scalars at every level", unique, "[a, b, a]", "[a, b]");
+    // lists of hashes (user or rule lists): Array[Data] on both sides, duplicates removed structurally
+    // (Puppet 7.23, `puppet lookup --merge unique`)
+    row("unique arrays of hashes", unique, "[[{name: a, uid: 1}, {name: b, uid: 2}], [{name: b, uid: 2}, {name: c}]]",
+        "[{name: a, uid: 1}, {name: b, uid: 2}, {name: c}]");
+    row("unique hashes in nested arrays are flattened", unique, "[[{a: 1}], [[{b: 2}], {a: 1}]]", "[{a: 1}, {b: 2}]");
+    row("unique hash equality ignores key order", unique, "[[{a: 1, b: 2}], [{b: 2, a: 1}]]", "[{a: 1, b: 2}]");
+    row("unique hash with an integer key in an array", unique, "[[{a: 1}], [{1: a}]]", "",
+        "The second element of the merge has wrong type, variant 0 expects a Scalar value, got Tuple; "
+        "The second element of the merge has wrong type, variant 1 index 0 expects a Data value, got Hash");
+    row("unique non-Data hash in the highest level", unique, "[[{1: a}], [x]]", "",
+        "The first element of the merge has wrong type");
     // hash (§4.7, items 3, 26-28)
     row("item 3 lowest keys first", hash, "[{z: 1, b: 1}, {m: 2, b: 2}, {b: 3, c: 3}]", "{b: 1, c: 3, m: 2, z: 1}");
     row("hash is shallow", hash, "[{a: {x: 1}}, {a: {y: 2}}]", "{a: {x: 1}}");
@@ -266,6 +277,18 @@ static void mergeTable()
     row("item 17 single value keeps prefix", ko, "[{k: [--x, y]}]", "{k: [--x, y]}");
     row("knockout in higher-only array", ko, "[{a: [--x, y, y]}, {j: 1}]", "{j: 1, a: [y]}");
     row("item 18 three levels", ko, "[[--x], [y], [x]]", "[x, y]");
+    // The deep_merge gem merges in place: a hash new to the destination is merged with a shallow copy
+    // of itself, so its nested arrays are merged with themselves (the same Ruby object). Knocked-out
+    // items then empty the array, and the lowest level's items come back (Puppet 7.23, three levels,
+    // `--merge deep --knock-out-prefix --`).
+    row("knockout in a nested array, three levels", ko, "[{sub: {l: [--x, x, y]}}, {}, {sub: {l: [z, x]}}]",
+        "{sub: {l: [z, x]}}");
+    row("naked knockout in a nested array, three levels", ko, "[{sub: {l: ['--', y]}}, {}, {sub: {l: [z, x]}}]",
+        "{sub: {l: [z, x]}}");
+    row("nested array with knockout, two levels", ko, "[{sub: {l: [--x, x, y]}}, {j: 1}]", "{j: 1, sub: {l: []}}");
+    row("hash over a scalar merges its other entries with themselves", ko, "[{b: y, c: [--y, y, --y]}, x]",
+        "{b: y, c: []}");
+    row("a new hash's own array is merged with a copy", ko, "[{l: [--x, x, y]}, {j: 1}]", "{j: 1, l: [y, x]}");
     row("knockout regex characters literal", R"({"strategy": "deep", "knockout_prefix": "^*"})",
         "[[^*x, '*y'], [x, y, '*y']]", "[y, '*y']");
     // sort_merged_arrays (items 19-20)

@@ -38,7 +38,8 @@ private:
 };
 
 // A Scope that binds one extra variable over another Scope (mapped_paths loop variables): `name` and
-// `name.sub.key` resolve against `value`; everything else goes to the parent.
+// `name.sub.key` resolve against `value`; everything else goes to the parent, and so do `::name` and
+// `::name.sub` (a top-scope reference does not see a local binding, as in Puppet).
 class BoundScope : public Scope
 {
 public:

@@ -1,6 +1,7 @@
 #include "cache/filecache.h"
 
 #include "interpolate/interpolation.h"
+#include "parse/scalarresolver.h"
 
 #include <hiera/backend.h>
 #include <hiera/yaml.h>
@@ -43,6 +44,21 @@ private:
     const ParseLimits& m_limits;
     std::vector<std::string>& m_warnings;
 };
+
+// Whether `v` holds the value written at `mark` (a refused scalar, kept as its text).
+bool holds(const Value& v, const SourceMark& mark)
+{
+    if (v.isArray()) {
+        for (const auto& e : v.asArray())
+            if (holds(e, mark))
+                return true;
+    } else if (v.isHash()) {
+        for (const auto& e : v.asHash())
+            if (holds(e.value, mark))
+                return true;
+    }
+    return v.isString() && v.mark() == mark;
+}
 
 } // namespace
 
@@ -116,10 +132,22 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
                 file->data = std::move(cached->data);
                 file->warnings = std::move(cached->warnings);
             } else {
+                detail::RefusedValues refused;
                 LoadContext context(path, options, limits, file->warnings);
                 file->data = backend.load(context);
-                if (useDisk)
+                if (!refused.values.empty() && file->data.isHash()) {
+                    // Only the entries that hold one fail; the disk cache does not keep such files.
+                    const Hash& h = file->data.asHash();
+                    for (std::size_t i = 0; i < h.size(); ++i)
+                        for (const auto& r : refused.values)
+                            if (holds(h.entries()[i].value, r.mark)) {
+                                file->refusals.emplace_back(
+                                    i, Error(ErrorCode::DataType, r.message, SourceFiles::locate(r.mark)));
+                                break;
+                            }
+                } else if (useDisk) {
                     m_disk->store(backend.name(), path, sig, {file->data, file->warnings});
+                }
             }
             if (file->data.isHash()) {
                 const Hash& h = file->data.asHash();
@@ -131,6 +159,8 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
                                                        ? DataFile::Interpolates
                                                        : 0)
                                                   | (hasInvalidKey(e.value) ? DataFile::InvalidKey : 0)));
+                for (const auto& r : file->refusals)
+                    file->entryFlags[r.first] |= DataFile::Refused;
             }
         } catch (const Error& e) {
             file->error = e;

@@ -51,16 +51,34 @@ struct DataFile
     // skip interpolation walks over values that have nothing to interpolate.
     // Bit 1: it has a hash key Puppet cannot return (boolean, null, collection). Both are fixed for a
     // parsed file, so lookups skip the walks over values that have nothing to interpolate or refuse.
-    enum EntryFlag : std::uint8_t { Interpolates = 1, InvalidKey = 2 };
+    // Bit 2: its value holds something Puppet loads but refuses to return (a Ruby symbol); a lookup
+    // that reaches the entry fails with `refusal(entry)`, the rest of the file answers.
+    enum EntryFlag : std::uint8_t { Interpolates = 1, InvalidKey = 2, Refused = 4 };
     std::vector<std::uint8_t> entryFlags;
     bool hasLookupOptions = false;
     // What lookup_key functions derive from this version of the file (decrypted values).
     mutable detail::FileMemo memo;
+    std::vector<std::pair<std::size_t, Error>> refusals; // by entry position
 
     std::uint8_t flags(const Hash::Entry* e) const
     {
-        const auto i = static_cast<std::size_t>(e - data.asHash().entries().data());
+        const std::size_t i = position(e);
         return i < entryFlags.size() ? entryFlags[i] : (Interpolates | InvalidKey);
+    }
+    // The error for an entry flagged Refused.
+    const Error& refusal(const Hash::Entry* e) const
+    {
+        const std::size_t i = position(e);
+        for (const auto& r : refusals)
+            if (r.first == i)
+                return r.second;
+        return refusals.front().second;
+    }
+
+private:
+    std::size_t position(const Hash::Entry* e) const
+    {
+        return static_cast<std::size_t>(e - data.asHash().entries().data());
     }
 };
 

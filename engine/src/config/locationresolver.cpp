@@ -16,50 +16,86 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Lexical normalisation ("a/./b" -> "a/b", "a/x/../b" -> "a/b", "a//b" -> "a/b"), done by hand because
-// std::filesystem::path costs more than the rest of resolving a node's hierarchy. Paths that need
-// nothing (the common case) are returned as they are.
-std::string normalize(std::string p)
+// Collapses "//", "/./" and a trailing "/" or "/.", which the file system reads the same way. ".." is
+// kept: `nodes/../common.yaml` exists only when nodes/ does, and Puppet asks the file system (Puppet
+// 7.23: a missing nodes/ gives location_not_found). Paths that need nothing are returned as they are.
+std::string tidy(std::string p)
 {
     const bool clean = p.find("//") == std::string::npos && p.find("/./") == std::string::npos
-                       && p.find("/../") == std::string::npos && !p.ends_with("/.") && !p.ends_with("/..")
-                       && !p.starts_with("./") && !p.starts_with("../");
+                       && !p.ends_with("/.") && !p.starts_with("./") && (p.size() < 2 || p.back() != '/');
     if (clean)
         return p;
     const bool absolute = !p.empty() && p[0] == '/';
-    std::vector<std::string> parts;
+    std::string out = absolute ? "/" : "";
     std::size_t start = 0;
     while (start <= p.size()) {
         std::size_t end = p.find('/', start);
         if (end == std::string::npos)
             end = p.size();
-        std::string part = p.substr(start, end - start);
-        if (part == "..") {
-            if (!parts.empty() && parts.back() != "..")
-                parts.pop_back();
-            else if (!absolute)
-                parts.push_back(part);
-        } else if (!part.empty() && part != ".") {
-            parts.push_back(std::move(part));
+        const std::string_view part(p.data() + start, end - start);
+        if (!part.empty() && part != ".") {
+            if (!out.empty() && out.back() != '/')
+                out += '/';
+            out += part;
         }
         start = end + 1;
-    }
-    std::string out = absolute ? "/" : "";
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        if (i)
-            out += '/';
-        out += parts[i];
     }
     return out.empty() ? "." : out;
 }
 
+// Ruby's Pathname#+ (Puppet joins a datadir and a location with it): leading "." and ".." components
+// of `rel` are taken lexically against `base`'s last components ("/.." is "/"); the rest of `rel` is
+// returned as written, to be appended. `rel` must be relative.
+std::pair<std::string, std::string> consumeLeading(std::string base, const std::string& rel)
+{
+    base = tidy(std::move(base));
+    std::size_t pos = 0;
+    while (pos < rel.size()) {
+        std::size_t start = pos;
+        while (start < rel.size() && rel[start] == '/')
+            ++start;
+        std::size_t end = rel.find('/', start);
+        if (end == std::string::npos)
+            end = rel.size();
+        const std::string_view part(rel.data() + start, end - start);
+        if (part == ".") {
+            pos = end;
+            continue;
+        }
+        if (part != "..")
+            break;
+        if (base == "/") { // Pathname: ".." at the root stays at the root
+            pos = end;
+            continue;
+        }
+        const std::size_t slash = base.rfind('/');
+        const std::string_view last = slash == std::string::npos ? std::string_view(base) : std::string_view(base).substr(slash + 1);
+        if (last == ".." || base.empty() || base == ".")
+            break;
+        base = slash == std::string::npos ? std::string() : slash == 0 ? std::string("/") : base.substr(0, slash);
+        pos = end;
+    }
+    while (pos < rel.size() && rel[pos] == '/')
+        ++pos;
+    return {base, rel.substr(pos)};
+}
+
+std::string appendPath(const std::string& base, const std::string& rest)
+{
+    if (rest.empty())
+        return base.empty() ? std::string(".") : base;
+    if (base.empty())
+        return tidy(rest);
+    return tidy(base.back() == '/' ? base + rest : base + '/' + rest);
+}
+
+// `base` + `rel` as Pathname#+ does: an absolute `rel` replaces `base`.
 std::string joinPath(const std::string& base, const std::string& rel)
 {
     if (!rel.empty() && rel[0] == '/')
-        return normalize(rel);
-    if (base.empty())
-        return normalize(rel);
-    return normalize(base.back() == '/' ? base + rel : base + '/' + rel);
+        return tidy(rel);
+    auto [b, rest] = consumeLeading(base, rel);
+    return appendPath(b, rest);
 }
 
 // Escapes glob metacharacters so that a datadir is matched literally.
@@ -189,8 +225,15 @@ Candidate pathCandidate(const LocationSpec& spec, const std::string& datadir, Lo
 LevelLocations resolveLevel(const Config& config, const Level& level, const Scope& scope, GlobCache& globs)
 {
     LevelLocations out;
-    const LocationInterpolation datadir = checkedPath(interpolateLocation(level.datadir, scope), level, level.datadir);
-    out.datadir = joinPath(config.directory, datadir.text);
+    // Puppet joins the datadir to hiera.yaml's directory *before* interpolating it
+    // (`@config_root + datadir`, then interpolate): only a datadir written absolute is absolute;
+    // `%{facts.root}/data` with root=/srv is `<config dir>//srv/data`.
+    if (!level.datadir.empty() && level.datadir[0] == '/') {
+        out.datadir = tidy(checkedPath(interpolateLocation(level.datadir, scope), level, level.datadir).text);
+    } else {
+        auto [base, rest] = consumeLeading(config.directory, level.datadir);
+        out.datadir = appendPath(base, checkedPath(interpolateLocation(rest, scope), level, level.datadir).text);
+    }
 
     for (const LocationSpec& spec : level.locations) {
         withLocation(spec, [&] {
@@ -201,9 +244,11 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
                 break;
             case LocationSpec::Kind::Glob: {
                 LocationInterpolation li = checkedPath(interpolateLocation(spec.pattern, scope), level, spec.pattern);
-                const std::string pattern = !li.text.empty() && li.text[0] == '/'
-                                                ? li.text
-                                                : globEscape(out.datadir) + "/" + li.text;
+                std::string pattern = li.text;
+                if (li.text.empty() || li.text[0] != '/') {
+                    auto [base, rest] = consumeLeading(out.datadir, li.text);
+                    pattern = globEscape(base) + (base.ends_with('/') ? "" : "/") + rest;
+                }
                 const std::string joined = joinPath(out.datadir, li.text);
                 const auto matches = globs.expand(pattern); // keep the list alive through the loop
                 for (const std::string& match : *matches) {
@@ -211,7 +256,7 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
                     c.kind = spec.kind;
                     c.declared = spec.pattern;
                     c.originalPath = joined;
-                    c.path = normalize(match);
+                    c.path = tidy(match);
                     c.interpolated = c.path.starts_with(out.datadir + "/") ? c.path.substr(out.datadir.size() + 1)
                                                                            : c.path;
                     c.undefinedVariables = li.undefinedVariables;

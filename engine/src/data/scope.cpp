@@ -47,7 +47,11 @@ BoundScope::BoundScope(const Scope& parent, std::string name, Value value)
 
 std::optional<Value> BoundScope::lookup(std::string_view ref) const
 {
-    const std::string_view r = stripTopScope(ref);
+    // `::name` means top scope only: Puppet binds the mapped_paths loop variable in a local scope, so
+    // `%{::dc}` still reads the top-scope `dc` (Puppet 7.23), and only `%{dc}` sees the element.
+    if (ref.substr(0, 2) == "::")
+        return m_parent.lookup(ref);
+    const std::string_view r = ref;
     if (r.substr(0, m_name.size()) == m_name) {
         if (r.size() == m_name.size())
             return m_value;

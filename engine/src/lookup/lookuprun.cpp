@@ -453,7 +453,7 @@ void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& ro
             loc.failed(e);
             throw;
         }
-        if (!hit || (lookupOptionsMeta && hit->value.isNull())) {
+        if (!hit) {
             loc.event(TraceNode::Event::NotFound);
             continue;
         }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
+#include <optional>
 
 namespace hiera {
 
@@ -82,6 +84,41 @@ void appendUnique(Array& out, const Value& v)
         out.push_back(v);
 }
 
+// Puppet's Data: scalars, undef, arrays of Data, hashes with string keys and Data values. Returns the
+// path to the first value that is not Data ("index 0 entry 'x'"), or nullopt.
+std::optional<std::string> notDataAt(const Value& v)
+{
+    if (v.isArray()) {
+        for (std::size_t i = 0; i < v.asArray().size(); ++i)
+            if (auto at = notDataAt(v.asArray()[i]))
+                return " index " + std::to_string(i) + *at;
+    } else if (v.isHash()) {
+        for (const auto& e : v.asHash()) {
+            if (!e.key.isString())
+                return std::string();
+            if (auto at = notDataAt(e.value))
+                return " entry '" + e.key.asString() + "'" + *at;
+        }
+    }
+    return std::nullopt;
+}
+
+// Puppet checks each side of a unique merge against Variant[Scalar, Array[Data]]; its message has one
+// line per variant, joined here with "; ".
+void checkUniqueData(bool first, const Value& v)
+{
+    if (!v.isArray())
+        return;
+    const auto at = notDataAt(v);
+    if (!at)
+        return;
+    const std::string which = std::string("The ") + (first ? "first" : "second") + " element of the merge has wrong type, ";
+    throw Error(ErrorCode::MergeType,
+                which + "variant 0 expects a Scalar value, got Tuple; " + which + "variant 1" + *at
+                    + " expects a Data value, got Hash",
+                SourceFiles::locate(v.mark()));
+}
+
 Value uniqueOf(const Value& v)
 {
     Array flat;
@@ -125,10 +162,162 @@ Value hashMerge(const Value& higher, const Value& lower)
 }
 
 // ---- deep (the deep_merge gem, as Puppet calls it) -----------------------------------------------------
+//
+// A port of DeepMerge.deep_merge!(source, dest) (deep_merge/core.rb, as Puppet 7.23 calls it with
+// preserve_unmergeables: false). The gem works in place on Ruby objects, and that shows in results: a
+// hash new to the destination is merged with a shallow copy of itself, so the arrays and hashes below it
+// are merged with *themselves* (the same object), and a hash written over a scalar is the source object
+// itself. An array merged with itself loses everything when it holds the naked knockout prefix (the
+// destination is cleared, and it is the source), and its knocked-out items are removed while Ruby's
+// delete_if walks the same array. So the merge runs on a small graph with Ruby's object identity
+// (RVal/RNode), built fresh from the two values as Puppet's interpolation builds fresh ones.
 
 bool truthy(const Value& v)
 {
     return !v.isNull() && !(v.isBoolean() && !v.asBoolean());
+}
+
+struct RNode;
+
+// A Ruby reference: a scalar (never mutated by the gem, so its identity does not matter) or an array or
+// hash object.
+struct RVal
+{
+    Value scalar; // when node is null
+    std::shared_ptr<RNode> node;
+
+    bool isArray() const;
+    bool isHash() const;
+    bool isNil() const { return !node && scalar.isNull(); }
+    bool isString() const { return !node && scalar.isString(); }
+    bool truthy() const { return node || hiera::truthy(scalar); }
+};
+
+struct RNode
+{
+    bool hash = false;
+    SourceMark mark;
+    std::vector<RVal> items; // array elements, or hash values
+    std::vector<Value> keys; // hash keys, parallel to items
+    Hash index;              // hash key -> position in items
+
+    std::optional<std::size_t> find(const Value& key) const
+    {
+        const Value* p = index.find(key);
+        return p ? std::optional<std::size_t>(static_cast<std::size_t>(p->asInteger())) : std::nullopt;
+    }
+    void set(const Value& key, RVal v)
+    {
+        if (auto pos = find(key)) {
+            items[*pos] = std::move(v);
+            return;
+        }
+        index.set(key, Value(static_cast<std::int64_t>(items.size())));
+        keys.push_back(key);
+        items.push_back(std::move(v));
+    }
+    void clear()
+    {
+        items.clear();
+        keys.clear();
+        index = Hash();
+    }
+};
+
+bool RVal::isArray() const { return node && !node->hash; }
+bool RVal::isHash() const { return node && node->hash; }
+
+RVal fromValue(const Value& v)
+{
+    RVal r;
+    if (!v.isArray() && !v.isHash()) {
+        r.scalar = v;
+        return r;
+    }
+    r.node = std::make_shared<RNode>();
+    r.node->mark = v.mark();
+    if (v.isArray()) {
+        r.node->items.reserve(v.asArray().size());
+        for (const auto& e : v.asArray())
+            r.node->items.push_back(fromValue(e));
+    } else {
+        r.node->hash = true;
+        r.node->items.reserve(v.asHash().size());
+        for (const auto& e : v.asHash())
+            r.node->set(e.key, fromValue(e.value));
+    }
+    return r;
+}
+
+Value toValue(const RVal& r, std::size_t depth = 0)
+{
+    if (!r.node)
+        return r.scalar;
+    if (depth > 100000)
+        throw Error(ErrorCode::DataLimit, "deep merge: the merged value nests too deeply");
+    Value out;
+    if (r.node->hash) {
+        Hash h;
+        h.reserve(r.node->items.size());
+        for (std::size_t i = 0; i < r.node->items.size(); ++i)
+            h.set(r.node->keys[i], toValue(r.node->items[i], depth + 1));
+        out = Value(std::move(h));
+    } else {
+        Array a;
+        a.reserve(r.node->items.size());
+        for (const auto& e : r.node->items)
+            a.push_back(toValue(e, depth + 1));
+        out = Value(std::move(a));
+    }
+    out.setMark(r.node->mark);
+    return out;
+}
+
+// Ruby's eql? (what Array#| uses): structural and type-strict; hashes compare without order.
+bool rubyEql(const RVal& a, const RVal& b)
+{
+    if (!a.node || !b.node)
+        return !a.node && !b.node && a.scalar == b.scalar;
+    if (a.node == b.node)
+        return true;
+    if (a.node->hash != b.node->hash || a.node->items.size() != b.node->items.size())
+        return false;
+    for (std::size_t i = 0; i < a.node->items.size(); ++i) {
+        if (!a.node->hash) {
+            if (!rubyEql(a.node->items[i], b.node->items[i]))
+                return false;
+        } else {
+            const auto pos = b.node->find(a.node->keys[i]);
+            if (!pos || !rubyEql(a.node->items[i], b.node->items[*pos]))
+                return false;
+        }
+    }
+    return true;
+}
+
+// Ruby's sort order for sort_merged_arrays: numbers with numbers, strings with strings, arrays
+// element-wise; anything else fails as Ruby's <=> does ("comparison of String with 1 failed").
+int rubyCompare(const Value& x, const Value& y)
+{
+    if (x.isNumber() && y.isNumber()) {
+        const double dx = x.isInteger() ? static_cast<double>(x.asInteger()) : x.asFloat();
+        const double dy = y.isInteger() ? static_cast<double>(y.asInteger()) : y.asFloat();
+        return dx < dy ? -1 : dx > dy ? 1 : 0;
+    }
+    if (x.isString() && y.isString())
+        return x.asString().compare(y.asString()) < 0 ? -1 : x.asString() == y.asString() ? 0 : 1;
+    if (x.isArray() && y.isArray()) {
+        const Array &ax = x.asArray(), &ay = y.asArray();
+        for (std::size_t i = 0; i < ax.size() && i < ay.size(); ++i)
+            if (int c = rubyCompare(ax[i], ay[i]))
+                return c;
+        return ax.size() < ay.size() ? -1 : ax.size() > ay.size() ? 1 : 0;
+    }
+    const std::string cls = x.isHash() ? "Hash" : x.isArray() ? "Array" : x.isString() ? "String"
+                          : x.isNull() ? "NilClass" : x.isBoolean() ? (x.asBoolean() ? "TrueClass" : "FalseClass")
+                          : x.isInteger() ? "Integer" : "Float";
+    const std::string other = y.isHash() ? "Hash" : rubyInspect(y);
+    throw Error(ErrorCode::MergeType, "sort_merged_arrays: comparison of " + cls + " with " + other + " failed");
 }
 
 class DeepMerger
@@ -136,155 +325,192 @@ class DeepMerger
 public:
     explicit DeepMerger(const MergeSpec& spec) : m_spec(spec) { }
 
-    // src has priority; dst is the lower value (a copy we may change).
-    Value merge(const Value& src, Value dst)
-    {
-        if (src.isNull())
-            return dst; // a higher null never overrides
-        if (!truthy(dst))
-            return src;
-        if (src.isHash())
-            return mergeHash(src, std::move(dst));
-        if (src.isArray())
-            return mergeArray(src, std::move(dst));
-        return overwrite(src);
-    }
+    // src has priority; dst is the lower value.
+    Value merge(const Value& src, const Value& dst) { return toValue(dm(fromValue(src), fromValue(dst))); }
 
 private:
-    bool hasPrefix(const Value& v) const
+    // ko_item.gsub(/^K/, ""): the prefix (matched literally, docs/engine-semantics.md) removed at the
+    // start of every line.
+    std::string stripKnockout(const std::string& s) const
     {
-        return m_spec.knockoutPrefix && v.isString() && v.asString().rfind(*m_spec.knockoutPrefix, 0) == 0;
+        const std::string& k = *m_spec.knockoutPrefix;
+        std::string out;
+        std::size_t pos = 0;
+        while (pos <= s.size()) {
+            if (s.compare(pos, k.size(), k) == 0)
+                pos += k.size();
+            const std::size_t nl = s.find('\n', pos);
+            if (nl == std::string::npos) {
+                out.append(s, pos, std::string::npos);
+                break;
+            }
+            out.append(s, pos, nl + 1 - pos);
+            pos = nl + 1;
+        }
+        return out;
+    }
+    bool knockedOut(const RVal& v) const
+    {
+        return m_spec.knockoutPrefix && v.isString() && stripKnockout(v.scalar.asString()) != v.scalar.asString();
     }
 
-    Value mergeHash(const Value& src, Value dst)
+    // Array#delete(string): removes every element equal to the string, keeping the others' order.
+    static void deleteString(RNode& a, const std::string& s)
     {
-        const Hash& s = src.asHash();
-        if (s.empty())
-            return dst; // an empty hash never overrides anything
-        bool first = true;
-        if (!dst.isHash()) {
-            // deep_merge overwrites dest with the source hash at its first entry, then merges the
-            // remaining entries with themselves (their arrays get de-duplicated, knocked out, sorted).
-            Value out = src;
-            for (const auto& e : s) {
-                if (first) {
-                    first = false;
+        std::erase_if(a.items, [&](const RVal& e) { return e.isString() && e.scalar.asString() == s; });
+    }
+
+    // source.delete_if { knocked out: dest.delete(item); dest.delete(ko_item) }, with Ruby's
+    // reject! loop (array.c), so that a destination which is the source itself behaves as in Ruby.
+    void knockOut(RNode& src, RNode& dst) const
+    {
+        std::vector<RVal>& a = src.items;
+        std::size_t i1 = 0, i2 = 0;
+        for (; i1 < a.size(); ++i1) {
+            RVal v = a[i1];
+            if (v.isString()) {
+                const std::string item = stripKnockout(v.scalar.asString());
+                if (item != v.scalar.asString()) {
+                    deleteString(dst, item);
+                    deleteString(dst, v.scalar.asString());
                     continue;
                 }
-                out.mutableHash().set(e.key, merge(e.value, e.value));
             }
-            return out;
+            if (i1 != i2)
+                a[i2] = std::move(v);
+            ++i2;
         }
-        Hash& d = dst.mutableHash();
-        for (const auto& e : s) {
-            if (Value* existing = d.findMutable(e.key); existing && truthy(*existing))
-                *existing = merge(e.value, *existing);
-            else
-                d.set(e.key, merge(e.value, e.value));
+        if (i2 < a.size() && i2 < i1) {
+            const std::size_t tail = i1 < a.size() ? a.size() - i1 : 0;
+            std::move(a.begin() + static_cast<std::ptrdiff_t>(i1), a.end(), a.begin() + static_cast<std::ptrdiff_t>(i2));
+            a.resize(i2 + tail);
         }
-        return dst;
     }
 
-    Value mergeArray(const Value& srcValue, Value dst)
+    // overwrite_unmergeables: the source replaces the destination; a string carrying the prefix
+    // becomes "", an array loses its prefixed strings.
+    RVal overwrite(RVal source) const
     {
-        Array src = srcValue.asArray();
-        const auto& K = m_spec.knockoutPrefix;
-        if (K) {
-            auto naked = std::find(src.begin(), src.end(), Value(*K));
-            if (naked != src.end()) {
-                src.erase(std::remove(src.begin(), src.end(), Value(*K)), src.end());
-                dst = dst.isArray() ? Value(Array()) : Value();
-            }
+        if (!m_spec.knockoutPrefix)
+            return source;
+        if (source.isString()) {
+            if (knockedOut(source))
+                return RVal{Value(std::string()).withMark(source.scalar.mark()), nullptr};
+            return source;
         }
-        if (!dst.isArray()) {
-            Value out(removeKnockedOut(std::move(src)));
-            out.setMark(srcValue.mark());
-            return out;
-        }
-        Array d = dst.asArray();
-        if (K) {
-            Array kept;
-            for (auto& item : src) {
-                if (hasPrefix(item)) {
-                    const Value stripped(item.asString().substr(K->size()));
-                    d.erase(std::remove(d.begin(), d.end(), stripped), d.end());
-                    d.erase(std::remove(d.begin(), d.end(), item), d.end());
+        if (source.isArray())
+            std::erase_if(source.node->items, [&](const RVal& e) { return knockedOut(e); });
+        return source;
+    }
+
+    static RVal shallowDup(const RVal& v)
+    {
+        if (!v.node)
+            return v;
+        return RVal{Value(), std::make_shared<RNode>(*v.node)};
+    }
+
+    static bool allHashes(const RNode& a)
+    {
+        return std::all_of(a.items.begin(), a.items.end(), [](const RVal& e) { return e.isHash(); });
+    }
+
+    RVal dm(RVal source, RVal dest)
+    {
+        if (source.isNil())
+            return dest; // a higher null never overrides
+        if (!dest.truthy())
+            return source;
+        if (source.isHash()) {
+            const std::shared_ptr<RNode> s = source.node; // may be dest itself
+            for (std::size_t i = 0; i < s->items.size(); ++i) {
+                const Value key = s->keys[i];
+                const RVal sv = s->items[i];
+                if (dest.isHash()) {
+                    RNode& d = *dest.node;
+                    const auto pos = d.find(key);
+                    if (pos && d.items[*pos].truthy()) {
+                        RVal merged = dm(sv, d.items[*pos]);
+                        d.items[*d.find(key)] = std::move(merged);
+                    } else {
+                        RVal merged = dm(sv, shallowDup(sv));
+                        d.set(key, std::move(merged));
+                    }
                 } else {
-                    kept.push_back(std::move(item));
+                    dest = overwrite(source);
                 }
             }
-            src = std::move(kept);
+            return dest; // an empty source hash leaves dest as it is
         }
-        auto allHashes = [](const Array& a) {
-            return std::all_of(a.begin(), a.end(), [](const Value& v) { return v.isHash(); });
-        };
-        Array out;
-        if (m_spec.mergeHashArrays && allHashes(src) && allHashes(d)) {
-            for (std::size_t i = 0; i < d.size(); ++i)
-                out.push_back(merge(i < src.size() ? src[i] : Value(Hash()), d[i]));
-            for (std::size_t i = d.size(); i < src.size(); ++i)
-                out.push_back(src[i]);
-        } else {
-            // Ruby's dest | source: dest's elements first, then source's new ones, duplicates dropped.
-            out.reserve(d.size() + src.size());
-            for (auto& v : d)
-                appendUnique(out, v);
-            for (auto& v : src)
-                appendUnique(out, v);
+        if (source.isArray()) {
+            const auto& K = m_spec.knockoutPrefix;
+            RNode& s = *source.node;
+            if (K && std::any_of(s.items.begin(), s.items.end(),
+                                 [&](const RVal& e) { return e.isString() && e.scalar.asString() == *K; })) {
+                // clear_or_nil(dest): arrays and hashes are emptied in place (a destination that is the
+                // source is emptied too), a string becomes "", anything else nil.
+                if (dest.node)
+                    dest.node->clear();
+                else if (dest.isString())
+                    dest = RVal{Value(std::string()).withMark(dest.scalar.mark()), nullptr};
+                else
+                    dest = RVal{};
+                deleteString(s, *K);
+            }
+            if (!dest.isArray())
+                return overwrite(source);
+            if (K)
+                knockOut(s, *dest.node);
+            auto out = std::make_shared<RNode>();
+            out->mark = dest.node->mark;
+            RNode& d = *dest.node;
+            if (m_spec.mergeHashArrays && allHashes(s) && allHashes(d)) {
+                for (std::size_t i = 0; i < d.items.size(); ++i) {
+                    RVal from = i < s.items.size() ? s.items[i] : RVal{Value(), std::make_shared<RNode>()};
+                    if (i >= s.items.size())
+                        from.node->hash = true; // source[i] || {}
+                    out->items.push_back(dm(from, d.items[i]));
+                }
+                for (std::size_t i = d.items.size(); i < s.items.size(); ++i)
+                    out->items.push_back(s.items[i]);
+            } else {
+                // dest | source: dest's elements first, then source's new ones, duplicates dropped.
+                out->items.reserve(d.items.size() + s.items.size());
+                auto add = [&](const RVal& v) {
+                    for (const RVal& e : out->items)
+                        if (rubyEql(e, v))
+                            return;
+                    out->items.push_back(v);
+                };
+                for (const RVal& v : d.items)
+                    add(v);
+                for (const RVal& v : s.items)
+                    add(v);
+            }
+            if (m_spec.sortMergedArrays)
+                sortItems(*out);
+            return RVal{Value(), out};
         }
-        if (m_spec.sortMergedArrays)
-            sortValues(out);
-        Value r(std::move(out));
-        r.setMark(dst.mark());
-        return r;
+        return overwrite(source);
     }
 
-    Array removeKnockedOut(Array src) const
+    static void sortItems(RNode& a)
     {
-        if (m_spec.knockoutPrefix)
-            src.erase(std::remove_if(src.begin(), src.end(), [&](const Value& v) { return hasPrefix(v); }), src.end());
-        return src;
-    }
-
-    Value overwrite(const Value& src) const
-    {
-        if (hasPrefix(src))
-            return Value(std::string()).withMark(src.mark()); // a knocked-out scalar becomes ""
-        return src;
-    }
-
-    static void sortValues(Array& a)
-    {
-        // Ruby's <=>: numbers with numbers, strings with strings, arrays element-wise; anything else
-        // fails ("comparison of String with 1 failed").
-        std::function<int(const Value&, const Value&)> cmp = [&](const Value& x, const Value& y) -> int {
-            if (x.isNumber() && y.isNumber()) {
-                const double dx = x.isInteger() ? static_cast<double>(x.asInteger()) : x.asFloat();
-                const double dy = y.isInteger() ? static_cast<double>(y.asInteger()) : y.asFloat();
-                return dx < dy ? -1 : dx > dy ? 1 : 0;
-            }
-            if (x.isString() && y.isString())
-                return x.asString().compare(y.asString()) < 0 ? -1 : x.asString() == y.asString() ? 0 : 1;
-            if (x.isArray() && y.isArray()) {
-                const Array &ax = x.asArray(), &ay = y.asArray();
-                for (std::size_t i = 0; i < ax.size() && i < ay.size(); ++i)
-                    if (int c = cmp(ax[i], ay[i]))
-                        return c;
-                return ax.size() < ay.size() ? -1 : ax.size() > ay.size() ? 1 : 0;
-            }
-            const std::string cls = x.isHash() ? "Hash" : x.isArray() ? "Array" : x.isString() ? "String"
-                                  : x.isNull() ? "NilClass" : x.isBoolean() ? (x.asBoolean() ? "TrueClass" : "FalseClass")
-                                  : x.isInteger() ? "Integer" : "Float";
-            const std::string other = y.isHash() ? "Hash" : rubyInspect(y);
-            throw Error(ErrorCode::MergeType, "sort_merged_arrays: comparison of " + cls + " with " + other + " failed");
-        };
+        std::vector<std::pair<Value, RVal>> keyed;
+        keyed.reserve(a.items.size());
+        for (RVal& v : a.items)
+            keyed.emplace_back(toValue(v), std::move(v));
         // Check every pair against the first element once, so a failing comparison is reported before
         // the sort starts rather than from inside it.
-        for (std::size_t i = 1; i < a.size(); ++i) {
-            cmp(a[i], a[0]);
-            cmp(a[0], a[i]);
+        for (std::size_t i = 1; i < keyed.size(); ++i) {
+            rubyCompare(keyed[i].first, keyed[0].first);
+            rubyCompare(keyed[0].first, keyed[i].first);
         }
-        std::stable_sort(a.begin(), a.end(), [&](const Value& x, const Value& y) { return cmp(x, y) < 0; });
+        std::stable_sort(keyed.begin(), keyed.end(),
+                         [](const auto& x, const auto& y) { return rubyCompare(x.first, y.first) < 0; });
+        a.items.clear();
+        for (auto& k : keyed)
+            a.items.push_back(std::move(k.second));
     }
 
     const MergeSpec& m_spec;
@@ -370,14 +596,15 @@ Value mergeStep(const MergeSpec& spec, const Value& higher, const Value& lower)
     case MergeStrategy::Unique: {
         if (lower.isNull() || lower.isHash())
             typeError(false, "a value of type Scalar or Array", lower);
+        // Both sides must be Variant[Scalar, Array[Data]]: hashes inside arrays are fine (lists of user
+        // or rule hashes) when they are Data, i.e. have string keys all the way down.
+        checkUniqueData(true, higher);
+        checkUniqueData(false, lower);
         Array out = higher.isArray() ? higher.asArray() : uniqueOf(higher).asArray();
         Array flat;
         flattenInto(flat, lower);
-        for (auto& v : flat) {
-            if (v.isHash())
-                typeError(false, "a value of type Scalar or Array", v);
+        for (auto& v : flat)
             appendUnique(out, v);
-        }
         Value r(std::move(out));
         r.setMark(higher.mark());
         return r;

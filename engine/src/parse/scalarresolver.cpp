@@ -378,6 +378,25 @@ bool isSymbol(const std::string& s)
     return s.size() >= 2 && s[0] == ':';
 }
 
+namespace {
+thread_local RefusedValues* t_refusedValues = nullptr;
+}
+
+RefusedValues::RefusedValues() : m_previous(t_refusedValues)
+{
+    t_refusedValues = this;
+}
+
+RefusedValues::~RefusedValues()
+{
+    t_refusedValues = m_previous;
+}
+
+RefusedValues* RefusedValues::active()
+{
+    return t_refusedValues;
+}
+
 Value resolvePsychScalar(const std::string& s, std::optional<ScalarProblem>& problem)
 {
     if (s.empty())

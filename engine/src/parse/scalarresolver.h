@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hiera::detail {
 
@@ -21,6 +22,32 @@ struct ScalarProblem
 Value resolvePsychScalar(const std::string& s, std::optional<ScalarProblem>& problem);
 // `:sym` in a key position becomes the string "sym" (Puppet converts symbol keys).
 bool isSymbol(const std::string& s);
+
+// Values Puppet loads but refuses to return: a Ruby symbol (`v: :sym`). Puppet reads such a file and
+// fails only the lookups that reach the symbol ("has wrong type, expects Puppet::LookupValue, got
+// Runtime[ruby, 'Symbol']"). While a RefusedValues is active on a thread, the YAML loader records each
+// such value (kept in the data as its text, ":sym") instead of refusing the whole file; without one
+// (parseData called directly) the file is refused as before.
+struct RefusedValue
+{
+    SourceMark mark; // where the symbol is written
+    std::string message;
+};
+
+class RefusedValues
+{
+public:
+    RefusedValues();
+    ~RefusedValues();
+    RefusedValues(const RefusedValues&) = delete;
+    RefusedValues& operator=(const RefusedValues&) = delete;
+
+    std::vector<RefusedValue> values;
+    static RefusedValues* active(); // the innermost one on this thread, or null
+
+private:
+    RefusedValues* m_previous;
+};
 // JSON plain scalars: true, false, null, numbers. Anything else is a syntax problem.
 Value resolveJsonScalar(const std::string& s, std::optional<ScalarProblem>& problem);
 // Psych integer syntax (with sign, 0b, 0x, leading-0 octal, '_' and ','); nullopt if not an integer.

@@ -186,6 +186,12 @@ private:
                 v = Value(text.substr(1));
             } else {
                 v = detail::resolvePsychScalar(text, problem);
+                if (problem && detail::isSymbol(text) && detail::RefusedValues::active()) {
+                    // Kept, so that the rest of the file answers; a lookup that reaches it fails.
+                    detail::RefusedValues::active()->values.push_back({toMark(mark), problem->message});
+                    problem.reset();
+                    v = Value(text);
+                }
             }
         } else if (isRubyTag(tag)) {
             problem = detail::ScalarProblem{"Tried to load unspecified class: " + tag};
@@ -437,6 +443,8 @@ Value parseDataUnguarded(std::string_view text, const std::string& fileName, Dat
         // Most data files are plain block YAML: read those without yaml-cpp's scanner. Anything the
         // fast reader does not take, including every error, is parsed again below by yaml-cpp.
         ValueBuilder fast(text, fileId, format, limits);
+        detail::RefusedValues* refused = detail::RefusedValues::active();
+        const std::size_t refusedBefore = refused ? refused->values.size() : 0;
         bool done = false;
         try {
             done = detail::parseBlockYaml(text, fast);
@@ -447,6 +455,8 @@ Value parseDataUnguarded(std::string_view text, const std::string& fileName, Dat
         }
         if (done)
             return fast.hasResult() ? fast.takeResult() : Value();
+        if (refused) // yaml-cpp reads the file again and records them again
+            refused->values.resize(refusedBefore);
     }
     std::istringstream in{std::string(text)};
     ValueBuilder builder(text, fileId, format, limits);

@@ -30,6 +30,8 @@ public:
             return std::nullopt;
         // Flags computed once per parse: most values have nothing to interpolate and no key Puppet refuses.
         const std::uint8_t flags = file.flags(entry);
+        if (flags & DataFile::Refused)
+            throw file.refusal(entry); // a value Puppet loads but cannot return (a Ruby symbol), reached
         LocationHit hit{entry->value, entry->key.mark(), (flags & DataFile::Interpolates) != 0};
         if (flags & DataFile::Interpolates) {
             try {

@@ -59,6 +59,10 @@ public:
 
     std::optional<LocationHit> lookup(const LocationQuery& q) const override
     {
+        // A value Puppet loads but cannot return (a Ruby symbol) fails the lookups that reach it.
+        const Hash::Entry* entry = q.file.data.isHash() ? q.file.data.asHash().findEntry(q.root) : nullptr;
+        if (entry && (q.file.flags(entry) & DataFile::Refused))
+            throw q.file.refusal(entry);
         KeyContext context(q);
         std::optional<Value> value;
         try {
@@ -75,7 +79,6 @@ public:
             return std::nullopt;
         checkLookupValue(*value, q.root.text());
         LocationHit hit{std::move(*value), {}, context.dependsOnScope()};
-        const Hash::Entry* entry = q.file.data.isHash() ? q.file.data.asHash().findEntry(q.root) : nullptr;
         hit.keyMark = entry ? entry->key.mark() : hit.value.mark();
         return hit;
     }
