@@ -34,8 +34,10 @@ FactsPanel::FactsPanel(FactsDocument* document, QWidget* parent)
     m_view->setAlternatingRowColors(true);
     m_view->setModel(document->model());
     m_view->setItemDelegate(new FactValueDelegate(m_view));
-    m_view->setEditTriggers(
-        QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
+    // Typing searches the keys (QAbstractItemView::keyboardSearch) instead of starting an editor: with
+    // "any key edits", a letter typed on a selected fact began renaming it and Return committed that.
+    // Editing is a double click or F2, as in a file manager.
+    m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     m_view->setUniformRowHeights(true);
     m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(FactTreeModel::ValueColumn, QHeaderView::Stretch);

@@ -12,6 +12,7 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QStringListModel>
+#include <QVBoxLayout>
 
 namespace {
 constexpr int maxKeyHistory = 30;
@@ -22,8 +23,19 @@ LookupBar::LookupBar(LookupRunner* runner, QWidget* parent)
     , m_runner(runner)
 {
     setObjectName(QStringLiteral("lookupBar"));
-    auto* bar = new QHBoxLayout(this);
-    bar->setContentsMargins(0, 0, 0, 0);
+    // The deep-merge options get a row of their own under the key: on the key's row they widened the
+    // central area's minimum, and the main window took that width from the docks (the facts dock went
+    // down to 60 px, and the squeezed layout was saved for the next start).
+    auto* rows = new QVBoxLayout(this);
+    rows->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    rows->addLayout(bar);
+    m_deepOptions = new QWidget(this);
+    auto* deepRow = new QHBoxLayout(m_deepOptions);
+    deepRow->setContentsMargins(0, 0, 0, 0);
+    // It never asks for more width than the key's row: on a narrow window its end is cut, not the docks.
+    m_deepOptions->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    rows->addWidget(m_deepOptions);
 
     m_keyCombo = new QComboBox(this);
     m_keyCombo->setObjectName(QStringLiteral("keyCombo"));
@@ -61,16 +73,18 @@ LookupBar::LookupBar(LookupRunner* runner, QWidget* parent)
     mergeLabel->setBuddy(m_mergeCombo);
     bar->addWidget(mergeLabel);
     bar->addWidget(m_mergeCombo);
-    m_knockoutEdit = new QLineEdit(this);
+    m_knockoutEdit = new QLineEdit(m_deepOptions);
     m_knockoutEdit->setPlaceholderText(tr("knockout_prefix"));
     m_knockoutEdit->setMinimumWidth(
         m_knockoutEdit->fontMetrics().horizontalAdvance(m_knockoutEdit->placeholderText()) + 16);
     m_knockoutEdit->setMaximumWidth(140);
-    m_sortArraysCheck = new QCheckBox(tr("sort_merged_arrays"), this);
-    m_mergeHashArraysCheck = new QCheckBox(tr("merge_hash_arrays"), this);
-    bar->addWidget(m_knockoutEdit);
-    bar->addWidget(m_sortArraysCheck);
-    bar->addWidget(m_mergeHashArraysCheck);
+    m_sortArraysCheck = new QCheckBox(tr("sort_merged_arrays"), m_deepOptions);
+    m_mergeHashArraysCheck = new QCheckBox(tr("merge_hash_arrays"), m_deepOptions);
+    deepRow->addWidget(new QLabel(tr("Deep merge options:"), m_deepOptions));
+    deepRow->addWidget(m_knockoutEdit);
+    deepRow->addWidget(m_sortArraysCheck);
+    deepRow->addWidget(m_mergeHashArraysCheck);
+    deepRow->addStretch(1);
     updateMergeOptions();
 
     connect(m_keyCombo->lineEdit(), &QLineEdit::textEdited, this, &LookupBar::edited);
@@ -158,11 +172,8 @@ void LookupBar::commit()
 
 void LookupBar::updateMergeOptions()
 {
-    // The deep-merge options only where they apply: the lookup bar stays short enough for the docks.
-    const bool deep = m_mergeCombo->currentData().toString() == QLatin1String("deep");
-    m_knockoutEdit->setVisible(deep);
-    m_sortArraysCheck->setVisible(deep);
-    m_mergeHashArraysCheck->setVisible(deep);
+    // The deep-merge options only where they apply.
+    m_deepOptions->setVisible(m_mergeCombo->currentData().toString() == QLatin1String("deep"));
 }
 
 void LookupBar::addToHistory(const QString& key)

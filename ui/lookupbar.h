@@ -35,6 +35,7 @@ public:
     QStringList history() const;
     void setHistory(const QStringList& keys);
     QLineEdit* keyEdit() const;
+    QWidget* deepOptions() const { return m_deepOptions; }
 
 Q_SIGNALS:
     void edited(); // typing or a merge option: look up after a short pause
@@ -51,6 +52,7 @@ private:
     QCompleter* m_completer;
     QStringListModel* m_keyList;
     QComboBox* m_mergeCombo;
+    QWidget* m_deepOptions; // the row of the deep-merge options
     QLineEdit* m_knockoutEdit;
     QCheckBox* m_sortArraysCheck;
     QCheckBox* m_mergeHashArraysCheck;

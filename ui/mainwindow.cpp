@@ -5,6 +5,7 @@
 #include "demo.h"
 #include "factspanel.h"
 #include "facttreemodel.h"
+#include "helpguide.h"
 #include "hierarchypanel.h"
 #include "lookupbar.h"
 #include "lookuprunner.h"
@@ -37,6 +38,8 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
+
+#include <hiera/version.h>
 #include <QVBoxLayout>
 
 namespace {
@@ -226,15 +229,22 @@ void MainWindow::createActions()
     editMenu->addAction(m_factsPanel->removeAction());
     editMenu->addSeparator();
     QAction* findAction = editMenu->addAction(tr("&Find Key"), m_lookupBar, &LookupBar::focusKey);
-    findAction->setShortcut(QKeySequence::Find);
+    // Ctrl+L as a browser's address bar, Ctrl+F as a search field: both lead to the key.
+    findAction->setShortcuts({ QKeySequence(Qt::CTRL | Qt::Key_L), QKeySequence(QKeySequence::Find) });
     QAction* copyAction = editMenu->addAction(tr("&Copy Value as YAML"), m_answerPanel, &AnswerPanel::copyYaml);
     copyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
 
     QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         viewMenu->addAction(dock->toggleViewAction());
+    viewMenu->addSeparator();
+    QAction* resetLayoutAction = viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+    resetLayoutAction->setObjectName(QStringLiteral("resetLayoutAction"));
 
     QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
+    QAction* guideAction = helpMenu->addAction(tr("Hiera Explorer &Guide"), this, &MainWindow::showGuide);
+    guideAction->setShortcut(QKeySequence::HelpContents);
+    helpMenu->addSeparator();
     helpMenu->addAction(tr("&About Hiera Explorer"), this, &MainWindow::showAbout);
     helpMenu->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
@@ -503,8 +513,39 @@ void MainWindow::showAbout()
 {
     QMessageBox::about(this, tr("About Hiera Explorer"),
         tr("<p><b>Hiera Explorer</b> %1</p><p>Looks up keys in a Hiera 5 hierarchy with the facts you "
-           "give it, and shows where every part of the answer came from.</p>")
-            .arg(QCoreApplication::applicationVersion()));
+           "give it, and shows where every part of the answer came from.</p>"
+           "<p>Hiera lookup engine %2 · Qt %3</p>")
+            .arg(QCoreApplication::applicationVersion(), QStringLiteral(HIERA_VERSION),
+                QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::showGuide()
+{
+    if (!m_helpGuide) {
+        m_helpGuide = new HelpGuide(this);
+        connect(m_helpGuide, &HelpGuide::lookupRequested, this, [this](const QString& key) {
+            // The tour's keys are the demo's: open it unless a hierarchy is shown already.
+            if (m_hieraYaml.isEmpty())
+                openDemo();
+            setKey(key);
+        });
+    }
+    m_helpGuide->show();
+    m_helpGuide->raise();
+    m_helpGuide->activateWindow();
+}
+
+void MainWindow::resetLayout()
+{
+    // Every dock back where it starts, shown and docked, with the first-run proportions.
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    addDockWidget(Qt::LeftDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("factsDock")));
+    addDockWidget(Qt::RightDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("sourceDock")));
+    addDockWidget(Qt::BottomDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("hierarchyDock")));
+    applyDefaultLayout();
 }
 
 // ---------------------------------------------------------------------------------------------------

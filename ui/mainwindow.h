@@ -19,6 +19,7 @@ class ExplanationModel;
 class FactTreeModel;
 class FactsPanel;
 class HierarchyModel;
+class HelpGuide;
 class HierarchyPanel;
 class LookupBar;
 class LookupRunner;
@@ -80,6 +81,7 @@ public:
     FactsPanel* factsPanel() const { return m_factsPanel; }
     HierarchyPanel* hierarchyPanel() const { return m_hierarchyPanel; }
     SourceViewer* sourceViewer() const { return m_sourceViewer; }
+    HelpGuide* helpGuide() const { return m_helpGuide; } // null until F1 first asked for it
     DataFileWatcher* fileWatcher() const;
     FactTreeModel* factModel() const;
     QUndoStack* undoStack() const;
@@ -124,7 +126,10 @@ private:
     void createActions();
     void readSettings();
     void writeSettings() const;
+    // First-run proportions of the docks (View ▸ Reset Layout brings them back).
     void applyDefaultLayout();
+    void resetLayout();
+    void showGuide();
 
     void loadHierarchy(const QString& hieraYaml);
     void onEngineLoaded(const QString& hieraYaml);
@@ -149,6 +154,7 @@ private:
     FactsPanel* m_factsPanel = nullptr;
     HierarchyPanel* m_hierarchyPanel = nullptr;
     SourceViewer* m_sourceViewer = nullptr;
+    HelpGuide* m_helpGuide = nullptr;
 
     QLabel* m_statusLabel = nullptr;
     QLabel* m_busyLabel = nullptr;
