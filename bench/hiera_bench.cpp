@@ -12,7 +12,7 @@
 #include <hiera/valueformat.h>
 #include <hiera/yaml.h>
 
-#include "blockyaml.h" // engine-private: how many files the fast reader takes
+#include "parse/blockyaml.h" // engine-private: how many files the fast reader takes
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
@@ -98,13 +98,13 @@ int warm(const fs::path& fixture, int repeat)
         if (row.size() < 2)
             continue;
         hiera::Context ctx(engine, nodeScope(fixture, row[0]));
-        hiera::LookupOptions explain;
+        hiera::LookupRequest explain;
         explain.explain = true;
         ctx.lookup(row[1]);
         ctx.lookup(row[1], explain); // warm both snapshots
         // Each row's figure is the median of 5 batches, so that a burst of other work on the machine
         // moves one batch rather than the row.
-        auto perLookupUs = [&](int n, const hiera::LookupOptions& options) {
+        auto perLookupUs = [&](int n, const hiera::LookupRequest& options) {
             std::vector<double> batches;
             for (int b = 0; b < 5; ++b) {
                 const auto t0 = Clock::now();
@@ -114,7 +114,7 @@ int warm(const fs::path& fixture, int repeat)
             }
             return median(batches);
         };
-        plain.push_back(perLookupUs(repeat / 5 + 1, hiera::LookupOptions{}));
+        plain.push_back(perLookupUs(repeat / 5 + 1, hiera::LookupRequest{}));
         traced.push_back(perLookupUs(repeat / 20 + 1, explain));
     }
     std::cout << "warm_rows=" << plain.size() << "\n"

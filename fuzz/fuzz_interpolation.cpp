@@ -33,8 +33,7 @@ class FuzzData : public hiera::DataHashBackend
 {
 public:
     std::string name() const override { return "fuzz_data"; }
-    hiera::Value load(const std::string&, const hiera::Value&, const hiera::ParseLimits&,
-                      std::vector<std::string>&) const override
+    hiera::Value load(hiera::BackendContext&) const override
     {
         return g_data;
     }
@@ -145,7 +144,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
         use(engine->lookup(*f.scope, e.key.asString(), {.explain = n == 1}));
     }
     for (const char* key : {"c_alias", "c_hash", "c_list", "h"}) {
-        hiera::LookupOptions o;
+        hiera::LookupRequest o;
         if (key[0] == 'h') {
             hiera::MergeSpec deep;
             deep.strategy = hiera::MergeStrategy::Deep;

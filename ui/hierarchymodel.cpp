@@ -145,7 +145,7 @@ QVariant HierarchyModel::levelData(const hiera::ResolvedLevel& level, int column
         if (column == BackendColumn && declared && declared->backendInherited)
             return tr("Backend inherited from defaults");
         if (column == NameColumn)
-            return tr("Layer: %1").arg(toQString(level.layer));
+            return tr("Layer: %1").arg(toQString(level.layer ? level.layer->displayName() : std::string()));
         if (column == InterpolatedColumn)
             return toQString(level.datadir);
         if (column == StatusColumn && !level.error.empty())

@@ -170,7 +170,7 @@ void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
         outcome->engine = engine;
         outcome->request = request;
         const hiera::MapScope scope(scopeValue);
-        hiera::LookupOptions options;
+        hiera::LookupRequest options;
         options.merge = request.merge;
         options.explain = true; // the answer view is built from the trace
         try {

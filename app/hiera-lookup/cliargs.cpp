@@ -109,17 +109,11 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
     if (a.key.empty())
         usageError("a KEY to look up is required");
     if (mergeName) {
-        hiera::MergeSpec spec;
-        if (*mergeName == "first")
-            spec.strategy = hiera::MergeStrategy::First;
-        else if (*mergeName == "unique")
-            spec.strategy = hiera::MergeStrategy::Unique;
-        else if (*mergeName == "hash")
-            spec.strategy = hiera::MergeStrategy::Hash;
-        else if (*mergeName == "deep")
-            spec.strategy = hiera::MergeStrategy::Deep;
-        else
+        const auto strategy = hiera::mergeStrategyFromName(*mergeName);
+        if (!strategy)
             usageError("--merge must be first, unique, hash or deep, not '" + *mergeName + "'");
+        hiera::MergeSpec spec;
+        spec.strategy = *strategy;
         a.merge = spec;
     }
     if (knockout || sort || hashArrays) {

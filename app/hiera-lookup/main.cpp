@@ -106,7 +106,7 @@ int main(int argc, char** argv)
             engineOptions.diskCacheDirectory = cacheDirectory();
         auto engine = hiera::Engine::load(args.config, engineOptions);
         preloadInParallel(*engine, scope);
-        hiera::LookupOptions options;
+        hiera::LookupRequest options;
         options.merge = args.merge;
         options.explain = args.explain;
         const hiera::LookupResult r = engine->lookup(scope, args.key, options);

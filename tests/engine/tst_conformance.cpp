@@ -105,7 +105,7 @@ void TestConformance::cases()
     const QString root = tmp.path() + "/case";
     QVERIFY(copyCase(caseDir, root));
 
-    LookupOptions options;
+    LookupRequest options;
     const Value* merge = l.find("merge");
     if (merge && merge->isString()) {
         Hash m;

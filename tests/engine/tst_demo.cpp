@@ -60,7 +60,7 @@ void TestDemo::matchesPuppet()
     static const auto engine = hiera::Engine::load(std::string(HIERA_DEMO_DIR) + "/hiera.yaml");
     const hiera::Value facts = hiera::loadFactsFile(std::string(HIERA_DEMO_DIR) + "/" + ss(factsFile));
     hiera::Context context(engine, std::make_shared<hiera::MapScope>(hiera::scopeFromFacts(facts, ss(node))));
-    hiera::LookupOptions options;
+    hiera::LookupRequest options;
     if (!merge.isEmpty())
         options.merge = hiera::MergeSpec::fromValue(hiera::Value(ss(merge)));
     const hiera::LookupResult r = context.lookup(ss(key), options);

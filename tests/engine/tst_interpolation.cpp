@@ -169,7 +169,7 @@ private Q_SLOTS:
     void traceOfSubLookup();
 
 private:
-    LookupResult lookup(const std::string& key, const LookupOptions& o = {}) const
+    LookupResult lookup(const std::string& key, const LookupRequest& o = {}) const
     {
         return m_engine->lookup(*m_scope, key, o);
     }
@@ -352,7 +352,7 @@ void TestInterpolation::brokenInLowerLevelOnlyMattersForMerges()
     const LookupResult first = engine->lookup(scope, "k");
     QVERIFY(first.found());
     QCOMPARE(first.value, makeArray({"high"}));
-    LookupOptions o;
+    LookupRequest o;
     o.merge = mergeOf(MergeStrategy::Unique);
     const LookupResult merged = engine->lookup(scope, "k", o);
     QCOMPARE(int(merged.status), int(LookupResult::Status::Error));
@@ -435,7 +435,7 @@ static void collectKind(const TraceNode& n, TraceNode::Kind kind, std::vector<co
 void TestInterpolation::traceOfSubLookup()
 {
     // §7.1: interpolation, scope reads and nested lookups hang under the location being interpolated
-    LookupOptions o;
+    LookupRequest o;
     o.explain = true;
     const LookupResult r = lookup("vialookup", o);
     QVERIFY(r.found());

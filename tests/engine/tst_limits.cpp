@@ -61,9 +61,9 @@ LookupResult lookupIn(const TempTree& tree, const std::string& key, EngineOption
     return engine->lookup(scope, key);
 }
 
-LookupOptions explainIf(bool explain)
+LookupRequest explainIf(bool explain)
 {
-    LookupOptions o;
+    LookupRequest o;
     o.explain = explain;
     return o;
 }

@@ -375,7 +375,7 @@ void TestMerge::viaCallerMerge()
     QVERIFY(writeLevels(tree, found));
     auto engine = Engine::load(tree.hieraYaml());
     MapScope scope;
-    LookupOptions o;
+    LookupRequest o;
     o.merge = spec(merge);
     checkEngineResult(engine->lookup(scope, "k", o), expected, fragment);
 }
@@ -401,7 +401,7 @@ void TestMerge::viaLookupOptions()
     const LookupResult r = engine->lookup(scope, "k");
     checkEngineResult(r, expected, fragment);
     // an explicit caller merge always wins over lookup_options (§4.3)
-    LookupOptions firstOnly;
+    LookupRequest firstOnly;
     firstOnly.merge = MergeSpec {};
     const LookupResult f = engine->lookup(scope, "k", firstOnly);
     QVERIFY(f.found());
@@ -423,7 +423,7 @@ void TestMerge::foldsPerLevelFirst()
                   {"data/mid.yaml", "k: [y]\n"},
                   {"data/low.yaml", "k: [x]\n"}});
     QVERIFY(three.isValid() && two.isValid());
-    LookupOptions o;
+    LookupRequest o;
     o.merge = spec(R"({"strategy": "deep", "knockout_prefix": "--"})");
     MapScope scope;
     const LookupResult r3 = Engine::load(three.hieraYaml())->lookup(scope, "k", o);
@@ -440,7 +440,7 @@ void TestMerge::sameFileTwiceInPaths()
     TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n  - name: twice\n    paths: [a.yaml, a.yaml]\n"},
                    {"data/a.yaml", "k: [1, 1]\n"}});
     QVERIFY(tree.isValid());
-    LookupOptions o;
+    LookupRequest o;
     o.merge = mergeOf(MergeStrategy::Deep);
     MapScope scope;
     const LookupResult r = Engine::load(tree.hieraYaml())->lookup(scope, "k", o);
@@ -455,7 +455,7 @@ void TestMerge::missingPathsInUniqueLevel()
                    {"data/a.yaml", "k: a\n"},
                    {"data/b.yaml", "k: b\n"}});
     QVERIFY(tree.isValid());
-    LookupOptions o;
+    LookupRequest o;
     o.merge = mergeOf(MergeStrategy::Unique);
     MapScope scope;
     const LookupResult r = Engine::load(tree.hieraYaml())->lookup(scope, "k", o);
@@ -496,17 +496,17 @@ void TestMerge::mergeOverLayers()
                    {"env/data/e.yaml", "k: {a: env, b: env}\nl: [e]\n"}});
     QVERIFY(tree.isValid());
     std::vector<Layer> layers;
-    layers.push_back(Layer {"global", Config::load(tree.path("global/hiera.yaml"))});
-    layers.push_back(Layer {"environment", Config::load(tree.path("env/hiera.yaml"))});
+    layers.push_back(Layer {Layer::Kind::Global, {}, Config::load(tree.path("global/hiera.yaml")), std::nullopt});
+    layers.push_back(Layer {Layer::Kind::Environment, {}, Config::load(tree.path("env/hiera.yaml")), std::nullopt});
     auto engine = Engine::fromLayers(std::move(layers));
     QCOMPARE(engine->layers().size(), std::size_t(2));
     MapScope scope;
-    LookupOptions deep;
+    LookupRequest deep;
     deep.merge = mergeOf(MergeStrategy::Deep);
     LookupResult r = engine->lookup(scope, "k", deep);
     QVERIFY(r.found());
     QCOMPARE(r.value, yaml("{a: global, b: env}"));
-    LookupOptions unique;
+    LookupRequest unique;
     unique.merge = mergeOf(MergeStrategy::Unique);
     r = engine->lookup(scope, "l", unique);
     QVERIFY(r.found());

@@ -106,7 +106,7 @@ int main()
         check(r.found() && r.value == hiera::Value("debian"), "facts.os.family selects the os file: " + show(r));
         r = h.lookup("packages");
         check(r.found() && r.value == hiera::makeArray({"apt-transport-https"}), "first wins: " + show(r));
-        hiera::LookupOptions unique;
+        hiera::LookupRequest unique;
         hiera::MergeSpec uniqueSpec;
         uniqueSpec.strategy = hiera::MergeStrategy::Unique;
         unique.merge = uniqueSpec;

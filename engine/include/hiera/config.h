@@ -45,16 +45,24 @@ struct Level
 
 struct Config
 {
+    // Which layer a hiera.yaml is written for: `default_hierarchy` is allowed in a module's only
+    // (layers.md §4; elsewhere it stays seed 002's parse error).
+    enum class Use { Global, Environment, Module };
+
     std::string path;      // the hiera.yaml file ("" for text parsed without a file)
     std::string directory; // the base for relative datadirs
     std::vector<Level> hierarchy;
     bool hierarchyDeclared = false; // false: Puppet's default hierarchy (Common -> common.yaml) is used
+    // A module layer's `default_hierarchy`: searched, with its own lookup_options, only when no layer
+    // found the key. Its level names may repeat the hierarchy's.
+    std::vector<Level> defaultHierarchy;
 
     // Parses hiera.yaml text. `baseDirectory` resolves relative datadirs; `fileName` names the source
     // in messages (defaults to <baseDirectory>/hiera.yaml).
-    static Config parse(std::string_view text, const std::string& baseDirectory, const std::string& fileName = {});
+    static Config parse(std::string_view text, const std::string& baseDirectory, const std::string& fileName = {},
+                        Use use = Use::Global);
     // Reads and parses a hiera.yaml file.
-    static Config load(const std::string& path);
+    static Config load(const std::string& path, Use use = Use::Global);
 };
 
 } // namespace hiera

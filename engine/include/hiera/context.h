@@ -35,7 +35,7 @@ public:
     // hiera.Load(path, scope): loads the hiera.yaml and binds the scope. Throws hiera::Error.
     static Context load(const std::string& hieraYaml, std::shared_ptr<const Scope> scope, EngineOptions options = {});
 
-    LookupResult lookup(std::string_view key, const LookupOptions& options = {}) const;
+    LookupResult lookup(std::string_view key, const LookupRequest& request = {}) const;
 
     // Forget what was resolved, so that the next lookup checks the files again.
     void invalidate() const;

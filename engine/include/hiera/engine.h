@@ -17,6 +17,7 @@
 #include <hiera/backend.h>
 #include <hiera/config.h>
 #include <hiera/error.h>
+#include <hiera/layer.h>
 #include <hiera/merge.h>
 #include <hiera/scope.h>
 #include <hiera/trace.h>
@@ -33,10 +34,10 @@
 
 namespace hiera {
 
-class FileCache;
+class Engine;
 namespace detail {
-class LookupOptionsCache;
-class GlobCache;
+struct EngineState;
+const EngineState& engineState(const Engine& engine);
 }
 
 struct EngineOptions
@@ -52,12 +53,17 @@ struct EngineOptions
     // (lookup_options reads them all). With this set, such a file is skipped instead and named in
     // LookupResult::warnings, so that the rest of the hierarchy still answers (the explorer's mode).
     bool skipBrokenFiles = false;
+    // Levels whose function this engine cannot run (a custom data_hash, hiera_vault, data_dig...) fail
+    // a lookup that consults them, as Puppet does without that function (strict). With this set they
+    // are skipped instead, with a warning on the level, in the trace and in LookupResult::warnings.
+    bool skipUnsupportedLevels = false;
     // A directory for a persistent cache of parsed data files (empty = none). Entries are used only
     // for the exact file version they were made from; hiera-lookup uses ~/.cache/hiera-explorer.
     std::string diskCacheDirectory;
 };
 
-struct LookupOptions
+// How one lookup is asked (not to be confused with Hiera's `lookup_options` data).
+struct LookupRequest
 {
     std::optional<MergeSpec> merge; // overrides lookup_options when set
     bool explain = false;           // build the trace
@@ -72,7 +78,7 @@ struct LookupResult
     Value rootValue;      // the merged value of the root key, before digging
     std::optional<Error> error;
     std::vector<std::string> warnings;
-    TracePtr trace;       // set when LookupOptions::explain
+    TracePtr trace;       // set when LookupRequest::explain
 
     bool found() const { return status == Status::Found; }
 };
@@ -94,17 +100,16 @@ struct ResolvedLocation
 
 struct ResolvedLevel
 {
-    std::string layer;
+    const Layer* layer = nullptr;
     const Level* level = nullptr;
+    bool defaultHierarchy = false; // a level of a module's default_hierarchy
     std::string datadir; // absolute, interpolated
     std::vector<ResolvedLocation> locations;
-    std::string error;   // the level cannot be used (unsupported backend, bad interpolation...)
-};
-
-struct Layer
-{
-    std::string name; // "global", "environment", "module NAME"
-    Config config;
+    std::string error;   // the level cannot be used (bad interpolation in a path or datadir...)
+    // Set for a level whose function this engine cannot run: what a lookup consulting it fails with
+    // (or, under skipUnsupportedLevels, the warning it is skipped with). Not an error by itself: a
+    // level none of whose files exist is never consulted.
+    std::string unsupported;
 };
 
 class Engine : public std::enable_shared_from_this<Engine>
@@ -120,7 +125,7 @@ public:
     const EngineOptions& options() const { return m_options; }
 
     // Looks up a (possibly dotted) key. Never throws: errors come back in the result.
-    LookupResult lookup(const Scope& scope, std::string_view key, const LookupOptions& options = {}) const;
+    LookupResult lookup(const Scope& scope, std::string_view key, const LookupRequest& request = {}) const;
 
     // The hierarchy as the scope makes it: every level's locations, interpolated, with file status.
     std::vector<ResolvedLevel> resolveHierarchy(const Scope& scope) const;
@@ -141,18 +146,13 @@ public:
     void invalidate() const;
     void invalidate(const std::string& path) const;
 
-    FileCache& cache() const { return *m_cache; }
-    detail::LookupOptionsCache& lookupOptionsCache() const { return *m_lookupOptionsCache; }
-    detail::GlobCache& globCache() const { return *m_globCache; }
-
 private:
     Engine(std::vector<Layer> layers, EngineOptions options);
+    friend const detail::EngineState& detail::engineState(const Engine& engine);
 
     std::vector<Layer> m_layers;
     EngineOptions m_options;
-    std::unique_ptr<FileCache> m_cache;
-    std::unique_ptr<detail::LookupOptionsCache> m_lookupOptionsCache;
-    std::unique_ptr<detail::GlobCache> m_globCache;
+    std::unique_ptr<detail::EngineState> m_state; // caches and level providers, private to the engine
 };
 
 } // namespace hiera

@@ -33,8 +33,9 @@ enum class ErrorCode {
     DataLimit,           // a limit against exhaustion was hit (depth, size, alias expansion)
     DataNotHash,         // json_data file whose top level is not an object
     // lookup
-    UnsupportedBackend,  // data_dig / lookup_key levels (v0.1 implements data_hash only)
-    UnknownBackend,      // unknown data_hash function name
+    UnsupportedBackend,  // a data_dig or lookup_key function this engine cannot run, consulted by a lookup
+    UnknownBackend,      // a data_hash function this engine cannot run, consulted by a lookup
+    Decryption,          // an eyaml value that the key cannot decrypt, or an unknown encryption scheme
     KeySyntax,           // bad dotted key
     InterpolationSyntax, // bad %{...}
     UnknownMethod,       // %{foo('x')}
@@ -48,6 +49,7 @@ enum class ErrorCode {
     // hosts
     FactsSyntax,
     Io,
+    Internal,            // a fault of the engine itself (an unexpected exception): never the data's fault
 };
 
 const char* errorCodeName(ErrorCode code);

@@ -8,11 +8,17 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace hiera {
 
 enum class MergeStrategy { First, Unique, Hash, Deep };
-const char* mergeStrategyName(MergeStrategy s);
+inline constexpr MergeStrategy kMergeStrategies[] = {MergeStrategy::First, MergeStrategy::Unique, MergeStrategy::Hash,
+                                                     MergeStrategy::Deep};
+const char* mergeStrategyName(MergeStrategy s); // "first", "unique", "hash", "deep"
+// The one reading of a strategy name, shared by lookup_options, hiera-lookup's --merge and the explorer.
+// Puppet's hidden names (default, reverse_deep, unconstrained_deep) are refused: nullopt.
+std::optional<MergeStrategy> mergeStrategyFromName(std::string_view name);
 
 struct MergeSpec
 {

@@ -23,7 +23,49 @@ bool hasInvalidKey(const Value& v)
     }
     return false;
 }
+// The BackendContext of a data_hash call.
+class LoadContext : public BackendContext
+{
+public:
+    LoadContext(const std::string& path, const Value& options, const ParseLimits& limits,
+                std::vector<std::string>& warnings)
+        : m_path(path), m_options(options), m_limits(limits), m_warnings(warnings)
+    {
+    }
+    const std::string& path() const override { return m_path; }
+    const Value& options() const override { return m_options; }
+    const ParseLimits& limits() const override { return m_limits; }
+    void warn(const std::string& message) override { m_warnings.push_back(message); }
+
+private:
+    const std::string& m_path;
+    const Value& m_options;
+    const ParseLimits& m_limits;
+    std::vector<std::string>& m_warnings;
+};
+
 } // namespace
+
+namespace detail {
+
+std::optional<Value> FileMemo::find(const std::string& key) const
+{
+    std::lock_guard lock(m_mutex);
+    auto it = m_values.find(key);
+    if (it == m_values.end())
+        return std::nullopt;
+    return it->second;
+}
+
+void FileMemo::store(const std::string& key, Value value)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_values.size() >= kMaxEntries)
+        m_values.clear();
+    m_values.insert_or_assign(key, std::move(value));
+}
+
+} // namespace detail
 
 FileCache::FileCache(std::chrono::milliseconds revalidateInterval, const std::string& diskCacheDirectory)
     : m_interval(revalidateInterval)
@@ -38,14 +80,16 @@ long long FileCache::nowNs()
 }
 
 std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const DataHashBackend& backend,
-                                               const Value& options, const ParseLimits& limits)
+                                               const Value& levelOptions, const ParseLimits& limits)
 {
+    static const Value none;
+    const Value& options = backend.readsOptions() ? levelOptions : none;
     std::shared_ptr<Entry> entry;
     {
         std::shared_lock lock(m_mutex);
         if (auto it = m_entries.find(path); it != m_entries.end())
-            for (const auto& [b, e] : it->second)
-                if (b == &backend)
+            for (const auto& e : it->second)
+                if (e->backend == &backend && e->options == options)
                     entry = e;
     }
     const long long now = nowNs();
@@ -64,14 +108,16 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
     if (sig.exists) {
         try {
             std::optional<detail::CachedParse> cached;
-            const bool useDisk = m_disk && detail::DiskCache::worthCaching(sig);
+            // The disk cache knows a parse by backend name and file: only for parses that depend on nothing else.
+            const bool useDisk = m_disk && options.isNull() && detail::DiskCache::worthCaching(sig);
             if (useDisk)
                 cached = m_disk->load(backend.name(), path, sig);
             if (cached) {
                 file->data = std::move(cached->data);
                 file->warnings = std::move(cached->warnings);
             } else {
-                file->data = backend.load(path, options, limits, file->warnings);
+                LoadContext context(path, options, limits, file->warnings);
+                file->data = backend.load(context);
                 if (useDisk)
                     m_disk->store(backend.name(), path, sig, {file->data, file->warnings});
             }
@@ -93,6 +139,8 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
         }
     }
     auto fresh = std::make_shared<Entry>();
+    fresh->backend = &backend;
+    fresh->options = options;
     fresh->file = file;
     fresh->signature = sig;
     fresh->checkedAtNs.store(now, std::memory_order_relaxed);
@@ -100,13 +148,13 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
         std::unique_lock lock(m_mutex);
         auto& slots = m_entries[path];
         bool replaced = false;
-        for (auto& [b, e] : slots)
-            if (b == &backend) {
+        for (auto& e : slots)
+            if (e->backend == &backend && e->options == options) {
                 e = fresh;
                 replaced = true;
             }
         if (!replaced)
-            slots.emplace_back(&backend, fresh);
+            slots.push_back(fresh);
     }
     return file;
 }

@@ -6,6 +6,7 @@
 
 #include "cache/diskcache.h"
 
+#include <hiera/backend.h>
 #include <hiera/error.h>
 #include <hiera/value.h>
 
@@ -24,6 +25,22 @@ namespace hiera {
 class DataHashBackend;
 struct ParseLimits;
 
+namespace detail {
+// LocationMemo for one parsed file version. Bounded: a function memoising per key cannot grow it past
+// kMaxEntries (it then starts again from empty).
+class FileMemo : public LocationMemo
+{
+public:
+    static constexpr std::size_t kMaxEntries = 1u << 16;
+    std::optional<Value> find(const std::string& key) const override;
+    void store(const std::string& key, Value value) override;
+
+private:
+    mutable std::mutex m_mutex;
+    std::unordered_map<std::string, Value> m_values;
+};
+} // namespace detail
+
 struct DataFile
 {
     bool exists = false;
@@ -37,6 +54,8 @@ struct DataFile
     enum EntryFlag : std::uint8_t { Interpolates = 1, InvalidKey = 2 };
     std::vector<std::uint8_t> entryFlags;
     bool hasLookupOptions = false;
+    // What lookup_key functions derive from this version of the file (decrypted values).
+    mutable detail::FileMemo memo;
 
     std::uint8_t flags(const Hash::Entry* e) const
     {
@@ -51,6 +70,7 @@ public:
     // `diskCacheDirectory` empty: no persistent cache.
     FileCache(std::chrono::milliseconds revalidateInterval, const std::string& diskCacheDirectory = {});
 
+    // The file parsed by `backend` with `options` (interpolated: part of the entry's identity).
     std::shared_ptr<const DataFile> get(const std::string& path, const DataHashBackend& backend, const Value& options,
                                         const ParseLimits& limits);
     void invalidate();
@@ -61,6 +81,8 @@ private:
     using Signature = detail::FileSignature;
     struct Entry
     {
+        const DataHashBackend* backend = nullptr;
+        Value options;
         std::shared_ptr<const DataFile> file;
         Signature signature;
         std::atomic<long long> checkedAtNs{0};
@@ -71,8 +93,9 @@ private:
     std::chrono::milliseconds m_interval;
     std::unique_ptr<detail::DiskCache> m_disk;
     mutable std::shared_mutex m_mutex;
-    // By path; a path read by two backends (yaml_data and json_data) has two entries.
-    std::unordered_map<std::string, std::vector<std::pair<const DataHashBackend*, std::shared_ptr<Entry>>>> m_entries;
+    // By path; a path read by two backends (yaml_data and json_data), or with different options, has
+    // two entries.
+    std::unordered_map<std::string, std::vector<std::shared_ptr<Entry>>> m_entries;
 };
 
 } // namespace hiera

@@ -24,7 +24,7 @@ namespace {
 class ConfigParser
 {
 public:
-    ConfigParser(std::string fileName) : m_file(std::move(fileName)) { }
+    ConfigParser(std::string fileName, Config::Use use) : m_file(std::move(fileName)), m_use(use) { }
 
     Config parse(std::string_view text, const std::string& baseDirectory)
     {
@@ -62,11 +62,18 @@ public:
                 continue;
             if (k == "plan_hierarchy")
                 continue; // Bolt plans only; accepted and ignored, as Puppet's lookup does
-            if (k == "default_hierarchy")
-                fail(ErrorCode::ConfigDefaultHierarchy, "'default_hierarchy' is not supported (it is on the roadmap)",
+            if (k == "default_hierarchy") {
+                if (m_use == Config::Use::Module)
+                    continue;
+                fail(ErrorCode::ConfigDefaultHierarchy,
+                     "'default_hierarchy' is only allowed in a module's hiera.yaml (it is not supported in the "
+                         + std::string(m_use == Config::Use::Environment ? "environment" : "global") + " layer)",
                      e.key);
+            }
             fail(ErrorCode::ConfigUnknownKey,
-                 "unknown key '" + keyText(e.key) + "' (allowed: version, defaults, hierarchy, plan_hierarchy)", e.key);
+                 "unknown key '" + keyText(e.key) + "' (allowed: version, defaults, hierarchy, plan_hierarchy"
+                     + (m_use == Config::Use::Module ? ", default_hierarchy)" : ")"),
+                 e.key);
         }
 
         Defaults defaults;
@@ -87,22 +94,32 @@ public:
             return config;
         }
         config.hierarchyDeclared = true;
-        if (!hierarchy->isArray())
-            fail(ErrorCode::ConfigInvalidValue, "'hierarchy' must be a list of levels, got " + describe(*hierarchy),
-                 *hierarchy);
-        std::set<std::string> names;
-        std::size_t index = 0;
-        for (const Value& entry : hierarchy->asArray()) {
-            Level level = parseLevel(entry, defaults, index++);
-            if (!names.insert(level.name).second)
-                fail(ErrorCode::ConfigDuplicateName, "hierarchy name '" + level.name + "' is defined more than once",
-                     entry);
-            config.hierarchy.push_back(std::move(level));
-        }
+        config.hierarchy = parseLevels(*hierarchy, "hierarchy", defaults);
+        if (const Value* dh = top.find("default_hierarchy"); dh && !dh->isNull())
+            config.defaultHierarchy = parseLevels(*dh, "default_hierarchy", defaults);
         return config;
     }
 
 private:
+    struct Defaults;
+
+    std::vector<Level> parseLevels(const Value& list, const std::string& what, const Defaults& defaults) const
+    {
+        if (!list.isArray())
+            fail(ErrorCode::ConfigInvalidValue, "'" + what + "' must be a list of levels, got " + describe(list), list);
+        std::vector<Level> levels;
+        std::set<std::string> names;
+        std::size_t index = 0;
+        for (const Value& entry : list.asArray()) {
+            Level level = parseLevel(entry, defaults, index++);
+            if (!names.insert(level.name).second)
+                fail(ErrorCode::ConfigDuplicateName, what + " name '" + level.name + "' is defined more than once",
+                     entry);
+            levels.push_back(std::move(level));
+        }
+        return levels;
+    }
+
     struct Defaults
     {
         std::string datadir;
@@ -333,17 +350,18 @@ private:
     }
 
     std::string m_file;
+    Config::Use m_use;
 };
 
 } // namespace
 
-Config Config::parse(std::string_view text, const std::string& baseDirectory, const std::string& fileName)
+Config Config::parse(std::string_view text, const std::string& baseDirectory, const std::string& fileName, Use use)
 {
     const std::string file = fileName.empty() ? (std::filesystem::path(baseDirectory) / "hiera.yaml").string() : fileName;
-    return ConfigParser(file).parse(text, baseDirectory);
+    return ConfigParser(file, use).parse(text, baseDirectory);
 }
 
-Config Config::load(const std::string& path)
+Config Config::load(const std::string& path, Use use)
 {
     std::string text;
     try {
@@ -352,7 +370,7 @@ Config Config::load(const std::string& path)
         throw Error(ErrorCode::ConfigUnreadable, e.message(), e.location());
     }
     std::filesystem::path p = std::filesystem::absolute(path).lexically_normal();
-    return parse(text, p.parent_path().string(), p.string());
+    return parse(text, p.parent_path().string(), p.string(), use);
 }
 
 } // namespace hiera

@@ -103,6 +103,7 @@ const char* errorCodeName(ErrorCode code)
     case ErrorCode::DataLimit: return "DataLimit";
     case ErrorCode::DataNotHash: return "DataNotHash";
     case ErrorCode::UnsupportedBackend: return "UnsupportedBackend";
+    case ErrorCode::Decryption: return "Decryption";
     case ErrorCode::UnknownBackend: return "UnknownBackend";
     case ErrorCode::KeySyntax: return "KeySyntax";
     case ErrorCode::InterpolationSyntax: return "InterpolationSyntax";
@@ -116,6 +117,7 @@ const char* errorCodeName(ErrorCode code)
     case ErrorCode::ConvertTo: return "ConvertTo";
     case ErrorCode::FactsSyntax: return "FactsSyntax";
     case ErrorCode::Io: return "Io";
+    case ErrorCode::Internal: return "Internal";
     }
     return "?";
 }

@@ -33,6 +33,16 @@ public:
         out += '\n';
     }
 
+    // How lookup_options were merged: the global and environment layers', then a module's own.
+    void lookupOptions(const TraceNode& n, int indent)
+    {
+        line(indent, "Searching for \"lookup_options\"" + (n.name.empty() ? "" : " of module " + quoted(n.name)));
+        for (const auto& c : n.children)
+            node(*c, indent + 1);
+        if (n.event == Event::Failed)
+            line(indent + 1, "Failed: " + n.message);
+    }
+
     void lookup(const TraceNode& n, int indent)
     {
         line(indent, "Searching for " + quoted(n.key));
@@ -57,7 +67,9 @@ public:
             lookup(n, indent);
             break;
         case Kind::LookupOptions:
-            break; // printed on its own, first
+            if (indent > 0)
+                lookupOptions(n, indent); // a module's default_hierarchy's own (the others are printed first)
+            break;
         case Kind::Layer: {
             line(indent, n.name);
             if (!n.path.empty())
@@ -87,6 +99,8 @@ public:
                 node(*c, indent + 1);
             if (n.event == Event::Failed)
                 line(indent + 1, "Failed: " + n.message);
+            else if (n.event == Event::Warning)
+                line(indent + 1, "Warning: " + n.message);
             break;
         case Kind::Location:
             line(indent, "Path " + quoted(n.path));
@@ -151,14 +165,6 @@ public:
         }
     }
 };
-
-const TraceNode* lookupOptionsChild(const TraceNode& root)
-{
-    for (const auto& c : root.children)
-        if (c->kind == Kind::LookupOptions)
-            return c.get();
-    return nullptr;
-}
 
 // A string as JSON; one that is not UTF-8 (a !!binary value in a key or a path) has no JSON form, and
 // is written with its bytes escaped rather than failing the whole explanation.
@@ -231,11 +237,9 @@ void jsonNode(std::string& out, const TraceNode& n)
 std::string explainText(const TraceNode& root)
 {
     TextWriter w;
-    if (const TraceNode* lo = lookupOptionsChild(root)) {
-        w.line(0, "Searching for \"lookup_options\"");
-        for (const auto& c : lo->children)
-            w.node(*c, 1);
-    }
+    for (const auto& c : root.children)
+        if (c->kind == Kind::LookupOptions)
+            w.lookupOptions(*c, 0);
     w.node(root, 0);
     if (root.kind == Kind::Lookup) {
         if (root.event == Event::Failed)

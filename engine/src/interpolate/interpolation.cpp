@@ -83,9 +83,9 @@ class Interpolator
 public:
     Interpolator(InterpolationHost& host) : m_host(host) { }
 
-    Value interpolate(const Value& v, TraceNode* trace, bool& changed)
+    Value interpolate(const Value& v, TraceCursor trace, bool& changed)
     {
-        if (trace || v.isScalar())
+        if (trace.recording() || v.isScalar())
             return interpolateUncached(v, trace, changed);
         // Aliased YAML nodes share their storage: interpolate each shared array or hash once, so that
         // an alias bomb with %{...} leaves costs its distinct nodes, not its expansion, and the result
@@ -103,7 +103,7 @@ public:
     }
 
 private:
-    Value interpolateUncached(const Value& v, TraceNode* trace, bool& changed)
+    Value interpolateUncached(const Value& v, TraceCursor trace, bool& changed)
     {
         switch (v.type()) {
         case Value::Type::String:
@@ -154,17 +154,14 @@ private:
                     SourceFiles::locate(original.mark()));
     }
 
-    Value interpolateString(const Value& original, TraceNode* parentTrace)
+    Value interpolateString(const Value& original, TraceCursor parentTrace)
     {
         const std::string& text = original.asString();
         std::vector<Token> tokens = tokenize(text);
         if (tokens.empty())
             return original;
-        TraceNode* trace = nullptr;
-        if (parentTrace) {
-            trace = &parentTrace->addChild(TraceNode::Kind::Interpolation);
-            trace->expression = text;
-        }
+        const TraceCursor trace = parentTrace.child(TraceNode::Kind::Interpolation);
+        trace.with([&](TraceNode& n) { n.expression = text; });
         const std::size_t max = m_host.maxBytes();
         std::string out;
         // Every append is checked before it is made, so the limit holds however large the pieces.
@@ -219,8 +216,7 @@ private:
         }
         append(std::string_view(text).substr(pos));
         countProduced(out.size(), original);
-        if (trace)
-            trace->value = Value(out);
+        trace.with([&](TraceNode& n) { n.value = Value(out); });
         return Value(std::move(out)).withMark(original.mark());
     }
 
@@ -245,23 +241,19 @@ private:
                         SourceFiles::locate(original.mark()));
     }
 
-    std::string variable(const std::string& ref, TraceNode* trace, const std::string& text, const Value& original)
+    // Memos are used only when not tracing: a trace shows every occurrence in full.
+    std::string variable(const std::string& ref, TraceCursor trace, const std::string& text, const Value& original)
     {
-        if (!trace)
+        if (!trace.recording())
             if (auto it = m_host.variableMemo.find(ref); it != m_host.variableMemo.end())
                 return it->second;
         std::optional<Value> v = m_host.scope().lookup(ref);
-        TraceNode* node = nullptr;
-        if (trace) {
-            node = &trace->addChild(TraceNode::Kind::ScopeRead);
-            node->name = ref;
-            if (v) {
-                node->event = TraceNode::Event::Found;
-                node->value = *v;
-            } else {
-                node->event = TraceNode::Event::NotFound;
-            }
-        }
+        const TraceCursor node = trace.child(TraceNode::Kind::ScopeRead);
+        node.with([&](TraceNode& n) { n.name = ref; });
+        if (v)
+            node.outcome(TraceNode::Event::Found, *v);
+        else
+            node.event(TraceNode::Event::NotFound);
         if (!v) {
             m_host.warn("Undefined variable '" + ref + "'");
             return {};
@@ -282,31 +274,29 @@ private:
             bool changed = false;
             Value again = interpolate(Value(std::move(s)), node, changed);
             s = rendered(again, text, original);
-            if (!trace)
+            if (!trace.recording())
                 m_host.variableMemo.emplace(ref, s);
         }
         return s;
     }
 
-    std::optional<Value> subLookup(const Token& t, TraceNode* trace)
+    std::optional<Value> subLookup(const Token& t, TraceCursor trace)
     {
-        TraceNode* node = nullptr;
-        if (trace) {
-            node = &trace->addChild(TraceNode::Kind::SubLookup);
-            node->name = t.method;
-            node->key = t.argument;
-        }
-        if (!trace)
+        const TraceCursor node = trace.child(TraceNode::Kind::SubLookup);
+        node.with([&](TraceNode& n) {
+            n.name = t.method;
+            n.key = t.argument;
+        });
+        if (!trace.recording())
             if (auto it = m_host.subLookupMemo.find(t.argument); it != m_host.subLookupMemo.end())
                 return it->second;
         std::optional<Value> v = m_host.subLookup(t.argument, node);
-        if (!trace)
+        if (!trace.recording())
             m_host.subLookupMemo.emplace(t.argument, v);
-        if (node) {
-            node->event = v ? TraceNode::Event::Found : TraceNode::Event::NotFound;
-            if (v)
-                node->value = *v;
-        }
+        if (v)
+            node.outcome(TraceNode::Event::Found, *v);
+        else
+            node.event(TraceNode::Event::NotFound);
         return v;
     }
 
@@ -348,7 +338,7 @@ std::vector<std::string> lookupMethodsIn(std::string_view text)
     return out;
 }
 
-Value interpolateValue(const Value& v, InterpolationHost& host, TraceNode* trace)
+Value interpolateValue(const Value& v, InterpolationHost& host, TraceCursor trace)
 {
     bool changed = false;
     return Interpolator(host).interpolate(v, trace, changed);
@@ -410,6 +400,30 @@ LocationInterpolation interpolateLocation(const std::string& text, const Scope& 
     }
     result.text.append(text, pos, std::string::npos);
     return result;
+}
+
+Value interpolateOptions(const Value& options, const Scope& scope)
+{
+    if (options.isString()) {
+        if (options.asString().find("%{") == std::string::npos)
+            return options;
+        return Value(interpolateLocation(options.asString(), scope).text).withMark(options.mark());
+    }
+    if (options.isArray()) {
+        Value out = options;
+        for (Value& e : out.mutableArray())
+            e = interpolateOptions(e, scope);
+        return out;
+    }
+    if (options.isHash()) {
+        Value out = options;
+        Hash& h = out.mutableHash();
+        for (const auto& e : options.asHash())
+            if (containsInterpolation(e.value))
+                h.set(e.key, interpolateOptions(e.value, scope));
+        return out;
+    }
+    return options;
 }
 
 } // namespace hiera::detail

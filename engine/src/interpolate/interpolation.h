@@ -3,6 +3,8 @@
 // %{...} interpolation (semantics §3): the token grammar, the five methods, variables through the
 // Scope, re-interpolation and the recursion guard. Internal to the engine.
 
+#include "explain/tracecursor.h"
+
 #include <hiera/scope.h>
 #include <hiera/trace.h>
 #include <hiera/value.h>
@@ -41,7 +43,7 @@ public:
     virtual ~InterpolationHost() = default;
     virtual const Scope& scope() const = 0;
     // A nested lookup for lookup()/hiera()/alias(); nullopt when not found. Throws on errors.
-    virtual std::optional<Value> subLookup(const std::string& key, TraceNode* trace) = 0;
+    virtual std::optional<Value> subLookup(const std::string& key, TraceCursor trace) = 0;
     // Recursion guard: push returns false if `name` is already on the stack.
     virtual bool pushName(const std::string& name) = 0;
     virtual void popName() = 0;
@@ -78,11 +80,15 @@ struct LocationInterpolation
     std::vector<std::string> undefinedVariables;
 };
 
-// Interpolates every string of a value (at any depth, hash keys included). `trace` may be null.
-Value interpolateValue(const Value& v, InterpolationHost& host, TraceNode* trace);
+// Interpolates every string of a value (at any depth, hash keys included).
+Value interpolateValue(const Value& v, InterpolationHost& host, TraceCursor trace = {});
 // Interpolates one string for a location (path, glob, datadir, option): variables, scope() and
 // literal() only; records references that resolved to nothing.
 LocationInterpolation interpolateLocation(const std::string& text, const Scope& scope);
+
+// A level's options for a scope: every string (at any depth, not keys) interpolated as a location is.
+// Throws hiera::Error.
+Value interpolateOptions(const Value& options, const Scope& scope);
 
 bool containsInterpolation(const Value& v);
 

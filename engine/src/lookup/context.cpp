@@ -35,11 +35,11 @@ std::shared_ptr<const detail::NodeSnapshot> Context::snapshot(bool explain) cons
     return slot;
 }
 
-LookupResult Context::lookup(std::string_view key, const LookupOptions& options) const
+LookupResult Context::lookup(std::string_view key, const LookupRequest& request) const
 {
-    auto snap = snapshot(options.explain);
-    detail::LookupRun run(*m_engine, *m_scope, *snap, options.explain);
-    return run.run(key, options);
+    auto snap = snapshot(request.explain);
+    detail::LookupRun run(*m_engine, *m_scope, *snap, request.explain);
+    return run.run(key, request);
 }
 
 void Context::invalidate() const

@@ -1,5 +1,7 @@
+#include "lookup/enginestate.h"
 #include "lookup/lookuprun.h"
 #include "lookup/nodesnapshot.h"
+#include "interpolate/interpolation.h"
 
 #include <hiera/engine.h>
 #include <hiera/lookupkey.h>
@@ -12,14 +14,64 @@ namespace hiera {
 
 using namespace detail;
 
+namespace detail {
+
+EngineState::EngineState(const std::vector<Layer>& layers, const EngineOptions& options)
+    : backends(options.backends ? options.backends : BackendRegistry::defaultRegistry())
+    , files(options.revalidateInterval, options.diskCacheDirectory)
+    , globs(options.revalidateInterval)
+{
+    providers.reserve(layers.size());
+    for (const Layer& layer : layers) {
+        providers.emplace_back();
+        // The hierarchy's levels, then a module's default_hierarchy's.
+        for (const Level& level : layer.config.hierarchy)
+            providers.back().push_back(makeLevelProvider(level, *backends));
+        for (const Level& level : layer.config.defaultHierarchy)
+            providers.back().push_back(makeLevelProvider(level, *backends));
+    }
+}
+
+const EngineState& engineState(const Engine& engine)
+{
+    return *engine.m_state;
+}
+
+} // namespace detail
+
+// ---- Layer ---------------------------------------------------------------------------------------------
+
+const char* layerKindName(Layer::Kind kind)
+{
+    switch (kind) {
+    case Layer::Kind::Global: return "global";
+    case Layer::Kind::Environment: return "environment";
+    case Layer::Kind::Module: return "module";
+    }
+    return "?";
+}
+
+std::string Layer::displayName() const
+{
+    return kind == Kind::Module ? "module " + module : layerKindName(kind);
+}
+
+std::string Layer::providerTitle() const
+{
+    switch (kind) {
+    case Kind::Global: return "Global Data Provider (hiera configuration version 5)";
+    case Kind::Environment: return "Environment Data Provider (hiera configuration version 5)";
+    case Kind::Module: return "Module \"" + module + "\" Data Provider (hiera configuration version 5)";
+    }
+    return {};
+}
+
 // ---- Engine --------------------------------------------------------------------------------------------
 
 Engine::Engine(std::vector<Layer> layers, EngineOptions options)
     : m_layers(std::move(layers))
     , m_options(std::move(options))
-    , m_cache(std::make_unique<FileCache>(m_options.revalidateInterval, m_options.diskCacheDirectory))
-    , m_lookupOptionsCache(std::make_unique<detail::LookupOptionsCache>())
-    , m_globCache(std::make_unique<detail::GlobCache>(m_options.revalidateInterval))
+    , m_state(std::make_unique<detail::EngineState>(m_layers, m_options))
 {
 }
 
@@ -33,7 +85,10 @@ std::shared_ptr<Engine> Engine::load(const std::string& hieraYaml, EngineOptions
 std::shared_ptr<Engine> Engine::fromConfig(Config config, EngineOptions options)
 {
     std::vector<Layer> layers;
-    layers.push_back({"global", std::move(config)});
+    Layer global;
+    global.kind = Layer::Kind::Global;
+    global.config = std::move(config);
+    layers.push_back(std::move(global));
     return fromLayers(std::move(layers), std::move(options));
 }
 
@@ -42,45 +97,54 @@ std::shared_ptr<Engine> Engine::fromLayers(std::vector<Layer> layers, EngineOpti
     return std::shared_ptr<Engine>(new Engine(std::move(layers), std::move(options)));
 }
 
-LookupResult Engine::lookup(const Scope& scope, std::string_view key, const LookupOptions& options) const
+LookupResult Engine::lookup(const Scope& scope, std::string_view key, const LookupRequest& request) const
 {
-    auto snapshot = buildSnapshot(*this, scope, options.explain, nullptr);
-    LookupRun run(*this, scope, *snapshot, options.explain);
-    return run.run(key, options);
+    auto snapshot = buildSnapshot(*this, scope, request.explain, nullptr);
+    LookupRun run(*this, scope, *snapshot, request.explain);
+    return run.run(key, request);
 }
 
 std::vector<ResolvedLevel> Engine::resolveHierarchy(const Scope& scope) const
 {
     std::vector<ResolvedLevel> out;
     const auto snapshot = resolveSnapshot(*this, scope);
-    for (const LayerState& layer : snapshot->layers) {
-        for (const LevelState& level : layer.levels) {
-            ResolvedLevel rl;
-            rl.layer = layer.layer->name;
-            rl.level = level.level;
-            rl.datadir = level.datadir;
-            if (level.error)
-                rl.error = level.error->what();
-            for (const ResolvedFile& rf : level.files) {
-                const Candidate& c = rf.candidate;
-                ResolvedLocation loc;
-                loc.kind = c.kind;
-                loc.declared = c.declared;
-                loc.interpolated = c.interpolated;
-                loc.path = c.path;
-                loc.undefinedVariables = c.undefinedVariables;
-                loc.suspicious = c.suspicious;
-                loc.status = !rf.file->exists ? ResolvedLocation::Status::Missing
-                             : rf.file->error ? ResolvedLocation::Status::Failed
-                                              : ResolvedLocation::Status::Present;
-                if (rf.file->error)
-                    loc.error = rf.file->error->what();
-                else if (!rf.file->warnings.empty())
-                    loc.error = rf.file->warnings.front();
-                rl.locations.push_back(std::move(loc));
-            }
-            out.push_back(std::move(rl));
+    auto add = [&](const LayerState& layer, const LevelState& level, bool defaultHierarchy) {
+        ResolvedLevel rl;
+        rl.layer = layer.layer;
+        rl.level = level.level;
+        rl.defaultHierarchy = defaultHierarchy;
+        rl.datadir = level.datadir;
+        if (layer.layer->error)
+            rl.error = layer.layer->error->what();
+        else if (level.error)
+            rl.error = level.error->what();
+        if (const Error* why = level.provider->unrunnable())
+            rl.unsupported = why->what();
+        for (const ResolvedFile& rf : level.files) {
+            const Candidate& c = rf.candidate;
+            ResolvedLocation loc;
+            loc.kind = c.kind;
+            loc.declared = c.declared;
+            loc.interpolated = c.interpolated;
+            loc.path = c.path;
+            loc.undefinedVariables = c.undefinedVariables;
+            loc.suspicious = c.suspicious;
+            loc.status = !rf.file->exists ? ResolvedLocation::Status::Missing
+                         : rf.file->error ? ResolvedLocation::Status::Failed
+                                          : ResolvedLocation::Status::Present;
+            if (rf.file->error)
+                loc.error = rf.file->error->what();
+            else if (!rf.file->warnings.empty())
+                loc.error = rf.file->warnings.front();
+            rl.locations.push_back(std::move(loc));
         }
+        out.push_back(std::move(rl));
+    };
+    for (const LayerState& layer : snapshot->layers) {
+        for (const LevelState& level : layer.levels)
+            add(layer, level, false);
+        for (const LevelState& level : layer.defaultLevels)
+            add(layer, level, true);
     }
     return out;
 }
@@ -131,13 +195,18 @@ std::vector<std::string> Engine::keyInventory(const Scope& scope, std::size_t ma
     std::set<std::string> keys;
     const auto snapshot = resolveSnapshot(*this, scope);
     for (const LayerState& layer : snapshot->layers)
-        for (const LevelState& level : layer.levels)
+        for (const auto* levels : {&layer.levels, &layer.defaultLevels})
+        for (const LevelState& level : *levels)
             for (const ResolvedFile& rf : level.files) {
                 const DataFile& file = *rf.file;
                 if (!file.exists || file.error || !file.data.isHash())
                     continue;
                 for (const auto& e : file.data.asHash()) {
                     if (!e.key.isString() || e.key.asString() == "lookup_options")
+                        continue;
+                    // A module's data answers only keys in its namespace (layers.md §2).
+                    if (layer.layer->kind == Layer::Kind::Module
+                        && e.key.asString().rfind(layer.layer->module + "::", 0) != 0)
                         continue;
                     const std::string root = quoteSegment(e.key.asString());
                     keys.insert(root);
@@ -147,53 +216,65 @@ std::vector<std::string> Engine::keyInventory(const Scope& scope, std::size_t ma
     return {keys.begin(), keys.end()};
 }
 
+namespace {
+// Every level of every layer, a module's default_hierarchy included, with its provider.
+template <typename F>
+void forEachLevel(const std::vector<Layer>& layers, const detail::EngineState& state, F f)
+{
+    for (std::size_t li = 0; li < layers.size(); ++li) {
+        const Config& config = layers[li].config;
+        std::size_t index = 0;
+        for (const auto* levels : {&config.hierarchy, &config.defaultHierarchy})
+            for (const Level& level : *levels)
+                f(layers[li], level, state.providers[li][index++].get());
+    }
+}
+} // namespace
+
 std::vector<std::function<void()>> Engine::preloadTasks(const Scope& scope) const
 {
     std::vector<std::function<void()>> tasks;
-    auto backends = m_options.backends ? m_options.backends : BackendRegistry::defaultRegistry();
-    for (const Layer& layer : m_layers)
-        for (const Level& level : layer.config.hierarchy) {
-            const DataHashBackend* backend =
-                level.kind == BackendKind::DataHash ? backends->dataHash(level.function) : nullptr;
-            if (!backend)
-                continue;
-            try {
-                for (const Candidate& c : resolveLevel(layer.config, level, scope, *m_globCache).candidates)
-                    tasks.push_back([this, path = c.path, backend, &level] {
-                        m_cache->get(path, *backend, level.options, m_options.limits);
-                    });
-            } catch (const Error&) {
-                // the lookup reports it
-            }
+    forEachLevel(m_layers, *m_state, [&](const Layer& layer, const Level& level, const LevelProvider* provider) {
+        if (provider->unrunnable())
+            return;
+        try {
+            Value options = containsInterpolation(level.options) ? interpolateOptions(level.options, scope)
+                                                                 : level.options;
+            for (const Candidate& c : resolveLevel(layer.config, level, scope, m_state->globs).candidates)
+                tasks.push_back([this, path = c.path, provider, options] {
+                    provider->open(path, options, ProviderEnvironment{m_state->files, m_options.limits});
+                });
+        } catch (const Error&) {
+            // the lookup reports it
         }
+    });
     return tasks;
 }
 
 std::vector<std::string> Engine::candidateFiles(const Scope& scope) const
 {
     std::vector<std::string> out;
-    for (const Layer& layer : m_layers)
-        for (const Level& level : layer.config.hierarchy) {
-            try {
-                for (const Candidate& c : resolveLevel(layer.config, level, scope, *m_globCache).candidates)
-                    out.push_back(c.path);
-            } catch (const Error&) {
-            }
+    forEachLevel(m_layers, *m_state, [&](const Layer& layer, const Level& level, const LevelProvider*) {
+        try {
+            for (const Candidate& c : resolveLevel(layer.config, level, scope, m_state->globs).candidates)
+                out.push_back(c.path);
+        } catch (const Error&) {
         }
+    });
     return out;
 }
 
 void Engine::invalidate() const
 {
-    m_cache->invalidate();
-    m_lookupOptionsCache->clear();
-    m_globCache->clear();
+    m_state->files.invalidate();
+    m_state->lookupOptions.clear();
+    m_state->globs.clear();
 }
 
 void Engine::invalidate(const std::string& path) const
 {
-    m_cache->invalidate(path);
-    m_globCache->clear(); // a new or removed file may change what a glob matches
+    m_state->files.invalidate(path);
+    m_state->globs.clear(); // a new or removed file may change what a glob matches
 }
 
 } // namespace hiera

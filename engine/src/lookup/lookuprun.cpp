@@ -1,45 +1,13 @@
 #include "lookup/lookuprun.h"
 
 #include "lookup/rubyregex.h"
+#include "providers/valuechecks.h"
 
 #include <hiera/valueformat.h>
 
 #include <algorithm>
 
 namespace hiera::detail {
-
-namespace {
-
-const char* const kGlobalProvider = "Global Data Provider (hiera configuration version 5)";
-
-// Gives an error without a location the location of the value being processed.
-[[noreturn]] void rethrowAt(const Error& e, const Value& at)
-{
-    if (e.location().isValid())
-        throw e;
-    throw Error(e.code(), e.message(), SourceFiles::locate(at.mark()));
-}
-
-// Puppet refuses a found value whose hashes have boolean, null or collection keys (its type system has
-// no such hash: "expects Puppet::LookupValue"). String, integer and float keys are fine.
-void checkLookupValue(const Value& v, std::string_view key)
-{
-    if (v.isArray()) {
-        for (const auto& e : v.asArray())
-            checkLookupValue(e, key);
-    } else if (v.isHash()) {
-        for (const auto& e : v.asHash()) {
-            if (!e.key.isString() && !e.key.isNumber())
-                throw Error(ErrorCode::DataType,
-                            "the value of '" + std::string(key) + "' has a hash key of type " + e.key.typeName() + " ("
-                                + rubyInspect(e.key) + "), which Puppet cannot look up; quote the key",
-                            SourceFiles::locate(e.key.mark()));
-            checkLookupValue(e.value, key);
-        }
-    }
-}
-
-} // namespace
 
 // Folds found values in priority order (semantics §4.4): the first is taken as is, each further one is
 // combined with mergeStep.
@@ -71,6 +39,12 @@ private:
     Value m_value;
 };
 
+std::string_view moduleOfKey(std::string_view root)
+{
+    const std::size_t p = root.find("::");
+    return p == std::string_view::npos ? std::string_view() : root.substr(0, p);
+}
+
 LookupRun::LookupRun(const Engine& engine, const Scope& scope, const NodeSnapshot& snapshot, bool explain)
     : m_engine(engine)
     , m_scope(scope)
@@ -80,57 +54,53 @@ LookupRun::LookupRun(const Engine& engine, const Scope& scope, const NodeSnapsho
 }
 
 namespace {
-void fail(LookupResult& result, TraceNode* root, const Error& e)
+void fail(LookupResult& result, TraceCursor root, const Error& e)
 {
     result.status = LookupResult::Status::Error;
     result.error = e;
-    if (root) {
-        root->event = TraceNode::Event::Failed;
-        root->message = e.what();
-    }
+    root.failed(e);
 }
 } // namespace
 
-LookupResult LookupRun::run(std::string_view key, const LookupOptions& options)
+LookupResult LookupRun::run(std::string_view key, const LookupRequest& request)
 {
     const RubyRegex::LookupBudget regexBudget(RubyRegex::kLookupBudget);
     LookupResult result;
     for (const auto& w : m_snapshot.warnings)
         warn(w);
-    std::shared_ptr<TraceNode> root;
+    std::shared_ptr<TraceNode> rootNode;
     if (m_explain) {
-        root = std::make_shared<TraceNode>();
-        root->kind = TraceNode::Kind::Lookup;
-        root->key = std::string(key);
+        rootNode = std::make_shared<TraceNode>();
+        rootNode->kind = TraceNode::Kind::Lookup;
     }
+    const TraceCursor root(rootNode.get());
+    root.with([&](TraceNode& n) { n.key = std::string(key); });
     try {
         const LookupKey parsed = LookupKey::parse(key);
         pushName(parsed.original());
-        Outcome o = lookupKey(parsed, options.merge, root.get());
+        Outcome o = lookupKey(parsed, request.merge, root);
         result.rootFound = o.rootFound;
         result.rootValue = o.rootValue;
         if (o.found) {
             result.status = LookupResult::Status::Found;
             result.value = o.value;
-        }
-        if (root) {
-            root->event = o.found ? TraceNode::Event::Result : TraceNode::Event::NotFound;
-            if (o.found)
-                root->value = o.value;
+            root.outcome(TraceNode::Event::Result, o.value);
+        } else {
+            root.event(TraceNode::Event::NotFound);
         }
     } catch (const Error& e) {
-        fail(result, root.get(), e);
+        fail(result, root, e);
     } catch (const std::bad_alloc&) {
-        fail(result, root.get(), Error(ErrorCode::InterpolationLimit, "out of memory during the lookup"));
+        fail(result, root, Error(ErrorCode::InterpolationLimit, "out of memory during the lookup"));
     } catch (const std::exception& e) {
-        fail(result, root.get(), Error(ErrorCode::Io, std::string("internal error: ") + e.what()));
+        fail(result, root, Error(ErrorCode::Internal, std::string("internal error: ") + e.what()));
     }
     result.warnings = std::move(m_warnings);
-    result.trace = root;
+    result.trace = rootNode;
     return result;
 }
 
-std::optional<Value> LookupRun::subLookup(const std::string& key, TraceNode* trace)
+std::optional<Value> LookupRun::subLookup(const std::string& key, TraceCursor trace)
 {
     std::optional<LookupKey> parsed = LookupKey::tryParse(key);
     if (!parsed)
@@ -188,23 +158,22 @@ void LookupRun::warn(const std::string& message)
 }
 
 LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optional<MergeSpec>& callerMerge,
-                                        TraceNode* parent)
+                                        TraceCursor parent)
 {
     Outcome out;
-    TraceNode* trace = parent;
-    if (parent && parent->kind != TraceNode::Kind::Lookup) {
-        trace = &parent->addChild(TraceNode::Kind::Lookup);
-        trace->key = key.original();
-    }
-    const bool nested = trace && trace != parent;
+    // The top-level lookup records into the root node; a nested one (lookup() in data) gets its own.
+    const bool nested = parent.recording() && parent.node()->kind != TraceNode::Kind::Lookup;
+    const TraceCursor trace = nested ? parent.child(TraceNode::Kind::Lookup) : parent;
+    if (nested)
+        trace.key(key.original());
     if (key.root() == "lookup_options") {
         // lookup_options is configuration, not data: it cannot be looked up (Puppet: "Invalid key").
-        if (trace)
-            trace->event = TraceNode::Event::InvalidKey;
+        trace.event(TraceNode::Event::InvalidKey);
         return out;
     }
-    const LookupOptionsTable& table = lookupOptions(trace);
-    const std::shared_ptr<const LookupOptionsEntry> entry = table.select(key.root());
+    const std::string_view module = moduleOfKey(key.root());
+    const LookupOptionsTable& table = lookupOptions(trace, module);
+    std::shared_ptr<const LookupOptionsEntry> entry = table.select(key.root());
     MergeSpec merge;
     bool fromLookupOptions = false;
     if (callerMerge) {
@@ -213,72 +182,65 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
         merge = *entry->merge;
         fromLookupOptions = true;
     }
-    if (trace) {
-        trace->merge = merge;
-        trace->mergeFromLookupOptions = fromLookupOptions;
+    trace.with([&](TraceNode& n) {
+        n.merge = merge;
+        n.mergeFromLookupOptions = fromLookupOptions;
         if (entry) {
-            trace->lookupOptionsEntry = entry->name;
-            trace->lookupOptions = entry->value;
+            n.lookupOptionsEntry = entry->name;
+            n.lookupOptions = entry->value;
         }
-    }
-    std::optional<Value> rootValue = lookupRoot(key.root(), merge, trace, /*lookupOptionsMeta=*/false);
+    });
+    std::optional<Value> rootValue =
+        lookupRoot(key.root(), merge, trace, /*lookupOptionsMeta=*/false, {LayerSelection::Mode::Data, module});
+    if (!rootValue && !module.empty())
+        rootValue = lookupDefaultHierarchy(key, module, callerMerge, trace, entry);
     if (!rootValue) {
         if (nested)
-            trace->event = TraceNode::Event::NotFound;
+            trace.event(TraceNode::Event::NotFound);
         return out;
     }
     out.rootFound = true;
     out.rootValue = *rootValue;
     Value value = *rootValue;
     if (key.isDotted()) {
-        TraceNode* digNode = trace ? &trace->addChild(TraceNode::Kind::Dig) : nullptr;
-        if (digNode)
-            digNode->key = key.subKey();
+        const TraceCursor digTrace = trace.child(TraceNode::Kind::Dig);
+        digTrace.with([&](TraceNode& n) { n.key = key.subKey(); });
         const Value* cur = &*rootValue;
         for (const KeySegment& seg : key.segments()) {
             const Value* next = dig(*cur, {seg});
-            if (digNode) {
-                TraceNode& s = digNode->addChild(TraceNode::Kind::Segment);
+            digTrace.child(TraceNode::Kind::Segment).with([&](TraceNode& s) {
                 s.key = seg.text;
                 s.event = next ? TraceNode::Event::Found : TraceNode::Event::NotFound;
                 if (next) {
                     s.value = *next;
                     s.location = SourceFiles::locate(next->mark());
                 }
-            }
+            });
             if (!next) {
-                if (digNode)
-                    digNode->event = TraceNode::Event::NotFound;
+                digTrace.event(TraceNode::Event::NotFound);
                 if (nested)
-                    trace->event = TraceNode::Event::NotFound;
+                    trace.event(TraceNode::Event::NotFound);
                 return out; // a miss while digging is "not found", never an error (seed 001)
             }
             cur = next;
         }
         value = *cur;
-        if (digNode) {
-            digNode->event = TraceNode::Event::Found;
-            digNode->value = value;
-        }
+        digTrace.outcome(TraceNode::Event::Found, value);
     }
     if (entry && entry->convertTo) {
         value = convertTo(value, *entry->convertTo, key.original());
-        if (trace) {
-            TraceNode& c = trace->addChild(TraceNode::Kind::ConvertTo);
-            c.value = value;
+        trace.child(TraceNode::Kind::ConvertTo).value(value).with([&](TraceNode& c) {
             c.message = "Applying convert_to lookup_option with arguments " + rubyInspect(*entry->convertTo);
-        }
+        });
     }
     out.found = true;
     out.value = value;
-    if (nested) {
-        trace->event = TraceNode::Event::Result;
-        trace->value = value;
-    }
+    if (nested)
+        trace.outcome(TraceNode::Event::Result, value);
     return out;
 }
 
-const LookupOptionsTable& LookupRun::lookupOptions(TraceNode* trace)
+const LookupOptionsTable& LookupRun::lookupOptions(TraceCursor trace, std::string_view module)
 {
     static const LookupOptionsTable empty;
     if (m_computingLookupOptions || !m_snapshot.lookupOptions) {
@@ -286,14 +248,55 @@ const LookupOptionsTable& LookupRun::lookupOptions(TraceNode* trace)
             throw *m_snapshot.lookupOptionsError;
         return empty; // lookups made while merging lookup_options itself see no options
     }
-    if (trace && trace->kind == TraceNode::Kind::Lookup && trace->children.empty() && m_snapshot.lookupOptionsTrace
-        && m_names.size() <= 1)
-        trace->children.push_back(m_snapshot.lookupOptionsTrace);
-    return *m_snapshot.lookupOptions;
+    const ModuleOptions* mod = nullptr;
+    if (!module.empty())
+        if (auto it = m_snapshot.modules.find(module); it != m_snapshot.modules.end())
+            mod = &it->second;
+    // The top-level lookup's trace starts with how lookup_options were merged (once per snapshot), the
+    // module's after the global and environment ones.
+    trace.with([&](TraceNode& n) {
+        if (n.kind != TraceNode::Kind::Lookup || !n.children.empty() || m_names.size() > 1)
+            return;
+        if (m_snapshot.lookupOptionsTrace)
+            n.children.push_back(m_snapshot.lookupOptionsTrace);
+        if (mod && mod->trace)
+            n.children.push_back(mod->trace);
+    });
+    if (mod && mod->error)
+        throw *mod->error;
+    return mod && mod->table ? *mod->table : *m_snapshot.lookupOptions;
 }
 
-Value LookupRun::mergeLookupOptions(TraceNode* trace, std::vector<std::shared_ptr<const DataFile>>& sources,
-                                    bool& interpolated)
+std::optional<Value> LookupRun::lookupDefaultHierarchy(const LookupKey& key, std::string_view module,
+                                                       const std::optional<MergeSpec>& callerMerge, TraceCursor trace,
+                                                       std::shared_ptr<const LookupOptionsEntry>& entry)
+{
+    const auto it = m_snapshot.modules.find(module);
+    if (it == m_snapshot.modules.end() || m_snapshot.layers[it->second.layer].defaultLevels.empty())
+        return std::nullopt;
+    const ModuleOptions& mod = it->second;
+    const TraceCursor dh = trace.child(TraceNode::Kind::Message);
+    dh.with([&](TraceNode& n) {
+        n.message = "Searching default_hierarchy of module \"" + std::string(module) + "\"";
+        if (mod.defaultTrace)
+            n.children.push_back(mod.defaultTrace);
+    });
+    if (mod.defaultError)
+        throw *mod.defaultError;
+    // Its own lookup_options only: the global, environment and module ones do not apply (layers.md §4).
+    entry = mod.defaultTable ? mod.defaultTable->select(key.root()) : nullptr;
+    MergeSpec merge;
+    if (callerMerge)
+        merge = *callerMerge;
+    else if (entry && entry->merge)
+        merge = *entry->merge;
+    dh.with([&](TraceNode& n) { n.merge = merge; });
+    return lookupRoot(key.root(), merge, dh, /*lookupOptionsMeta=*/false,
+                      {LayerSelection::Mode::DefaultHierarchy, module});
+}
+
+Value LookupRun::mergeLookupOptions(TraceCursor trace, std::vector<std::shared_ptr<const DataFile>>& sources,
+                                    bool& interpolated, LayerSelection layers)
 {
     m_computingLookupOptions = true;
     m_lookupOptionsSources = &sources;
@@ -309,20 +312,18 @@ Value LookupRun::mergeLookupOptions(TraceNode* trace, std::vector<std::shared_pt
     } done{*this};
     MergeSpec hashMerge;
     hashMerge.strategy = MergeStrategy::Hash;
-    if (trace)
-        trace->merge = hashMerge;
-    std::optional<Value> merged = lookupRoot("lookup_options", hashMerge, trace, /*lookupOptionsMeta=*/true);
-    if (trace) {
-        trace->event = merged ? TraceNode::Event::Result : TraceNode::Event::NotFound;
-        if (merged)
-            trace->value = *merged;
-    }
+    trace.with([&](TraceNode& n) { n.merge = hashMerge; });
+    std::optional<Value> merged = lookupRoot("lookup_options", hashMerge, trace, /*lookupOptionsMeta=*/true, layers);
+    if (merged)
+        trace.outcome(TraceNode::Event::Result, *merged);
+    else
+        trace.event(TraceNode::Event::NotFound);
     interpolated = m_lookupOptionsInterpolated;
     return merged ? *merged : Value();
 }
 
-std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeSpec& merge, TraceNode* trace,
-                                           bool lookupOptionsMeta)
+std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeSpec& merge, TraceCursor trace,
+                                           bool lookupOptionsMeta, LayerSelection selection)
 {
     const bool first = merge.strategy == MergeStrategy::First;
     Fold all(merge);
@@ -330,60 +331,93 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
     const auto& layers = m_snapshot.layers;
     for (std::size_t li = 0; li < layers.size() && !(first && all.have()); ++li) {
         const LayerState& layer = layers[li];
-        TraceNode* layerNode = nullptr;
-        if (trace) {
-            layerNode = &trace->addChild(TraceNode::Kind::Layer);
-            layerNode->name = layers.size() == 1 ? kGlobalProvider : layer.layer->name;
-            layerNode->path = layer.layer->config.path;
+        if (!selection.covers(*layer.layer))
+            continue;
+        if (layer.layer->error)
+            throw *layer.layer->error; // a module whose hiera.yaml cannot be used fails its own keys
+        if (!lookupOptionsMeta)
+            for (const auto& w : layer.warnings)
+                warn(w);
+        const auto& levels =
+            selection.mode == LayerSelection::Mode::DefaultHierarchy ? layer.defaultLevels : layer.levels;
+        const TraceCursor layerTrace = trace.child(TraceNode::Kind::Layer);
+        layerTrace.with([&](TraceNode& n) {
+            n.name = layer.layer->providerTitle();
+            n.path = layer.layer->config.path;
             if (!first)
-                layerNode->merge = merge;
-            layerNode->children.reserve(layer.levels.size());
-        }
+                n.merge = merge;
+            n.children.reserve(levels.size());
+        });
         Fold inLayer(merge);
-        for (std::size_t lv = 0; lv < layer.levels.size() && !(first && inLayer.have()); ++lv) {
-            const LevelState& level = layer.levels[lv];
-            TraceNode* levelNode = nullptr;
-            if (layerNode) {
-                levelNode = &layerNode->addChild(TraceNode::Kind::Level);
-                levelNode->name = level.level->name;
-            }
+        for (std::size_t lv = 0; lv < levels.size() && !(first && inLayer.have()); ++lv) {
+            const LevelState& level = levels[lv];
+            const TraceCursor levelTrace = layerTrace.child(TraceNode::Kind::Level);
+            levelTrace.with([&](TraceNode& n) { n.name = level.level->name; });
             const std::size_t before = inLayer.count();
             try {
-                lookupLevel(level, prepared, merge, levelNode, inLayer, lookupOptionsMeta);
+                lookupLevel(level, prepared, merge, levelTrace, inLayer, lookupOptionsMeta);
             } catch (const Error& e) {
-                if (levelNode) {
-                    levelNode->event = TraceNode::Event::Failed;
-                    levelNode->message = e.what();
-                }
+                levelTrace.failed(e);
                 throw;
             }
-            if (layerNode && inLayer.count() > 1 && inLayer.count() != before) {
+            if (inLayer.count() > 1 && inLayer.count() != before) {
                 // Each merge step: what the fold holds once this level's value has been merged in.
-                TraceNode& step = layerNode->addChild(TraceNode::Kind::Merge);
-                step.name = level.level->name;
-                step.merge = merge;
-                step.event = TraceNode::Event::Result;
-                step.value = inLayer.value();
+                layerTrace.child(TraceNode::Kind::Merge).with([&](TraceNode& step) {
+                    step.name = level.level->name;
+                    step.merge = merge;
+                    step.event = TraceNode::Event::Result;
+                    step.value = inLayer.value();
+                });
             }
         }
-        if (layerNode) {
-            layerNode->event = inLayer.have() ? TraceNode::Event::Result : TraceNode::Event::NotFound;
-            if (inLayer.have())
-                layerNode->value = inLayer.value();
-        }
-        if (inLayer.have())
+        if (inLayer.have()) {
+            layerTrace.outcome(TraceNode::Event::Result, inLayer.value());
             all.add(inLayer.value());
+        } else {
+            layerTrace.event(TraceNode::Event::NotFound);
+        }
     }
     if (!all.have())
         return std::nullopt;
     return all.result();
 }
 
+void LookupRun::consultUnrunnable(const LevelState& level, const Error& why, TraceCursor levelTrace)
+{
+    bool consulted = false;
+    for (const ResolvedFile& rf : level.files) {
+        const TraceCursor loc = levelTrace.child(TraceNode::Kind::Location);
+        loc.with([&](TraceNode& n) {
+            n.originalPath = rf.candidate.originalPath;
+            n.path = rf.candidate.path;
+        });
+        if (!rf.file->exists) {
+            loc.event(TraceNode::Event::LocationNotFound);
+            continue;
+        }
+        consulted = true;
+        break;
+    }
+    if (!consulted) {
+        levelTrace.event(TraceNode::Event::NotFound);
+        return;
+    }
+    if (!m_engine.options().skipUnsupportedLevels)
+        throw why;
+    const std::string warning = unsupportedLevelWarning(why);
+    warn(warning);
+    levelTrace.event(TraceNode::Event::Warning).message(warning);
+}
+
 void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const MergeSpec& merge,
-                            TraceNode* levelNode, Fold& inLayer, bool lookupOptionsMeta)
+                            TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta)
 {
     if (level.error)
         throw *level.error;
+    if (const Error* why = level.provider->unrunnable()) {
+        consultUnrunnable(level, *why, levelTrace);
+        return;
+    }
     const bool first = merge.strategy == MergeStrategy::First;
     Fold inLevel(merge);
     for (const ResolvedFile& rf : level.files) {
@@ -391,23 +425,18 @@ void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& ro
             break;
         const Candidate& c = rf.candidate;
         const DataFile& file = *rf.file;
-        TraceNode* loc = nullptr;
-        if (levelNode) {
-            loc = &levelNode->addChild(TraceNode::Kind::Location);
-            loc->originalPath = c.originalPath;
-            loc->path = c.path;
-            loc->key = std::string(root.text());
-        }
+        const TraceCursor loc = levelTrace.child(TraceNode::Kind::Location);
+        loc.with([&](TraceNode& n) {
+            n.originalPath = c.originalPath;
+            n.path = c.path;
+            n.key = std::string(root.text());
+        });
         if (!file.exists) {
-            if (loc)
-                loc->event = TraceNode::Event::LocationNotFound;
+            loc.event(TraceNode::Event::LocationNotFound);
             continue;
         }
         if (file.error) {
-            if (loc) {
-                loc->event = TraceNode::Event::Failed;
-                loc->message = file.error->what();
-            }
+            loc.failed(*file.error);
             if (m_engine.options().skipBrokenFiles) {
                 warn(brokenFileWarning(*file.error));
                 continue;
@@ -416,45 +445,35 @@ void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& ro
         }
         for (const auto& w : file.warnings)
             warn(w);
-        const Hash::Entry* entry = file.data.isHash() ? file.data.asHash().findEntry(root) : nullptr;
-        const Value* v = entry ? &entry->value : nullptr;
-        if (!v || (lookupOptionsMeta && v->isNull())) {
-            if (loc)
-                loc->event = TraceNode::Event::NotFound;
+        std::optional<LocationHit> hit;
+        try {
+            hit = level.provider->lookup(
+                LocationQuery{c.path, file, level.options, m_engine.options().limits, root, *this, loc});
+        } catch (const Error& e) {
+            loc.failed(e);
+            throw;
+        }
+        if (!hit || (lookupOptionsMeta && hit->value.isNull())) {
+            loc.event(TraceNode::Event::NotFound);
             continue;
         }
         if (lookupOptionsMeta && m_lookupOptionsSources) {
             m_lookupOptionsSources->push_back(rf.file);
-            if (containsInterpolation(*v))
+            // Options found by a function that reads no file of ours, or interpolated, are this node's own.
+            if (hit->dependsOnScope || !file.data.isHash())
                 m_lookupOptionsInterpolated = true;
         }
-        Value found = *v;
-        try {
-            if (file.flags(entry) & DataFile::Interpolates)
-                found = interpolateValue(*v, *this, loc);
-        } catch (const Error& e) {
-            if (loc) {
-                loc->event = TraceNode::Event::Failed;
-                loc->message = e.what();
-            }
-            rethrowAt(e, *v);
-        }
-        if (file.flags(entry) & (DataFile::Interpolates | DataFile::InvalidKey))
-            checkLookupValue(found, root.text());
-        if (loc) {
-            loc->event = TraceNode::Event::Found;
-            loc->value = found;
-            loc->location = SourceFiles::locate(entry->key.mark()); // where the key is written
-        }
-        inLevel.add(found);
+        loc.outcome(TraceNode::Event::Found, hit->value).with([&](TraceNode& n) {
+            n.location = SourceFiles::locate(hit->keyMark); // where the key is written
+        });
+        inLevel.add(hit->value);
     }
-    if (levelNode) {
-        levelNode->event = inLevel.have() ? TraceNode::Event::Result : TraceNode::Event::NotFound;
-        if (inLevel.have())
-            levelNode->value = inLevel.value();
-    }
-    if (inLevel.have())
+    if (inLevel.have()) {
+        levelTrace.outcome(TraceNode::Event::Result, inLevel.value());
         inLayer.add(inLevel.value());
+    } else {
+        levelTrace.event(TraceNode::Event::NotFound);
+    }
 }
 
 } // namespace hiera::detail

@@ -4,6 +4,7 @@
 // layers, levels and locations, interpolation of found values, the dig and convert_to; with the name
 // stack against recursion, the warnings and the trace.
 
+#include "explain/tracecursor.h"
 #include "interpolate/interpolation.h"
 #include "lookup/nodesnapshot.h"
 
@@ -12,19 +13,41 @@
 
 namespace hiera::detail {
 
+// Which layers a search covers (layers.md §2-4).
+struct LayerSelection
+{
+    enum class Mode {
+        Data,            // global and environment layers, and the module layer of `module` if any
+        ModuleOnly,      // only the module layer of `module` (its lookup_options)
+        DefaultHierarchy // only the default_hierarchy of `module`'s layer
+    };
+    Mode mode = Mode::Data;
+    std::string_view module; // empty: no module layer (Data), keys without a module prefix
+
+    bool covers(const Layer& layer) const
+    {
+        if (layer.kind != Layer::Kind::Module)
+            return mode == Mode::Data;
+        return !module.empty() && layer.module == module;
+    }
+};
+
+// The module a key belongs to: what precedes its first "::" (`ntp::servers` → `ntp`), or empty.
+std::string_view moduleOfKey(std::string_view root);
+
 class LookupRun : public InterpolationHost
 {
 public:
     LookupRun(const Engine& engine, const Scope& scope, const NodeSnapshot& snapshot, bool explain);
 
-    LookupResult run(std::string_view key, const LookupOptions& options);
+    LookupResult run(std::string_view key, const LookupRequest& request);
     // Merges lookup_options for the snapshot (used while building it). Throws hiera::Error.
-    Value mergeLookupOptions(TraceNode* trace, std::vector<std::shared_ptr<const DataFile>>& sources,
-                             bool& interpolated);
+    Value mergeLookupOptions(TraceCursor trace, std::vector<std::shared_ptr<const DataFile>>& sources,
+                             bool& interpolated, LayerSelection layers = {});
 
     // InterpolationHost
     const Scope& scope() const override { return m_scope; }
-    std::optional<Value> subLookup(const std::string& key, TraceNode* trace) override;
+    std::optional<Value> subLookup(const std::string& key, TraceCursor trace) override;
     bool pushName(const std::string& name) override;
     void popName() override { m_names.pop_back(); }
     std::string nameChain(const std::string& last) const override;
@@ -42,12 +65,18 @@ private:
     };
     class Fold;
 
-    Outcome lookupKey(const LookupKey& key, const std::optional<MergeSpec>& callerMerge, TraceNode* parent);
-    const LookupOptionsTable& lookupOptions(TraceNode* trace);
-    std::optional<Value> lookupRoot(const std::string& root, const MergeSpec& merge, TraceNode* trace,
-                                    bool lookupOptionsMeta);
-    void lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const MergeSpec& merge, TraceNode* levelNode,
-                     Fold& inLayer, bool lookupOptionsMeta);
+    Outcome lookupKey(const LookupKey& key, const std::optional<MergeSpec>& callerMerge, TraceCursor parent);
+    const LookupOptionsTable& lookupOptions(TraceCursor trace, std::string_view module);
+    std::optional<Value> lookupRoot(const std::string& root, const MergeSpec& merge, TraceCursor trace,
+                                    bool lookupOptionsMeta, LayerSelection layers);
+    // A module's default_hierarchy, with its own lookup_options, once no layer found the key.
+    std::optional<Value> lookupDefaultHierarchy(const LookupKey& key, std::string_view module,
+                                                const std::optional<MergeSpec>& callerMerge, TraceCursor trace,
+                                                std::shared_ptr<const LookupOptionsEntry>& entry);
+    void lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const MergeSpec& merge,
+                     TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta);
+    // A level whose function cannot be run: fails when consulted, or is skipped with a warning.
+    void consultUnrunnable(const LevelState& level, const Error& why, TraceCursor levelTrace);
 
     const Engine& m_engine;
     const Scope& m_scope;

@@ -18,6 +18,16 @@ const char* mergeStrategyName(MergeStrategy s)
     return "?";
 }
 
+std::optional<MergeStrategy> mergeStrategyFromName(std::string_view name)
+{
+    for (MergeStrategy s : kMergeStrategies)
+        if (name == mergeStrategyName(s))
+            return s;
+    // Puppet also knows the hidden names default, reverse_deep and unconstrained_deep; we refuse them
+    // (docs/engine-semantics.md).
+    return std::nullopt;
+}
+
 namespace {
 
 [[noreturn]] void optionsError(const std::string& message)
@@ -27,16 +37,8 @@ namespace {
 
 MergeStrategy strategyFromName(const std::string& name)
 {
-    if (name == "first")
-        return MergeStrategy::First;
-    if (name == "unique")
-        return MergeStrategy::Unique;
-    if (name == "hash")
-        return MergeStrategy::Hash;
-    if (name == "deep")
-        return MergeStrategy::Deep;
-    // Puppet also knows the hidden names default, reverse_deep and unconstrained_deep; we refuse them
-    // (docs/engine-semantics.md).
+    if (auto s = mergeStrategyFromName(name))
+        return *s;
     optionsError("Unknown merge strategy: '" + name + "'");
 }
 

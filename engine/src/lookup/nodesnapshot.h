@@ -7,11 +7,13 @@
 #include "cache/filecache.h"
 #include "config/locationresolver.h"
 #include "lookup/lookupoptions.h"
+#include "providers/levelprovider.h"
 
 #include <hiera/engine.h>
 
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace hiera::detail {
@@ -25,7 +27,8 @@ struct ResolvedFile
 struct LevelState
 {
     const Level* level = nullptr;
-    const DataHashBackend* backend = nullptr;
+    const LevelProvider* provider = nullptr;
+    Value options;              // the level's options, interpolated for the scope
     std::optional<Error> error; // raised when a lookup reaches this level
     std::string datadir;
     std::vector<ResolvedFile> files;
@@ -35,6 +38,22 @@ struct LayerState
 {
     const Layer* layer = nullptr;
     std::vector<LevelState> levels;
+    std::vector<LevelState> defaultLevels; // a module's default_hierarchy
+    // A module layer's notes for lookups that consult it: keys outside the module's namespace, dropped.
+    std::vector<std::string> warnings;
+};
+
+// A module's lookup_options: its own merged below the global and environment ones (for its keys), and
+// its default_hierarchy's own.
+struct ModuleOptions
+{
+    std::size_t layer = 0; // index in NodeSnapshot::layers
+    std::shared_ptr<const LookupOptionsTable> table; // null: the global + environment table applies
+    std::optional<Error> error;
+    std::shared_ptr<TraceNode> trace;
+    std::shared_ptr<const LookupOptionsTable> defaultTable;
+    std::optional<Error> defaultError;
+    std::shared_ptr<TraceNode> defaultTrace;
 };
 
 struct NodeSnapshot
@@ -43,6 +62,13 @@ struct NodeSnapshot
     std::shared_ptr<const LookupOptionsTable> lookupOptions;
     std::optional<Error> lookupOptionsError;
     std::shared_ptr<TraceNode> lookupOptionsTrace; // only in snapshots built for explain
+    // By module name; looked up with the key's module as a string_view, without allocating.
+    struct NameHash
+    {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::unordered_map<std::string, ModuleOptions, NameHash, std::equal_to<>> modules;
     // Files skipped under EngineOptions::skipBrokenFiles: every lookup reports them, even one answered
     // before it reaches them (lookup_options read them all).
     std::vector<std::string> warnings;
@@ -54,6 +80,8 @@ struct NodeSnapshot
 
 // The warning for a file skipped under EngineOptions::skipBrokenFiles.
 std::string brokenFileWarning(const Error& error);
+// The warning for a level skipped under EngineOptions::skipUnsupportedLevels.
+std::string unsupportedLevelWarning(const Error& why);
 
 // Resolves the levels and reads the files (through the cache). Does not compute lookup_options.
 std::shared_ptr<NodeSnapshot> resolveSnapshot(const Engine& engine, const Scope& scope);

@@ -1,0 +1,211 @@
+// Finding Puppet's three layers in a control repository (layers.md §1). Hand-written because no
+// library reads environment.conf: it is a flat list of `key = value` settings (Puppet's own reader is
+// a subset of its puppet.conf parser), of which only `modulepath` matters here.
+
+#include <hiera/environment.h>
+#include <hiera/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <system_error>
+
+namespace hiera {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string trim(std::string_view s)
+{
+    const auto b = s.find_first_not_of(" \t\r");
+    if (b == std::string_view::npos)
+        return {};
+    const auto e = s.find_last_not_of(" \t\r");
+    return std::string(s.substr(b, e - b + 1));
+}
+
+bool isDirectory(const fs::path& p)
+{
+    std::error_code ec;
+    return fs::is_directory(p, ec);
+}
+
+bool isFile(const fs::path& p)
+{
+    std::error_code ec;
+    return fs::is_regular_file(p, ec);
+}
+
+// environment.conf's `modulepath`, split on ':'; nullopt when the file or the setting is absent.
+std::optional<std::vector<std::string>> modulepathFromConf(const fs::path& conf, std::vector<std::string>& warnings)
+{
+    if (!isFile(conf))
+        return std::nullopt;
+    std::string text;
+    try {
+        text = readFile(conf.string(), 1u << 20);
+    } catch (const Error& e) {
+        warnings.push_back(std::string(e.what()) + " (environment.conf ignored)");
+        return std::nullopt;
+    }
+    std::optional<std::vector<std::string>> result;
+    std::size_t lineStart = 0;
+    while (lineStart <= text.size()) {
+        std::size_t lineEnd = text.find('\n', lineStart);
+        if (lineEnd == std::string::npos)
+            lineEnd = text.size();
+        const std::string line = trim(std::string_view(text).substr(lineStart, lineEnd - lineStart));
+        lineStart = lineEnd + 1;
+        if (line.empty() || line[0] == '#' || line[0] == ';' || line[0] == '[')
+            continue;
+        const auto eq = line.find('=');
+        if (eq == std::string::npos || trim(line.substr(0, eq)) != "modulepath")
+            continue;
+        std::vector<std::string> entries;
+        const std::string value = trim(line.substr(eq + 1));
+        std::size_t pos = 0;
+        while (pos <= value.size()) {
+            std::size_t colon = value.find(':', pos);
+            if (colon == std::string::npos)
+                colon = value.size();
+            const std::string entry = trim(value.substr(pos, colon - pos));
+            if (!entry.empty())
+                entries.push_back(entry);
+            pos = colon + 1;
+        }
+        result = std::move(entries);
+    }
+    return result;
+}
+
+// Puppet's module names: a lower-case letter, then lower-case letters, digits and underscores.
+bool isModuleName(const std::string& name)
+{
+    if (name.empty() || !(name[0] >= 'a' && name[0] <= 'z'))
+        return false;
+    return std::all_of(name.begin(), name.end(),
+                       [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+}
+
+// The version a hiera.yaml declares, without validating the rest (a module's v3 file is left out, not
+// an error). nullopt when the file does not parse as YAML at all.
+std::optional<Value> declaredVersion(const std::string& path)
+{
+    try {
+        const Value doc = loadDataFile(path, DataFormat::Yaml);
+        if (!doc.isHash())
+            return Value();
+        const Value* v = doc.asHash().find("version");
+        return v ? *v : Value();
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+}
+
+Layer moduleLayer(const std::string& name, const fs::path& hieraYaml, std::vector<std::string>& warnings,
+                  bool& include)
+{
+    Layer layer;
+    layer.kind = Layer::Kind::Module;
+    layer.module = name;
+    include = true;
+    const std::optional<Value> version = declaredVersion(hieraYaml.string());
+    if (version && !(version->isInteger() && version->asInteger() == 5)) {
+        // Puppet ignores a module's hiera.yaml of another version (with a warning).
+        warnings.push_back(hieraYaml.string() + ": module '" + name + "' has a hiera.yaml of version "
+                           + (version->isNull()      ? std::string("3 (no version)")
+                              : version->isInteger() ? std::to_string(version->asInteger())
+                                                     : std::string("of type ") + version->typeName())
+                           + "; only version 5 is used, so it has no module layer");
+        include = false;
+        return layer;
+    }
+    try {
+        layer.config = Config::load(hieraYaml.string(), Config::Use::Module);
+    } catch (const Error& e) {
+        layer.error = e;
+        layer.config.path = fs::absolute(hieraYaml).lexically_normal().string();
+        layer.config.directory = fs::absolute(hieraYaml.parent_path()).lexically_normal().string();
+    }
+    return layer;
+}
+
+} // namespace
+
+Environment Environment::discover(const std::string& path, const EnvironmentOptions& options)
+{
+    Environment env;
+    env.name = options.name;
+    fs::path root = fs::absolute(path).lexically_normal();
+    fs::path envHiera = root / "hiera.yaml";
+    if (!isDirectory(root)) {
+        envHiera = root;
+        root = root.parent_path();
+    }
+    env.root = root.string();
+
+    if (!options.globalHieraYaml.empty()) {
+        Layer global;
+        global.kind = Layer::Kind::Global;
+        global.config = Config::load(options.globalHieraYaml, Config::Use::Global);
+        env.layers.push_back(std::move(global));
+    }
+    if (isFile(envHiera) || !isDirectory(fs::path(path))) {
+        // A path naming a file must load (the reader says why it cannot); a directory may have none.
+        Layer environment;
+        environment.kind = Layer::Kind::Environment;
+        environment.config = Config::load(envHiera.string(), Config::Use::Environment);
+        env.layers.push_back(std::move(environment));
+    } else {
+        env.warnings.push_back(envHiera.string() + " does not exist: the environment has no data of its own");
+    }
+
+    std::vector<std::string> entries;
+    if (options.modulepath)
+        entries = *options.modulepath;
+    else if (auto conf = modulepathFromConf(root / "environment.conf", env.warnings))
+        entries = *conf;
+    else
+        entries = {"site", "site-modules", "modules"};
+    std::set<std::string> seen;
+    std::vector<Layer> modules;
+    for (const std::string& entry : entries) {
+        if (entry.find('$') != std::string::npos)
+            continue; // $basemodulepath and other Puppet settings: outside the repository
+        const fs::path dir = fs::path(entry).is_absolute() ? fs::path(entry) : root / entry;
+        if (!isDirectory(dir))
+            continue;
+        env.modulepath.push_back(dir.lexically_normal().string());
+        std::vector<std::string> names;
+        std::error_code ec;
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            const std::string name = it->path().filename().string();
+            if (isModuleName(name) && isDirectory(it->path()))
+                names.push_back(name);
+        }
+        if (ec)
+            env.warnings.push_back(dir.string() + ": cannot list modules: " + ec.message());
+        std::sort(names.begin(), names.end());
+        for (const std::string& name : names) {
+            if (!seen.insert(name).second)
+                continue; // the first module of a name on the modulepath wins
+            const fs::path hieraYaml = dir / name / "hiera.yaml";
+            if (!isFile(hieraYaml))
+                continue; // no module layer, even if data/ exists (layers.md §1)
+            bool include = false;
+            Layer layer = moduleLayer(name, hieraYaml, env.warnings, include);
+            if (include)
+                modules.push_back(std::move(layer));
+        }
+    }
+    std::sort(modules.begin(), modules.end(), [](const Layer& a, const Layer& b) { return a.module < b.module; });
+    for (Layer& m : modules)
+        env.layers.push_back(std::move(m));
+    if (env.layers.empty())
+        throw Error(ErrorCode::ConfigUnreadable,
+                    "no hiera.yaml in the environment and no global hiera.yaml given", {envHiera.string(), 0, 0});
+    return env;
+}
+
+} // namespace hiera
