@@ -1,6 +1,7 @@
 #include "explanationmodel.h"
 
 #include "modelroles.h"
+#include "treemodel_impl.h"
 #include "statusicons.h"
 #include "valueconvert.h"
 
@@ -64,19 +65,14 @@ QColor eventColor(Event e)
 }
 } // namespace
 
-struct ExplanationModel::Item {
+struct ExplanationNode : TreeNode<ExplanationNode> {
     const TraceNode* node = nullptr;
-    Item* parent = nullptr;
-    int row = 0;
     Event summary = Event::None; // this node's event, or the strongest below a Level/Layer/Merge
-    std::vector<std::unique_ptr<Item>> children;
-
     void add(const TraceNode* n)
     {
-        auto child = std::make_unique<Item>();
+        auto owned = std::make_unique<ExplanationNode>();
+        ExplanationNode* child = append(std::move(owned));
         child->node = n;
-        child->parent = this;
-        child->row = static_cast<int>(children.size());
         for (const auto& grandChild : n->children)
             child->add(grandChild.get());
         child->summary = n->event;
@@ -89,13 +85,13 @@ struct ExplanationModel::Item {
                     child->summary = c->summary;
             }
         }
-        children.push_back(std::move(child));
     }
 };
 
+template class TreeModel<ExplanationNode>;
+
 ExplanationModel::ExplanationModel(QObject* parent)
-    : QAbstractItemModel(parent)
-    , m_root(std::make_unique<Item>())
+    : TreeModel(ColumnCount, parent)
 {
 }
 
@@ -103,47 +99,13 @@ ExplanationModel::~ExplanationModel() = default;
 
 void ExplanationModel::setTrace(hiera::TracePtr trace, const QString& baseDirectory)
 {
-    beginResetModel();
-    m_trace = std::move(trace);
+    auto invisible = std::make_unique<ExplanationNode>();
+    if (trace)
+        invisible->add(trace.get());
     m_baseDirectory = baseDirectory;
-    m_root = std::make_unique<Item>();
-    if (m_trace)
-        m_root->add(m_trace.get());
-    endResetModel();
-}
-
-ExplanationModel::Item* ExplanationModel::itemFor(const QModelIndex& index) const
-{
-    return index.isValid() ? static_cast<Item*>(index.internalPointer()) : m_root.get();
-}
-
-QModelIndex ExplanationModel::index(int row, int column, const QModelIndex& parent) const
-{
-    if (!hasIndex(row, column, parent))
-        return {};
-    return createIndex(row, column, itemFor(parent)->children[static_cast<std::size_t>(row)].get());
-}
-
-QModelIndex ExplanationModel::parent(const QModelIndex& index) const
-{
-    if (!index.isValid())
-        return {};
-    Item* parentItem = itemFor(index)->parent;
-    if (!parentItem || parentItem == m_root.get())
-        return {};
-    return createIndex(parentItem->row, 0, parentItem);
-}
-
-int ExplanationModel::rowCount(const QModelIndex& parent) const
-{
-    if (parent.column() > 0)
-        return 0;
-    return static_cast<int>(itemFor(parent)->children.size());
-}
-
-int ExplanationModel::columnCount(const QModelIndex&) const
-{
-    return ColumnCount;
+    // The new tree goes in before the old trace is let go: the old nodes point into it.
+    resetRoot(std::move(invisible));
+    m_trace = std::move(trace);
 }
 
 QVariant ExplanationModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -244,16 +206,14 @@ QString ExplanationModel::eventText(const TraceNode& node)
     return {};
 }
 
-QVariant ExplanationModel::data(const QModelIndex& index, int role) const
+QVariant ExplanationModel::rowData(const ExplanationNode& row, int column, int role) const
 {
-    if (!index.isValid())
-        return {};
-    const Item* item = itemFor(index);
+    const ExplanationNode* item = &row;
     const TraceNode& node = *item->node;
 
     switch (role) {
     case Qt::DisplayRole:
-        switch (index.column()) {
+        switch (column) {
         case StepColumn:
             return stepText(node, m_baseDirectory);
         case OutcomeColumn:
@@ -273,7 +233,7 @@ QVariant ExplanationModel::data(const QModelIndex& index, int role) const
         }
         if (!node.message.empty())
             lines << toQString(node.message);
-        if (node.value && index.column() == ValueColumn)
+        if (node.value && column == ValueColumn)
             lines << valueText(*node.value);
         if (lines.isEmpty())
             return {};
@@ -294,7 +254,7 @@ QVariant ExplanationModel::data(const QModelIndex& index, int role) const
         }
         break;
     case Qt::DecorationRole:
-        if (index.column() != StepColumn)
+        if (column != StepColumn)
             break;
         switch (item->summary) {
         case Event::Found:

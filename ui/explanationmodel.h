@@ -8,12 +8,14 @@
 
 #include <hiera/trace.h>
 
-#include <QAbstractItemModel>
+#include "treemodel.h"
 
 #include <memory>
 #include <vector>
 
-class ExplanationModel : public QAbstractItemModel {
+struct ExplanationNode;
+
+class ExplanationModel : public TreeModel<ExplanationNode> {
     Q_OBJECT
 public:
     enum Column { StepColumn, OutcomeColumn, ValueColumn, OriginColumn, ColumnCount };
@@ -25,11 +27,6 @@ public:
     void setTrace(hiera::TracePtr trace, const QString& baseDirectory = {});
     hiera::TracePtr trace() const { return m_trace; }
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-    QModelIndex parent(const QModelIndex& index) const override;
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     // Texts shared with the contributions table.
@@ -38,11 +35,10 @@ public:
     // One line for a value: compact JSON, cut at a few hundred characters.
     static QString valueText(const hiera::Value& value);
 
-private:
-    struct Item;
-    Item* itemFor(const QModelIndex& index) const;
+protected:
+    QVariant rowData(const ExplanationNode& item, int column, int role) const override;
 
-    hiera::TracePtr m_trace;
-    std::unique_ptr<Item> m_root; // the invisible root; its one child is the trace's root node
+private:
+    hiera::TracePtr m_trace; // the nodes point into it; its root node is the one top-level row
     QString m_baseDirectory;
 };

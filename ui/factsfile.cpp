@@ -55,9 +55,10 @@ Scope read(const QString& path)
     try {
         loaded = hiera::loadFactsFile(ValueConvert::toStd(path));
     } catch (const std::exception& e) {
-        return {{}, {}, tr("Cannot read facts: %1").arg(QString::fromUtf8(e.what()))};
+        return {{}, {}, tr("Cannot read facts: %1").arg(QString::fromUtf8(e.what())), path};
     }
     Scope result;
+    result.path = path;
     try {
         result.scope = isSavedScope(loaded) ? std::move(loaded) : hiera::scopeFromFacts(loaded, certnameFor(loaded));
     } catch (const std::exception& e) {

@@ -20,6 +20,7 @@ struct Scope
     hiera::Value scope;
     std::shared_ptr<FactTreeModel::Prepared> tree; // the scope's tree for the facts panel
     QString error; // one line naming the file; empty on success
+    QString path; // the file read
 };
 
 // Reads the file and builds the scope and its tree (everything but showing it).

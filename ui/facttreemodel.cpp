@@ -2,6 +2,7 @@
 
 #include "factcommands.h"
 #include "modelroles.h"
+#include "treemodel_impl.h"
 #include "valueconvert.h"
 
 #include <QBrush>
@@ -13,7 +14,7 @@
 
 using hiera::Value;
 
-struct FactTreeModel::Node {
+struct FactNode : TreeNode<FactNode> {
     Value key; // a hash member's key; null for array elements and for the root
     Value scalar; // the value of a scalar row (containers keep theirs in `children`)
     Value::Type type = Value::Type::Hash;
@@ -21,19 +22,11 @@ struct FactTreeModel::Node {
     // a row's data changes only when dataChanged says so: inserting or removing an element renumbers
     // the later rows after the structural change (renumberArray), as QAbstractItemModelTester expects.
     int arrayIndex = 0;
-    Node* parent = nullptr;
-    std::vector<std::unique_ptr<Node>> children;
 
     bool isContainer() const { return type == Value::Type::Array || type == Value::Type::Hash; }
-    int row() const
-    {
-        if (!parent)
-            return 0;
-        const auto it = std::find_if(parent->children.begin(), parent->children.end(),
-            [this](const std::unique_ptr<Node>& child) { return child.get() == this; });
-        return static_cast<int>(it - parent->children.begin());
-    }
 };
+
+template class TreeModel<FactNode>;
 
 namespace {
 // "[3 items]", "{1 key}", as ValueConvert::displayText says it of the same value.
@@ -57,8 +50,7 @@ void runCommand(QUndoStack* stack, QUndoCommand* command)
 } // namespace
 
 FactTreeModel::FactTreeModel(QObject* parent)
-    : QAbstractItemModel(parent)
-    , m_root(std::make_unique<Node>())
+    : TreeModel(ColumnCount, parent)
 {
 }
 
@@ -73,19 +65,15 @@ void FactTreeModel::fill(Node* node, const Value& value)
         node->children.reserve(value.asArray().size());
         for (const Value& element : value.asArray()) {
             auto child = std::make_unique<Node>();
-            child->parent = node;
             child->arrayIndex = static_cast<int>(node->children.size());
-            fill(child.get(), element);
-            node->children.push_back(std::move(child));
+            fill(node->append(std::move(child)), element);
         }
     } else if (value.isHash()) {
         node->children.reserve(value.asHash().size());
         for (const auto& entry : value.asHash()) {
             auto child = std::make_unique<Node>();
-            child->parent = node;
             child->key = entry.key;
-            fill(child.get(), entry.value);
-            node->children.push_back(std::move(child));
+            fill(node->append(std::move(child)), entry.value);
         }
     } else {
         node->scalar = value;
@@ -113,11 +101,10 @@ Value FactTreeModel::build(const Node* node)
 
 void FactTreeModel::setScope(const Value& scope)
 {
-    beginResetModel();
-    m_root = std::make_unique<Node>();
-    fill(m_root.get(), scope.isHash() ? scope : Value(hiera::Hash()));
-    m_root->type = Value::Type::Hash;
-    endResetModel();
+    auto newRoot = std::make_unique<Node>();
+    fill(newRoot.get(), scope.isHash() ? scope : Value(hiera::Hash()));
+    newRoot->type = Value::Type::Hash;
+    resetRoot(std::move(newRoot));
     Q_EMIT factsChanged();
 }
 
@@ -138,58 +125,19 @@ void FactTreeModel::setPrepared(Prepared& prepared)
 {
     if (!prepared.root)
         return;
-    beginResetModel();
-    std::swap(m_root, prepared.root);
-    endResetModel();
+    prepared.root = resetRoot(std::move(prepared.root));
     Q_EMIT factsChanged();
 }
 
 Value FactTreeModel::toValue() const
 {
-    return build(m_root.get());
-}
-
-FactTreeModel::Node* FactTreeModel::nodeFor(const QModelIndex& index) const
-{
-    if (!index.isValid())
-        return m_root.get();
-    return static_cast<Node*>(index.internalPointer());
-}
-
-QModelIndex FactTreeModel::index(int row, int column, const QModelIndex& parent) const
-{
-    if (!hasIndex(row, column, parent))
-        return {};
-    Node* parentNode = nodeFor(parent);
-    return createIndex(row, column, parentNode->children[static_cast<std::size_t>(row)].get());
-}
-
-QModelIndex FactTreeModel::parent(const QModelIndex& index) const
-{
-    if (!index.isValid())
-        return {};
-    Node* parentNode = nodeFor(index)->parent;
-    if (!parentNode || parentNode == m_root.get())
-        return {};
-    return createIndex(parentNode->row(), 0, parentNode);
-}
-
-int FactTreeModel::rowCount(const QModelIndex& parent) const
-{
-    if (parent.column() > 0)
-        return 0;
-    return static_cast<int>(nodeFor(parent)->children.size());
-}
-
-int FactTreeModel::columnCount(const QModelIndex&) const
-{
-    return ColumnCount;
+    return build(root());
 }
 
 QString FactTreeModel::keyPath(const Node* node) const
 {
     QStringList parts;
-    for (const Node* n = node; n && n != m_root.get(); n = n->parent) {
+    for (const Node* n = node; n && n != root(); n = n->parent) {
         const QString key = n->parent && n->parent->type == Value::Type::Array ? QString::number(n->row())
                                                                                : ValueConvert::keyText(n->key);
         // Quote segments the dotted syntax would split, as the engine's key parser expects.
@@ -198,17 +146,15 @@ QString FactTreeModel::keyPath(const Node* node) const
     return parts.join(QLatin1Char('.'));
 }
 
-QVariant FactTreeModel::data(const QModelIndex& index, int role) const
+QVariant FactTreeModel::rowData(const FactNode& row, int column, int role) const
 {
-    if (!index.isValid())
-        return {};
-    const Node* node = nodeFor(index);
+    const Node* node = &row;
     const bool arrayElement = node->parent && node->parent->type == Value::Type::Array;
 
     switch (role) {
     case Qt::DisplayRole:
     case Qt::EditRole:
-        switch (index.column()) {
+        switch (column) {
         case KeyColumn:
             if (arrayElement)
                 return role == Qt::DisplayRole ? QStringLiteral("[%1]").arg(node->arrayIndex) : QVariant();
@@ -224,17 +170,17 @@ QVariant FactTreeModel::data(const QModelIndex& index, int role) const
         }
         break;
     case Qt::ToolTipRole:
-        if (index.column() == KeyColumn)
+        if (column == KeyColumn)
             return keyPath(node);
         break;
     case Qt::ForegroundRole:
-        if (index.column() == ValueColumn && (node->isContainer() || node->type == Value::Type::Null))
+        if (column == ValueColumn && (node->isContainer() || node->type == Value::Type::Null))
             return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
-        if (index.column() == TypeColumn)
+        if (column == TypeColumn)
             return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
         break;
     case Qt::FontRole:
-        if (index.column() == ValueColumn && node->type == Value::Type::Null) {
+        if (column == ValueColumn && node->type == Value::Type::Null) {
             QFont font;
             font.setItalic(true);
             return font;
@@ -358,7 +304,7 @@ bool FactTreeModel::setData(const QModelIndex& index, const QVariant& value, int
 FactTreeModel::Path FactTreeModel::pathFor(const QModelIndex& index) const
 {
     Path path;
-    for (const Node* n = nodeFor(index); n && n != m_root.get(); n = n->parent)
+    for (const Node* n = nodeFor(index); n && n != root(); n = n->parent)
         path.prepend(n->row());
     return path;
 }

@@ -11,15 +11,16 @@
 
 #include <hiera/value.h>
 
-#include <QAbstractItemModel>
+#include "treemodel.h"
 #include <QList>
 
 #include <memory>
 #include <vector>
 
 class QUndoStack;
+struct FactNode;
 
-class FactTreeModel : public QAbstractItemModel {
+class FactTreeModel : public TreeModel<FactNode> {
     Q_OBJECT
 public:
     enum Column { KeyColumn, ValueColumn, TypeColumn, ColumnCount };
@@ -46,11 +47,6 @@ public:
     void setUndoStack(QUndoStack* stack) { m_undoStack = stack; }
     QUndoStack* undoStack() const { return m_undoStack; }
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-    QModelIndex parent(const QModelIndex& index) const override;
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     // Key column: rename (hash members only; duplicate names are refused). Value column: text parsed
@@ -84,15 +80,16 @@ Q_SIGNALS:
     // After every change of the scope (edit, undo, redo, setScope).
     void factsChanged();
 
+protected:
+    QVariant rowData(const FactNode& node, int column, int role) const override;
+
 private:
-    struct Node;
-    Node* nodeFor(const QModelIndex& index) const;
+    using Node = FactNode;
     QModelIndex childByKey(const QModelIndex& parent, const QString& key) const;
     static void fill(Node* node, const hiera::Value& value);
     static hiera::Value build(const Node* node);
     QString keyPath(const Node* node) const;
     void renumberArray(const QModelIndex& parent, int fromRow);
 
-    std::unique_ptr<Node> m_root;
     QUndoStack* m_undoStack = nullptr;
 };

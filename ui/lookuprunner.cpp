@@ -15,11 +15,6 @@
 #include <utility>
 
 namespace {
-struct LoadResult {
-    EnginePtr engine;
-    QString error;
-};
-
 double elapsedMs(const QElapsedTimer& timer)
 {
     return static_cast<double>(timer.nsecsElapsed()) / 1e6;
@@ -60,6 +55,28 @@ bool metUnusableFiles(const ScopeSnapshot& snapshot)
 
 LookupRunner::LookupRunner(QObject* parent)
     : QObject(parent)
+    , m_loads(*this, JobChannelBase::Policy::Supersede,
+          [this](LoadResult& result) {
+              if (result.engine) {
+                  setEngine(result.engine, result.hieraYaml);
+                  Q_EMIT engineLoaded(result.hieraYaml, m_engine);
+              } else {
+                  Q_EMIT loadFailed(result.hieraYaml, result.error);
+              }
+          })
+    , m_scopes(*this, JobChannelBase::Policy::Coalesce,
+          [this](ScopeSnapshotPtr& snapshot) { Q_EMIT scopeResolved(snapshot); })
+    , m_lookups(*this, JobChannelBase::Policy::Coalesce,
+          [this](LookupOutcomePtr& outcome) { Q_EMIT lookupFinished(outcome); })
+    , m_facts(*this, JobChannelBase::Policy::Supersede,
+          [this](std::shared_ptr<FactsFile::Scope>& facts) {
+              if (facts->error.isEmpty())
+                  Q_EMIT factsRead(facts->path, facts);
+              else
+                  Q_EMIT factsReadFailed(facts->path, facts->error);
+          })
+    , m_autosaves(*this, JobChannelBase::Policy::Supersede,
+          [this](AutosaveResult& result) { Q_EMIT autosaveRead(result.hieraYaml, result.entry); })
 {
     // A scope resolution and a lookup run side by side, a load or a facts read beside them (a superseded
     // facts read may still be parsing a large file: it must not hold back the answer).
@@ -79,16 +96,17 @@ hiera::EngineOptions LookupRunner::engineOptions()
     return options;
 }
 
+bool LookupRunner::isBusy() const
+{
+    return std::any_of(m_channels.begin(), m_channels.end(), [](const JobChannelBase* c) { return c->isBusy(); });
+}
+
 void LookupRunner::load(const QString& hieraYaml)
 {
-    const quint64 generation = ++m_loadGeneration;
-    m_loading = true;
-    updateBusy();
-    const std::string file = hieraYaml.toStdString();
-    QtConcurrent::run(&m_pool, [file]() -> LoadResult {
-        LoadResult result;
+    m_loads.submit([hieraYaml]() -> LoadResult {
+        LoadResult result { hieraYaml, {}, {} };
         try {
-            result.engine = releasingMemoryWhenFreed(hiera::Engine::load(file, engineOptions()));
+            result.engine = releasingMemoryWhenFreed(hiera::Engine::load(hieraYaml.toStdString(), engineOptions()));
         } catch (const std::exception& e) {
             result.error = QString::fromUtf8(e.what());
         }
@@ -97,21 +115,6 @@ void LookupRunner::load(const QString& hieraYaml)
         if (!result.engine)
             MemoryRelease::release();
         return result;
-    }).then(this, [this, generation, hieraYaml](const LoadResult& result) {
-        deliver([this, generation, hieraYaml, result] {
-            if (generation != m_loadGeneration) {
-                ++m_dropped;
-                return;
-            }
-            m_loading = false;
-            if (result.engine) {
-                setEngine(result.engine, hieraYaml);
-                Q_EMIT engineLoaded(hieraYaml, m_engine);
-            } else {
-                Q_EMIT loadFailed(hieraYaml, result.error);
-            }
-            updateBusy();
-        });
     });
 }
 
@@ -120,45 +123,18 @@ void LookupRunner::setEngine(EnginePtr engine, const QString& hieraYaml)
     m_engine = std::move(engine);
     m_hieraYaml = hieraYaml;
     // Whatever is in flight was computed against the previous engine.
-    ++m_scopeGeneration;
-    ++m_lookupGeneration;
-    m_pendingScope.reset();
-    m_pendingLookup.reset();
+    m_scopes.invalidate();
+    m_lookups.invalidate();
+    jobStateChanged();
 }
 
 void LookupRunner::resolveScope(const hiera::Value& scope)
 {
-    const quint64 generation = ++m_scopeGeneration;
-    if (!m_engine)
+    if (!m_engine) {
+        m_scopes.invalidate();
         return;
-    PendingScope job { scope, generation };
-    if (m_scopeRunning)
-        m_pendingScope = std::move(job);
-    else
-        startScope(std::move(job));
-}
-
-template <typename Job>
-bool LookupRunner::finishJob(bool& running, std::optional<Job>& pending, void (LookupRunner::*start)(Job), bool current)
-{
-    running = false;
-    if (pending) {
-        Job next = std::move(*pending);
-        pending.reset();
-        (this->*start)(std::move(next));
     }
-    if (!current)
-        ++m_dropped;
-    return current;
-}
-
-void LookupRunner::startScope(PendingScope job)
-{
-    m_scopeRunning = true;
-    updateBusy();
-    const EnginePtr engine = m_engine;
-    const quint64 generation = job.generation;
-    QtConcurrent::run(&m_pool, [engine, scopeValue = std::move(job.scope)]() -> ScopeSnapshotPtr {
+    m_scopes.submit([engine = m_engine, scopeValue = scope]() -> ScopeSnapshotPtr {
         QElapsedTimer timer;
         timer.start();
         auto snapshot = std::make_shared<ScopeSnapshot>();
@@ -178,36 +154,16 @@ void LookupRunner::startScope(PendingScope job)
         if (metUnusableFiles(*snapshot))
             MemoryRelease::release();
         return snapshot;
-    }).then(this, [this, generation](const ScopeSnapshotPtr& snapshot) {
-        deliver([this, generation, snapshot] {
-            if (finishJob(m_scopeRunning, m_pendingScope, &LookupRunner::startScope,
-                          generation == m_scopeGeneration && snapshot->engine == m_engine))
-                Q_EMIT scopeResolved(snapshot);
-            updateBusy();
-        });
     });
 }
 
 void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
 {
-    const quint64 generation = ++m_lookupGeneration;
-    if (!m_engine)
+    if (!m_engine) {
+        m_lookups.invalidate();
         return;
-    PendingLookup job { scope, std::move(request), generation };
-    if (m_lookupRunning)
-        m_pendingLookup = std::move(job);
-    else
-        startLookup(std::move(job));
-}
-
-void LookupRunner::startLookup(PendingLookup job)
-{
-    m_lookupRunning = true;
-    updateBusy();
-    const EnginePtr engine = m_engine;
-    const quint64 generation = job.generation;
-    QtConcurrent::run(&m_pool, [engine, scopeValue = std::move(job.scope),
-                          request = std::move(job.request)]() -> LookupOutcomePtr {
+    }
+    m_lookups.submit([engine = m_engine, scopeValue = scope, request = std::move(request)]() -> LookupOutcomePtr {
         QElapsedTimer timer;
         timer.start();
         auto outcome = std::make_shared<LookupOutcome>();
@@ -229,68 +185,23 @@ void LookupRunner::startLookup(PendingLookup job)
         if (!outcome->result.warnings.empty() || outcome->result.status == hiera::LookupResult::Status::Error)
             MemoryRelease::release();
         return outcome;
-    }).then(this, [this, generation](const LookupOutcomePtr& outcome) {
-        deliver([this, generation, outcome] {
-            if (finishJob(m_lookupRunning, m_pendingLookup, &LookupRunner::startLookup,
-                          generation == m_lookupGeneration && outcome->engine == m_engine))
-                Q_EMIT lookupFinished(outcome);
-            updateBusy();
-        });
     });
 }
 
 void LookupRunner::readFacts(const QString& path)
 {
-    const quint64 generation = ++m_factsGeneration;
-    ++m_factsJobs;
-    m_readingFacts = true;
-    updateBusy();
     // Superseded reads are not cancelled (the parser takes no stop token): they finish on a worker and
     // their result is dropped on arrival, never applied.
-    QtConcurrent::run(&m_pool, [path] {
-        return std::make_shared<FactsFile::Scope>(FactsFile::read(path));
-    }).then(this, [this, generation, path](QFuture<std::shared_ptr<FactsFile::Scope>> future) {
-        // Taken out of the future, so that the facts are freed where this says (a large scope's tree
-        // took the GUI thread tens of ms to free).
-        deliver([this, generation, path, result = future.takeResult()]() mutable {
-            --m_factsJobs;
-            if (generation != m_factsGeneration) {
-                ++m_dropped;
-            } else {
-                m_readingFacts = false;
-                if (result->error.isEmpty())
-                    Q_EMIT factsRead(path, result);
-                else
-                    Q_EMIT factsReadFailed(path, result->error);
-            }
-            releaseLater(std::exchange(result, nullptr)); // the stale facts, or the tree they replaced
-            updateBusy();
-        });
-    });
+    m_facts.submit([path] { return std::make_shared<FactsFile::Scope>(FactsFile::read(path)); });
 }
 
 void LookupRunner::readAutosave(const QString& hieraYaml)
 {
-    const quint64 generation = ++m_autosaveGeneration;
-    ++m_autosaveJobs;
-    m_readingAutosave = true;
-    updateBusy();
-    QtConcurrent::run(&m_pool, [hieraYaml]() -> std::shared_ptr<const FactsAutosave::Entry> {
+    m_autosaves.submit([hieraYaml]() -> AutosaveResult {
         auto entry = FactsAutosave::read(hieraYaml);
         if (!entry || !FactsAutosave::isNewerThanLastSave(*entry))
-            return nullptr;
-        return std::make_shared<const FactsAutosave::Entry>(std::move(*entry));
-    }).then(this, [this, generation, hieraYaml](const std::shared_ptr<const FactsAutosave::Entry>& entry) {
-        deliver([this, generation, hieraYaml, entry] {
-            --m_autosaveJobs;
-            if (generation != m_autosaveGeneration) {
-                ++m_dropped;
-            } else {
-                m_readingAutosave = false;
-                Q_EMIT autosaveRead(hieraYaml, entry);
-            }
-            updateBusy();
-        });
+            return { hieraYaml, nullptr };
+        return { hieraYaml, std::make_shared<const FactsAutosave::Entry>(std::move(*entry)) };
     });
 }
 
@@ -301,15 +212,7 @@ void LookupRunner::releaseLater(std::shared_ptr<const void> data)
     m_pool.start([data = std::move(data)]() mutable { data.reset(); });
 }
 
-void LookupRunner::deliver(std::function<void()> handler)
-{
-    // QFuture::then(context, ...) calls its continuation directly when the job is already done by the
-    // time then() is attached (a small hierarchy loads that fast). Results always arrive through the
-    // event loop instead, so that no signal fires from inside load()/lookup() and callers see one order.
-    QMetaObject::invokeMethod(this, std::move(handler), Qt::QueuedConnection);
-}
-
-void LookupRunner::updateBusy()
+void LookupRunner::jobStateChanged()
 {
     const bool busy = isBusy();
     if (busy != m_wasBusy) {

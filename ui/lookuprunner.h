@@ -1,18 +1,20 @@
 #pragma once
 
-// LookupRunner — runs the engine off the GUI thread (hotspot's JobTracker habit).
+// LookupRunner — runs the engine off the GUI thread, and is where the explorer's panels subscribe to
+// its results (engineLoaded, scopeResolved, lookupFinished, factsRead ...).
 //
 // Every job gets copies of what it needs (a shared_ptr<const Engine>, the scope Value snapshot, the
-// request), runs on the runner's own QThreadPool through QtConcurrent::run, and hands its result back
-// on the GUI thread through QFuture::then(this, ...). Not the global pool: Qt 6.4's raster engine
+// request) and runs on the runner's own QThreadPool. Not the global pool: Qt 6.4's raster engine
 // splits large fills over QThreadPool::globalInstance() and the GUI thread waits for them, so an
-// engine job holding the global pool's threads (loading a large hierarchy) froze every repaint. Each kind of job has a generation counter: a result
-// whose generation is no longer the latest (the user typed on, edited another fact, loaded another
-// hierarchy) is dropped, never shown. Jobs of one kind are also coalesced: while one runs, only the
-// newest request waits behind it, so fast typing on a large hierarchy does not pile up stale work.
+// engine job holding the global pool's threads (loading a large hierarchy) froze every repaint.
+// Each kind of job is one JobChannel (jobchannel.h): a result whose request is no longer the newest
+// (the user typed on, edited another fact, loaded another hierarchy) is dropped, never shown.
+//
+// This class and snapshots.h are where the explorer meets the engine's API: keep it that way.
 
 #include "factsautosave.h"
 #include "factsfile.h"
+#include "jobchannel.h"
 #include "snapshots.h"
 
 #include <hiera/value.h>
@@ -21,11 +23,12 @@
 #include <QString>
 #include <QThreadPool>
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
 
-class LookupRunner : public QObject {
+class LookupRunner : public QObject, private JobHost {
     Q_OBJECT
 public:
     explicit LookupRunner(QObject* parent = nullptr);
@@ -46,23 +49,20 @@ public:
     // order they finish in. The GUI thread never parses a facts file.
     void readFacts(const QString& path);
     // True from readFacts() until its result is announced (not while only superseded reads still run).
-    bool isReadingFacts() const { return m_readingFacts; }
+    bool isReadingFacts() const { return m_facts.awaitsResult(); }
     // Reads the autosave of a hierarchy in the background; autosaveRead follows, with the entry if it
     // holds edits newer than its facts file (FactsAutosave::isNewerThanLastSave), else null.
     void readAutosave(const QString& hieraYaml);
-    bool isReadingAutosave() const { return m_readingAutosave; }
+    bool isReadingAutosave() const { return m_autosaves.awaitsResult(); }
 
-    bool isBusy() const
-    {
-        return m_loading || m_scopeRunning || m_lookupRunning || m_factsJobs > 0 || m_autosaveJobs > 0;
-    }
+    bool isBusy() const;
     // Drops a result the GUI thread no longer needs on a worker: freeing the key inventory and trace
     // of a large hierarchy (a hundred thousand strings) took the GUI thread tens of ms.
-    void releaseLater(std::shared_ptr<const void> data);
+    void releaseLater(std::shared_ptr<const void> data) override;
 
     // How many finished results were dropped as stale (for tests and the curious).
     int droppedResults() const { return m_dropped; }
-    quint64 lookupGeneration() const { return m_lookupGeneration; }
+    quint64 lookupGeneration() const { return m_lookups.generation(); }
 
     // The options hierarchies are loaded with: files are also re-checked on disk every second, a safety
     // net under the QFileSystemWatcher that normally drives Engine::invalidate().
@@ -80,42 +80,34 @@ Q_SIGNALS:
     void busyChanged(bool busy);
 
 private:
-    struct PendingScope {
-        hiera::Value scope;
-        quint64 generation;
+    struct LoadResult {
+        QString hieraYaml;
+        EnginePtr engine;
+        QString error;
     };
-    struct PendingLookup {
-        hiera::Value scope;
-        LookupRequest request;
-        quint64 generation;
+    struct AutosaveResult {
+        QString hieraYaml;
+        std::shared_ptr<const FactsAutosave::Entry> entry;
     };
-    void startScope(PendingScope job);
-    void startLookup(PendingLookup job);
-    void deliver(std::function<void()> handler);
-    // A job has finished: starts the one queued behind it (before the result is announced, so that a
-    // slot asking for more work queues behind that one) and counts the result as dropped unless it is
-    // `current`. Returns `current`.
-    template <typename Job>
-    bool finishJob(bool& running, std::optional<Job>& pending, void (LookupRunner::*start)(Job), bool current);
-    void updateBusy();
+
+    QObject* jobContext() override { return this; }
+    QThreadPool* jobPool() override { return &m_pool; }
+    void jobStateChanged() override;
+    void jobDropped() override { ++m_dropped; }
 
     EnginePtr m_engine;
     QString m_hieraYaml;
-    quint64 m_loadGeneration = 0;
-    quint64 m_scopeGeneration = 0;
-    quint64 m_lookupGeneration = 0;
-    bool m_loading = false;
-    bool m_scopeRunning = false;
-    bool m_lookupRunning = false;
     bool m_wasBusy = false;
-    quint64 m_factsGeneration = 0;
-    int m_factsJobs = 0; // facts reads still running, superseded ones included
-    bool m_readingFacts = false;
-    quint64 m_autosaveGeneration = 0;
-    int m_autosaveJobs = 0;
-    bool m_readingAutosave = false;
-    std::optional<PendingScope> m_pendingScope;
-    std::optional<PendingLookup> m_pendingLookup;
     int m_dropped = 0;
+
+    // The kinds of background job. A failed load keeps the previous engine; a read of facts or of an
+    // autosave supersedes the one before; resolutions and lookups coalesce.
+    JobChannel<LoadResult> m_loads;
+    JobChannel<ScopeSnapshotPtr> m_scopes;
+    JobChannel<LookupOutcomePtr> m_lookups;
+    JobChannel<std::shared_ptr<FactsFile::Scope>> m_facts;
+    JobChannel<AutosaveResult> m_autosaves;
+    const std::array<const JobChannelBase*, 5> m_channels { &m_loads, &m_scopes, &m_lookups, &m_facts, &m_autosaves };
+
     QThreadPool m_pool; // last member: destroyed first, it waits for the jobs still running
 };

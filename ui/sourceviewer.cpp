@@ -19,7 +19,7 @@ SourceViewer::SourceViewer(QWidget* parent)
     : QWidget(parent)
     , m_header(new QLabel(this))
     , m_editor(new QPlainTextEdit(this))
-    , m_highlighter(new YamlHighlighter(m_editor->document()))
+    , m_highlighter(new YamlHighlighter(m_editor->document(), m_editor->palette()))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -94,7 +94,10 @@ void SourceViewer::markLine()
         return;
     }
     QTextEdit::ExtraSelection lineSelection;
-    lineSelection.format.setBackground(QColor(0xff, 0xf3, 0xb0));
+    // The theme's highlight, faint enough to read the line's own colours through it.
+    QColor lineColour = m_editor->palette().color(QPalette::Highlight);
+    lineColour.setAlpha(70);
+    lineSelection.format.setBackground(lineColour);
     lineSelection.format.setProperty(QTextFormat::FullWidthSelection, true);
     lineSelection.cursor = QTextCursor(block);
     selections << lineSelection;

@@ -1,6 +1,7 @@
 #include "valuetreemodel.h"
 
 #include "modelroles.h"
+#include "treemodel_impl.h"
 #include "valueconvert.h"
 
 #include <hiera/valueformat.h>
@@ -11,13 +12,10 @@
 
 using hiera::Value;
 
-struct ValueTreeModel::Node {
+struct ValueNode : TreeNode<ValueNode> {
     QString key; // hash key, "[i]" for array elements, the label for the top row
     QString rawKey; // the key to highlight in the source viewer
     Value value;
-    Node* parent = nullptr;
-    int row = 0;
-    std::vector<std::unique_ptr<Node>> children;
 
     void build()
     {
@@ -34,19 +32,18 @@ struct ValueTreeModel::Node {
     }
     void add(const QString& k, const QString& raw, const Value& v)
     {
-        auto child = std::make_unique<Node>();
+        auto child = std::make_unique<ValueNode>();
         child->key = k;
         child->rawKey = raw;
         child->value = v;
-        child->parent = this;
-        child->row = static_cast<int>(children.size());
-        child->build();
-        children.push_back(std::move(child));
+        append(std::move(child))->build();
     }
 };
 
+template class TreeModel<ValueNode>;
+
 ValueTreeModel::ValueTreeModel(QObject* parent)
-    : QAbstractItemModel(parent)
+    : TreeModel(ColumnCount, parent)
 {
 }
 
@@ -54,58 +51,16 @@ ValueTreeModel::~ValueTreeModel() = default;
 
 void ValueTreeModel::setValue(const Value& value, const QString& label, const QString& baseDirectory)
 {
-    beginResetModel();
     m_baseDirectory = baseDirectory;
-    m_root = std::make_unique<Node>();
-    m_root->key = label;
+    auto invisible = std::make_unique<ValueNode>();
     // The root key of a dotted lookup ("a.b.c" -> "a") is what appears in the data file.
-    m_root->rawKey = label.section(QLatin1Char('.'), -1);
-    m_root->value = value;
-    m_root->build();
-    endResetModel();
+    invisible->add(label, label.section(QLatin1Char('.'), -1), value);
+    resetRoot(std::move(invisible));
 }
 
 void ValueTreeModel::clear()
 {
-    beginResetModel();
-    m_root.reset();
-    endResetModel();
-}
-
-ValueTreeModel::Node* ValueTreeModel::nodeFor(const QModelIndex& index) const
-{
-    return index.isValid() ? static_cast<Node*>(index.internalPointer()) : nullptr;
-}
-
-QModelIndex ValueTreeModel::index(int row, int column, const QModelIndex& parent) const
-{
-    if (!hasIndex(row, column, parent))
-        return {};
-    if (!parent.isValid())
-        return createIndex(row, column, m_root.get());
-    return createIndex(row, column, nodeFor(parent)->children[static_cast<std::size_t>(row)].get());
-}
-
-QModelIndex ValueTreeModel::parent(const QModelIndex& index) const
-{
-    const Node* node = nodeFor(index);
-    if (!node || !node->parent)
-        return {};
-    return createIndex(node->parent->row, 0, node->parent);
-}
-
-int ValueTreeModel::rowCount(const QModelIndex& parent) const
-{
-    if (parent.column() > 0)
-        return 0;
-    if (!parent.isValid())
-        return m_root ? 1 : 0;
-    return static_cast<int>(nodeFor(parent)->children.size());
-}
-
-int ValueTreeModel::columnCount(const QModelIndex&) const
-{
-    return ColumnCount;
+    resetRoot(std::make_unique<ValueNode>());
 }
 
 QVariant ValueTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -125,14 +80,12 @@ QVariant ValueTreeModel::headerData(int section, Qt::Orientation orientation, in
     return {};
 }
 
-QVariant ValueTreeModel::data(const QModelIndex& index, int role) const
+QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) const
 {
-    const Node* node = nodeFor(index);
-    if (!node)
-        return {};
+    const ValueNode* node = &row;
     switch (role) {
     case Qt::DisplayRole:
-        switch (index.column()) {
+        switch (column) {
         case KeyColumn:
             return node->key;
         case ValueColumn:
@@ -144,20 +97,20 @@ QVariant ValueTreeModel::data(const QModelIndex& index, int role) const
         }
         break;
     case Qt::ToolTipRole:
-        if (index.column() == OriginColumn)
+        if (column == OriginColumn)
             return ValueConvert::originText(node->value.mark());
-        if (index.column() == ValueColumn && node->value.isScalar())
+        if (column == ValueColumn && node->value.isScalar())
             return ValueConvert::displayText(node->value);
         break;
     case Qt::ForegroundRole:
-        if (index.column() == OriginColumn)
+        if (column == OriginColumn)
             return QBrush(QPalette().color(QPalette::Link));
-        if (index.column() == TypeColumn
-            || (index.column() == ValueColumn && (!node->value.isScalar() || node->value.isNull())))
+        if (column == TypeColumn
+            || (column == ValueColumn && (!node->value.isScalar() || node->value.isNull())))
             return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
         break;
     case Qt::FontRole:
-        if (index.column() == OriginColumn && node->value.mark().isValid()) {
+        if (column == OriginColumn && node->value.mark().isValid()) {
             QFont font;
             font.setUnderline(true);
             return font;

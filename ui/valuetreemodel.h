@@ -6,12 +6,14 @@
 
 #include <hiera/value.h>
 
-#include <QAbstractItemModel>
+#include "treemodel.h"
 
 #include <memory>
 #include <vector>
 
-class ValueTreeModel : public QAbstractItemModel {
+struct ValueNode;
+
+class ValueTreeModel : public TreeModel<ValueNode> {
     Q_OBJECT
 public:
     enum Column { KeyColumn, ValueColumn, TypeColumn, OriginColumn, ColumnCount };
@@ -23,19 +25,13 @@ public:
     // `label` names the top-level row (the looked-up key). Origins are shown relative to `baseDirectory`.
     void setValue(const hiera::Value& value, const QString& label, const QString& baseDirectory = {});
     void clear();
-    bool hasValue() const { return m_root != nullptr; }
+    bool hasValue() const { return rowCount() > 0; }
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-    QModelIndex parent(const QModelIndex& index) const override;
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-private:
-    struct Node;
-    Node* nodeFor(const QModelIndex& index) const;
+protected:
+    QVariant rowData(const ValueNode& node, int column, int role) const override;
 
-    std::unique_ptr<Node> m_root; // the value's own row (the invisible root is "no node")
+private:
     QString m_baseDirectory;
 };

@@ -15,9 +15,14 @@ QTextCharFormat makeFormat(const QColor& color, bool bold = false, bool italic =
 }
 } // namespace
 
-YamlHighlighter::YamlHighlighter(QTextDocument* document)
+YamlHighlighter::YamlHighlighter(QTextDocument* document, const QPalette& palette)
     : QSyntaxHighlighter(document)
 {
+    // The hues were chosen on white; on a dark base they are lightened until they read.
+    const bool darkBase = palette.color(QPalette::Base).lightness() < 128;
+    auto makeFormat = [darkBase](const QColor& color, bool bold = false, bool italic = false) {
+        return ::makeFormat(darkBase ? color.lighter(190) : color, bold, italic);
+    };
     // Later rules paint over earlier ones: scalars first, then strings, keys, interpolation.
     m_rules.push_back({ QRegularExpression(QStringLiteral(
                             "(?<=[:\\-\\[,]\\s)\\s*(true|false|yes|no|on|off|null|~|[-+]?[0-9][0-9_.eE+-]*)\\s*$")),
@@ -28,7 +33,7 @@ YamlHighlighter::YamlHighlighter(QTextDocument* document)
         makeFormat(QColor(0xa3, 0x4a, 0x00)) });
     m_rules.push_back(
         { QRegularExpression(QStringLiteral("^\\s*(?:-\\s+)*((?:\"[^\"]*\"|'[^']*'|[^#\\s\"'][^#]*?))\\s*:(?=\\s|$)")),
-            makeFormat(QColor(0x1c, 0x4f, 0x9c), true), 1 });
+            ::makeFormat(palette.color(QPalette::Link), true), 1 });
     m_rules.push_back(
         { QRegularExpression(QStringLiteral("%\\{[^}]*\\}")), makeFormat(QColor(0xb0, 0x1e, 0x5c), true) });
     m_rules.push_back(

@@ -3,6 +3,7 @@
 // YamlHighlighter — enough YAML colouring to read Hiera data: keys, comments, quoted strings,
 // %{...} interpolations, anchors/aliases/tags, numbers and booleans, document markers.
 
+#include <QPalette>
 #include <QRegularExpression>
 #include <QSyntaxHighlighter>
 #include <QTextCharFormat>
@@ -12,7 +13,9 @@
 class YamlHighlighter : public QSyntaxHighlighter {
     Q_OBJECT
 public:
-    explicit YamlHighlighter(QTextDocument* document);
+    // Colours follow `palette`: keys in its link colour, the other hues lightened on a dark base, so
+    // that the source reads under a dark theme as under a light one.
+    YamlHighlighter(QTextDocument* document, const QPalette& palette);
 
 protected:
     void highlightBlock(const QString& text) override;

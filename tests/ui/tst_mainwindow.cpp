@@ -8,7 +8,10 @@
 #include "demo.h"
 #include "explanationmodel.h"
 #include "factsautosave.h"
+#include "factspanel.h"
 #include "facttreemodel.h"
+#include "helpguide.h"
+#include "lookupbar.h"
 #include "hierarchymodel.h"
 #include "lookuprunner.h"
 #include "mainwindow.h"
@@ -28,6 +31,9 @@
 #include <QCompleter>
 #include <QCryptographicHash>
 #include <QDirIterator>
+#include <QDockWidget>
+#include <QTextBrowser>
+#include <QTextLayout>
 #include <QElapsedTimer>
 #include <QLineEdit>
 #include <QMimeData>
@@ -765,6 +771,111 @@ private Q_SLOTS:
         QCOMPARE(m_window->runner()->engine(), current);
         QVERIFY(m_window->answerBanner()->text().contains(QLatin1String("still showing the previous version")));
         QCOMPARE(valueText(*m_window), QStringLiteral("16"));
+    }
+
+    // --- Issue 11, section 2 ---
+
+    // 2.3: a letter typed on a selected fact searches the keys; it never starts renaming the fact.
+    void typingInTheFactsSearchesInsteadOfRenaming()
+    {
+        QVERIFY(openFactsAndWait(*m_window, m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QTreeView* view = m_window->factView();
+        const QModelIndex facts = m_window->factModel()->indexForKeyPath(QStringLiteral("facts"));
+        const QModelIndex env = m_window->factModel()->indexForKeyPath(QStringLiteral("facts.env"));
+        QVERIFY(facts.isValid() && env.isValid());
+        view->expand(facts);
+        view->setFocus();
+        view->setCurrentIndex(m_window->factModel()->index(0, FactTreeModel::KeyColumn, facts));
+        QTest::keyClicks(view, QStringLiteral("env"));
+        QTest::keyClick(view, Qt::Key_Return);
+        QVERIFY(!view->findChild<QLineEdit*>() || !view->findChild<QLineEdit*>()->isVisible());
+        QCOMPARE(view->currentIndex().siblingAtColumn(FactTreeModel::KeyColumn), env); // found by typing
+        QVERIFY(m_window->factModel()->indexForKeyPath(QStringLiteral("facts.env")).isValid());
+        QVERIFY(!m_window->isWindowModified());
+        // F2 still edits, as before.
+        QTest::keyClick(view, Qt::Key_F2);
+        QTRY_VERIFY(view->findChild<QLineEdit*>() && view->findChild<QLineEdit*>()->isVisible());
+        QTest::keyClick(view->findChild<QLineEdit*>(), Qt::Key_Escape);
+    }
+
+    // 2.6: choosing a deep merge does not take width from the docks; View ▸ Reset Layout restores them.
+    void deepMergeKeepsTheDocksAndLayoutResets()
+    {
+        m_window->resize(1500, 950);
+        QTest::qWait(50); // the first-run layout (a queued call after the first show)
+        auto* factsDock = m_window->findChild<QDockWidget*>(QStringLiteral("factsDock"));
+        QVERIFY(factsDock);
+        const int factsWidth = factsDock->width();
+        QVERIFY2(factsWidth >= 250, qPrintable(QString::number(factsWidth)));
+        const int barMinimum = m_window->lookupBar()->minimumSizeHint().width();
+        m_window->setMergeStrategy(QStringLiteral("deep"));
+        QTRY_VERIFY(m_window->lookupBar()->deepOptions()->isVisible());
+        QTest::qWait(20);
+        QVERIFY(m_window->lookupBar()->minimumSizeHint().width() <= barMinimum);
+        QCOMPARE(factsDock->width(), factsWidth);
+        m_window->setMergeStrategy(QString());
+
+        // A squeezed, hidden and floating arrangement comes back with one action.
+        m_window->resizeDocks({ factsDock }, { 60 }, Qt::Horizontal);
+        auto* hierarchyDock = m_window->findChild<QDockWidget*>(QStringLiteral("hierarchyDock"));
+        hierarchyDock->hide();
+        auto* reset = m_window->findChild<QAction*>(QStringLiteral("resetLayoutAction"));
+        QVERIFY(reset);
+        reset->trigger();
+        QTRY_VERIFY(hierarchyDock->isVisible());
+        QTRY_VERIFY2(factsDock->width() >= 250, qPrintable(QString::number(factsDock->width())));
+    }
+
+    // 2.9: Ctrl+L goes to the key; F1 opens the guide, whose links run the tour's lookups.
+    void helpGuideAndKeyShortcut()
+    {
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        m_window->factView()->setFocus();
+        QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_L));
+        QTRY_VERIFY(m_window->keyEdit()->hasFocus());
+
+        QVERIFY(!m_window->helpGuide());
+        QTest::keySequence(m_window.get(), QKeySequence::HelpContents);
+        QTRY_VERIFY(m_window->helpGuide() && m_window->helpGuide()->isVisible());
+        QTextBrowser* browser = m_window->helpGuide()->browser();
+        QVERIFY(browser->toHtml().contains(QLatin1String("lookup:profile::ntp")));
+        // The first tour link, as a click on it: the demo opens and the key is looked up.
+        m_window->helpGuide()->followLink(QUrl(QStringLiteral("lookup:profile::web::workers")));
+        waitForAnswer(QStringLiteral("profile::web::workers"));
+        QCOMPARE(m_window->hieraYamlPath(), Demo::hieraYaml());
+        QCOMPARE(valueText(*m_window), QStringLiteral("16"));
+        m_window->helpGuide()->close();
+    }
+
+    // 2.10: under a dark palette the source's keys are drawn in the palette's link colour, readable
+    // on its base (they were dark blue on near black).
+    void sourceColoursFollowThePalette()
+    {
+        QPalette dark;
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
+        dark.setColor(QPalette::Link, QColor(0x8a, 0xb4, 0xf8));
+        const QPalette before = QApplication::palette();
+        QApplication::setPalette(dark);
+        auto viewer = std::make_unique<SourceViewer>();
+        QApplication::setPalette(before);
+        const QString file = m_tmp.filePath(QStringLiteral("demo/data/common.yaml"));
+        QVERIFY(viewer->showLocation(file, 1));
+        const QTextDocument* document = viewer->editor()->document();
+        bool sawKey = false;
+        for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+            for (const QTextLayout::FormatRange& range : block.layout()->formats()) {
+                const QColor colour = range.format.foreground().color();
+                // Every colour stands out from the dark base.
+                QVERIFY2(std::abs(colour.lightness() - dark.color(QPalette::Base).lightness()) > 60,
+                    qPrintable(colour.name() + QStringLiteral(" on line: ") + block.text()));
+                sawKey = sawKey || colour == dark.color(QPalette::Link);
+            }
+        }
+        QVERIFY(sawKey);
     }
 
     // --- Nothing lost ---

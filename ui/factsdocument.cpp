@@ -1,0 +1,366 @@
+#include "factsdocument.h"
+
+#include "demo.h"
+#include "factcommands.h"
+#include "facttreemodel.h"
+#include "lookuprunner.h"
+
+#include <hiera/valueformat.h>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLocale>
+#include <QSaveFile>
+#include <QTimer>
+#include <QUndoStack>
+
+using hiera::Value;
+
+namespace {
+// Unsaved edits reach the autosave a second after the last one, and every five seconds at the latest
+// while the user keeps editing.
+constexpr int autosaveDelayMs = 1000;
+constexpr int autosavePeriodMs = 5000;
+} // namespace
+
+FactsDocument::FactsDocument(LookupRunner* runner, QObject* parent)
+    : QObject(parent)
+    , m_runner(runner)
+    , m_model(new FactTreeModel(this))
+    , m_undoStack(new QUndoStack(this))
+    , m_autosaveTimer(new QTimer(this))
+    , m_autosaveTick(new QTimer(this))
+{
+    m_model->setUndoStack(m_undoStack);
+    m_autosaveTimer->setSingleShot(true);
+    m_autosaveTimer->setInterval(autosaveDelayMs);
+    m_autosaveTick->setInterval(autosavePeriodMs);
+    connect(m_autosaveTimer, &QTimer::timeout, this, &FactsDocument::writeAutosave);
+    connect(m_autosaveTick, &QTimer::timeout, this, &FactsDocument::writeAutosave);
+
+    connect(m_model, &FactTreeModel::factsChanged, this, [this] {
+        ++m_changes;
+        m_scopeDirty = true;
+        // Whether the edit leaves the scope unsaved is decided when the timer fires: the undo stack
+        // moves its clean state only after the command that changed the model.
+        m_autosavePending = true;
+        m_autosaveTimer->start();
+        Q_EMIT factsChanged();
+    });
+    connect(m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) {
+        if (clean)
+            discardAutosave(); // saved, or undone back to the saved state: nothing left to recover
+        else
+            m_autosaveTick->start();
+        Q_EMIT modifiedChanged(!clean);
+    });
+    connect(m_runner, &LookupRunner::factsRead, this, &FactsDocument::onFactsRead);
+    connect(m_runner, &LookupRunner::factsReadFailed, this, &FactsDocument::onFactsReadFailed);
+    connect(m_runner, &LookupRunner::autosaveRead, this, &FactsDocument::onAutosaveRead);
+}
+
+FactsDocument::~FactsDocument()
+{
+    // QUndoStack's destructor clears the stack, which announces a clean state: that must not delete the
+    // autosave of edits nobody saved (the next start offers them back).
+    m_undoStack->disconnect(this);
+    m_model->disconnect(this);
+}
+
+bool FactsDocument::isModified() const
+{
+    return !m_undoStack->isClean();
+}
+
+Value FactsDocument::scope()
+{
+    if (m_scopeDirty) {
+        m_scope = m_model->toValue();
+        m_scopeDirty = false;
+    }
+    return m_scope;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading
+
+bool FactsDocument::open(const QString& path)
+{
+    if (!maybeSave())
+        return false;
+    read(path);
+    return true;
+}
+
+void FactsDocument::read(const QString& path)
+{
+    const QString file = QFileInfo(path).absoluteFilePath();
+    m_changesAtRead = m_changes;
+    m_runner->readFacts(file);
+    Q_EMIT message(MessageBanner::Kind::Information, tr("Reading facts from %1…").arg(QDir::toNativeSeparators(file)));
+    Q_EMIT statusMessage(tr("Reading facts from %1…").arg(file));
+    Q_EMIT readStarted(file);
+}
+
+bool FactsDocument::isReading() const
+{
+    return m_runner->isReadingFacts();
+}
+
+bool FactsDocument::isSettling() const
+{
+    return m_runner->isReadingFacts() || m_runner->isReadingAutosave();
+}
+
+void FactsDocument::onFactsRead(const QString& path, const std::shared_ptr<FactsFile::Scope>& facts)
+{
+    // Unsaved edits were asked about before the read started. The panel was disabled since, but an edit
+    // can still come in (an undo, a script): ask before replacing that, and keep it if the user says so.
+    const bool editedMeanwhile = m_changes != m_changesAtRead;
+    if (editedMeanwhile && isModified() && !maybeSave()) {
+        finishRead();
+        Q_EMIT message(MessageBanner::Kind::Warning,
+            tr("Kept the unsaved edits; the facts of %1 were not applied.").arg(QDir::toNativeSeparators(path)));
+        Q_EMIT readFinished(false);
+        return;
+    }
+    Q_EMIT message(MessageBanner::Kind::Information, QString());
+    Q_EMIT statusMessage(tr("Read facts from %1").arg(path));
+    // The tree and the scope were made on the worker: nothing here is linear in the number of facts but
+    // the view's own layout. (The previous tree goes back to the runner, which frees it on a worker.)
+    m_model->setPrepared(*facts->tree);
+    m_scope = std::move(facts->scope);
+    m_scopeDirty = false;
+    m_undoStack->clear();
+    setPath(path);
+    finishRead();
+    Q_EMIT readFinished(true);
+}
+
+void FactsDocument::onFactsReadFailed(const QString& path, const QString& text)
+{
+    Q_UNUSED(path) // the message names the file
+    Q_EMIT message(MessageBanner::Kind::Error, text);
+    Q_EMIT statusMessage(tr("Reading facts failed"));
+    finishRead();
+    Q_EMIT readFinished(false);
+}
+
+void FactsDocument::finishRead()
+{
+    if (auto entry = std::exchange(m_pendingRecovery, nullptr))
+        offerRecovery(*entry);
+    Q_EMIT settled(); // the lookups that waited for these facts
+}
+
+void FactsDocument::setPath(const QString& path)
+{
+    if (path == m_path)
+        return;
+    m_path = path;
+    Q_EMIT pathChanged(m_path);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Saving
+
+bool FactsDocument::saveTo(const QString& path, bool factsOnly)
+{
+    const Value current = scope();
+    Value value = current;
+    if (factsOnly) {
+        const Value* facts = current.isHash() ? current.asHash().find(std::string_view("facts")) : nullptr;
+        value = facts ? *facts : Value(hiera::Hash());
+    }
+    QByteArray bytes;
+    try {
+        if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+            bytes = QByteArray::fromStdString(hiera::toJson(value, true));
+            bytes += '\n';
+        } else {
+            const char* header = factsOnly
+                ? "# Facts exported by Hiera Explorer (puppet lookup --facts reads this)\n"
+                : "# Scope saved by Hiera Explorer: facts, trusted and top-scope variables\n";
+            bytes = QByteArray(header) + QByteArray::fromStdString(hiera::toYaml(value));
+        }
+    } catch (const std::exception& e) {
+        Q_EMIT message(MessageBanner::Kind::Error, tr("Cannot write facts: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+    // QSaveFile writes a new file and renames it over the target: over a device or a FIFO (/dev/full,
+    // as root) that would replace the special file itself. Only regular files (or new ones) are saved to.
+    if (const QFileInfo target(path); target.exists() && !target.isFile()) {
+        Q_EMIT message(MessageBanner::Kind::Error, tr("Cannot save %1: it is not a regular file").arg(path));
+        return false;
+    }
+    // QSaveFile: a crash or a full disk never leaves a half-written facts file behind.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        Q_EMIT message(MessageBanner::Kind::Error, tr("Cannot save %1: %2").arg(path, file.errorString()));
+        return false;
+    }
+    // Read it back: a full file system (or a device such as /dev/full named as the file) can take the
+    // bytes without an error and keep none of them; the edits must then stay unsaved.
+    if (QFile written(path); !written.open(QIODevice::ReadOnly) || written.read(bytes.size() + 1) != bytes) {
+        Q_EMIT message(MessageBanner::Kind::Error,
+            tr("Cannot save %1: the file does not hold what was written (is the disk full?)").arg(path));
+        return false;
+    }
+    Q_EMIT message(MessageBanner::Kind::Information, QString());
+    if (!factsOnly) {
+        setPath(QFileInfo(path).absoluteFilePath());
+        discardAutosave(); // also when the stack was clean already (saved as another file)
+        m_undoStack->setClean();
+    }
+    Q_EMIT statusMessage(tr("Saved %1").arg(path));
+    return true;
+}
+
+bool FactsDocument::save()
+{
+    // The bundled demo's facts are part of the installation (or the source tree): save a copy elsewhere.
+    if (m_path.isEmpty() || Demo::isDemoFile(m_path))
+        return saveAs();
+    return saveTo(m_path);
+}
+
+bool FactsDocument::saveAs()
+{
+    const QString path = m_savePathPrompt ? m_savePathPrompt(m_path) : QString();
+    return !path.isEmpty() && saveTo(path);
+}
+
+bool FactsDocument::maybeSave(bool revertOnDiscard)
+{
+    if (!isModified())
+        return true;
+    const QString text = revertOnDiscard
+        ? tr("The facts have unsaved changes. Save them before opening another hierarchy?\n"
+             "Discard goes back to the facts as they were last saved.")
+        : tr("The facts have unsaved changes. Save them first?");
+    switch (ask(Question::SaveChanges, text)) {
+    case Answer::Accept:
+        return save();
+    case Answer::Discard:
+        discardAutosave();
+        if (revertOnDiscard)
+            revert();
+        return true;
+    case Answer::Cancel:
+        break;
+    }
+    return false;
+}
+
+FactsDocument::Answer FactsDocument::ask(Question question, const QString& text)
+{
+    return m_questionHandler ? m_questionHandler(question, text) : Answer::Cancel;
+}
+
+void FactsDocument::revert()
+{
+    // Back to the facts as they were last opened or saved here: the undo stack has them, with no file
+    // to read (and the edits stay on the redo stack).
+    if (m_undoStack->cleanIndex() >= 0) {
+        m_undoStack->setIndex(m_undoStack->cleanIndex());
+        return;
+    }
+    if (!m_path.isEmpty() && QFileInfo::exists(m_path)) {
+        read(m_path); // the stack lost its clean state: read the file again, in the background
+        return;
+    }
+    m_model->setScope(Value(hiera::Hash()));
+    m_undoStack->clear();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Autosave and recovery
+
+void FactsDocument::setHierarchy(const QString& hieraYaml)
+{
+    if (hieraYaml == m_hieraYaml)
+        return;
+    m_hieraYaml = hieraYaml;
+    // The autosave is offered before the first lookup, so that recovered facts give the first answer:
+    // lookups wait for it (isSettling()).
+    m_pendingRecovery.reset();
+    m_runner->readAutosave(hieraYaml);
+}
+
+QString FactsDocument::autosaveFile() const
+{
+    return FactsAutosave::fileFor(m_hieraYaml);
+}
+
+void FactsDocument::setAutosaveDelays(int afterEditMs, int periodMs)
+{
+    m_autosaveTimer->setInterval(afterEditMs);
+    m_autosaveTick->setInterval(periodMs);
+}
+
+void FactsDocument::writeAutosave()
+{
+    m_autosaveTimer->stop();
+    if (!isModified()) {
+        m_autosavePending = false;
+        m_autosaveTick->stop();
+        return;
+    }
+    if (!m_autosavePending)
+        return;
+    QString error;
+    if (!FactsAutosave::write(m_hieraYaml, m_path, scope(), &error)) {
+        Q_EMIT statusMessage(tr("Cannot autosave the facts: %1").arg(error));
+        return;
+    }
+    if (!m_autosaveKey.isEmpty() && m_autosaveKey != m_hieraYaml)
+        FactsAutosave::remove(m_autosaveKey); // the edits moved on to another hierarchy
+    m_autosaveKey = m_hieraYaml;
+    m_autosavePending = false;
+}
+
+void FactsDocument::discardAutosave()
+{
+    m_autosaveTimer->stop();
+    m_autosaveTick->stop();
+    m_autosavePending = false;
+    FactsAutosave::remove(m_hieraYaml);
+    if (!m_autosaveKey.isEmpty())
+        FactsAutosave::remove(m_autosaveKey);
+    m_autosaveKey.clear();
+}
+
+void FactsDocument::onAutosaveRead(const QString& hieraYaml, const std::shared_ptr<const FactsAutosave::Entry>& entry)
+{
+    if (entry && hieraYaml == m_hieraYaml) {
+        if (m_runner->isReadingFacts())
+            m_pendingRecovery = entry; // offered on top of the facts being read, once they are in
+        else
+            offerRecovery(*entry);
+    }
+    Q_EMIT settled(); // the lookups that waited for the autosave
+}
+
+void FactsDocument::offerRecovery(const FactsAutosave::Entry& entry)
+{
+    const QString from = entry.factsPath.isEmpty() ? tr("facts that were never saved")
+                                                   : QDir::toNativeSeparators(entry.factsPath);
+    const QString text = tr("Fact edits for this hierarchy were not saved when Hiera Explorer last closed "
+                            "(%1, autosaved %2). Recover them?")
+                             .arg(from, QLocale().toString(entry.written, QLocale::ShortFormat));
+    switch (ask(Question::RecoverAutosave, text)) {
+    case Answer::Accept:
+        setPath(entry.factsPath);
+        Q_EMIT message(MessageBanner::Kind::Information, QString());
+        // Undoable, and it leaves the scope unsaved: the facts file still holds the old facts.
+        m_undoStack->push(new ReplaceScopeCommand(m_model, entry.scope, tr("Recover autosaved facts")));
+        Q_EMIT statusMessage(tr("Recovered the unsaved fact edits"));
+        break;
+    case Answer::Discard:
+        FactsAutosave::remove(m_hieraYaml);
+        break;
+    case Answer::Cancel:
+        break;
+    }
+}

@@ -1,0 +1,121 @@
+#pragma once
+
+// FactsDocument — the scope the lookups run against, as a document: the editable FactTreeModel, its
+// undo stack (whose clean state is "saved"), the file it was opened from, and the ways it must not be
+// lost: open, save, revert, autosave and recovery. No widgets: the facts panel shows it, the window
+// asks its questions through a handler (a message box; tests answer them).
+//
+// Files are read on a worker (LookupRunner::readFacts); isSettling() is true while the scope is about
+// to change (facts being read, an autosave about to be offered), and lookups wait for settled().
+
+#include "factsautosave.h"
+#include "factsfile.h"
+#include "messagebanner.h"
+
+#include <hiera/value.h>
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+class FactTreeModel;
+class LookupRunner;
+class QTimer;
+class QUndoStack;
+
+class FactsDocument : public QObject {
+    Q_OBJECT
+public:
+    // The questions asked before anything could be lost.
+    enum class Question {
+        SaveChanges, // unsaved fact edits, before closing or opening other facts or another hierarchy
+        RecoverAutosave, // edits autosaved by a session that ended without saving them
+    };
+    enum class Answer {
+        Accept, // save the facts / recover the autosave
+        Discard, // drop the edits (the autosave goes too)
+        Cancel, // do not close or open / keep the autosave for later
+    };
+    using QuestionHandler = std::function<Answer(Question question, const QString& text)>;
+    // Where "save as" goes: a path, or empty when the user cancelled.
+    using PathPrompt = std::function<QString(const QString& suggestion)>;
+
+    explicit FactsDocument(LookupRunner* runner, QObject* parent = nullptr);
+    ~FactsDocument() override;
+
+    void setQuestionHandler(QuestionHandler handler) { m_questionHandler = std::move(handler); }
+    void setSavePathPrompt(PathPrompt prompt) { m_savePathPrompt = std::move(prompt); }
+
+    FactTreeModel* model() const { return m_model; }
+    QUndoStack* undoStack() const { return m_undoStack; }
+    QString path() const { return m_path; }
+    bool isModified() const;
+    // The scope as a Value, rebuilt only after an edit.
+    hiera::Value scope();
+
+    // Reads a facts file in the background (asking first about unsaved edits; false if cancelled).
+    bool open(const QString& path);
+    // Reads without asking (the caller asked already).
+    void read(const QString& path);
+    bool isReading() const;
+    // Facts being read or an autosave about to be offered: the scope is about to change.
+    bool isSettling() const;
+
+    // Saves to the file the facts came from; a new or bundled-demo file asks for a path instead.
+    bool save();
+    bool saveAs();
+    // Writes the scope (or only its facts) as YAML, or JSON for a .json name, atomically.
+    bool saveTo(const QString& path, bool factsOnly = false);
+    // True when it is fine to go on: nothing unsaved, saved, or discarded (then reverted if asked).
+    bool maybeSave(bool revertOnDiscard = false);
+
+    // The hierarchy the autosave belongs to (the window's hiera.yaml). A new one reads its autosave.
+    void setHierarchy(const QString& hieraYaml);
+    QString autosaveFile() const;
+    void setAutosaveDelays(int afterEditMs, int periodMs);
+
+Q_SIGNALS:
+    void factsChanged(); // the scope changed (edit, undo, a file read, a recovery)
+    void settled(); // the scope stopped settling: lookups that waited may run
+    void readStarted(const QString& path);
+    void readFinished(bool ok); // the newest read is applied (true) or reported (false)
+    void pathChanged(const QString& path);
+    void modifiedChanged(bool modified);
+    // In-place messages about the facts (the facts panel's banner); an empty text clears it.
+    void message(MessageBanner::Kind kind, const QString& text);
+    void statusMessage(const QString& text); // one line for the status bar
+
+private:
+    void onFactsRead(const QString& path, const std::shared_ptr<FactsFile::Scope>& facts);
+    void onFactsReadFailed(const QString& path, const QString& message);
+    void finishRead();
+    void setPath(const QString& path);
+    Answer ask(Question question, const QString& text);
+    void revert();
+    void writeAutosave();
+    void discardAutosave();
+    void onAutosaveRead(const QString& hieraYaml, const std::shared_ptr<const FactsAutosave::Entry>& entry);
+    void offerRecovery(const FactsAutosave::Entry& entry);
+
+    LookupRunner* m_runner;
+    FactTreeModel* m_model;
+    QUndoStack* m_undoStack;
+    QuestionHandler m_questionHandler;
+    PathPrompt m_savePathPrompt;
+    QString m_path;
+    QString m_hieraYaml;
+    hiera::Value m_scope;
+    bool m_scopeDirty = true;
+    quint64 m_changes = 0; // factsChanged so far
+    quint64 m_changesAtRead = 0; // ... when the newest read started
+
+    QTimer* m_autosaveTimer; // debounces the autosave after an edit
+    QTimer* m_autosaveTick; // the autosave at the latest every few seconds while editing
+    bool m_autosavePending = false; // edits not yet in the autosave
+    QString m_autosaveKey; // the hiera.yaml the last autosave was written for
+    // An autosave read for a newly loaded hierarchy, offered once the facts being read are in (they
+    // come first: the recovered edits go on top of them).
+    std::shared_ptr<const FactsAutosave::Entry> m_pendingRecovery;
+};

@@ -1,0 +1,25 @@
+#pragma once
+
+// HelpGuide — the in-app guide (F1): what the panels show, and a tour of the bundled demo whose links
+// run the lookups they talk about ("lookup:profile::ntp" links).
+
+#include <QDialog>
+
+class QTextBrowser;
+class QUrl;
+
+class HelpGuide : public QDialog {
+    Q_OBJECT
+public:
+    explicit HelpGuide(QWidget* parent = nullptr);
+
+    QTextBrowser* browser() const { return m_browser; }
+    // What a click on a link does: lookup: links ask for the key, others open in the browser.
+    void followLink(const QUrl& url);
+
+Q_SIGNALS:
+    void lookupRequested(const QString& key);
+
+private:
+    QTextBrowser* m_browser;
+};

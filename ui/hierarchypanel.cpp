@@ -1,0 +1,52 @@
+#include "hierarchypanel.h"
+
+#include "hierarchymodel.h"
+#include "lookuprunner.h"
+#include "messagebanner.h"
+#include "treeviews.h"
+#include "valueconvert.h"
+
+#include <QFileInfo>
+#include <QVBoxLayout>
+
+HierarchyPanel::HierarchyPanel(LookupRunner* runner, QWidget* parent)
+    : QWidget(parent)
+    , m_runner(runner)
+    , m_model(new HierarchyModel(this))
+{
+    setObjectName(QStringLiteral("hierarchyPanel"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    m_banner = new MessageBanner(this);
+    m_banner->setObjectName(QStringLiteral("hierarchyBanner"));
+    layout->addWidget(m_banner);
+    m_view = TreeViews::make(this, QStringLiteral("hierarchyView"), m_model);
+    layout->addWidget(m_view, 1);
+    TreeViews::connectSourceClicks(m_view, HierarchyModel::InterpolatedColumn, this, &HierarchyPanel::sourceRequested);
+
+    connect(runner, &LookupRunner::engineLoaded, this, [this](const QString& hieraYaml) {
+        m_model->setBaseDirectory(QFileInfo(hieraYaml).absolutePath());
+        m_banner->clearMessage();
+    });
+    connect(runner, &LookupRunner::loadFailed, this, [this](const QString& hieraYaml, const QString& message) {
+        m_banner->showMessage(MessageBanner::Kind::Error,
+            m_runner->engine() ? tr("Cannot reload %1 (still showing the previous version): %2").arg(hieraYaml, message)
+                               : tr("Cannot load %1: %2").arg(hieraYaml, message));
+    });
+    connect(runner, &LookupRunner::scopeResolved, this, &HierarchyPanel::show);
+}
+
+void HierarchyPanel::show(const ScopeSnapshotPtr& snapshot)
+{
+    ScopeSnapshotPtr previous = m_model->snapshot();
+    m_model->setSnapshot(snapshot);
+    m_view->expandAll();
+    for (int column = 0; column < HierarchyModel::StatusColumn; ++column)
+        m_view->resizeColumnToContents(column);
+    if (!snapshot->error.empty())
+        m_banner->showMessage(MessageBanner::Kind::Error, ValueConvert::toQString(snapshot->error));
+    else if (m_banner->kind() != MessageBanner::Kind::Error || m_runner->engine())
+        m_banner->clearMessage();
+    m_runner->releaseLater(std::move(previous));
+    Q_EMIT hierarchyShown();
+}

@@ -1,0 +1,37 @@
+#pragma once
+
+// The way the explorer's panels set up their item views, written once.
+
+#include <QAbstractItemView>
+#include <QHeaderView>
+#include <QTreeView>
+
+namespace TreeViews {
+
+// A read-only tree with uniform rows (fast on large values and traces).
+inline QTreeView* make(QWidget* parent, const QString& objectName, QAbstractItemModel* model)
+{
+    auto* view = new QTreeView(parent);
+    view->setObjectName(objectName);
+    view->setUniformRowHeights(true);
+    view->setAlternatingRowColors(true);
+    view->header()->setStretchLastSection(true);
+    view->setModel(model);
+    return view;
+}
+
+// A click on the origin column (file:line) asks for that source, as does a double click (activation)
+// anywhere on a row: `signal` of `panel` is emitted with the index.
+template <typename Panel>
+void connectSourceClicks(QAbstractItemView* view, int originColumn, Panel* panel,
+    void (Panel::*signal)(const QModelIndex&))
+{
+    QObject::connect(view, &QAbstractItemView::clicked, panel, [panel, signal, originColumn](const QModelIndex& index) {
+        if (index.column() == originColumn)
+            Q_EMIT(panel->*signal)(index);
+    });
+    QObject::connect(view, &QAbstractItemView::activated, panel,
+        [panel, signal](const QModelIndex& index) { Q_EMIT(panel->*signal)(index); });
+}
+
+} // namespace TreeViews
