@@ -621,8 +621,12 @@ void TestEyaml::damagedPayloads()
     } else if (kind == QLatin1String("truncated")) {
         payload = TestKey::base64(der.substr(0, der.size() / 2));
     } else if (kind == QLatin1String("flipped")) {
-        std::string d = der;
-        d[d.size() - 5] = static_cast<char>(d[d.size() - 5] ^ 0x55);
+        // 40 bytes: three AES blocks, the last holding 8 bytes of padding (0x08). The encrypted content
+        // ends the DER; flipping the last byte of the next-to-last block flips the last padding byte in
+        // CBC, so the padding is invalid every time (a byte flipped in the last block itself would give
+        // a random block, whose padding is valid about once in 256 runs).
+        std::string d = m_key.encryptDer(std::string(40, 'x'));
+        d[d.size() - 17] = static_cast<char>(d[d.size() - 17] ^ 0x55);
         payload = TestKey::base64(d);
     } else if (kind == QLatin1String("text")) {
         payload = "SGVsbG8gd29ybGQgdGhpcyBpcyBub3QgREVS";

@@ -228,7 +228,15 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
         digTrace.outcome(TraceNode::Event::Found, value);
     }
     if (entry && entry->convertTo) {
-        value = convertTo(value, *entry->convertTo, key.original());
+        try {
+            value = convertTo(value, *entry->convertTo, key.original());
+        } catch (const Error& e) {
+            if (!containsSecret(value))
+                throw;
+            // Conversion errors quote the value: never a decrypted one.
+            throw Error(e.code(), "convert_to " + rubyInspect(*entry->convertTo) + " failed for the decrypted value of '"
+                                      + key.original() + "' (value not shown)");
+        }
         trace.child(TraceNode::Kind::ConvertTo).value(value).with([&](TraceNode& c) {
             c.message = "Applying convert_to lookup_option with arguments " + rubyInspect(*entry->convertTo);
         });
