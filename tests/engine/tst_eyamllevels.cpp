@@ -15,6 +15,10 @@
 #include <QDirIterator>
 #include <QtTest>
 
+#include <atomic>
+#include <thread>
+#include <vector>
+
 using namespace hiera;
 using namespace testutils;
 
@@ -59,6 +63,7 @@ private Q_SLOTS:
     void gpgStaysEncrypted();
     void explanationsRedactSecrets();
     void diskCacheHoldsNoPlaintext();
+    void concurrentLookupsDecryptOnce();
 
 private:
     TestKey m_key; // a second key, that did not encrypt the fixtures
@@ -239,6 +244,33 @@ void TestEyamlLevels::diskCacheHoldsNoPlaintext()
         QVERIFY2(!bytes.contains("p4ss w0rd"), qPrintable(f.fileName()));
     }
     QVERIFY(files > 0); // the cache was used
+}
+
+void TestEyamlLevels::concurrentLookupsDecryptOnce()
+{
+    // One Context shared by threads, as the explorer's fleet work shares an engine: the key store and
+    // the per-file memo are written by whichever thread comes first, read by the others.
+    TempTree tree({{"hiera.yaml", eyamlHiera(kFixtureKey)},
+                   {"data/secrets.eyaml", readFixture("secrets.eyaml")},
+                   {"data/common.yaml", ""}});
+    QVERIFY(tree.isValid());
+    const Value expected = yaml(readFixture("expected.yaml").toStdString());
+    auto engine = Engine::load(tree.hieraYaml());
+    Context node(engine, std::make_shared<MapScope>());
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&] {
+            for (int i = 0; i < 50; ++i)
+                for (const auto& e : expected.asHash()) {
+                    const LookupResult r = node.lookup(e.key.asString());
+                    if (!r.found() || !(r.value == e.value))
+                        ++wrong;
+                }
+        });
+    for (auto& th : threads)
+        th.join();
+    QCOMPARE(wrong.load(), 0);
 }
 
 QTEST_APPLESS_MAIN(TestEyamlLevels)
