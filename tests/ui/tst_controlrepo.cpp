@@ -183,10 +183,12 @@ private Q_SLOTS:
         QVERIFY(outcome->result.value.isSecret());
         QCOMPARE(QString::fromStdString(outcome->result.value.asString()), SecretMask::maskText());
         // Nothing a view gets holds the plaintext: not the trace, not the explain text, not the YAML.
-        const QString explain = QString::fromStdString(hiera::explainText(*outcome->result.trace));
+        hiera::ExplainOptions reveal;
+        reveal.revealSecrets = true; // what is there to reveal is the mask
+        const QString explain = QString::fromStdString(hiera::explainText(*outcome->result.trace, reveal));
         QVERIFY(explain.contains(SecretMask::maskText()));
         QVERIFY(!explain.contains(plaintext));
-        QVERIFY(!QString::fromStdString(hiera::explainJson(*outcome->result.trace)).contains(plaintext));
+        QVERIFY(!QString::fromStdString(hiera::explainJson(*outcome->result.trace, true, reveal)).contains(plaintext));
         QVERIFY(!AnswerSummary::yaml(*outcome).contains(plaintext));
         QVERIFY(AnswerSummary::yaml(*outcome).contains(SecretMask::maskText()));
 
@@ -207,7 +209,7 @@ private Q_SLOTS:
         // Later lookups come revealed while it is on.
         outcome = lookUp(runner, "string_form", webScope());
         QCOMPARE(QString::fromStdString(outcome->result.value.asString()), plaintext);
-        QVERIFY(QString::fromStdString(hiera::explainText(*outcome->result.trace)).contains(plaintext));
+        QVERIFY(QString::fromStdString(hiera::explainText(*outcome->result.trace, reveal)).contains(plaintext));
         runner.setRevealSecrets(false);
         QCOMPARE(announced.size(), 3);
         QCOMPARE(QString::fromStdString(announced.last().at(0).value<LookupOutcomePtr>()->result.value.asString()),
