@@ -284,6 +284,10 @@ void TestConfig::acceptedForms_data()
     QTest::newRow("lookup_key level parses")
         << v5 + "hierarchy:\n  - name: c\n    path: c.eyaml\n    lookup_key: eyaml_lookup_key\n"
         << 1;
+    QTest::newRow("lookup_key level without a location (hiera_vault)")
+        << v5 + "hierarchy:\n  - name: vault\n    lookup_key: hiera_vault\n    options: {address: x}\n"
+        << 1;
+    QTest::newRow("data_dig level without a location") << v5 + "hierarchy:\n  - name: d\n    data_dig: my_dig\n" << 1;
     QTest::newRow("empty defaults") << v5 + "defaults: {}\nhierarchy:\n  - name: c\n    path: c.yaml\n" << 1;
     QTest::newRow("names are never interpolated") << v5 + "hierarchy:\n  - name: \"%{lookup('x')}\"\n    path: c.yaml\n"
                                                   << 1;

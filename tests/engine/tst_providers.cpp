@@ -126,6 +126,7 @@ private Q_SLOTS:
     void unrunnableStrict();
     void unrunnableSkipped();
     void unknownDataHashListsRegistry();
+    void functionWithoutLocations();
 };
 
 void TestProviders::hostLookupKeyFunction()
@@ -338,6 +339,48 @@ void TestProviders::unknownDataHashListsRegistry()
     const LookupResult r = Engine::load(tree.hieraYaml(), options)->lookup(scope, "k");
     EXPECT_ERROR(r, ErrorCode::UnknownBackend);
     QVERIFY2(errorText(r).contains("available: yaml_data, json_data"), qPrintable(errorText(r)));
+}
+
+void TestProviders::functionWithoutLocations()
+{
+    // hiera_vault is written without a path: Puppet calls such a function once, without a path.
+    const QByteArray hieraYaml = "version: 5\nhierarchy:\n"
+                                 "  - name: vault\n    lookup_key: hiera_vault\n    options: {address: 'https://vault'}\n"
+                                 "  - name: echo\n    lookup_key: path_echo\n"
+                                 "  - name: common\n    path: common.yaml\n";
+    TempTree tree({{"hiera.yaml", hieraYaml}, {"data/common.yaml", "k: common\n"}});
+    QVERIFY(tree.isValid());
+    EngineOptions options;
+    options.backends = registryWith({std::make_shared<PathEcho>()});
+    MapScope scope;
+    // strict: the level is reached by every lookup (lookup_options consult it), so every lookup fails
+    const LookupResult strict = Engine::load(tree.hieraYaml(), options)->lookup(scope, "k");
+    EXPECT_ERROR(strict, ErrorCode::UnsupportedBackend);
+    QVERIFY2(errorText(strict).contains("hiera_vault"), qPrintable(errorText(strict)));
+    // skipped: the next level, a function without locations too, answers (its path is empty)
+    options.skipUnsupportedLevels = true;
+    auto engine = Engine::load(tree.hieraYaml(), options);
+    const LookupResult r = engine->lookup(scope, "k");
+    EXPECT_FOUND(r, Value("k@"));
+    QVERIFY(hasWarningContaining(r, "level skipped"));
+    // the hierarchy view shows the levels, without a location row for the call without a path
+    const auto levels = engine->resolveHierarchy(scope);
+    QCOMPARE(levels.size(), std::size_t(3));
+    QVERIFY(levels[0].locations.empty());
+    QVERIFY(!levels[0].unsupported.empty());
+    QVERIFY(levels[1].locations.empty());
+    // a data_hash level still needs a location (seed 002), and eyaml_lookup_key says it needs one
+    TempTree dataHash(FileList{{"hiera.yaml", "version: 5\nhierarchy:\n  - name: x\n    data_hash: yaml_data\n"}});
+    try {
+        Engine::load(dataHash.hieraYaml());
+        QFAIL("a data_hash level without a location loaded");
+    } catch (const Error& e) {
+        QCOMPARE(e.code(), ErrorCode::ConfigNoLocation);
+    }
+    TempTree eyaml(FileList{{"hiera.yaml", "version: 5\nhierarchy:\n  - name: x\n    lookup_key: eyaml_lookup_key\n"}});
+    const LookupResult e = Engine::load(eyaml.hieraYaml())->lookup(scope, "k");
+    EXPECT_ERROR(e, ErrorCode::ConfigNoLocation);
+    QVERIFY2(errorText(e).contains("'eyaml_lookup_key': one of 'path'"), qPrintable(errorText(e)));
 }
 
 QTEST_APPLESS_MAIN(TestProviders)

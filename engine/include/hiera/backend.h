@@ -25,7 +25,8 @@ class BackendContext
 {
 public:
     virtual ~BackendContext() = default;
-    // The location: an absolute path (every level declares at least one, seed 002).
+    // The location: an absolute path; empty for a lookup_key function whose level declares no
+    // location (hiera_vault is written so), which is then called once, without a path.
     virtual const std::string& path() const = 0;
     // The level's `options`, their %{} interpolated for the scope; a Hash, or null when none.
     virtual const Value& options() const = 0;

@@ -47,6 +47,10 @@ public:
 
     std::optional<Value> lookupKey(const std::string& key, LookupKeyContext& context) const override
     {
+        if (context.path().empty())
+            throw Error(ErrorCode::ConfigNoLocation, "'eyaml_lookup_key': one of 'path', 'paths' 'glob', 'globs' or "
+                                                     "'mapped_paths' must be declared in hiera.yaml when using this "
+                                                     "lookup_key function");
         const Value* raw = context.data().isHash() ? context.data().asHash().find(key) : nullptr;
         if (!raw)
             return std::nullopt;

@@ -329,10 +329,6 @@ private:
             level.locations.push_back({LocationSpec::Kind::MappedPaths, a[2].asString(), a[0].asString(),
                                        a[1].asString(), SourceFiles::locate(v->mark())});
         }
-        if (level.locations.empty())
-            fail(ErrorCode::ConfigNoLocation,
-                 lw + " must declare one of path, paths, glob, globs or mapped_paths", entry);
-
         if (const Value* v = h.find("datadir")) {
             level.datadir = nonEmptyString(*v, "'datadir' in " + lw);
             refuseLookupMethods(*v, "a datadir");
@@ -341,6 +337,11 @@ private:
         }
         auto own = backendIn(h, entry, lw);
         applyBackend(level, defaults, &own);
+        // Seed 002: a level selects data files. A lookup_key or data_dig function may do without
+        // (hiera_vault is written so): Puppet then calls it once, without a path.
+        if (level.locations.empty() && level.kind == BackendKind::DataHash)
+            fail(ErrorCode::ConfigNoLocation,
+                 lw + " must declare one of path, paths, glob, globs or mapped_paths", entry);
         // A level's options replace (do not merge with) the defaults' options.
         if (const Value* v = h.find("options"))
             level.options = parseOptions(*v, lw);

@@ -380,8 +380,14 @@ Value redactSecrets(const Value& v, std::string_view replacement)
             e = redactSecrets(e, replacement);
     } else if (v.isHash()) {
         Hash h;
-        for (const auto& e : v.asHash())
-            h.set(redactSecrets(e.key, replacement), redactSecrets(e.value, replacement));
+        std::size_t secretKeys = 0;
+        for (const auto& e : v.asHash()) {
+            // Secret keys stay distinct ("<sensitive> 2"), so that redacting never merges entries.
+            Value key = e.key.isSecret() && secretKeys++ > 0
+                            ? Value(std::string(replacement) + " " + std::to_string(secretKeys)).withMark(e.key.mark())
+                            : redactSecrets(e.key, replacement);
+            h.set(std::move(key), redactSecrets(e.value, replacement));
+        }
         out = Value(std::move(h)).withMark(v.mark());
     }
     return out;

@@ -112,6 +112,19 @@ public:
                 line(indent + 1, "Warning: " + n.message);
             break;
         case Kind::Location:
+            if (n.path.empty() && n.originalPath.empty()) { // a function called without a path
+                for (const auto& c : n.children)
+                    node(*c, indent);
+                switch (n.event) {
+                case Event::NotFound: line(indent, "No such key: " + quoted(n.key)); break;
+                case Event::Found:
+                    line(indent, "Found key: " + quoted(n.key) + " value: " + (n.value ? inspect(*n.value) : ""));
+                    break;
+                case Event::Failed: line(indent, "Failed: " + n.message); break;
+                default: break;
+                }
+                break;
+            }
             line(indent, "Path " + quoted(n.path));
             line(indent + 1, "Original path: " + quoted(n.originalPath));
             for (const auto& c : n.children)

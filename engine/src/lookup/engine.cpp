@@ -136,6 +136,8 @@ std::vector<ResolvedLevel> Engine::resolveHierarchy(const Scope& scope) const
             rl.unsupported = why->what();
         for (const ResolvedFile& rf : level.files) {
             const Candidate& c = rf.candidate;
+            if (c.path.empty())
+                continue; // the one call of a function without locations: nothing to show
             ResolvedLocation loc;
             loc.kind = c.kind;
             loc.declared = c.declared;

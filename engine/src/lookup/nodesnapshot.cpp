@@ -66,6 +66,14 @@ LevelState resolveLevelState(const Engine& engine, const Layer& layer, const Lev
         st.options = containsInterpolation(level.options) ? interpolateOptions(level.options, scope) : level.options;
         LevelLocations locs = resolveLevel(layer.config, level, scope, state.globs);
         st.datadir = std::move(locs.datadir);
+        if (level.locations.empty()) {
+            // A lookup_key or data_dig function without locations (hiera_vault): one call without a
+            // path, made whenever a lookup reaches the level.
+            auto reached = std::make_shared<DataFile>();
+            reached->exists = true;
+            st.files.push_back({Candidate{}, std::move(reached)});
+            return st;
+        }
         st.files.reserve(locs.candidates.size());
         for (Candidate& c : locs.candidates) {
             std::shared_ptr<const DataFile> file = provider->open(c.path, st.options, env);
