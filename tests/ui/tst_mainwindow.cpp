@@ -203,7 +203,7 @@ private Q_SLOTS:
         QCOMPARE(m_window->hieraYamlPath(), Demo::hieraYaml());
         QVERIFY(m_window->factsPath().endsWith(QLatin1String("web01.example.com.yaml")));
         QVERIFY(shown.count() >= 1);
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 6, timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 7, timeoutMs); // the demo hiera.yaml's levels
         QCOMPARE(m_window->hierarchyModel()->index(0, 0).data().toString(), QStringLiteral("Per-node data"));
         // profile::ntp is a deep merge with a knockout prefix (lookup_options in common.yaml).
         QVERIFY2(m_window->summaryText().startsWith(
@@ -574,7 +574,7 @@ private Q_SLOTS:
     {
         m_window->resize(1500, 950);
         openDemoCopy(QStringLiteral("profile::ntp"));
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 6, timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 7, timeoutMs); // the demo hiera.yaml's levels
         // Show where the node file's override (minpoll) comes from, as a user clicking that origin would.
         const QModelIndex root = m_window->valueModel()->index(0, 0);
         for (int row = 0; row < m_window->valueModel()->rowCount(root); ++row) {
