@@ -263,7 +263,8 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("4"), timeoutMs);
         QTRY_VERIFY(!m_window->runner()->isBusy());
         QCOMPARE(originText(*m_window), QStringLiteral("data/roles/web.yaml:7"));
-        const QModelIndex roleEnv = m_window->hierarchyModel()->index(0, 0, m_window->hierarchyModel()->index(1, 0));
+        // Level 3 (row 2, after per-node data and the eyaml secrets): per-role and environment.
+        const QModelIndex roleEnv = m_window->hierarchyModel()->index(0, 0, m_window->hierarchyModel()->index(2, 0));
         QVERIFY(roleEnv.data(HieraRoles::SuspiciousRole).toBool());
         QVERIFY(m_window->keyHistory().contains(QStringLiteral("classes")));
     }
