@@ -54,6 +54,7 @@ private slots:
     void matchesPuppet();
     void decryptedValuesAreSecrets();
     void withoutTheKeyValuesStayEncrypted();
+    void theLevelsKeyFromTheDemoDirectory();
 
 private:
     QTemporaryDir m_elsewhere;
@@ -169,6 +170,22 @@ void TestDemo::withoutTheKeyValuesStayEncrypted()
     const hiera::LookupResult workers = demoLookup(engine, web01, "web01.example.com", "profile::web::workers");
     QCOMPARE(workers.value, hiera::Value(16));
     QVERIFY(workers.warnings.empty());
+}
+
+// Run from the demo directory, as regen-demo-expected.py runs Puppet, the level's own relative
+// pkcs7_private_key (keys/private_key.pkcs7.pem) is found without a host key.
+void TestDemo::theLevelsKeyFromTheDemoDirectory()
+{
+    const QString before = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(QString::fromStdString(demoDir)));
+    const auto engine = demoEngine({});
+    const hiera::LookupResult secret = demoLookup(engine, "facts/web02.example.com.json", "web02.example.com",
+                                                  "profile::monitoring::agent_secret");
+    QVERIFY(QDir::setCurrent(before));
+    QVERIFY(secret.found());
+    QCOMPARE(secret.value, hiera::Value("agent-web02-Zq7"));
+    QVERIFY(secret.value.isSecret());
+    QVERIFY(secret.warnings.empty());
 }
 
 QTEST_APPLESS_MAIN(TestDemo)
