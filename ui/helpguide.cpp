@@ -37,6 +37,15 @@ QString guideHtml()
         "the merged value.</li>"
         "<li><a href=\"lookup:site::dns_servers\">site::dns_servers</a>: try Merge: unique to see every "
         "level's servers together.</li>"
+        "<li><a href=\"lookup:profile::backup::exclude\">profile::backup::exclude</a>: the module layer. The "
+        "demo is a control repository, and its site/profile module has its own hiera.yaml and data; its "
+        "lookup_options make this a unique merge (open db01's facts to see roles/db.yaml's entries joined "
+        "to the module's).</li>"
+        "<li><a href=\"lookup:profile::backup::compression\">profile::backup::compression</a>: found only "
+        "in the module's default_hierarchy, which is asked when no layer has the key.</li>"
+        "<li><a href=\"lookup:profile::monitoring::api_token\">profile::monitoring::api_token</a>: an "
+        "eyaml level (secrets/*.eyaml). The value is decrypted with the demo's key pair (keys/, published "
+        "and insecure) and stays masked until you reveal it; without a key it is shown encrypted.</li>"
         "</ol>")
         + QStringLiteral("<p>Ctrl+L: key field · F5: reload · Ctrl+Shift+O: open facts · Ctrl+S: save facts</p>");
 }

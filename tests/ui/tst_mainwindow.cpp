@@ -203,7 +203,7 @@ private Q_SLOTS:
         QCOMPARE(m_window->hieraYamlPath(), Demo::hieraYaml());
         QVERIFY(m_window->factsPath().endsWith(QLatin1String("web01.example.com.yaml")));
         QVERIFY(shown.count() >= 1);
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 6, timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 7, timeoutMs); // the demo hiera.yaml's levels
         QCOMPARE(m_window->hierarchyModel()->index(0, 0).data().toString(), QStringLiteral("Per-node data"));
         // profile::ntp is a deep merge with a knockout prefix (lookup_options in common.yaml).
         QVERIFY2(m_window->summaryText().startsWith(
@@ -263,7 +263,8 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("4"), timeoutMs);
         QTRY_VERIFY(!m_window->runner()->isBusy());
         QCOMPARE(originText(*m_window), QStringLiteral("data/roles/web.yaml:7"));
-        const QModelIndex roleEnv = m_window->hierarchyModel()->index(0, 0, m_window->hierarchyModel()->index(1, 0));
+        // Level 3 (row 2, after per-node data and the eyaml secrets): per-role and environment.
+        const QModelIndex roleEnv = m_window->hierarchyModel()->index(0, 0, m_window->hierarchyModel()->index(2, 0));
         QVERIFY(roleEnv.data(HieraRoles::SuspiciousRole).toBool());
         QVERIFY(m_window->keyHistory().contains(QStringLiteral("classes")));
     }
@@ -574,7 +575,7 @@ private Q_SLOTS:
     {
         m_window->resize(1500, 950);
         openDemoCopy(QStringLiteral("profile::ntp"));
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 6, timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 7, timeoutMs); // the demo hiera.yaml's levels
         // Show where the node file's override (minpoll) comes from, as a user clicking that origin would.
         const QModelIndex root = m_window->valueModel()->index(0, 0);
         for (int row = 0; row < m_window->valueModel()->rowCount(root); ++row) {
