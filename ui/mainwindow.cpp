@@ -81,7 +81,9 @@ void MainWindow::createPanels()
     m_runner = new LookupRunner(this);
     m_facts = new FactsDocument(m_runner, this);
     m_facts->setQuestionHandler([this](Question question, const QString& text) { return askWithMessageBox(question, text); });
-    m_facts->setSavePathPrompt([this](const QString& suggestion) { return askSavePath(suggestion); });
+    m_facts->setSavePathPrompt([this](const QString& suggestion, FactsDocument::SaveKind kind) {
+        return askSavePath(suggestion, kind);
+    });
     m_fileSync = new DataFileSync(m_runner, this);
 
     auto* central = new QWidget(this);
@@ -208,6 +210,10 @@ void MainWindow::createActions()
     saveAction->setShortcut(QKeySequence::Save);
     QAction* saveAsAction = fileMenu->addAction(tr("Save Facts &As…"), m_facts, &FactsDocument::saveAs);
     saveAsAction->setShortcut(QKeySequence::SaveAs);
+    QAction* saveScopeAction = fileMenu->addAction(tr("Save Sco&pe As…"), m_facts, &FactsDocument::saveScopeAs);
+    saveScopeAction->setObjectName(QStringLiteral("saveScopeAction"));
+    saveScopeAction->setStatusTip(tr("Save facts, trusted data and top-scope variables as one scope file for "
+                                     "Hiera Explorer (not a facts file)"));
     fileMenu->addAction(tr("&Export Facts Only…"), this, &MainWindow::exportFactsDialog);
     fileMenu->addSeparator();
     QAction* quitAction = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
@@ -429,9 +435,11 @@ void MainWindow::exportFactsDialog()
         m_facts->saveTo(path, true);
 }
 
-QString MainWindow::askSavePath(const QString& suggestion)
+QString MainWindow::askSavePath(const QString& suggestion, FactsDocument::SaveKind kind)
 {
-    return QFileDialog::getSaveFileName(this, tr("Save scope"), suggestion, tr("YAML (*.yaml *.yml);;JSON (*.json)"));
+    const QString title = kind == FactsDocument::SaveKind::Scope ? tr("Save scope (facts, trusted and variables) as")
+                                                                 : tr("Save facts as");
+    return QFileDialog::getSaveFileName(this, title, suggestion, tr("YAML (*.yaml *.yml);;JSON (*.json)"));
 }
 
 MainWindow::Answer MainWindow::askWithMessageBox(Question question, const QString& text)

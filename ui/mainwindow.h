@@ -137,7 +137,7 @@ private:
     void openHierarchyDialog();
     void openFactsDialog();
     void exportFactsDialog();
-    QString askSavePath(const QString& suggestion);
+    QString askSavePath(const QString& suggestion, FactsDocument::SaveKind kind);
     FactsDocument::Answer askWithMessageBox(Question question, const QString& text);
     void addRecent(const QString& settingsKey, const QString& path);
     void rebuildRecentMenus();

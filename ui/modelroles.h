@@ -31,6 +31,8 @@ enum Role {
     SuspiciousRole,
     // QString: the dotted path of the row from the model's root (FactTreeModel: "facts.os.family").
     KeyPathRole,
+    // bool: a top-scope copy of a fact (FactTreeModel): read-only, it follows facts.<name>.
+    DerivedRole,
 };
 
 } // namespace HieraRoles
