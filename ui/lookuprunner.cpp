@@ -77,6 +77,8 @@ LookupRunner::LookupRunner(QObject* parent)
           })
     , m_autosaves(*this, JobChannelBase::Policy::Supersede,
           [this](AutosaveResult& result) { Q_EMIT autosaveRead(result.hieraYaml, result.entry); })
+    , m_overrides(*this, JobChannelBase::Policy::Coalesce,
+          [this](Overrides::ResultPtr& result) { Q_EMIT overridesFound(result); })
 {
     // A scope resolution and a lookup run side by side, a load or a facts read beside them (a superseded
     // facts read may still be parsing a large file: it must not hold back the answer).
@@ -125,6 +127,7 @@ void LookupRunner::setEngine(EnginePtr engine, const QString& hieraYaml)
     // Whatever is in flight was computed against the previous engine.
     m_scopes.invalidate();
     m_lookups.invalidate();
+    m_overrides.invalidate();
     jobStateChanged();
 }
 
@@ -169,6 +172,7 @@ void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
         auto outcome = std::make_shared<LookupOutcome>();
         outcome->engine = engine;
         outcome->request = request;
+        outcome->scope = scopeValue;
         const hiera::MapScope scope(scopeValue);
         hiera::LookupRequest options;
         options.merge = request.merge;
@@ -185,6 +189,17 @@ void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
         if (!outcome->result.warnings.empty() || outcome->result.status == hiera::LookupResult::Status::Error)
             MemoryRelease::release();
         return outcome;
+    });
+}
+
+void LookupRunner::findOverrides(const LookupOutcomePtr& outcome)
+{
+    if (!outcome || !outcome->engine)
+        return;
+    m_overrides.submit([outcome]() -> Overrides::ResultPtr {
+        const hiera::MapScope scope(outcome->scope);
+        return std::make_shared<const Overrides::Result>(
+            Overrides::compute(*outcome->engine, scope, outcome->request.key, outcome->request.merge));
     });
 }
 

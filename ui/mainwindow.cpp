@@ -12,6 +12,7 @@
 #include "lookupscheduler.h"
 #include "messagebanner.h"
 #include "modelroles.h"
+#include "overridespanel.h"
 #include "sourceviewer.h"
 #include "tracepanel.h"
 #include "valuetreemodel.h"
@@ -107,6 +108,11 @@ void MainWindow::createPanels()
     addDock(m_factsPanel, tr("Facts and scope"), QStringLiteral("factsDock"), Qt::LeftDockWidgetArea);
     addDock(m_hierarchyPanel, tr("Hierarchy"), QStringLiteral("hierarchyDock"), Qt::BottomDockWidgetArea);
     addDock(m_sourceViewer, tr("Source"), QStringLiteral("sourceDock"), Qt::RightDockWidgetArea);
+    // What every level holds and what each leaf overrode: a tab beside the hierarchy.
+    m_overridesPanel = new OverridesPanel(m_runner);
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
+        addDock(m_overridesPanel, tr("Overridden values"), QStringLiteral("overridesDock"), Qt::BottomDockWidgetArea));
+    connect(m_overridesPanel, &OverridesPanel::sourceRequested, this, &MainWindow::showSourceFor);
     // The facts run the full height on the left (a node has many); the hierarchy sits under the
     // answer and the source.
     setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
@@ -553,6 +559,9 @@ void MainWindow::resetLayout()
     addDockWidget(Qt::LeftDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("factsDock")));
     addDockWidget(Qt::RightDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("sourceDock")));
     addDockWidget(Qt::BottomDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("hierarchyDock")));
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
+        findChild<QDockWidget*>(QStringLiteral("overridesDock")));
+    findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->raise();
     applyDefaultLayout();
 }
 

@@ -21,6 +21,7 @@ class FactsPanel;
 class HierarchyModel;
 class HelpGuide;
 class HierarchyPanel;
+class OverridesPanel;
 class LookupBar;
 class LookupRunner;
 class LookupScheduler;
@@ -81,6 +82,7 @@ public:
     FactsPanel* factsPanel() const { return m_factsPanel; }
     HierarchyPanel* hierarchyPanel() const { return m_hierarchyPanel; }
     SourceViewer* sourceViewer() const { return m_sourceViewer; }
+    OverridesPanel* overridesPanel() const { return m_overridesPanel; }
     HelpGuide* helpGuide() const { return m_helpGuide; } // null until F1 first asked for it
     DataFileWatcher* fileWatcher() const;
     FactTreeModel* factModel() const;
@@ -154,6 +156,7 @@ private:
     FactsPanel* m_factsPanel = nullptr;
     HierarchyPanel* m_hierarchyPanel = nullptr;
     SourceViewer* m_sourceViewer = nullptr;
+    OverridesPanel* m_overridesPanel = nullptr;
     HelpGuide* m_helpGuide = nullptr;
 
     QLabel* m_statusLabel = nullptr;

@@ -1,0 +1,72 @@
+#include "overridesmodel.h"
+
+#include "modelroles.h"
+
+#include <QBrush>
+#include <QDir>
+#include <QFileInfo>
+#include <QPalette>
+
+namespace {
+QString fileText(const hiera::SourceLocation& at)
+{
+    if (!at.isValid())
+        return {};
+    const QString name = QFileInfo(QString::fromStdString(at.file)).fileName();
+    return at.line > 0 ? QStringLiteral("%1:%2").arg(name).arg(at.line) : name;
+}
+
+QList<QStandardItem*> row(const QString& where, const hiera::Value& value, const hiera::SourceLocation& at, bool overridden)
+{
+    QList<QStandardItem*> items { new QStandardItem(where),
+        new QStandardItem(QString::fromStdString(Overrides::displayValue(value))), new QStandardItem(fileText(at)) };
+    for (QStandardItem* item : items) {
+        item->setEditable(false);
+        item->setData(QString::fromStdString(at.file), HieraRoles::SourceFileRole);
+        item->setData(at.line, HieraRoles::SourceLineRole);
+        item->setData(at.column, HieraRoles::SourceColumnRole);
+        item->setData(overridden, OverridesModel::OverriddenRole);
+        item->setToolTip(QDir::toNativeSeparators(QString::fromStdString(at.toString())));
+        if (overridden)
+            item->setForeground(QPalette().brush(QPalette::Disabled, QPalette::Text));
+    }
+    return items;
+}
+} // namespace
+
+OverridesModel::OverridesModel(QObject* parent)
+    : QStandardItemModel(0, ColumnCount, parent)
+{
+    setHorizontalHeaderLabels({ tr("Where"), tr("Value"), tr("File") });
+}
+
+void OverridesModel::setResult(const Overrides::ResultPtr& result)
+{
+    m_result = result;
+    removeRows(0, rowCount());
+    if (!result)
+        return;
+    auto* levels = new QStandardItem(tr("Every level holding %1").arg(QString::fromStdString(result->key)));
+    auto* leaves = new QStandardItem(tr("Each leaf of the answer, and what it overrode"));
+    for (QStandardItem* group : { levels, leaves })
+        group->setEditable(false);
+    for (const Overrides::Level& level : result->levels) {
+        // The global layer is the usual one: only environment and module layers are named.
+        const QString where = level.layer.empty() || level.layer.rfind("Global", 0) == 0
+            ? QString::fromStdString(level.level)
+            : QStringLiteral("%1 (%2)").arg(QString::fromStdString(level.level), QString::fromStdString(level.layer));
+        auto items = row(where, level.value, level.location, !level.contributed);
+        if (!level.contributed)
+            items[0]->setToolTip(tr("Overridden: the answer uses none of this"));
+        levels->appendRow(items);
+    }
+    for (const Overrides::Leaf& leaf : result->leaves) {
+        const QString where = leaf.path.empty() ? QString::fromStdString(result->key) : QString::fromStdString(leaf.path);
+        auto items = row(where, leaf.value, leaf.origin, false);
+        for (const Overrides::Overridden& below : leaf.overrode)
+            items[0]->appendRow(row(tr("overrode %1").arg(QString::fromStdString(below.level)), below.value, below.location, true));
+        leaves->appendRow(items);
+    }
+    appendRow({ levels, new QStandardItem, new QStandardItem });
+    appendRow({ leaves, new QStandardItem, new QStandardItem });
+}
