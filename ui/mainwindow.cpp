@@ -122,10 +122,17 @@ void MainWindow::createPanels()
     connect(m_tracePanel, &TracePanel::sourceRequested, this, &MainWindow::showSourceFor);
     connect(m_hierarchyPanel, &HierarchyPanel::sourceRequested, this, &MainWindow::showSourceFor);
     connect(m_tracePanel, &TracePanel::winnerShown, this, [this](const QModelIndex& origin) {
-        // Until the user picks an origin, the source view shows the highest-priority file that contributed.
-        if (m_sourceViewer->currentFile().isEmpty()
-            && QFileInfo(origin.data(HieraRoles::SourceFileRole).toString()).size() <= autoShowSourceLimit)
+        // The source follows the answer: each new one shows the highest-priority file that contributed
+        // (a file too large to highlight unasked is left for a click).
+        if (QFileInfo(origin.data(HieraRoles::SourceFileRole).toString()).size() <= autoShowSourceLimit)
             showSourceFor(origin);
+        else
+            m_sourceViewer->clear();
+    });
+    connect(m_answerPanel, &AnswerPanel::answerShown, this, [this] {
+        // No answer, no file of it: the previous key's file must not stay as if it were this one's.
+        if (const LookupOutcomePtr outcome = lastOutcome(); outcome && !outcome->result.found())
+            m_sourceViewer->clear();
     });
     connect(m_fileSync, &DataFileSync::dataInvalidated, m_scheduler, &LookupScheduler::refresh);
     connect(m_fileSync, &DataFileSync::filesChanged, this,

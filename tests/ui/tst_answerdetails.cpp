@@ -3,12 +3,16 @@
 // file:line), §2.5 the source pane following the answer and "Open in editor", §2.7 messages, §2.8 the
 // summary and leaf origins of dotted keys.
 
+#include "externaleditor.h"
 #include "modelroles.h"
 #include "overridesmodel.h"
 #include "overridespanel.h"
 #include "windowfixture.h"
 
+#include "sourceviewer.h"
+
 #include <QSignalSpy>
+#include <QToolButton>
 
 namespace {
 // "where | value | file" for each row under `parent`, "(overridden)" appended when greyed.
@@ -75,6 +79,65 @@ private Q_SLOTS:
         // In a merge every level that gave a leaf contributed: none greyed but those that gave nothing.
         for (const QString& level : rows(model, model->levelsRoot()))
             QVERIFY2(!level.endsWith(QLatin1String("(overridden)")), qPrintable(level));
+    }
+
+    // §2.5
+    void sourcePaneFollowsTheAnswer()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
+        SourceViewer* source = m.window->sourceViewer();
+        QTRY_VERIFY(source->currentFile().endsWith(QLatin1String("roles/web/production.yaml")));
+        QCOMPARE(source->currentLine(), 4);
+        QVERIFY(source->openInEditorButton()->isEnabled());
+        // A new key: its own file, not the previous key's.
+        m.window->setKey(QStringLiteral("profile::firewall::default_policy"));
+        QVERIFY(m.waitForAnswer(QStringLiteral("profile::firewall::default_policy")));
+        QTRY_VERIFY2(source->currentFile().endsWith(QLatin1String("common.yaml")), qPrintable(source->currentFile()));
+        // No answer: nothing shown as if it were this key's.
+        m.window->setKey(QStringLiteral("no::such::key"));
+        QVERIFY(m.waitForAnswer(QStringLiteral("no::such::key")));
+        QTRY_VERIFY(source->currentFile().isEmpty());
+        QVERIFY(!source->openInEditorButton()->isEnabled());
+    }
+
+    void editorCommand_data()
+    {
+        QTest::addColumn<QString>("editor");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QStringList>("arguments");
+        const QString f = QStringLiteral("/data/common.yaml");
+        QTest::newRow("vim") << "vim" << 12 << "vim" << QStringList { QStringLiteral("+12"), f };
+        QTest::newRow("path and options") << "/usr/bin/emacsclient -c" << 3 << "/usr/bin/emacsclient"
+                                          << QStringList { QStringLiteral("-c"), QStringLiteral("+3"), f };
+        QTest::newRow("quoted path") << "\"/opt/my editor/nano\"" << 7 << "/opt/my editor/nano"
+                                     << QStringList { QStringLiteral("+7"), f };
+        QTest::newRow("vs code") << "code --wait" << 5 << "code"
+                                 << QStringList { QStringLiteral("--wait"), QStringLiteral("-g"), f + QStringLiteral(":5") };
+        QTest::newRow("kate") << "kate" << 9 << "kate" << QStringList { QStringLiteral("--line"), QStringLiteral("9"), f };
+        QTest::newRow("unknown editor") << "ed" << 9 << "ed" << QStringList { f };
+        QTest::newRow("no line") << "vim" << 0 << "vim" << QStringList { f };
+    }
+    void editorCommand()
+    {
+        QFETCH(QString, editor);
+        QFETCH(int, line);
+        QFETCH(QString, program);
+        QFETCH(QStringList, arguments);
+        const ExternalEditor::Command command = ExternalEditor::build(editor, QStringLiteral("/data/common.yaml"), line);
+        QCOMPARE(command.program, program);
+        QCOMPARE(command.arguments, arguments);
+        QVERIFY(!ExternalEditor::build(QString(), QStringLiteral("/x"), 1).isValid());
+    }
+
+    void editorFromTheEnvironment()
+    {
+        qputenv("VISUAL", "gvim -f");
+        qputenv("EDITOR", "nano");
+        QCOMPARE(ExternalEditor::fromEnvironment(), QStringLiteral("gvim -f"));
+        qunsetenv("VISUAL");
+        QCOMPARE(ExternalEditor::fromEnvironment(), QStringLiteral("nano"));
+        qunsetenv("EDITOR");
     }
 
 private:
