@@ -2,6 +2,7 @@
 
 #include "answerpanel.h"
 #include "datafilesync.h"
+#include "explanationreport.h"
 #include "demo.h"
 #include "factspanel.h"
 #include "facttreemodel.h"
@@ -12,6 +13,7 @@
 #include "lookupscheduler.h"
 #include "messagebanner.h"
 #include "modelroles.h"
+#include "overridesmodel.h"
 #include "overridespanel.h"
 #include "sourceviewer.h"
 #include "tracepanel.h"
@@ -31,6 +33,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPrintDialog>
+#include <QPrinter>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
@@ -228,6 +232,12 @@ void MainWindow::createActions()
     saveScopeAction->setStatusTip(tr("Save facts, trusted data and top-scope variables as one scope file for "
                                      "Hiera Explorer (not a facts file)"));
     fileMenu->addAction(tr("&Export Facts Only…"), this, &MainWindow::exportFactsDialog);
+    fileMenu->addSeparator();
+    QAction* exportAction = fileMenu->addAction(tr("Export E&xplanation…"), this, &MainWindow::exportExplanationDialog);
+    exportAction->setObjectName(QStringLiteral("exportExplanationAction"));
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    QAction* printAction = fileMenu->addAction(tr("&Print Explanation…"), this, &MainWindow::printExplanationDialog);
+    printAction->setShortcut(QKeySequence::Print);
     fileMenu->addSeparator();
     QAction* quitAction = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quitAction->setShortcut(QKeySequence::Quit);
@@ -446,6 +456,37 @@ void MainWindow::exportFactsDialog()
         = QFileDialog::getSaveFileName(this, tr("Export facts"), QString(), tr("YAML (*.yaml *.yml);;JSON (*.json)"));
     if (!path.isEmpty())
         m_facts->saveTo(path, true);
+}
+
+ExplanationReport MainWindow::explanationReport() const
+{
+    ExplanationReport report;
+    report.outcome = lastOutcome();
+    report.overrides = m_overridesPanel->model()->result();
+    report.hieraYaml = m_hieraYaml;
+    report.factsFile = m_facts->path();
+    return report;
+}
+
+void MainWindow::exportExplanationDialog()
+{
+    if (!lastOutcome())
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export explanation"), QString(),
+        tr("Markdown (*.md);;HTML, self-contained (*.html);;JSON (*.json);;PDF (*.pdf)"));
+    QString error;
+    if (!path.isEmpty() && !explanationReport().save(path, &error))
+        answerBanner()->showMessage(MessageBanner::Kind::Error, error);
+}
+
+void MainWindow::printExplanationDialog()
+{
+    if (!lastOutcome())
+        return;
+    QPrinter printer;
+    QPrintDialog dialog(&printer, this);
+    if (dialog.exec() == QDialog::Accepted)
+        explanationReport().print(&printer);
 }
 
 QString MainWindow::askSavePath(const QString& suggestion, FactsDocument::SaveKind kind)

@@ -5,6 +5,7 @@
 // The panels do the work and subscribe to the LookupRunner themselves (hotspot's pages): a new view
 // is a new panel and one line here.
 
+#include "explanationreport.h"
 #include "factsdocument.h"
 #include "snapshots.h"
 
@@ -69,6 +70,9 @@ public:
     void setMergeStrategy(const QString& strategy);
     // Shows the source behind a row of any of the models (their SourceFileRole/SourceLineRole).
     void showSourceFor(const QModelIndex& index);
+
+    // The current answer as an exportable report (File ▸ Export Explanation, Print Explanation).
+    ExplanationReport explanationReport() const;
 
     // Decides what a dropped or command-line file is: a hiera.yaml (version 5 with a hierarchy) or facts.
     static bool looksLikeHieraYaml(const QString& path);
@@ -139,6 +143,8 @@ private:
     void openHierarchyDialog();
     void openFactsDialog();
     void exportFactsDialog();
+    void exportExplanationDialog();
+    void printExplanationDialog();
     QString askSavePath(const QString& suggestion, FactsDocument::SaveKind kind);
     FactsDocument::Answer askWithMessageBox(Question question, const QString& text);
     void addRecent(const QString& settingsKey, const QString& path);
