@@ -5,6 +5,8 @@
 //                                                  each row the median of 5 batches)
 //   hiera-bench fleet FIXTURE KEY [--threads N]   one key on every node of nodes.txt
 //   hiera-bench load  FIXTURE [--threads N]       parse every data file (the key inventory)
+//   hiera-bench warm-eyaml FIXTURE [--repeat N]  `warm` on the fixture's eyaml variant: every level
+//                                                  eyaml_lookup_key, the sample keys' strings encrypted
 
 #include <hiera/context.h>
 #include <hiera/engine.h>
@@ -13,6 +15,8 @@
 #include <hiera/yaml.h>
 
 #include "parse/blockyaml.h" // engine-private: how many files the fast reader takes
+
+#include "eyamlfixture.h"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
@@ -28,6 +32,7 @@
 #include <sstream>
 #include <sys/resource.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -90,7 +95,7 @@ hiera::EngineOptions benchOptions()
     return o;
 }
 
-int warm(const fs::path& fixture, int repeat)
+int warm(const fs::path& fixture, int repeat, const std::string& prefix = "warm")
 {
     auto engine = hiera::Engine::load((fixture / "hiera.yaml").string(), benchOptions());
     std::vector<double> plain, traced;
@@ -117,12 +122,49 @@ int warm(const fs::path& fixture, int repeat)
         plain.push_back(perLookupUs(repeat / 5 + 1, hiera::LookupRequest{}));
         traced.push_back(perLookupUs(repeat / 20 + 1, explain));
     }
-    std::cout << "warm_rows=" << plain.size() << "\n"
-              << "warm_us_median=" << median(plain) << "\n"
-              << "warm_us_max=" << *std::max_element(plain.begin(), plain.end()) << "\n"
-              << "warm_explain_us_median=" << median(traced) << "\n"
-              << "warm_explain_us_max=" << *std::max_element(traced.begin(), traced.end()) << "\n";
+    std::cout << prefix << "_rows=" << plain.size() << "\n"
+              << prefix << "_us_median=" << median(plain) << "\n"
+              << prefix << "_us_max=" << *std::max_element(plain.begin(), plain.end()) << "\n"
+              << prefix << "_explain_us_median=" << median(traced) << "\n"
+              << prefix << "_explain_us_max=" << *std::max_element(traced.begin(), traced.end()) << "\n";
     return 0;
+}
+
+// `warm` on an eyaml variant of the fixture, after checking that every sample lookup decrypts to the
+// plain fixture's answer (a figure for lookups that do not decrypt would mean nothing).
+int warmEyaml(const fs::path& fixture, int repeat)
+{
+    const auto rows = readTsv(fixture / "sample.tsv");
+    std::vector<std::string> roots;
+    for (const auto& row : rows)
+        if (row.size() >= 2)
+            roots.push_back(row[1].substr(0, row[1].find('.')));
+    const fs::path out = fs::temp_directory_path() / ("hiera-bench-eyaml-" + std::to_string(::getpid()));
+    fs::remove_all(out);
+    struct Cleanup
+    {
+        fs::path dir;
+        ~Cleanup() { fs::remove_all(dir); }
+    } cleanup{out};
+    makeEyamlFixture(fixture, out, roots);
+    auto plainEngine = hiera::Engine::load((fixture / "hiera.yaml").string(), benchOptions());
+    auto eyamlEngine = hiera::Engine::load((out / "hiera.yaml").string(), benchOptions());
+    std::size_t decrypted = 0;
+    for (const auto& row : rows) {
+        if (row.size() < 2)
+            continue;
+        const auto scope = nodeScope(fixture, row[0]);
+        const hiera::LookupResult a = plainEngine->lookup(*scope, row[1]);
+        const hiera::LookupResult b = eyamlEngine->lookup(*scope, row[1]);
+        if (a.status != b.status || !(a.value == b.value)) {
+            std::cerr << "hiera-bench: eyaml variant answers " << row[1] << " on " << row[0] << " differently"
+                      << (b.error ? std::string(": ") + b.error->what() : std::string()) << "\n";
+            return 2;
+        }
+        decrypted += hiera::containsSecret(b.value) ? 1 : 0;
+    }
+    std::cout << "warm_eyaml_decrypted_rows=" << decrypted << "\n";
+    return warm(out, repeat, "warm_eyaml");
 }
 
 template <typename F>
@@ -277,11 +319,13 @@ int main(int argc, char** argv)
             return fleet(args[1], args[2], threads, option("--passes", 2));
         if (args.size() >= 2 && args[0] == "load")
             return load(args[1], threads);
+        if (args.size() >= 2 && args[0] == "warm-eyaml")
+            return warmEyaml(args[1], option("--repeat", 20000));
     } catch (const std::exception& e) {
         std::cerr << "hiera-bench: " << e.what() << "\n";
         return 2;
     }
     std::cerr << "usage: hiera-bench warm FIXTURE [--repeat N] | fleet FIXTURE KEY [--threads N] | load FIXTURE "
-                 "[--threads N]\n";
+                 "[--threads N] | warm-eyaml FIXTURE [--repeat N]\n";
     return 2;
 }

@@ -9,6 +9,8 @@ missing, then measures:
            `puppet lookup` when Puppet is installed (../shared/bench/puppet_bench.py compare), else
            against the Puppet figure recorded in ../shared/bench/README.md
   warm     lookups inside one process (hiera-bench warm), medium
+  eyaml    the same on medium's eyaml variant: every level eyaml_lookup_key, the looked-up values
+           encrypted, decrypted with the run's key (hiera-bench warm-eyaml)
   fleet    one key on all 20,000 nodes of the large fixture, both cores (hiera-bench fleet)
   load     every data file of the large fixture parsed (hiera-bench load)
   explorer fact edit to repaint (medium) and the longest GUI stall (large), if bench-explorer is built
@@ -132,6 +134,12 @@ def main():
                  f"{w.get('warm_explain_us_median', 0):.2f} us median", "<= 5 us", f"{PUPPET_WARM_US} us",
                  f"{125 / max(w.get('warm_explain_us_median', 1e-9), 1e-9):.0f}x",
                  "yes" if w.get("warm_explain_us_median", 99) <= 5 else "no"))
+    # eyaml: no target of its own; it is measured against Puppet's warm figure like the plain row
+    e = figures(run([bench, "warm-eyaml", medium]))
+    rows.append((f"warm: eyaml levels, values decrypted ({int(e.get('warm_eyaml_decrypted_rows', 0))} of "
+                 f"{int(e.get('warm_eyaml_rows', 0))} rows encrypted), no trace (medium)",
+                 f"{e.get('warm_eyaml_us_median', 0):.2f} us median", "-", f"{PUPPET_WARM_US} us",
+                 f"{125 / max(e.get('warm_eyaml_us_median', 1e-9), 1e-9):.0f}x", "-"))
 
     # fleet
     f = figures(run([bench, "fleet", large, "profile::base::ntp_servers", "--passes", "3"]))

@@ -230,8 +230,11 @@ QVariant ContributionModel::data(const QModelIndex& index, int role) const
             return row.originalPath.isEmpty() ? row.path : tr("%1\nas written: %2").arg(row.path, row.originalPath);
         if (index.column() == OutcomeColumn && !row.message.isEmpty())
             return row.message;
-        if (index.column() == ValueColumn && row.value)
+        if (index.column() == ValueColumn && row.value) {
+            if (row.value->isStillEncrypted()) // the ENC[...] as written
+                return ExplanationModel::valueText(*row.value) + QLatin1Char('\n') + ValueConvert::displayText(*row.value);
             return ExplanationModel::valueText(*row.value);
+        }
         break;
     case Qt::ForegroundRole:
         switch (row.outcome) {
@@ -254,6 +257,8 @@ QVariant ContributionModel::data(const QModelIndex& index, int role) const
         }
         break;
     case Qt::DecorationRole:
+        if (index.column() == ValueColumn && row.value && (row.value->isSecret() || row.value->isStillEncrypted()))
+            return StatusIcons::icon(StatusIcons::Kind::Locked);
         if (index.column() != OutcomeColumn)
             break;
         if (row.outcome == Outcome::Won)
@@ -273,6 +278,8 @@ QVariant ContributionModel::data(const QModelIndex& index, int role) const
         return m_rootKey;
     case HieraRoles::OutcomeRole:
         return static_cast<int>(row.outcome);
+    case HieraRoles::SecretRole:
+        return row.value && row.value->isSecret();
     }
     return {};
 }

@@ -33,11 +33,16 @@ DataFileSync::DataFileSync(LookupRunner* runner, QObject* parent)
             m_timer->start();
         });
 
-    connect(runner, &LookupRunner::engineLoaded, this, [this](const QString& hieraYaml) {
+    connect(runner, &LookupRunner::engineLoaded, this, [this](const QString& hieraYaml, const EnginePtr& engine) {
         if (hieraYaml != m_hieraYaml)
             m_watcher->clear(); // another hierarchy
         m_hieraYaml = hieraYaml;
         m_watcher->watchConfig(hieraYaml);
+        // Every layer's hiera.yaml (global, modules): a change to any of them reloads the repository.
+        for (const hiera::Layer& layer : engine->layers()) {
+            if (!layer.config.path.empty())
+                m_watcher->watchConfig(ValueConvert::toQString(layer.config.path));
+        }
     });
     // Keep watching a broken hiera.yaml: fixing it should bring the explorer back by itself.
     connect(runner, &LookupRunner::loadFailed, this, [this](const QString& hieraYaml) {

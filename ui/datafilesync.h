@@ -1,7 +1,7 @@
 #pragma once
 
-// DataFileSync — keeps the engine in step with the files on disk: it watches the hiera.yaml and the
-// data files of the current scope (DataFileWatcher), and when they change (folded over a short
+// DataFileSync — keeps the engine in step with the files on disk: it watches the hiera.yaml (every
+// layer's) and the data files of the current scope (DataFileWatcher), and when they change (folded over a short
 // pause) reloads a changed hiera.yaml or drops the engine's cached parses of the changed files, then
 // says so: the scheduler looks up again, the source view re-reads what it shows.
 

@@ -1,6 +1,7 @@
 #include "explanationmodel.h"
 
 #include "modelroles.h"
+#include "secretmask.h"
 #include "treemodel_impl.h"
 #include "statusicons.h"
 #include "valueconvert.h"
@@ -128,6 +129,8 @@ QVariant ExplanationModel::headerData(int section, Qt::Orientation orientation, 
 QString ExplanationModel::valueText(const hiera::Value& value)
 {
     QString text;
+    if (value.isStillEncrypted())
+        return SecretMask::stillEncryptedText(value);
     if (value.isScalar()) {
         text = value.isString() ? QLatin1Char('"') + toQString(value.asString()) + QLatin1Char('"')
                                 : ValueConvert::displayText(value);
@@ -233,8 +236,11 @@ QVariant ExplanationModel::rowData(const ExplanationNode& row, int column, int r
         }
         if (!node.message.empty())
             lines << toQString(node.message);
-        if (node.value && column == ValueColumn)
+        if (node.value && column == ValueColumn) {
             lines << valueText(*node.value);
+            if (node.value->isStillEncrypted())
+                lines << ValueConvert::displayText(*node.value); // the ENC[...] as written
+        }
         if (lines.isEmpty())
             return {};
         return lines.join(QLatin1Char('\n'));
@@ -254,6 +260,8 @@ QVariant ExplanationModel::rowData(const ExplanationNode& row, int column, int r
         }
         break;
     case Qt::DecorationRole:
+        if (column == ValueColumn && node.value && (node.value->isSecret() || node.value->isStillEncrypted()))
+            return StatusIcons::icon(StatusIcons::Kind::Locked);
         if (column != StepColumn)
             break;
         switch (item->summary) {
@@ -281,6 +289,8 @@ QVariant ExplanationModel::rowData(const ExplanationNode& row, int column, int r
         return toQString(node.key);
     case HieraRoles::TraceKindRole:
         return static_cast<int>(node.kind);
+    case HieraRoles::SecretRole:
+        return node.value && node.value->isSecret();
     case HieraRoles::TraceEventRole:
         return static_cast<int>(node.event);
     }

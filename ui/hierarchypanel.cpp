@@ -26,7 +26,7 @@ HierarchyPanel::HierarchyPanel(LookupRunner* runner, QWidget* parent)
 
     connect(runner, &LookupRunner::engineLoaded, this, [this](const QString& hieraYaml) {
         m_model->setBaseDirectory(QFileInfo(hieraYaml).absolutePath());
-        m_banner->clearMessage();
+        showDiscoveryWarnings(hieraYaml);
     });
     connect(runner, &LookupRunner::loadFailed, this, [this](const QString& hieraYaml, const QString& message) {
         m_banner->showMessage(MessageBanner::Kind::Error,
@@ -45,8 +45,24 @@ void HierarchyPanel::show(const ScopeSnapshotPtr& snapshot)
         m_view->resizeColumnToContents(column);
     if (!snapshot->error.empty())
         m_banner->showMessage(MessageBanner::Kind::Error, ValueConvert::toQString(snapshot->error));
-    else if (m_banner->kind() != MessageBanner::Kind::Error || m_runner->engine())
-        m_banner->clearMessage();
+    else if (m_banner->kind() == MessageBanner::Kind::Error && m_runner->engine())
+        m_banner->clearMessage(); // discovery warnings stay until closed or the next load
     m_runner->releaseLater(std::move(previous));
     Q_EMIT hierarchyShown();
+}
+
+void HierarchyPanel::showDiscoveryWarnings(const QString& hieraYaml)
+{
+    // Once per repository and set of warnings: a reload after an edit on disk does not bring back
+    // warnings the user has closed.
+    const QStringList warnings = m_runner->discoveryWarnings();
+    const bool seen = hieraYaml == m_warnedRepository && warnings == m_shownWarnings;
+    m_warnedRepository = hieraYaml;
+    m_shownWarnings = warnings;
+    if (warnings.isEmpty())
+        m_banner->clearMessage();
+    else if (!seen)
+        m_banner->showMessage(MessageBanner::Kind::Warning, warnings.join(QLatin1Char('\n')));
+    else if (m_banner->kind() == MessageBanner::Kind::Error)
+        m_banner->clearMessage();
 }

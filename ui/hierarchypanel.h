@@ -1,10 +1,12 @@
 #pragma once
 
 // HierarchyPanel — the hierarchy as the current scope makes it (HierarchyModel), with a banner for a
-// hiera.yaml that does not load. Subscribes to the runner itself.
+// hiera.yaml that does not load and for what discovering the repository warned about (once).
+// Subscribes to the runner itself.
 
 #include "snapshots.h"
 
+#include <QStringList>
 #include <QWidget>
 
 class HierarchyModel;
@@ -27,9 +29,12 @@ Q_SIGNALS:
 
 private:
     void show(const ScopeSnapshotPtr& snapshot);
+    void showDiscoveryWarnings(const QString& hieraYaml);
 
     LookupRunner* m_runner;
     HierarchyModel* m_model;
     MessageBanner* m_banner;
     QTreeView* m_view;
+    QString m_warnedRepository;
+    QStringList m_shownWarnings;
 };

@@ -66,8 +66,10 @@ LookupBar::LookupBar(LookupRunner* runner, QWidget* parent)
     m_mergeCombo = new QComboBox(this);
     m_mergeCombo->setObjectName(QStringLiteral("mergeCombo"));
     m_mergeCombo->addItem(tr("as lookup_options says"), QString());
-    for (const char* name : { "first", "unique", "hash", "deep" })
-        m_mergeCombo->addItem(QString::fromLatin1(name), QString::fromLatin1(name));
+    for (hiera::MergeStrategy strategy : hiera::kMergeStrategies) {
+        const QString name = QString::fromLatin1(hiera::mergeStrategyName(strategy));
+        m_mergeCombo->addItem(name, name);
+    }
     m_mergeCombo->setToolTip(tr("Merge strategy: overrides lookup_options when set"));
     auto* mergeLabel = new QLabel(tr("&Merge:"), this);
     mergeLabel->setBuddy(m_mergeCombo);
@@ -117,16 +119,13 @@ LookupRequest LookupBar::request() const
 {
     LookupRequest request;
     request.key = ValueConvert::toStd(key());
-    const QString strategy = m_mergeCombo->currentData().toString();
-    if (strategy.isEmpty())
-        return request;
+    // The engine's one reading of a strategy name (the combo's data are its names).
+    const auto strategy = hiera::mergeStrategyFromName(ValueConvert::toStd(m_mergeCombo->currentData().toString()));
+    if (!strategy)
+        return request; // "as lookup_options says"
     hiera::MergeSpec spec;
-    if (strategy == QLatin1String("unique"))
-        spec.strategy = hiera::MergeStrategy::Unique;
-    else if (strategy == QLatin1String("hash"))
-        spec.strategy = hiera::MergeStrategy::Hash;
-    else if (strategy == QLatin1String("deep")) {
-        spec.strategy = hiera::MergeStrategy::Deep;
+    spec.strategy = *strategy;
+    if (spec.strategy == hiera::MergeStrategy::Deep) {
         if (!m_knockoutEdit->text().isEmpty())
             spec.knockoutPrefix = ValueConvert::toStd(m_knockoutEdit->text());
         spec.sortMergedArrays = m_sortArraysCheck->isChecked();

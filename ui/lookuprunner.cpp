@@ -1,11 +1,14 @@
 #include "lookuprunner.h"
 
 #include "memoryrelease.h"
+#include "secretmask.h"
+#include "topscope.h"
 
-#include <hiera/scope.h>
+#include <hiera/environment.h>
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QFuture>
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
@@ -59,6 +62,8 @@ LookupRunner::LookupRunner(QObject* parent)
           [this](LoadResult& result) {
               if (result.engine) {
                   setEngine(result.engine, result.hieraYaml);
+                  m_environmentName = result.environmentName;
+                  m_discoveryWarnings = result.warnings;
                   Q_EMIT engineLoaded(result.hieraYaml, m_engine);
               } else {
                   Q_EMIT loadFailed(result.hieraYaml, result.error);
@@ -67,7 +72,10 @@ LookupRunner::LookupRunner(QObject* parent)
     , m_scopes(*this, JobChannelBase::Policy::Coalesce,
           [this](ScopeSnapshotPtr& snapshot) { Q_EMIT scopeResolved(snapshot); })
     , m_lookups(*this, JobChannelBase::Policy::Coalesce,
-          [this](LookupOutcomePtr& outcome) { Q_EMIT lookupFinished(outcome); })
+          [this](LookupOutcomePtr& outcome) {
+              releaseLater(std::exchange(m_secretOutcome, outcome->masked ? outcome : nullptr));
+              Q_EMIT lookupFinished(shown(outcome));
+          })
     , m_facts(*this, JobChannelBase::Policy::Supersede,
           [this](std::shared_ptr<FactsFile::Scope>& facts) {
               if (facts->error.isEmpty())
@@ -98,17 +106,42 @@ hiera::EngineOptions LookupRunner::engineOptions()
     return options;
 }
 
+hiera::EngineOptions LookupRunner::engineOptions(const RepositoryOptions& repository)
+{
+    hiera::EngineOptions options = engineOptions();
+    options.skipUnsupportedLevels = repository.skipUnsupportedLevels;
+    options.eyamlPrivateKey = repository.eyamlPrivateKey.toStdString();
+    return options;
+}
+
 bool LookupRunner::isBusy() const
 {
     return std::any_of(m_channels.begin(), m_channels.end(), [](const JobChannelBase* c) { return c->isBusy(); });
 }
 
-void LookupRunner::load(const QString& hieraYaml)
+void LookupRunner::load(const QString& path, std::optional<RepositoryOptions> options)
 {
-    m_loads.submit([hieraYaml]() -> LoadResult {
-        LoadResult result { hieraYaml, {}, {} };
+    if (options)
+        m_options = std::move(*options);
+    const QString hieraYaml = RepositoryOptions::hieraYamlFor(path);
+    // The repository's root when a directory was named (or its hiera.yaml, remembered from a directory,
+    // does not exist): discover() accepts a root without a hiera.yaml of its own (module data only) and
+    // says so in a warning, where a named file must exist.
+    const QString discoverFrom = QFileInfo(path).isDir() || !QFileInfo::exists(hieraYaml)
+        ? RepositoryOptions::rootOf(hieraYaml)
+        : hieraYaml;
+    m_loads.submit([hieraYaml, discoverFrom, repository = m_options]() -> LoadResult {
+        LoadResult result { hieraYaml, {}, {}, repository.environment, {} };
         try {
-            result.engine = releasingMemoryWhenFreed(hiera::Engine::load(hieraYaml.toStdString(), engineOptions()));
+            hiera::EnvironmentOptions environmentOptions;
+            environmentOptions.name = repository.environment.toStdString();
+            environmentOptions.globalHieraYaml = repository.globalHieraYaml.toStdString();
+            hiera::Environment environment = hiera::Environment::discover(discoverFrom.toStdString(), environmentOptions);
+            result.environmentName = QString::fromStdString(environment.name);
+            for (const std::string& warning : environment.warnings)
+                result.warnings << QString::fromStdString(warning);
+            result.engine = releasingMemoryWhenFreed(
+                hiera::Engine::fromLayers(std::move(environment.layers), engineOptions(repository)));
         } catch (const std::exception& e) {
             result.error = QString::fromUtf8(e.what());
         }
@@ -124,6 +157,7 @@ void LookupRunner::setEngine(EnginePtr engine, const QString& hieraYaml)
 {
     m_engine = std::move(engine);
     m_hieraYaml = hieraYaml;
+    releaseLater(std::exchange(m_secretOutcome, nullptr));
     // Whatever is in flight was computed against the previous engine.
     m_scopes.invalidate();
     m_lookups.invalidate();
@@ -137,13 +171,13 @@ void LookupRunner::resolveScope(const hiera::Value& scope)
         m_scopes.invalidate();
         return;
     }
-    m_scopes.submit([engine = m_engine, scopeValue = scope]() -> ScopeSnapshotPtr {
+    m_scopes.submit([engine = m_engine, scopeValue = scope, environment = m_environmentName.toStdString()]() -> ScopeSnapshotPtr {
         QElapsedTimer timer;
         timer.start();
         auto snapshot = std::make_shared<ScopeSnapshot>();
         snapshot->engine = engine;
         try {
-            const hiera::MapScope scope(scopeValue);
+            const TopScope scope(scopeValue, environment);
             snapshot->levels = engine->resolveHierarchy(scope);
             snapshot->candidateFiles = engine->candidateFiles(scope);
             snapshot->keys = engine->keyInventory(scope);
@@ -166,14 +200,15 @@ void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
         m_lookups.invalidate();
         return;
     }
-    m_lookups.submit([engine = m_engine, scopeValue = scope, request = std::move(request)]() -> LookupOutcomePtr {
+    m_lookups.submit([engine = m_engine, scopeValue = scope, request = std::move(request),
+                         environment = m_environmentName.toStdString()]() -> LookupOutcomePtr {
         QElapsedTimer timer;
         timer.start();
         auto outcome = std::make_shared<LookupOutcome>();
         outcome->engine = engine;
         outcome->request = request;
         outcome->scope = scopeValue;
-        const hiera::MapScope scope(scopeValue);
+        const TopScope scope(scopeValue, environment);
         hiera::LookupRequest options;
         options.merge = request.merge;
         options.explain = true; // the answer view is built from the trace
@@ -185,6 +220,10 @@ void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
             outcome->result.error = hiera::Error(hiera::ErrorCode::Io, std::string("internal error: ") + e.what());
         }
         outcome->elapsedMs = elapsedMs(timer);
+        // Made here, not on the GUI thread, whether or not the user reveals secrets now: toggling
+        // Reveal Secrets then only swaps which of the two is shown.
+        if (SecretMask::containsSecret(outcome->result))
+            outcome->masked = SecretMask::masked(*outcome);
         // Skipped files (warnings) or a failed lookup: see metUnusableFiles.
         if (!outcome->result.warnings.empty() || outcome->result.status == hiera::LookupResult::Status::Error)
             MemoryRelease::release();
@@ -196,11 +235,26 @@ void LookupRunner::findOverrides(const LookupOutcomePtr& outcome)
 {
     if (!outcome || !outcome->engine)
         return;
-    m_overrides.submit([outcome]() -> Overrides::ResultPtr {
-        const hiera::MapScope scope(outcome->scope);
+    m_overrides.submit([outcome, environment = m_environmentName.toStdString()]() -> Overrides::ResultPtr {
+        const TopScope scope(outcome->scope, environment);
         return std::make_shared<const Overrides::Result>(
             Overrides::compute(*outcome->engine, scope, outcome->request.key, outcome->request.merge));
     });
+}
+
+void LookupRunner::setRevealSecrets(bool reveal)
+{
+    if (reveal == m_revealSecrets)
+        return;
+    m_revealSecrets = reveal;
+    // A lookup on its way is announced the new way anyway; otherwise the answer on screen changes now.
+    if (m_secretOutcome && !m_lookups.awaitsResult())
+        Q_EMIT lookupFinished(shown(m_secretOutcome));
+}
+
+LookupOutcomePtr LookupRunner::shown(const LookupOutcomePtr& outcome) const
+{
+    return outcome->masked && !m_revealSecrets ? outcome->masked : outcome;
 }
 
 void LookupRunner::readFacts(const QString& path)

@@ -16,6 +16,7 @@
 #include "factsfile.h"
 #include "jobchannel.h"
 #include "overrides.h"
+#include "repositoryoptions.h"
 #include "snapshots.h"
 
 #include <hiera/value.h>
@@ -35,8 +36,16 @@ public:
     explicit LookupRunner(QObject* parent = nullptr);
     ~LookupRunner() override;
 
-    // Loads a hiera.yaml in the background; engineLoaded or loadFailed follows.
-    void load(const QString& hieraYaml);
+    // Opens a control repository in the background (hiera::Environment::discover: `path` is its root
+    // directory or its hiera.yaml, see RepositoryOptions::hieraYamlFor); engineLoaded (with that
+    // hiera.yaml) or loadFailed follows. Without options, those of the previous load are used (a
+    // reload after the hiera.yaml changed on disk).
+    void load(const QString& path, std::optional<RepositoryOptions> options = std::nullopt);
+    RepositoryOptions repositoryOptions() const { return m_options; }
+    // The loaded environment's $environment (what lookups set the top-scope variable to, unless the
+    // facts do) and what discovery warned about (modules left out...). Valid from engineLoaded.
+    QString environmentName() const { return m_environmentName; }
+    QStringList discoveryWarnings() const { return m_discoveryWarnings; }
     // Uses an engine loaded elsewhere (tests); drops results of the previous one.
     void setEngine(EnginePtr engine, const QString& hieraYaml = {});
     EnginePtr engine() const { return m_engine; }
@@ -47,6 +56,11 @@ public:
     // What every level holds for the outcome's key and what each leaf overrode (Overrides::compute);
     // overridesFound follows. Asked for after an answer: it takes two more lookups.
     void findOverrides(const LookupOutcomePtr& outcome);
+
+    // Decrypted eyaml values are announced masked (LookupOutcome::masked) unless this is set. Changing
+    // it announces the current answer again, masked or not (lookupFinished).
+    void setRevealSecrets(bool reveal);
+    bool revealSecrets() const { return m_revealSecrets; }
 
     // Reads a facts file into a scope in the background (FactsFile::read); factsRead or factsReadFailed
     // follows. A later call supersedes one still running: only the newest read is announced, whatever
@@ -71,6 +85,8 @@ public:
     // The options hierarchies are loaded with: files are also re-checked on disk every second, a safety
     // net under the QFileSystemWatcher that normally drives Engine::invalidate().
     static hiera::EngineOptions engineOptions();
+    // The same, with a repository's skip mode and eyaml key.
+    static hiera::EngineOptions engineOptions(const RepositoryOptions& options);
 
 Q_SIGNALS:
     void engineLoaded(const QString& hieraYaml, EnginePtr engine);
@@ -89,6 +105,8 @@ private:
         QString hieraYaml;
         EnginePtr engine;
         QString error;
+        QString environmentName;
+        QStringList warnings;
     };
     struct AutosaveResult {
         QString hieraYaml;
@@ -100,8 +118,16 @@ private:
     void jobStateChanged() override;
     void jobDropped() override { ++m_dropped; }
 
+    // What announced outcomes are shown as: the masked copy of an outcome with secrets, unless revealed.
+    LookupOutcomePtr shown(const LookupOutcomePtr& outcome) const;
+
     EnginePtr m_engine;
     QString m_hieraYaml;
+    RepositoryOptions m_options;
+    QString m_environmentName = QStringLiteral("production");
+    QStringList m_discoveryWarnings;
+    bool m_revealSecrets = false;
+    LookupOutcomePtr m_secretOutcome; // the newest answer, when it holds secrets (to reveal or mask it again)
     bool m_wasBusy = false;
     int m_dropped = 0;
 

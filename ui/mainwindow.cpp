@@ -15,6 +15,7 @@
 #include "modelroles.h"
 #include "overridesmodel.h"
 #include "overridespanel.h"
+#include "repositorymenu.h"
 #include "sourceviewer.h"
 #include "tracepanel.h"
 #include "valuetreemodel.h"
@@ -212,6 +213,10 @@ void MainWindow::createActions()
     QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
     QAction* openAction = fileMenu->addAction(tr("&Open Hierarchy…"), this, &MainWindow::openHierarchyDialog);
     openAction->setShortcut(QKeySequence::Open);
+    // A control repository is opened by its hiera.yaml (above) or by its root directory (here).
+    QAction* openFolderAction
+        = fileMenu->addAction(tr("Open Control Repository &Folder…"), this, &MainWindow::openRepositoryFolderDialog);
+    openFolderAction->setObjectName(QStringLiteral("openFolderAction"));
     m_recentHierarchyMenu = fileMenu->addMenu(tr("Open &Recent Hierarchy"));
     fileMenu->addAction(tr("Open &Demo"), this, &MainWindow::openDemo);
     QAction* reloadAction = fileMenu->addAction(tr("Re&load"), this, [this] {
@@ -269,6 +274,13 @@ void MainWindow::createActions()
     viewMenu->addSeparator();
     QAction* resetLayoutAction = viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
     resetLayoutAction->setObjectName(QStringLiteral("resetLayoutAction"));
+
+    m_repositoryMenu = new RepositoryMenu(m_runner, this);
+    menuBar()->addMenu(m_repositoryMenu->menu());
+    connect(m_repositoryMenu, &RepositoryMenu::optionsChanged, this, [this] {
+        if (!m_hieraYaml.isEmpty())
+            loadHierarchy(m_hieraYaml);
+    });
 
     QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
     QAction* guideAction = helpMenu->addAction(tr("Hiera Explorer &Guide"), this, &MainWindow::showGuide);
@@ -373,7 +385,7 @@ bool MainWindow::looksLikeHieraYaml(const QString& path)
 
 bool MainWindow::openHierarchy(const QString& hieraYaml)
 {
-    const QString path = QFileInfo(hieraYaml).absoluteFilePath();
+    const QString path = RepositoryOptions::hieraYamlFor(hieraYaml);
     if (path != m_hieraYaml && !m_hieraYaml.isEmpty() && !m_facts->maybeSave(true))
         return false;
     loadHierarchy(path);
@@ -382,9 +394,10 @@ bool MainWindow::openHierarchy(const QString& hieraYaml)
 
 void MainWindow::loadHierarchy(const QString& hieraYaml)
 {
-    const QString path = QFileInfo(hieraYaml).absoluteFilePath();
+    const QString path = RepositoryOptions::hieraYamlFor(hieraYaml);
     m_statusLabel->setText(tr("Loading %1…").arg(path));
-    m_runner->load(path);
+    m_repositoryMenu->setRepository(path);
+    m_runner->load(path, m_repositoryMenu->optionsFor(path));
 }
 
 void MainWindow::onEngineLoaded(const QString& hieraYaml)
@@ -392,7 +405,7 @@ void MainWindow::onEngineLoaded(const QString& hieraYaml)
     m_hieraYaml = hieraYaml;
     m_facts->setHierarchy(hieraYaml); // offers its autosave before the first answer
     addRecent(recentHierarchiesKey, hieraYaml);
-    m_statusLabel->setText(tr("Loaded %1").arg(hieraYaml));
+    m_statusLabel->setText(tr("Loaded %1 (environment %2)").arg(hieraYaml, m_runner->environmentName()));
     updateTitle();
     Q_EMIT engineLoadFinished(true);
 }
@@ -438,6 +451,14 @@ void MainWindow::openHierarchyDialog()
         openHierarchy(path);
 }
 
+void MainWindow::openRepositoryFolderDialog()
+{
+    const QString start = m_hieraYaml.isEmpty() ? QString() : QFileInfo(m_hieraYaml).absolutePath();
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open control repository"), start);
+    if (!path.isEmpty())
+        openHierarchy(path);
+}
+
 void MainWindow::openFactsDialog()
 {
     if (!m_facts->maybeSave())
@@ -465,6 +486,7 @@ ExplanationReport MainWindow::explanationReport() const
     report.overrides = m_overridesPanel->model()->result();
     report.hieraYaml = m_hieraYaml;
     report.factsFile = m_facts->path();
+    report.revealSecrets = m_runner->revealSecrets(); // only what the user chose to see
     return report;
 }
 
@@ -549,7 +571,7 @@ void MainWindow::dropEvent(QDropEvent* event)
         if (!url.isLocalFile())
             continue;
         const QString path = url.toLocalFile();
-        if (looksLikeHieraYaml(path))
+        if (QFileInfo(path).isDir() || looksLikeHieraYaml(path)) // a control repository, or its hiera.yaml
             openHierarchy(path);
         else
             openFacts(path);

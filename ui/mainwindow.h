@@ -27,6 +27,7 @@ class LookupBar;
 class LookupRunner;
 class LookupScheduler;
 class MessageBanner;
+class RepositoryMenu;
 class SourceViewer;
 class TracePanel;
 class ValueTreeModel;
@@ -52,8 +53,10 @@ public:
     using QuestionHandler = FactsDocument::QuestionHandler;
     void setQuestionHandler(QuestionHandler handler);
 
-    // Loads a hiera.yaml in the background; the answer follows when it is loaded. With unsaved fact
-    // edits, asks first (Discard goes back to the saved facts); false if the user cancelled.
+    // Opens a control repository in the background, by its hiera.yaml or its root directory (its
+    // modules' layers too, with the options the Repository menu keeps for it); the answer follows when
+    // it is loaded. With unsaved fact edits, asks first (Discard goes back to the saved facts); false if
+    // the user cancelled.
     bool openHierarchy(const QString& hieraYaml);
     // Reads a facts file (facter -y / -j, puppet facts, or a scope saved here) in the background; the
     // facts panel says it is reading, and factsLoadFinished follows. A later open supersedes one still
@@ -88,6 +91,7 @@ public:
     SourceViewer* sourceViewer() const { return m_sourceViewer; }
     OverridesPanel* overridesPanel() const { return m_overridesPanel; }
     HelpGuide* helpGuide() const { return m_helpGuide; } // null until F1 first asked for it
+    RepositoryMenu* repositoryMenu() const { return m_repositoryMenu; }
     DataFileWatcher* fileWatcher() const;
     FactTreeModel* factModel() const;
     QUndoStack* undoStack() const;
@@ -141,6 +145,7 @@ private:
     void onEngineLoaded(const QString& hieraYaml);
     void onLoadFailed(const QString& hieraYaml);
     void openHierarchyDialog();
+    void openRepositoryFolderDialog();
     void openFactsDialog();
     void exportFactsDialog();
     void exportExplanationDialog();
@@ -164,6 +169,7 @@ private:
     SourceViewer* m_sourceViewer = nullptr;
     OverridesPanel* m_overridesPanel = nullptr;
     HelpGuide* m_helpGuide = nullptr;
+    RepositoryMenu* m_repositoryMenu = nullptr;
 
     QLabel* m_statusLabel = nullptr;
     QLabel* m_busyLabel = nullptr;

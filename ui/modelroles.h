@@ -31,6 +31,17 @@ enum Role {
     SuspiciousRole,
     // QString: the dotted path of the row from the model's root (FactTreeModel: "facts.os.family").
     KeyPathRole,
+    // int: HierarchyModel::RowKind of the row (layer, level or location).
+    HierarchyRowRole,
+    // int: hiera::Layer::Kind of the layer a HierarchyModel row belongs to.
+    LayerKindRole,
+    // QString: why the engine cannot run this level (HierarchyModel level rows); empty if it can.
+    UnsupportedRole,
+    // bool: a level of a module's default_hierarchy (HierarchyModel level rows).
+    DefaultHierarchyRole,
+    // bool: the row's value is decrypted eyaml (ValueTreeModel, ExplanationModel, ContributionModel),
+    // masked or revealed.
+    SecretRole,
     // bool: a top-scope copy of a fact (FactTreeModel): read-only, it follows facts.<name>.
     DerivedRole,
 };

@@ -17,7 +17,8 @@ public:
 
     explicit OverridesModel(QObject* parent = nullptr);
 
-    void setResult(const Overrides::ResultPtr& result);
+    // Decrypted eyaml values are shown masked unless `revealSecrets` (the runner's reveal state).
+    void setResult(const Overrides::ResultPtr& result, bool revealSecrets = false);
     Overrides::ResultPtr result() const { return m_result; }
     QModelIndex levelsRoot() const { return index(0, 0); }
     QModelIndex leavesRoot() const { return index(1, 0); }

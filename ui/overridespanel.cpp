@@ -35,7 +35,7 @@ void OverridesPanel::show(const Overrides::ResultPtr& result)
     // can arrive in between) waits for its own.
     if (!m_outcome || result->key != m_outcome->request.key)
         return;
-    m_model->setResult(result);
+    m_model->setResult(result, m_runner->revealSecrets());
     m_view->expandAll();
     for (int column = 0; column < OverridesModel::ColumnCount; ++column)
         m_view->resizeColumnToContents(column);

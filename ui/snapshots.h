@@ -37,6 +37,10 @@ struct LookupOutcome {
     hiera::Value scope; // what it was looked up against (shared storage: a reference count)
     hiera::LookupResult result;
     double elapsedMs = 0;
+    // Set when the result holds values decrypted from eyaml: the same outcome with them masked
+    // (SecretMask), which the views are shown until the user reveals secrets. Null on that copy.
+    std::shared_ptr<const LookupOutcome> masked;
+    bool secretsMasked = false; // this is such a masked copy
 };
 
 using EnginePtr = std::shared_ptr<const hiera::Engine>;

@@ -126,8 +126,13 @@ void TracePanel::updateStaleViews()
         m_staleViews &= ~ExplanationText;
         QString text;
         try {
-            if (m_outcome && m_outcome->result.trace)
-                text = ValueConvert::toQString(hiera::explainText(*m_outcome->result.trace));
+            if (m_outcome && m_outcome->result.trace) {
+                // The runner hands over secrets already masked (SecretMask) unless the user revealed
+                // them: print what the other views show. Anything else stays "<sensitive>".
+                hiera::ExplainOptions options;
+                options.revealSecrets = m_outcome->secretsMasked || m_runner->revealSecrets();
+                text = ValueConvert::toQString(hiera::explainText(*m_outcome->result.trace, options));
+            }
         } catch (const std::exception& e) {
             text = QString::fromUtf8(e.what());
         }

@@ -1,6 +1,8 @@
 #include "valuetreemodel.h"
 
 #include "modelroles.h"
+#include "secretmask.h"
+#include "statusicons.h"
 #include "treemodel_impl.h"
 #include "valueconvert.h"
 
@@ -89,6 +91,8 @@ QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) con
         case KeyColumn:
             return node->key;
         case ValueColumn:
+            if (node->value.isStillEncrypted())
+                return SecretMask::stillEncryptedText(node->value);
             return ValueConvert::displayText(node->value);
         case TypeColumn:
             return ValueConvert::typeName(node->value.type());
@@ -99,14 +103,27 @@ QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) con
     case Qt::ToolTipRole:
         if (column == OriginColumn)
             return ValueConvert::originText(node->value.mark());
+        if (column == ValueColumn && node->value.isStillEncrypted())
+            return tr("Left encrypted: no key here decrypts it. As written:\n%1").arg(ValueConvert::displayText(node->value));
+        if (column == ValueColumn && node->value.isSecret())
+            return SecretMask::isMasked(node->value)
+                ? tr("Decrypted from eyaml, hidden: View ▸ Reveal Secrets shows it.")
+                : tr("Decrypted from eyaml:\n%1").arg(ValueConvert::displayText(node->value));
         if (column == ValueColumn && node->value.isScalar())
             return ValueConvert::displayText(node->value);
         break;
+    case Qt::DecorationRole:
+        if (column == ValueColumn && (node->value.isSecret() || node->value.isStillEncrypted()))
+            return StatusIcons::icon(StatusIcons::Kind::Locked);
+        break;
+    case HieraRoles::SecretRole:
+        return node->value.isSecret();
     case Qt::ForegroundRole:
         if (column == OriginColumn)
             return QBrush(QPalette().color(QPalette::Link));
         if (column == TypeColumn
-            || (column == ValueColumn && (!node->value.isScalar() || node->value.isNull())))
+            || (column == ValueColumn
+                && (!node->value.isScalar() || node->value.isNull() || node->value.isStillEncrypted())))
             return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
         break;
     case Qt::FontRole:

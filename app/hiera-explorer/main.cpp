@@ -1,5 +1,5 @@
-// hiera-explorer [hiera.yaml] [--facts FILE] [--key KEY]
-// Without a hiera.yaml it opens the bundled demo hierarchy.
+// hiera-explorer [PATH] [--facts FILE] [--key KEY]
+// PATH is a control repository's root directory or a hiera.yaml. Without it the bundled demo opens.
 //
 // Test hooks (hidden from --help; tests/ui/tst_autosave.cpp drives the real program with them):
 //   --test-edit KEY=VALUE   once the first answer is on screen, sets the fact at the dotted KEY
@@ -40,8 +40,9 @@ int main(int argc, char* argv[])
     parser.setApplicationDescription(QStringLiteral("Explore Hiera 5 lookups: where every value comes from."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("hiera.yaml"),
-        QStringLiteral("The hierarchy to open (default: the bundled demo)."), QStringLiteral("[hiera.yaml]"));
+    parser.addPositionalArgument(QStringLiteral("path"),
+        QStringLiteral("A control repository (its directory) or a hiera.yaml to open (default: the bundled demo)."),
+        QStringLiteral("[PATH]"));
     const QCommandLineOption factsOption(QStringLiteral("facts"),
         QStringLiteral("Facts file: YAML or JSON, facter -y/-j or puppet facts output."), QStringLiteral("FILE"));
     const QCommandLineOption keyOption(QStringLiteral("key"), QStringLiteral("Key to look up."), QStringLiteral("KEY"));
@@ -59,7 +60,7 @@ int main(int argc, char* argv[])
 
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) {
-        std::fprintf(stderr, "hiera-explorer: expected at most one hiera.yaml\n");
+        std::fprintf(stderr, "hiera-explorer: expected at most one repository or hiera.yaml\n");
         return 2;
     }
 

@@ -4,14 +4,27 @@
 
 const char* const kUsage =
     "Usage: hiera-lookup --config PATH [--facts FILE] [--scope FILE] [--node NAME]\n"
+    "                    [--environment NAME] [--modulepath DIRS] [--hiera_config FILE]\n"
     "                    [--merge first|unique|hash|deep] [--knockout-prefix P]\n"
     "                    [--sort-merged-arrays] [--merge-hash-arrays]\n"
-    "                    [--explain] [--format json|yaml] KEY\n"
+    "                    [--eyaml-private-key FILE] [--skip-unsupported]\n"
+    "                    [--explain [--show-secrets]] [--format json|yaml] KEY\n"
     "\n"
-    "Looks up KEY (dotted keys dig into the value: profile::ntp.servers.0) in the Hiera 5\n"
-    "hierarchy described by the hiera.yaml at PATH, the way `puppet lookup` does.\n"
+    "Looks up KEY (dotted keys dig into the value: profile::ntp.servers.0) the way `puppet lookup`\n"
+    "does, in Puppet's three layers: the global hiera.yaml (--hiera_config), the environment at PATH\n"
+    "and the modules on its modulepath that have a hiera.yaml.\n"
     "\n"
-    "  --config PATH          the hiera.yaml (version 5)\n"
+    "  --config PATH          the environment: a control repository's directory or its hiera.yaml\n"
+    "                         (version 5); its modules are found through environment.conf's\n"
+    "                         modulepath (default site:site-modules:modules)\n"
+    "  --hiera_config FILE    the global layer's hiera.yaml (optional; alone, the only layer)\n"
+    "  --environment NAME     $environment (default production, as puppet lookup)\n"
+    "  --modulepath DIRS      ':'-separated module directories, relative to PATH (replaces\n"
+    "                         environment.conf's)\n"
+    "  --eyaml-private-key FILE  the PEM key for eyaml levels whose pkcs7_private_key cannot be\n"
+    "                         read; without any key, ENC[...] values stay encrypted (a warning)\n"
+    "  --skip-unsupported     skip levels whose function this engine cannot run (hiera_vault, a\n"
+    "                         custom data_hash...) with a warning, instead of failing when consulted\n"
     "  --facts FILE           facts, YAML or JSON (facter -y/-j, or `puppet facts` output);\n"
     "                         each fact is visible as facts.NAME and as top-scope NAME\n"
     "  --scope FILE           a YAML or JSON hash used as the raw scope tree (wins over --facts)\n"
@@ -21,6 +34,7 @@ const char* const kUsage =
     "  --sort-merged-arrays   deep merge: sort merged arrays\n"
     "  --merge-hash-arrays    deep merge: merge arrays of hashes element by element\n"
     "  --explain              print how the value was found (Puppet's --explain, plus file:line)\n"
+    "  --show-secrets         with --explain, show decrypted eyaml values (default: <sensitive>)\n"
     "  --format json|yaml     output format (default yaml); with --explain, json prints the trace\n"
     "  --no-cache             do not use the cache of parsed data files\n"
     "                         (~/.cache/hiera-explorer/parsed, or $HIERA_CACHE_DIR; empty disables)\n"
@@ -70,8 +84,33 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
             a.help = true;
         } else if (arg == "--version") {
             a.version = true;
-        } else if (arg == "--config" || arg == "--hiera_config" || arg == "-c") {
+        } else if (arg == "--config" || arg == "-c") {
             a.config = value();
+        } else if (arg == "--hiera_config" || arg == "--hiera-config") {
+            a.globalConfig = value();
+        } else if (arg == "--environment") {
+            a.environment = value();
+            if (a.environment.empty())
+                usageError("--environment needs a name");
+        } else if (arg == "--modulepath") {
+            std::vector<std::string> dirs;
+            const std::string v = value();
+            std::size_t pos = 0;
+            while (pos <= v.size()) {
+                std::size_t colon = v.find(':', pos);
+                if (colon == std::string::npos)
+                    colon = v.size();
+                if (colon > pos)
+                    dirs.push_back(v.substr(pos, colon - pos));
+                pos = colon + 1;
+            }
+            a.modulepath = std::move(dirs);
+        } else if (arg == "--eyaml-private-key") {
+            a.eyamlPrivateKey = value();
+        } else if (arg == "--skip-unsupported") {
+            a.skipUnsupported = true;
+        } else if (arg == "--show-secrets") {
+            a.showSecrets = true;
         } else if (arg == "--facts") {
             a.factsFile = value();
         } else if (arg == "--scope") {
@@ -104,7 +143,7 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
     }
     if (a.help || a.version)
         return a;
-    if (a.config.empty())
+    if (a.config.empty() && a.globalConfig.empty())
         usageError("--config PATH is required");
     if (a.key.empty())
         usageError("a KEY to look up is required");

@@ -11,7 +11,13 @@
 
 struct CliArgs
 {
-    std::string config;
+    std::string config;       // the environment: a control repository's directory or its hiera.yaml
+    std::string globalConfig; // the global layer's hiera.yaml (puppet lookup's --hiera_config)
+    std::string environment = "production";
+    std::optional<std::vector<std::string>> modulepath;
+    bool skipUnsupported = false;
+    std::string eyamlPrivateKey;
+    bool showSecrets = false;
     std::string factsFile;
     std::string scopeFile;
     std::string node;

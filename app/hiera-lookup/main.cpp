@@ -4,6 +4,7 @@
 #include "cliargs.h"
 
 #include <hiera/engine.h>
+#include <hiera/environment.h>
 #include <hiera/explain.h>
 #include <hiera/facts.h>
 #include <hiera/valueformat.h>
@@ -99,12 +100,33 @@ int main(int argc, char** argv)
         if (!args.scopeFile.empty()) {
             extra = hiera::parseFacts(hiera::readFile(args.scopeFile), args.scopeFile);
         }
-        hiera::MapScope scope(hiera::scopeFromFacts(facts, args.node, extra));
+        hiera::Value scopeTree = hiera::scopeFromFacts(facts, args.node, extra);
+        // puppet lookup sets the top-scope $environment to the environment's name.
+        if (scopeTree.isHash() && !scopeTree.asHash().contains("environment"))
+            scopeTree.mutableHash().set("environment", hiera::Value(args.environment));
+        hiera::MapScope scope(scopeTree);
 
         hiera::EngineOptions engineOptions;
         if (!args.noCache)
             engineOptions.diskCacheDirectory = cacheDirectory();
-        auto engine = hiera::Engine::load(args.config, engineOptions);
+        engineOptions.skipUnsupportedLevels = args.skipUnsupported;
+        engineOptions.eyamlPrivateKey = args.eyamlPrivateKey;
+        std::vector<hiera::Layer> layers;
+        if (!args.config.empty()) {
+            hiera::EnvironmentOptions envOptions;
+            envOptions.name = args.environment;
+            envOptions.modulepath = args.modulepath;
+            envOptions.globalHieraYaml = args.globalConfig;
+            hiera::Environment env = hiera::Environment::discover(args.config, envOptions);
+            for (const auto& w : env.warnings)
+                std::cerr << "hiera-lookup: warning: " << hiera::printableLine(w) << '\n';
+            layers = std::move(env.layers);
+        } else {
+            hiera::Layer global;
+            global.config = hiera::Config::load(args.globalConfig);
+            layers.push_back(std::move(global));
+        }
+        auto engine = hiera::Engine::fromLayers(std::move(layers), engineOptions);
         preloadInParallel(*engine, scope);
         hiera::LookupRequest options;
         options.merge = args.merge;
@@ -113,7 +135,12 @@ int main(int argc, char** argv)
 
         std::string out;
         if (args.explain && r.trace)
-            out = args.format == CliArgs::Format::Json ? hiera::explainJson(*r.trace) + '\n' : hiera::explainText(*r.trace);
+        {
+            hiera::ExplainOptions explain;
+            explain.revealSecrets = args.showSecrets;
+            out = args.format == CliArgs::Format::Json ? hiera::explainJson(*r.trace, true, explain) + '\n'
+                                                       : hiera::explainText(*r.trace, explain);
+        }
         for (const auto& w : r.warnings)
             std::cerr << "hiera-lookup: warning: " << hiera::printableLine(w) << '\n';
         if (r.status == hiera::LookupResult::Status::Found && !args.explain)

@@ -1,12 +1,16 @@
+#include "controlrepofixture.h"
 #include "hierarchymodel.h"
 #include "modelroles.h"
+#include "statusicons.h"
 #include "uitestutils.h"
 
 #include <hiera/engine.h>
+#include <hiera/environment.h>
 #include <hiera/facts.h>
 #include <hiera/scope.h>
 
 #include <QAbstractItemModelTester>
+#include <QBrush>
 #include <QTest>
 
 using hiera::ResolvedLocation;
@@ -104,6 +108,86 @@ private Q_SLOTS:
 
         model.setSnapshot(nullptr);
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // A control repository: one row per layer in search order, levels under it, a broken module's
+    // error on its row, default_hierarchy marked, and the level this engine cannot run "not run" in
+    // the warning colour (strict) or "skipped".
+    void layersAndUnsupportedLevels_data()
+    {
+        QTest::addColumn<bool>("skip");
+        QTest::newRow("strict") << false;
+        QTest::newRow("skip") << true;
+    }
+    void layersAndUnsupportedLevels()
+    {
+        QFETCH(bool, skip);
+        QTemporaryDir repo;
+        QVERIFY(UiTest::writeControlRepository(repo));
+        hiera::Environment environment = hiera::Environment::discover(repo.path().toStdString());
+        hiera::EngineOptions options;
+        options.skipUnsupportedLevels = skip;
+        auto snapshot = std::make_shared<ScopeSnapshot>();
+        snapshot->engine = hiera::Engine::fromLayers(std::move(environment.layers), options);
+        snapshot->levels = snapshot->engine->resolveHierarchy(hiera::MapScope(hiera::makeHash({})));
+
+        HierarchyModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setBaseDirectory(repo.path());
+        model.setSnapshot(snapshot);
+        QVERIFY(model.isGrouped());
+        QCOMPARE(UiTest::printModel(&model, {}, 0, 1),
+            (QStringList { QStringLiteral("environment layer"), QStringLiteral("  Per-environment"),
+                QStringLiteral("    path"), QStringLiteral("  Secrets"), QStringLiteral("    path"),
+                QStringLiteral("  Vault"), QStringLiteral("    path"), QStringLiteral("  Common"),
+                QStringLiteral("    path"), QStringLiteral("module broken layer"), QStringLiteral("module ntp layer"),
+                QStringLiteral("  ntp common"), QStringLiteral("    path"),
+                QStringLiteral("  ntp defaults (default_hierarchy)"), QStringLiteral("    path") }));
+
+        const QModelIndex environmentRow = model.index(0, 0);
+        QCOMPARE(environmentRow.data(HieraRoles::HierarchyRowRole).toInt(), int(HierarchyModel::RowKind::Layer));
+        QCOMPARE(environmentRow.data(HieraRoles::LayerKindRole).toInt(), int(hiera::Layer::Kind::Environment));
+        QCOMPARE(environmentRow.siblingAtColumn(HierarchyModel::DeclaredColumn).data().toString(),
+            QStringLiteral("hiera.yaml"));
+        QCOMPARE(environmentRow.siblingAtColumn(HierarchyModel::StatusColumn).data().toString(),
+            QStringLiteral("4 levels"));
+        QCOMPARE(environmentRow.data(HieraRoles::SourceFileRole).toString(), repo.filePath(QStringLiteral("hiera.yaml")));
+
+        const QModelIndex broken = model.index(1, HierarchyModel::StatusColumn);
+        QVERIFY2(broken.data().toString().startsWith(QStringLiteral("failed: ")), qPrintable(broken.data().toString()));
+        QCOMPARE(broken.data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0xc0, 0x1c, 0x28));
+        QCOMPARE(model.rowCount(broken.siblingAtColumn(0)), 0);
+
+        const QModelIndex vault = model.index(2, HierarchyModel::StatusColumn, environmentRow);
+        QCOMPARE(vault.data(HieraRoles::HierarchyRowRole).toInt(), int(HierarchyModel::RowKind::Level));
+        const QString reason = vault.data(HieraRoles::UnsupportedRole).toString();
+        QVERIFY(reason.contains(QStringLiteral("hiera_vault")));
+        QCOMPARE(vault.data().toString(),
+            skip ? QStringLiteral("not run: %1 (skipped)").arg(reason) : QStringLiteral("not run: %1").arg(reason));
+        // A warning, not an error: nothing fails until a lookup consults the level.
+        QCOMPARE(vault.data(Qt::ForegroundRole).value<QBrush>().color(), StatusIcons::warningColour());
+        QVERIFY(vault.data(Qt::ToolTipRole).toString().contains(skip ? QStringLiteral("skip") : QStringLiteral("fails")));
+        QVERIFY(model.index(0, HierarchyModel::StatusColumn, environmentRow).data(HieraRoles::UnsupportedRole)
+                    .toString()
+                    .isEmpty());
+
+        const QModelIndex ntp = model.index(2, 0);
+        const QModelIndex defaults = model.index(1, 0, ntp);
+        QVERIFY(defaults.data(HieraRoles::DefaultHierarchyRole).toBool());
+        QVERIFY(!model.index(0, 0, ntp).data(HieraRoles::DefaultHierarchyRole).toBool());
+        QCOMPARE(defaults.data(HieraRoles::LayerKindRole).toInt(), int(hiera::Layer::Kind::Module));
+        const QModelIndex defaultsFile = model.index(0, HierarchyModel::InterpolatedColumn, defaults);
+        QCOMPARE(defaultsFile.data().toString(), QStringLiteral("defaults.yaml"));
+        QCOMPARE(defaultsFile.parent(), defaults);
+        // levelIndex() finds a level's row from its place in the snapshot, wherever it is grouped.
+        QCOMPARE(model.levelIndex(snapshot->levels.size() - 1), defaults);
+
+        // A lone hiera.yaml has one layer: its levels stay at the top.
+        model.setSnapshot(snapshotFor(hiera::makeHash({})));
+        QVERIFY(!model.isGrouped());
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(model.index(0, 0).data(HieraRoles::HierarchyRowRole).toInt(), int(HierarchyModel::RowKind::Level));
+        QCOMPARE(model.levelIndex(3), model.index(3, 0));
     }
 
 private:

@@ -9,7 +9,14 @@
 
 namespace hiera {
 
-std::string explainText(const TraceNode& root);
-std::string explainJson(const TraceNode& root, bool pretty = true);
+struct ExplainOptions
+{
+    // Decrypted eyaml values (Value::isSecret) are written as "<sensitive>" unless this is set: an
+    // explanation is shared, logged and attached to tickets.
+    bool revealSecrets = false;
+};
+
+std::string explainText(const TraceNode& root, const ExplainOptions& options = {});
+std::string explainJson(const TraceNode& root, bool pretty = true, const ExplainOptions& options = {});
 
 } // namespace hiera

@@ -50,10 +50,12 @@ public:
         const Value* raw = context.data().isHash() ? context.data().asHash().find(key) : nullptr;
         if (!raw)
             return std::nullopt;
-        if (!hasEncBlock(*raw))
-            return context.interpolate(*raw); // plain data: no key needed
         if (auto memo = context.memo().find(key))
             return context.interpolate(*memo);
+        if (!hasEncBlock(*raw)) {
+            context.memo().store(key, *raw); // plain data: no key needed, and no walk next time
+            return context.interpolate(*raw);
+        }
         std::string noKeyReason;
         const std::shared_ptr<const PrivateKey> privateKey = loadKey(context.options(), noKeyReason);
         std::optional<Pkcs7Decryptor> decryptor;

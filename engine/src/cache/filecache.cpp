@@ -66,7 +66,7 @@ namespace detail {
 
 std::optional<Value> FileMemo::find(const std::string& key) const
 {
-    std::lock_guard lock(m_mutex);
+    std::shared_lock lock(m_mutex);
     auto it = m_values.find(key);
     if (it == m_values.end())
         return std::nullopt;
@@ -75,7 +75,7 @@ std::optional<Value> FileMemo::find(const std::string& key) const
 
 void FileMemo::store(const std::string& key, Value value)
 {
-    std::lock_guard lock(m_mutex);
+    std::unique_lock lock(m_mutex);
     if (m_values.size() >= kMaxEntries)
         m_values.clear();
     m_values.insert_or_assign(key, std::move(value));

@@ -36,7 +36,7 @@ public:
     void store(const std::string& key, Value value) override;
 
 private:
-    mutable std::mutex m_mutex;
+    mutable std::shared_mutex m_mutex; // warm lookups only read
     std::unordered_map<std::string, Value> m_values;
 };
 } // namespace detail

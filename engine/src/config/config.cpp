@@ -80,6 +80,8 @@ public:
         if (const Value* d = top.find("defaults"))
             defaults = parseDefaults(*d);
 
+        if (const Value* dh = top.find("default_hierarchy"); dh && !dh->isNull())
+            config.defaultHierarchy = parseLevels(*dh, "default_hierarchy", defaults);
         const Value* hierarchy = top.find("hierarchy");
         if (!hierarchy || hierarchy->isNull()) {
             // Puppet's default hierarchy: a single level reading common.yaml.
@@ -95,8 +97,6 @@ public:
         }
         config.hierarchyDeclared = true;
         config.hierarchy = parseLevels(*hierarchy, "hierarchy", defaults);
-        if (const Value* dh = top.find("default_hierarchy"); dh && !dh->isNull())
-            config.defaultHierarchy = parseLevels(*dh, "default_hierarchy", defaults);
         return config;
     }
 

@@ -19,10 +19,19 @@ std::string at(const SourceLocation& loc)
     return loc.isValid() ? " (" + loc.toString() + ")" : std::string();
 }
 
+// What an explanation shows of a value: secrets redacted unless the caller asked for them.
+Value shown(const Value& v, const ExplainOptions& options)
+{
+    return options.revealSecrets ? v : redactSecrets(v);
+}
+
 class TextWriter
 {
 public:
+    explicit TextWriter(const ExplainOptions& options) : m_options(options) { }
     std::string out;
+
+    std::string inspect(const Value& v) const { return rubyInspect(shown(v, m_options)); }
 
     // Each line quotes keys, paths and names that come from facts and data: written as one printable
     // line, so that a fact cannot forge lines or send escape sequences to the terminal.
@@ -52,7 +61,7 @@ public:
         }
         if (!n.lookupOptionsEntry.empty())
             line(indent + 1, "Using lookup_options entry " + quoted(n.lookupOptionsEntry) + ": "
-                                 + (n.lookupOptions ? rubyInspect(*n.lookupOptions) : std::string()));
+                                 + (n.lookupOptions ? inspect(*n.lookupOptions) : std::string()));
         if (n.mergeFromLookupOptions)
             line(indent + 1, "Using merge options from \"lookup_options\" hash");
         for (const auto& c : n.children)
@@ -90,7 +99,7 @@ public:
             for (const auto& c : n.children)
                 node(*c, inner);
             if (n.merge && n.merge->strategy != MergeStrategy::First && n.event == Event::Result && n.value)
-                line(inner, "Merged result: " + rubyInspect(*n.value));
+                line(inner, "Merged result: " + inspect(*n.value));
             break;
         }
         case Kind::Level:
@@ -111,7 +120,7 @@ public:
             case Event::LocationNotFound: line(indent + 1, "Path not found"); break;
             case Event::NotFound: line(indent + 1, "No such key: " + quoted(n.key)); break;
             case Event::Found:
-                line(indent + 1, "Found key: " + quoted(n.key) + " value: " + (n.value ? rubyInspect(*n.value) : "")
+                line(indent + 1, "Found key: " + quoted(n.key) + " value: " + (n.value ? inspect(*n.value) : "")
                                      + at(n.location));
                 break;
             case Event::Failed: line(indent + 1, "Failed: " + n.message); break;
@@ -126,7 +135,7 @@ public:
         case Kind::ScopeRead:
             line(indent, "Global Scope");
             if (n.event == Event::Found)
-                line(indent + 1, "Found key: " + quoted(n.name) + " value: " + (n.value ? rubyInspect(*n.value) : ""));
+                line(indent + 1, "Found key: " + quoted(n.name) + " value: " + (n.value ? inspect(*n.value) : ""));
             else
                 line(indent + 1, "Undefined variable " + quoted(n.name));
             for (const auto& c : n.children)
@@ -144,7 +153,7 @@ public:
             break;
         case Kind::Segment:
             if (n.event == Event::Found)
-                line(indent, "Found key: " + quoted(n.key) + " value: " + (n.value ? rubyInspect(*n.value) : "")
+                line(indent, "Found key: " + quoted(n.key) + " value: " + (n.value ? inspect(*n.value) : "")
                                  + at(n.location));
             else
                 line(indent, "No such key: " + quoted(n.key));
@@ -154,7 +163,7 @@ public:
             break;
         case Kind::Merge:
             if (n.value)
-                line(indent, "Merged with " + quoted(n.name) + ": " + rubyInspect(*n.value));
+                line(indent, "Merged with " + quoted(n.name) + ": " + inspect(*n.value));
             break;
         case Kind::Message:
             if (!n.message.empty())
@@ -164,6 +173,9 @@ public:
             break;
         }
     }
+
+private:
+    const ExplainOptions& m_options;
 };
 
 // A string as JSON; one that is not UTF-8 (a !!binary value in a key or a path) has no JSON form, and
@@ -187,7 +199,7 @@ std::string safeJson(const Value& v)
     }
 }
 
-void jsonNode(std::string& out, const TraceNode& n)
+void jsonNode(std::string& out, const TraceNode& n, const ExplainOptions& options)
 {
     out += "{\"type\":";
     out += toJson(Value(traceKindName(n.kind)));
@@ -208,13 +220,13 @@ void jsonNode(std::string& out, const TraceNode& n)
     field("message", n.message);
     field("lookup_options_entry", n.lookupOptionsEntry);
     if (n.lookupOptions)
-        out += ",\"lookup_options\":" + safeJson(*n.lookupOptions);
+        out += ",\"lookup_options\":" + safeJson(shown(*n.lookupOptions, options));
     if (n.merge)
         out += ",\"merge\":" + safeJson(n.merge->toValue());
     if (n.mergeFromLookupOptions)
         out += ",\"merge_source\":\"lookup_options\"";
     if (n.value)
-        out += ",\"value\":" + safeJson(*n.value);
+        out += ",\"value\":" + safeJson(shown(*n.value, options));
     if (n.location.isValid()) {
         out += ",\"location\":{\"file\":" + jsonText(n.location.file)
                + ",\"line\":" + std::to_string(n.location.line) + ",\"column\":" + std::to_string(n.location.column)
@@ -225,7 +237,7 @@ void jsonNode(std::string& out, const TraceNode& n)
         for (std::size_t i = 0; i < n.children.size(); ++i) {
             if (i)
                 out += ',';
-            jsonNode(out, *n.children[i]);
+            jsonNode(out, *n.children[i], options);
         }
         out += ']';
     }
@@ -234,9 +246,9 @@ void jsonNode(std::string& out, const TraceNode& n)
 
 } // namespace
 
-std::string explainText(const TraceNode& root)
+std::string explainText(const TraceNode& root, const ExplainOptions& options)
 {
-    TextWriter w;
+    TextWriter w(options);
     for (const auto& c : root.children)
         if (c->kind == Kind::LookupOptions)
             w.lookupOptions(*c, 0);
@@ -250,10 +262,10 @@ std::string explainText(const TraceNode& root)
     return w.out;
 }
 
-std::string explainJson(const TraceNode& root, bool pretty)
+std::string explainJson(const TraceNode& root, bool pretty, const ExplainOptions& options)
 {
     std::string out;
-    jsonNode(out, root);
+    jsonNode(out, root, options);
     if (!pretty)
         return out;
     // Indent by reading the document back into a Value (key order is kept) and writing it pretty.

@@ -161,7 +161,8 @@ private:
         if (tokens.empty())
             return original;
         const TraceCursor trace = parentTrace.child(TraceNode::Kind::Interpolation);
-        trace.with([&](TraceNode& n) { n.expression = text; });
+        // A decrypted template is itself a secret: the trace never holds its text.
+        trace.with([&](TraceNode& n) { n.expression = original.isSecret() ? "<sensitive>" : text; });
         const std::size_t max = m_host.maxBytes();
         std::string out;
         bool secret = false;

@@ -228,7 +228,15 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
         digTrace.outcome(TraceNode::Event::Found, value);
     }
     if (entry && entry->convertTo) {
-        value = convertTo(value, *entry->convertTo, key.original());
+        try {
+            value = convertTo(value, *entry->convertTo, key.original());
+        } catch (const Error& e) {
+            if (!containsSecret(value))
+                throw;
+            // Conversion errors quote the value: never a decrypted one.
+            throw Error(e.code(), "convert_to " + rubyInspect(*entry->convertTo) + " failed for the decrypted value of '"
+                                      + key.original() + "' (value not shown)");
+        }
         trace.child(TraceNode::Kind::ConvertTo).value(value).with([&](TraceNode& c) {
             c.message = "Applying convert_to lookup_option with arguments " + rubyInspect(*entry->convertTo);
         });
@@ -355,7 +363,7 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
             levelTrace.with([&](TraceNode& n) { n.name = level.level->name; });
             const std::size_t before = inLayer.count();
             try {
-                lookupLevel(level, prepared, merge, levelTrace, inLayer, lookupOptionsMeta);
+                lookupLevel(level, prepared, root, merge, levelTrace, inLayer, lookupOptionsMeta);
             } catch (const Error& e) {
                 levelTrace.failed(e);
                 throw;
@@ -409,8 +417,8 @@ void LookupRun::consultUnrunnable(const LevelState& level, const Error& why, Tra
     levelTrace.event(TraceNode::Event::Warning).message(warning);
 }
 
-void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const MergeSpec& merge,
-                            TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta)
+void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const std::string& rootKey,
+                            const MergeSpec& merge, TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta)
 {
     if (level.error)
         throw *level.error;
@@ -448,7 +456,7 @@ void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& ro
         std::optional<LocationHit> hit;
         try {
             hit = level.provider->lookup(
-                LocationQuery{c.path, file, level.options, m_engine.options().limits, root, *this, loc});
+                LocationQuery{c.path, file, level.options, m_engine.options().limits, root, rootKey, *this, loc});
         } catch (const Error& e) {
             loc.failed(e);
             throw;

@@ -73,8 +73,8 @@ private:
     std::optional<Value> lookupDefaultHierarchy(const LookupKey& key, std::string_view module,
                                                 const std::optional<MergeSpec>& callerMerge, TraceCursor trace,
                                                 std::shared_ptr<const LookupOptionsEntry>& entry);
-    void lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const MergeSpec& merge,
-                     TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta);
+    void lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const std::string& rootKey,
+                     const MergeSpec& merge, TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta);
     // A level whose function cannot be run: fails when consulted, or is skipped with a warning.
     void consultUnrunnable(const LevelState& level, const Error& why, TraceCursor levelTrace);
 

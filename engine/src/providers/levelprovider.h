@@ -37,6 +37,7 @@ struct LocationQuery
     const Value& options;           // the level's options, interpolated for the scope
     const ParseLimits& limits;
     const Hash::PreparedKey& root;
+    const std::string& rootKey;     // root's text, for functions that take a std::string
     InterpolationHost& host;        // scope, nested lookups, warnings, limits
     TraceCursor trace;              // the location's trace node
 };

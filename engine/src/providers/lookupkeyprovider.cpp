@@ -66,7 +66,7 @@ public:
         KeyContext context(q);
         std::optional<Value> value;
         try {
-            value = m_backend.lookupKey(std::string(q.root.text()), context);
+            value = m_backend.lookupKey(q.rootKey, context);
         } catch (const Error&) {
             throw;
         } catch (const std::bad_alloc&) {

@@ -1,0 +1,277 @@
+// eyaml_lookup_key levels through the public API, as a host uses them: values made by the real
+// hiera-eyaml (tests/fixtures/eyaml) decrypt to what hiera-eyaml says; without a key they stay
+// encrypted and the lookup still answers; the host's key (EngineOptions::eyamlPrivateKey) stands in for
+// an unreadable level key; decrypted values are secrets that explanations and the disk cache never show.
+
+#include "testutils.h"
+#include "support/eyamltestkey.h"
+#include "support/lookupexpect.h"
+
+#include <hiera/context.h>
+#include <hiera/engine.h>
+#include <hiera/explain.h>
+#include <hiera/scope.h>
+
+#include <QDirIterator>
+#include <QtTest>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+using namespace hiera;
+using namespace testutils;
+
+namespace {
+
+const QString kFixtures = QStringLiteral(HIERA_TEST_FIXTURES "/eyaml");
+const std::string kFixtureKey = std::string(HIERA_TEST_FIXTURES) + "/eyaml/keys/private_key.pkcs7.pem";
+
+QByteArray readFixture(const QString& name)
+{
+    QFile f(kFixtures + QLatin1Char('/') + name);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QByteArray eyamlHiera(const std::string& keyFile)
+{
+    return QByteArray("version: 5\nhierarchy:\n  - name: secrets\n    path: secrets.eyaml\n"
+                      "    lookup_key: eyaml_lookup_key\n    options:\n      pkcs7_private_key: '")
+        + QByteArray::fromStdString(keyFile) + "'\n  - name: common\n    path: common.yaml\n";
+}
+
+bool warned(const LookupResult& r, const char* text)
+{
+    for (const auto& w : r.warnings)
+        if (w.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestEyamlLevels : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void decryptsLikeHieraEyaml();
+    void withoutKeyValuesStayEncrypted();
+    void hostKeyStandsInForTheLevelKey();
+    void wrongKeyFailsTheLookup();
+    void decryptedThenInterpolated();
+    void gpgStaysEncrypted();
+    void explanationsRedactSecrets();
+    void diskCacheHoldsNoPlaintext();
+    void concurrentLookupsDecryptOnce();
+
+private:
+    TestKey m_key; // a second key, that did not encrypt the fixtures
+    QTemporaryDir m_keys;
+    std::string m_otherKeyFile;
+};
+
+void TestEyamlLevels::initTestCase()
+{
+    m_key.generate();
+    QVERIFY(m_keys.isValid());
+    m_otherKeyFile = m_keys.filePath("other.pem").toStdString();
+    QFile f(QString::fromStdString(m_otherKeyFile));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(m_key.keyPem.data(), qint64(m_key.keyPem.size()));
+}
+
+void TestEyamlLevels::decryptsLikeHieraEyaml()
+{
+    TempTree tree({{"hiera.yaml", eyamlHiera(kFixtureKey)},
+                   {"data/secrets.eyaml", readFixture("secrets.eyaml")},
+                   {"data/common.yaml", "string_form: from common\n"}});
+    QVERIFY(tree.isValid());
+    const Value expected = yaml(readFixture("expected.yaml").toStdString());
+    QVERIFY(expected.isHash() && expected.asHash().size() > 5);
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope;
+    for (const auto& e : expected.asHash()) {
+        const std::string key = e.key.asString();
+        const LookupResult r = engine->lookup(scope, key);
+        if (r.error)
+            QFAIL(qPrintable(QString::fromStdString(key + ": " + r.error->what())));
+        QVERIFY2(r.found(), key.c_str());
+        QVERIFY2(r.value == e.value, qPrintable(QString::fromStdString(key + ": " + toJson(r.value))));
+        // what was decrypted is a secret; plain data is not
+        QCOMPARE(containsSecret(r.value), key != "plain");
+        QVERIFY2(!warned(r, "stays encrypted"), key.c_str());
+    }
+}
+
+void TestEyamlLevels::withoutKeyValuesStayEncrypted()
+{
+    TempTree tree({{"hiera.yaml", eyamlHiera("/etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem")},
+                   {"data/secrets.eyaml", readFixture("secrets.eyaml")},
+                   {"data/common.yaml", "other: c\n"}});
+    QVERIFY(tree.isValid());
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope;
+    const LookupResult r = engine->lookup(scope, "string_form");
+    EXPECT_FOUND(r, r.value); // found, no error
+    QVERIFY(r.value.isString());
+    QVERIFY(QString::fromStdString(r.value.asString()).startsWith("ENC[PKCS7,MII")); // never empty
+    QVERIFY(r.value.isStillEncrypted());
+    QVERIFY(!r.value.isSecret());
+    QVERIFY(warned(r, "stays encrypted"));
+    QVERIFY(warned(r, "/etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem"));
+    QVERIFY(warned(r, "--eyaml-private-key"));
+    // plain values of the same file, and other levels, answer as usual without a key
+    EXPECT_FOUND(engine->lookup(scope, "plain"), Value("not a secret"));
+    EXPECT_FOUND(engine->lookup(scope, "other"), Value("c"));
+}
+
+void TestEyamlLevels::hostKeyStandsInForTheLevelKey()
+{
+    TempTree tree({{"hiera.yaml", eyamlHiera("/etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem")},
+                   {"data/secrets.eyaml", readFixture("secrets.eyaml")},
+                   {"data/common.yaml", ""}});
+    QVERIFY(tree.isValid());
+    EngineOptions options;
+    options.eyamlPrivateKey = kFixtureKey;
+    auto engine = Engine::load(tree.hieraYaml(), options);
+    MapScope scope;
+    const LookupResult r = engine->lookup(scope, "string_form");
+    EXPECT_FOUND(r, Value("p4ss w0rd"));
+    QVERIFY(r.value.isSecret());
+    // a level key that can be read wins over the host's (here: the wrong one)
+    TempTree own({{"hiera.yaml", eyamlHiera(m_otherKeyFile)},
+                  {"data/secrets.eyaml", readFixture("secrets.eyaml")},
+                  {"data/common.yaml", ""}});
+    const LookupResult wrong = Engine::load(own.hieraYaml(), options)->lookup(scope, "string_form");
+    EXPECT_ERROR(wrong, ErrorCode::EyamlDecrypt);
+}
+
+void TestEyamlLevels::wrongKeyFailsTheLookup()
+{
+    TempTree tree({{"hiera.yaml", eyamlHiera(m_otherKeyFile)},
+                   {"data/secrets.eyaml", readFixture("secrets.eyaml")},
+                   {"data/common.yaml", ""}});
+    QVERIFY(tree.isValid());
+    MapScope scope;
+    const LookupResult r = Engine::load(tree.hieraYaml())->lookup(scope, "string_form");
+    EXPECT_ERROR(r, ErrorCode::EyamlDecrypt);
+    QVERIFY2(errorText(r).contains("hiera-eyaml backend error decrypting ENC[PKCS7,")
+                 && errorText(r).contains("when looking up string_form in") && errorText(r).contains("secrets.eyaml"),
+             qPrintable(errorText(r)));
+    QVERIFY(!errorText(r).contains("p4ss"));
+}
+
+void TestEyamlLevels::decryptedThenInterpolated()
+{
+    TempTree tree({{"hiera.yaml", eyamlHiera(m_otherKeyFile)},
+                   {"data/secrets.eyaml", QByteArray::fromStdString("pw: " + m_key.enc("x-%{facts.who}") + "\n"
+                                                                    + "db_url: 'postgres://app:%{lookup(\"pw\")}@db'\n")},
+                   {"data/common.yaml", "user_line: 'user=%{lookup(\"pw\")}'\n"}});
+    QVERIFY(tree.isValid());
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope(yaml("facts: {who: world}\n"));
+    const LookupResult r = engine->lookup(scope, "pw");
+    EXPECT_FOUND(r, Value("x-world")); // Puppet interpolates after decrypting
+    QVERIFY(r.value.isSecret());
+    // a secret put into another string keeps that string a secret
+    const LookupResult line = engine->lookup(scope, "user_line");
+    EXPECT_FOUND(line, Value("user=x-world"));
+    QVERIFY(line.value.isSecret());
+    EXPECT_FOUND(engine->lookup(scope, "db_url"), Value("postgres://app:x-world@db"));
+    QVERIFY(engine->lookup(scope, "db_url").value.isSecret());
+}
+
+void TestEyamlLevels::gpgStaysEncrypted()
+{
+    const std::string gpg = "ENC[GPG,hQEMA8qE0WGDcJnHAQf/Zm9vYmFy]";
+    TempTree tree({{"hiera.yaml", eyamlHiera(m_otherKeyFile)},
+                   {"data/secrets.eyaml", QByteArray::fromStdString("g: " + gpg + "\n")},
+                   {"data/common.yaml", ""}});
+    QVERIFY(tree.isValid());
+    MapScope scope;
+    const LookupResult r = Engine::load(tree.hieraYaml())->lookup(scope, "g");
+    EXPECT_FOUND(r, Value(gpg));
+    QVERIFY(r.value.isStillEncrypted());
+    QVERIFY(warned(r, "GPG not supported"));
+}
+
+void TestEyamlLevels::explanationsRedactSecrets()
+{
+    TempTree tree({{"hiera.yaml", eyamlHiera(m_otherKeyFile)},
+                   {"data/secrets.eyaml",
+                    QByteArray::fromStdString("pw: " + m_key.enc("hunter2-%{facts.who}") + "\nplain: visible\n")},
+                   {"data/common.yaml", "line: 'pw=%{lookup(\"pw\")}'\n"}});
+    QVERIFY(tree.isValid());
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope(yaml("facts: {who: world}\n"));
+    LookupRequest explain;
+    explain.explain = true;
+    for (const char* key : {"pw", "line"}) {
+        const LookupResult r = engine->lookup(scope, key, explain);
+        QVERIFY(r.found() && r.trace);
+        for (const std::string& text : {explainText(*r.trace), explainJson(*r.trace)}) {
+            QVERIFY2(text.find("hunter2") == std::string::npos, text.c_str());
+            QVERIFY2(text.find("<sensitive>") != std::string::npos, text.c_str());
+        }
+        ExplainOptions reveal;
+        reveal.revealSecrets = true;
+        QVERIFY(explainText(*r.trace, reveal).find("hunter2-world") != std::string::npos);
+    }
+    const LookupResult plain = engine->lookup(scope, "plain", explain);
+    QVERIFY(explainText(*plain.trace).find("visible") != std::string::npos);
+}
+
+void TestEyamlLevels::diskCacheHoldsNoPlaintext()
+{
+    TempTree tree({{"hiera.yaml", eyamlHiera(kFixtureKey)},
+                   {"data/secrets.eyaml", readFixture("secrets.eyaml")},
+                   {"data/common.yaml", ""}});
+    QTemporaryDir cache;
+    QVERIFY(tree.isValid() && cache.isValid());
+    EngineOptions options;
+    options.diskCacheDirectory = cache.path().toStdString();
+    MapScope scope;
+    EXPECT_FOUND(Engine::load(tree.hieraYaml(), options)->lookup(scope, "string_form"), Value("p4ss w0rd"));
+    // a second engine reads the parse back from disk and decrypts again
+    EXPECT_FOUND(Engine::load(tree.hieraYaml(), options)->lookup(scope, "string_form"), Value("p4ss w0rd"));
+    int files = 0;
+    for (QDirIterator it(cache.path(), QDir::Files, QDirIterator::Subdirectories); it.hasNext();) {
+        QFile f(it.next());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        ++files;
+        QVERIFY2(!bytes.contains("p4ss w0rd"), qPrintable(f.fileName()));
+    }
+    QVERIFY(files > 0); // the cache was used
+}
+
+void TestEyamlLevels::concurrentLookupsDecryptOnce()
+{
+    // One Context shared by threads, as the explorer's fleet work shares an engine: the key store and
+    // the per-file memo are written by whichever thread comes first, read by the others.
+    TempTree tree({{"hiera.yaml", eyamlHiera(kFixtureKey)},
+                   {"data/secrets.eyaml", readFixture("secrets.eyaml")},
+                   {"data/common.yaml", ""}});
+    QVERIFY(tree.isValid());
+    const Value expected = yaml(readFixture("expected.yaml").toStdString());
+    auto engine = Engine::load(tree.hieraYaml());
+    Context node(engine, std::make_shared<MapScope>());
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&] {
+            for (int i = 0; i < 50; ++i)
+                for (const auto& e : expected.asHash()) {
+                    const LookupResult r = node.lookup(e.key.asString());
+                    if (!r.found() || !(r.value == e.value))
+                        ++wrong;
+                }
+        });
+    for (auto& th : threads)
+        th.join();
+    QCOMPARE(wrong.load(), 0);
+}
+
+QTEST_APPLESS_MAIN(TestEyamlLevels)
+#include "tst_eyamllevels.moc"

@@ -1,0 +1,335 @@
+// Puppet's three layers (shared/docs/layers.md): finding them in a control repository, their order,
+// module namespaces, module lookup_options and default_hierarchy. The expected values are the ones
+// layers.md records from `puppet lookup` on the same data.
+
+#include "testutils.h"
+#include "support/lookupexpect.h"
+
+#include <hiera/engine.h>
+#include <hiera/environment.h>
+#include <hiera/explain.h>
+#include <hiera/scope.h>
+
+#include <QTest>
+
+using namespace hiera;
+using namespace testutils;
+
+namespace {
+
+// layers.md §2-4: a global layer, an environment and a module `mymod` (hierarchy common.yaml,
+// default_hierarchy defaults.yaml + defaults2.yaml), node level n1 in global and environment.
+FileList observedRepository()
+{
+    const QByteArray twoLevels = "version: 5\nhierarchy:\n  - name: node\n    path: 'nodes/%{trusted.certname}.yaml'\n"
+                                 "  - name: common\n    path: common.yaml\n";
+    return {
+        {"global/hiera.yaml", twoLevels},
+        {"global/data/nodes/n1.yaml", "mymod::layered: {gn: 1}\nmymod::arr: [gn1]\n"},
+        {"global/data/common.yaml",
+         "shared: global\nmymod::layered: {g: 1, shared: global}\nmymod::arr: [g1]\n"
+         "mymod::from_global: {a: {g: 1}}\n"
+         "lookup_options:\n  mymod::from_global: {merge: deep}\n  mymod::lo_conflict: {merge: first}\n"
+         "mymod::lo_conflict: [g]\n"},
+        {"env/hiera.yaml", twoLevels},
+        {"env/environment.conf", "# comment\nmodulepath = site:modules:$basemodulepath\nmanifest = manifests\n"},
+        {"env/data/nodes/n1.yaml", "mymod::layered: {en: 1}\n"},
+        {"env/data/common.yaml",
+         "shared: env\nenvonly: env\nmymod::layered: {e: 1, shared: env}\nmymod::arr: [e1]\n"
+         "mymod::from_global: {a: {e: 1}}\nmymod::pat_x: [e]\nnomod::k: envval\nmymod::lo_conflict: [e]\n"
+         "mymod::dflt2: [e2]\n"
+         "lookup_options:\n  mymod::layered: {merge: hash}\n  '^mymod::pat_': {merge: unique}\n"
+         "  mymod::lo_conflict: {merge: unique}\n  mymod::dflt2: {merge: unique}\n"},
+        {"env/site/mymod/hiera.yaml",
+         "version: 5\nhierarchy:\n  - name: module common\n    path: common.yaml\n"
+         "default_hierarchy:\n  - name: defaults\n    path: defaults.yaml\n  - name: defaults2\n    path: defaults2.yaml\n"},
+        {"env/site/mymod/data/common.yaml",
+         "shared: module-unqualified\nother::y: dropped\nmymod::layered: {m: 1, shared: module}\nmymod::arr: [m1]\n"
+         "mymod::from_global: {a: {m: 1}}\nmymod::pat_x: [m]\nmymod::modonly: module\n"
+         "lookup_options:\n  mymod::arr: {merge: unique}\n"},
+        {"env/site/mymod/data/defaults.yaml",
+         "mymod::only_default: from-default\nmymod::modonly: from-default\nmymod::arr: [d1]\n"
+         "mymod::dflt_merge: [d1]\nmymod::dflt2: [x1]\n"
+         "lookup_options:\n  mymod::dflt_merge: {merge: unique}\n"},
+        {"env/site/mymod/data/defaults2.yaml", "mymod::dflt_merge: [d2]\nmymod::dflt2: [x2]\n"},
+        // A directory with data but no hiera.yaml has no module layer.
+        {"env/modules/nocfg/data/common.yaml", "nocfg::k: never\n"},
+    };
+}
+
+struct Repo
+{
+    TempTree tree;
+    Environment env;
+    std::shared_ptr<Engine> engine;
+    MapScope scope{yaml("trusted: {certname: n1}\n")};
+
+    explicit Repo(const FileList& files, EnvironmentOptions options = {}, bool withGlobal = true)
+        : tree(files)
+    {
+        if (withGlobal)
+            options.globalHieraYaml = tree.path("global/hiera.yaml");
+        env = Environment::discover(tree.path("env"), options);
+        engine = Engine::fromLayers(env.layers);
+    }
+    LookupResult lookup(const std::string& key, std::optional<MergeStrategy> merge = {}, bool explain = false) const
+    {
+        LookupRequest request;
+        if (merge)
+            request.merge = mergeOf(*merge);
+        request.explain = explain;
+        return engine->lookup(scope, key, request);
+    }
+};
+
+} // namespace
+
+class TestLayers : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void discovery();
+    void discoveryFromHieraYamlAndModulepath();
+    void observedResults_data();
+    void observedResults();
+    void callerMergeOverridesModuleOptions();
+    void unqualifiedModuleKeysDroppedWithWarning();
+    void moduleLookupOptionsOutsideNamespaceFail();
+    void brokenModuleFailsOnlyItsKeys();
+    void otherVersionModuleLeftOut();
+    void defaultHierarchyOnlyInModules();
+    void explainShowsEachLayer();
+    void resolvedLevelsNameTheirLayer();
+};
+
+void TestLayers::discovery()
+{
+    Repo repo(observedRepository());
+    QVERIFY(repo.tree.isValid());
+    const auto& layers = repo.env.layers;
+    QCOMPARE(layers.size(), std::size_t(3)); // global, environment, mymod (nocfg has no hiera.yaml)
+    QCOMPARE(int(layers[0].kind), int(Layer::Kind::Global));
+    QCOMPARE(int(layers[1].kind), int(Layer::Kind::Environment));
+    QCOMPARE(int(layers[2].kind), int(Layer::Kind::Module));
+    QCOMPARE(layers[2].module, std::string("mymod"));
+    QCOMPARE(layers[2].displayName(), std::string("module mymod"));
+    QCOMPARE(layers[2].providerTitle(), std::string("Module \"mymod\" Data Provider (hiera configuration version 5)"));
+    QCOMPARE(layers[2].config.defaultHierarchy.size(), std::size_t(2));
+    QCOMPARE(repo.env.name, std::string("production"));
+    // environment.conf's modulepath, $basemodulepath left out (outside the repository)
+    QCOMPARE(repo.env.modulepath.size(), std::size_t(2));
+    QVERIFY(QString::fromStdString(repo.env.modulepath[0]).endsWith("/env/site"));
+    QVERIFY(QString::fromStdString(repo.env.modulepath[1]).endsWith("/env/modules"));
+}
+
+void TestLayers::discoveryFromHieraYamlAndModulepath()
+{
+    // No environment.conf: site, site-modules and modules are searched; the first module of a name wins.
+    TempTree tree({{"repo/hiera.yaml", "version: 5\n"},
+                   {"repo/data/common.yaml", "k: env\n"},
+                   {"repo/site-modules/a/hiera.yaml", "version: 5\n"},
+                   {"repo/site-modules/a/data/common.yaml", "a::k: from-site-modules\n"},
+                   {"repo/modules/a/hiera.yaml", "version: 5\n"},
+                   {"repo/modules/a/data/common.yaml", "a::k: from-modules\n"},
+                   {"repo/modules/b/hiera.yaml", "version: 5\n"},
+                   {"repo/modules/b/data/common.yaml", "b::k: b\n"},
+                   {"repo/modules/Bad-Name/hiera.yaml", "version: 5\n"},
+                   {"other/c/hiera.yaml", "version: 5\n"},
+                   {"other/c/data/common.yaml", "c::k: c\n"}});
+    QVERIFY(tree.isValid());
+    Environment env = Environment::discover(tree.path("repo/hiera.yaml")); // the hiera.yaml names the root too
+    QCOMPARE(env.layers.size(), std::size_t(3)); // environment, a, b
+    auto engine = Engine::fromLayers(env.layers);
+    MapScope scope;
+    EXPECT_FOUND(engine->lookup(scope, "a::k"), Value("from-site-modules"));
+    EXPECT_FOUND(engine->lookup(scope, "b::k"), Value("b"));
+    // an explicit modulepath replaces the default one; absolute entries are used as they are
+    EnvironmentOptions options;
+    options.modulepath = std::vector<std::string>{tree.path("other"), "modules"};
+    options.name = "staging";
+    env = Environment::discover(tree.path("repo"), options);
+    QCOMPARE(env.name, std::string("staging"));
+    engine = Engine::fromLayers(env.layers);
+    EXPECT_FOUND(engine->lookup(scope, "c::k"), Value("c"));
+    EXPECT_FOUND(engine->lookup(scope, "a::k"), Value("from-modules"));
+    // no hiera.yaml anywhere: one clear error
+    TempTree empty(FileList{{"nothing/README", "x"}});
+    try {
+        Environment::discover(empty.path("nothing"));
+        QFAIL("discovery of an empty directory succeeded");
+    } catch (const Error& e) {
+        QVERIFY2(QString(e.what()).contains("no hiera.yaml"), e.what());
+    }
+}
+
+void TestLayers::observedResults_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("merge"); // "" = lookup_options / first
+    QTest::addColumn<QByteArray>("expected"); // YAML; "~not found" for not found
+    // layers.md §2
+    QTest::newRow("shared: global wins") << "shared" << "" << QByteArray("global");
+    QTest::newRow("envonly") << "envonly" << "" << QByteArray("env");
+    QTest::newRow("env hash option over all layers")
+        << "mymod::layered" << "" << QByteArray("{m: 1, shared: global, e: 1, en: 1, g: 1, gn: 1}");
+    QTest::newRow("module unique option applies to all layers") << "mymod::arr" << "" << QByteArray("[gn1, g1, e1, m1]");
+    QTest::newRow("--merge first overrides") << "mymod::arr" << "first" << QByteArray("[gn1]");
+    QTest::newRow("global deep option") << "mymod::from_global" << "" << QByteArray("{a: {m: 1, e: 1, g: 1}}");
+    QTest::newRow("env pattern option") << "mymod::pat_x" << "" << QByteArray("[e, m]");
+    QTest::newRow("foreign key in module data") << "other::y" << "" << QByteArray("~not found");
+    QTest::newRow("no such module") << "nomod::k" << "" << QByteArray("envval");
+    QTest::newRow("directory without hiera.yaml") << "nocfg::k" << "" << QByteArray("~not found");
+    // §3: the global entry wins whole over the environment's
+    QTest::newRow("global lookup_options entry wins whole") << "mymod::lo_conflict" << "" << QByteArray("[g]");
+    // §4 default_hierarchy
+    QTest::newRow("only in default_hierarchy") << "mymod::only_default" << "" << QByteArray("from-default");
+    QTest::newRow("hierarchy beats default_hierarchy") << "mymod::modonly" << "" << QByteArray("module");
+    QTest::newRow("never merged with default_hierarchy") << "mymod::arr" << "unique" << QByteArray("[gn1, g1, e1, m1]");
+    QTest::newRow("default_hierarchy's own options") << "mymod::dflt_merge" << "" << QByteArray("[d1, d2]");
+    QTest::newRow("env options do not apply to default_hierarchy") << "mymod::dflt2" << "" << QByteArray("[e2]");
+}
+
+void TestLayers::observedResults()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, merge);
+    QFETCH(QByteArray, expected);
+    Repo repo(observedRepository());
+    QVERIFY(repo.tree.isValid());
+    std::optional<MergeStrategy> strategy;
+    if (!merge.isEmpty())
+        strategy = mergeStrategyFromName(merge.toStdString());
+    const LookupResult r = repo.lookup(key.toStdString(), strategy);
+    if (expected == "~not found") {
+        QVERIFY2(!r.error, r.error ? r.error->what() : "");
+        QCOMPARE(int(r.status), int(LookupResult::Status::NotFound));
+        return;
+    }
+    if (r.error)
+        QFAIL(r.error->what());
+    QVERIFY(r.found());
+    QVERIFY2(unorderedEqual(r.value, yaml(expected.toStdString())), qPrintable(QString::fromStdString(toJson(r.value))));
+}
+
+void TestLayers::callerMergeOverridesModuleOptions()
+{
+    // mymod::dflt2 exists in the environment ([e2]): the default_hierarchy is never consulted
+    Repo repo(observedRepository());
+    EXPECT_FOUND(repo.lookup("mymod::dflt2", MergeStrategy::First), yaml("[e2]"));
+    // a key only the default_hierarchy has, merged by the caller: both default files
+    EXPECT_FOUND(repo.lookup("mymod::dflt_merge", MergeStrategy::Unique), yaml("[d1, d2]"));
+}
+
+void TestLayers::unqualifiedModuleKeysDroppedWithWarning()
+{
+    Repo repo(observedRepository());
+    const LookupResult r = repo.lookup("mymod::modonly");
+    EXPECT_FOUND(r, Value("module"));
+    bool warned = false;
+    for (const auto& w : r.warnings)
+        warned = warned || (w.find("Module 'mymod'") != std::string::npos
+                            && w.find("must use keys qualified with the name of the module") != std::string::npos);
+    QVERIFY(warned);
+    // a key outside any module does not consult (nor warn about) the module
+    const LookupResult plain = repo.lookup("envonly");
+    for (const auto& w : plain.warnings)
+        QVERIFY2(w.find("Module 'mymod'") == std::string::npos, w.c_str());
+}
+
+void TestLayers::moduleLookupOptionsOutsideNamespaceFail()
+{
+    FileList files = {{"env/hiera.yaml", "version: 5\n"},
+                      {"env/data/common.yaml", "plain: p\n"},
+                      {"env/modules/bad/hiera.yaml", "version: 5\n"},
+                      {"env/modules/bad/data/common.yaml", "bad::k: v\nlookup_options:\n  other::k: {merge: unique}\n"}};
+    Repo repo(files, {}, /*withGlobal=*/false);
+    const LookupResult r = repo.lookup("bad::k");
+    EXPECT_ERROR(r, ErrorCode::LookupOptions);
+    QVERIFY2(errorText(r).contains("all lookup_options keys must start with module name 'bad'"), qPrintable(errorText(r)));
+    QVERIFY2(errorText(r).contains("common.yaml:3:"), qPrintable(errorText(r)));
+    EXPECT_FOUND(repo.lookup("plain"), Value("p")); // other keys are not affected
+}
+
+void TestLayers::brokenModuleFailsOnlyItsKeys()
+{
+    FileList files = {{"env/hiera.yaml", "version: 5\n"},
+                      {"env/data/common.yaml", "plain: p\nbroken::k: env\n"},
+                      {"env/modules/broken/hiera.yaml", "version: 5\nhierarchy: [oops\n"},
+                      {"env/modules/fine/hiera.yaml", "version: 5\n"},
+                      {"env/modules/fine/data/common.yaml", "fine::k: f\n"}};
+    Repo repo(files, {}, false);
+    EXPECT_FOUND(repo.lookup("plain"), Value("p"));
+    EXPECT_FOUND(repo.lookup("fine::k"), Value("f"));
+    const LookupResult r = repo.lookup("broken::k");
+    EXPECT_ERROR(r, ErrorCode::ConfigSyntax);
+    QVERIFY2(errorText(r).contains("modules/broken/hiera.yaml:"), qPrintable(errorText(r)));
+}
+
+void TestLayers::otherVersionModuleLeftOut()
+{
+    FileList files = {{"env/hiera.yaml", "version: 5\n"},
+                      {"env/data/common.yaml", "old::k: env\n"},
+                      {"env/modules/old/hiera.yaml", ":backends: [yaml]\n"},
+                      {"env/modules/old/data/common.yaml", "old::k: module\n"}};
+    Repo repo(files, {}, false);
+    QCOMPARE(repo.env.layers.size(), std::size_t(1));
+    bool warned = false;
+    for (const auto& w : repo.env.warnings)
+        warned = warned || w.find("module 'old'") != std::string::npos;
+    QVERIFY(warned);
+    EXPECT_FOUND(repo.lookup("old::k"), Value("env"));
+}
+
+void TestLayers::defaultHierarchyOnlyInModules()
+{
+    const std::string text = "version: 5\ndefault_hierarchy:\n  - name: d\n    path: d.yaml\n";
+    for (auto use : {Config::Use::Global, Config::Use::Environment}) {
+        try {
+            Config::parse(text, "/tmp", {}, use);
+            QFAIL("default_hierarchy accepted outside a module");
+        } catch (const Error& e) {
+            QCOMPARE(e.code(), ErrorCode::ConfigDefaultHierarchy);
+            QCOMPARE(e.location().line, 2);
+        }
+    }
+    const Config module = Config::parse(text, "/tmp", {}, Config::Use::Module);
+    QCOMPARE(module.defaultHierarchy.size(), std::size_t(1));
+    QCOMPARE(module.defaultHierarchy[0].name, std::string("d"));
+}
+
+void TestLayers::explainShowsEachLayer()
+{
+    Repo repo(observedRepository());
+    const LookupResult r = repo.lookup("mymod::only_default", {}, /*explain=*/true);
+    EXPECT_FOUND(r, Value("from-default"));
+    QVERIFY(r.trace);
+    const QString text = QString::fromStdString(explainText(*r.trace));
+    QVERIFY2(text.contains("Global Data Provider (hiera configuration version 5)"), qPrintable(text));
+    QVERIFY2(text.contains("Environment Data Provider (hiera configuration version 5)"), qPrintable(text));
+    QVERIFY2(text.contains("Module \"mymod\" Data Provider (hiera configuration version 5)"), qPrintable(text));
+    QVERIFY2(text.contains("Searching default_hierarchy of module \"mymod\""), qPrintable(text));
+    QVERIFY2(text.contains("Searching for \"lookup_options\" of module \"mymod\""), qPrintable(text));
+    // a key without a module prefix never shows the module layer
+    const LookupResult plain = repo.lookup("envonly", {}, true);
+    QVERIFY(!QString::fromStdString(explainText(*plain.trace)).contains("Module \"mymod\""));
+}
+
+void TestLayers::resolvedLevelsNameTheirLayer()
+{
+    Repo repo(observedRepository());
+    const auto levels = repo.engine->resolveHierarchy(repo.scope);
+    QCOMPARE(levels.size(), std::size_t(2 + 2 + 1 + 2));
+    QCOMPARE(int(levels[0].layer->kind), int(Layer::Kind::Global));
+    QCOMPARE(int(levels[2].layer->kind), int(Layer::Kind::Environment));
+    QCOMPARE(levels[4].layer->module, std::string("mymod"));
+    QVERIFY(!levels[4].defaultHierarchy);
+    QVERIFY(levels[5].defaultHierarchy);
+    QVERIFY(levels[6].defaultHierarchy);
+    // key inventory: a module's keys outside its namespace are not offered
+    const auto keys = repo.engine->keyInventory(repo.scope);
+    QVERIFY(std::find(keys.begin(), keys.end(), "mymod::only_default") != keys.end());
+    QVERIFY(std::find(keys.begin(), keys.end(), "other::y") == keys.end());
+}
+
+QTEST_APPLESS_MAIN(TestLayers)
+#include "tst_layers.moc"

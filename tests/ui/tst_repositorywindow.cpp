@@ -1,0 +1,340 @@
+// Drives the explorer window through a control repository (issue 10, the explorer side): opened by its
+// directory (File menu, drop, command line), its layers in the hierarchy, discovery warnings once, the
+// environment chosen in the Repository menu, the skip mode of levels the engine cannot run (persisted),
+// and eyaml: a key chosen per repository, decrypted values masked in every view until revealed, values
+// without a key shown as encrypted, and no plaintext in the settings.
+
+#include "contributionmodel.h"
+#include "controlrepofixture.h"
+#include "explanationmodel.h"
+#include "hierarchymodel.h"
+#include "hierarchypanel.h"
+#include "lookuprunner.h"
+#include "mainwindow.h"
+#include "messagebanner.h"
+#include "modelroles.h"
+#include "repositorymenu.h"
+#include "secretmask.h"
+#include "valuetreemodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QApplication>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTest>
+#include <QUrl>
+
+namespace {
+constexpr int timeoutMs = 15000;
+
+// Every text of every row of a model, for "the plaintext is nowhere" checks.
+QStringList allTexts(const QAbstractItemModel* model, const QModelIndex& parent = {})
+{
+    QStringList texts;
+    for (int row = 0; row < model->rowCount(parent); ++row) {
+        for (int column = 0; column < model->columnCount(parent); ++column) {
+            const QModelIndex index = model->index(row, column, parent);
+            texts << index.data().toString() << index.data(Qt::ToolTipRole).toString();
+        }
+        texts << allTexts(model, model->index(row, 0, parent));
+    }
+    return texts;
+}
+
+bool anyContains(const QStringList& texts, const QString& needle)
+{
+    return std::any_of(texts.begin(), texts.end(), [&](const QString& t) { return t.contains(needle); });
+}
+} // namespace
+
+class TestRepositoryWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("HieraExplorerTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_repositorywindow"));
+        QSettings().clear();
+        QVERIFY(m_repo.isValid() && m_tmp.isValid());
+        QVERIFY(UiTest::writeControlRepository(m_repo));
+        qputenv("HIERA_EXPLORER_AUTOSAVE_DIR", m_tmp.filePath(QStringLiteral("autosave")).toUtf8());
+    }
+
+    void init()
+    {
+        m_window = std::make_unique<MainWindow>();
+        m_testers.clear();
+        for (QAbstractItemModel* model : std::initializer_list<QAbstractItemModel*> { m_window->hierarchyModel(),
+                 m_window->valueModel(), m_window->rootValueModel(), m_window->contributionModel(),
+                 m_window->explanationModel(), m_window->explanationProxy() }) {
+            m_testers.push_back(std::make_unique<QAbstractItemModelTester>(
+                model, QAbstractItemModelTester::FailureReportingMode::QtTest));
+        }
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanup()
+    {
+        QTRY_VERIFY(!m_window->runner()->isBusy());
+        m_testers.clear();
+        m_window.reset();
+    }
+
+    void cleanupTestCase()
+    {
+        // Paths and choices only: no decrypted value ever reaches the settings.
+        QFile settings(QSettings().fileName());
+        QVERIFY(settings.open(QIODevice::ReadOnly));
+        const QByteArray text = settings.readAll();
+        QVERIFY(!text.contains(UiTest::eyamlPlaintext()));
+        QVERIFY(!text.contains(UiTest::eyamlEmbeddedPlaintext()));
+    }
+
+    void opensTheRepositoryByItsDirectory()
+    {
+        QSignalSpy loaded(m_window.get(), &MainWindow::engineLoadFinished);
+        QVERIFY(m_window->openHierarchy(m_repo.path()));
+        QVERIFY(loaded.wait(timeoutMs));
+        QVERIFY(loaded.first().at(0).toBool());
+        QCOMPARE(m_window->hieraYamlPath(), m_repo.filePath(QStringLiteral("hiera.yaml")));
+
+        // The layers, in search order, the broken module in error.
+        HierarchyModel* hierarchy = m_window->hierarchyModel();
+        QTRY_VERIFY_WITH_TIMEOUT(hierarchy->rowCount() == 3, timeoutMs);
+        QCOMPARE(hierarchy->index(0, 0).data().toString(), QStringLiteral("environment layer"));
+        QCOMPARE(hierarchy->index(2, 0).data().toString(), QStringLiteral("module ntp layer"));
+        QVERIFY(hierarchy->index(1, HierarchyModel::StatusColumn).data().toString().startsWith(QStringLiteral("failed")));
+        // What discovery warned about (the Hiera 3 module left out), in the hierarchy's banner.
+        MessageBanner* banner = m_window->hierarchyPanel()->banner();
+        QCOMPARE(banner->kind(), MessageBanner::Kind::Warning);
+        QVERIFY(banner->isVisible());
+        QVERIFY(banner->text().contains(QStringLiteral("old")));
+        // ... once: closed, a reload of the same repository does not bring it back.
+        banner->clearMessage();
+        QSignalSpy reloaded(m_window->runner(), &LookupRunner::engineLoaded);
+        m_window->runner()->load(m_window->hieraYamlPath());
+        QVERIFY(reloaded.wait(timeoutMs));
+        QVERIFY(banner->text().isEmpty());
+
+        // A module's key, and $environment's default.
+        lookUp(QStringLiteral("ntp::servers"));
+        QCOMPARE(m_window->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
+            QStringLiteral("[2 items]"));
+        lookUp(QStringLiteral("env_name"));
+        QCOMPARE(valueText(), QStringLiteral("production data"));
+    }
+
+    void dropAndCommandLineOpenADirectory()
+    {
+        QMimeData mime;
+        mime.setUrls({ QUrl::fromLocalFile(m_repo.path()) });
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(m_window.get(), &enter);
+        QVERIFY(enter.isAccepted());
+        QSignalSpy loaded(m_window.get(), &MainWindow::engineLoadFinished);
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(m_window.get(), &drop);
+        QVERIFY(loaded.wait(timeoutMs));
+        QCOMPARE(m_window->hieraYamlPath(), m_repo.filePath(QStringLiteral("hiera.yaml")));
+        QVERIFY(m_window->findChild<QAction*>(QStringLiteral("openFolderAction")));
+
+        // `hiera-explorer DIR --key KEY`: the first answer comes from the repository's module layer.
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(HIERA_EXPLORER_BIN),
+            { m_repo.path(), QStringLiteral("--key"), QStringLiteral("ntp::fallback"), QStringLiteral("--test-print-scope") });
+        QVERIFY(process.waitForStarted(timeoutMs));
+        QByteArray output;
+        const bool answered = QTest::qWaitFor(
+            [&] {
+                output += process.readAllStandardOutput();
+                return output.contains("scope: ");
+            },
+            timeoutMs);
+        QVERIFY2(answered, process.readAllStandardError().constData());
+        process.kill();
+        QVERIFY(process.waitForFinished(timeoutMs));
+    }
+
+    void environmentChosenInTheRepositoryMenu()
+    {
+        openRepository();
+        lookUp(QStringLiteral("env_name"));
+        QCOMPARE(valueText(), QStringLiteral("production data"));
+        QSignalSpy loaded(m_window->runner(), &LookupRunner::engineLoaded);
+        m_window->repositoryMenu()->setEnvironment(QStringLiteral("staging"), {});
+        QVERIFY(loaded.wait(timeoutMs));
+        QCOMPARE(m_window->runner()->environmentName(), QStringLiteral("staging"));
+        QTRY_COMPARE_WITH_TIMEOUT(valueText(), QStringLiteral("staging data"), timeoutMs);
+        // Remembered for this repository.
+        QCOMPARE(RepositoryOptions::read(m_repo.path()).environment, QStringLiteral("staging"));
+        m_window->repositoryMenu()->setEnvironment({}, {});
+        QCOMPARE(RepositoryOptions::read(m_repo.path()).environment, QStringLiteral("production"));
+        QTRY_COMPARE_WITH_TIMEOUT(valueText(), QStringLiteral("production data"), timeoutMs);
+    }
+
+    void skipModeIsAToggleAndPersisted()
+    {
+        QAction* skip = m_window->repositoryMenu()->skipUnsupportedAction();
+        QVERIFY(skip->isCheckable());
+        QVERIFY(skip->isChecked()); // on by default in the explorer
+        QVERIFY(m_window->menuBar()->actions().contains(m_window->repositoryMenu()->menu()->menuAction()));
+        openRepository();
+        lookUp(QStringLiteral("greeting"));
+        QCOMPARE(valueText(), QStringLiteral("hello"));
+        // The skip shows on the level, and the answer says it in its banner.
+        QVERIFY(m_window->answerBanner()->text().contains(QStringLiteral("hiera_vault")));
+        QCOMPARE(m_window->answerBanner()->kind(), MessageBanner::Kind::Warning);
+        QVERIFY(vaultStatus().endsWith(QStringLiteral("(skipped)")));
+
+        QSignalSpy loaded(m_window->runner(), &LookupRunner::engineLoaded);
+        skip->trigger();
+        QVERIFY(loaded.wait(timeoutMs));
+        QVERIFY(!m_window->runner()->engine()->options().skipUnsupportedLevels);
+        QVERIFY(!QSettings().value(QStringLiteral("lookup/skipUnsupportedLevels")).toBool());
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->answerBanner()->kind(), MessageBanner::Kind::Error, timeoutMs);
+        QVERIFY(m_window->answerBanner()->text().contains(QStringLiteral("hiera_vault")));
+        QTRY_VERIFY_WITH_TIMEOUT(vaultStatus().startsWith(QStringLiteral("not run: ")) && !vaultStatus().endsWith(QStringLiteral("(skipped)")), timeoutMs);
+
+        // A new window starts the way the user left it; back to the default for the other tests.
+        MainWindow other;
+        QVERIFY(!other.repositoryMenu()->skipUnsupportedAction()->isChecked());
+        skip->trigger();
+        QVERIFY(loaded.wait(timeoutMs));
+        QVERIFY(QSettings().value(QStringLiteral("lookup/skipUnsupportedLevels")).toBool());
+    }
+
+    void secretsAreMaskedUntilRevealed()
+    {
+        openRepository();
+        // Without a key: shown as encrypted, the ENC[...] as written in the tooltip.
+        lookUp(QStringLiteral("string_form"));
+        const QModelIndex encrypted = m_window->valueModel()->index(0, ValueTreeModel::ValueColumn);
+        QCOMPARE(encrypted.data().toString(), QStringLiteral("encrypted (no key)"));
+        QVERIFY(encrypted.data(Qt::ToolTipRole).toString().contains(QStringLiteral("ENC[PKCS7,")));
+        QVERIFY(!encrypted.data(Qt::DecorationRole).value<QIcon>().isNull());
+
+        // A key chosen for this repository: remembered (its path), values decrypted but masked.
+        QSignalSpy loaded(m_window->runner(), &LookupRunner::engineLoaded);
+        m_window->repositoryMenu()->setPrivateKey(UiTest::eyamlTestKey());
+        QVERIFY(loaded.wait(timeoutMs));
+        QCOMPARE(RepositoryOptions::read(m_repo.path()).eyamlPrivateKey, UiTest::eyamlTestKey());
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->lastOutcome() && m_window->lastOutcome()->secretsMasked, timeoutMs);
+        QTRY_VERIFY(!m_window->runner()->isBusy());
+        const QString plaintext = QString::fromUtf8(UiTest::eyamlPlaintext());
+        const QModelIndex value = m_window->valueModel()->index(0, ValueTreeModel::ValueColumn);
+        QCOMPARE(value.data().toString(), SecretMask::maskText());
+        QVERIFY(value.data(HieraRoles::SecretRole).toBool());
+        QVERIFY(!value.data(Qt::DecorationRole).value<QIcon>().isNull()); // the lock
+        QVERIFY(!shownAnywhere(plaintext));
+        QVERIFY(m_window->answerYaml().contains(SecretMask::maskText()));
+        // The contribution row of the eyaml file says which file won, its value masked too.
+        bool maskedRow = false;
+        for (int row = 0; row < m_window->contributionModel()->rowCount(); ++row) {
+            const QModelIndex index = m_window->contributionModel()->index(row, ContributionModel::ValueColumn);
+            maskedRow = maskedRow || (index.data(HieraRoles::SecretRole).toBool() && index.data().toString().contains(SecretMask::maskText()));
+        }
+        QVERIFY(maskedRow);
+
+        // Reveal Secrets (off by default, not persisted): the plaintext everywhere; off again: masked.
+        QAction* reveal = m_window->repositoryMenu()->revealSecretsAction();
+        QVERIFY(reveal->isCheckable() && !reveal->isChecked());
+        reveal->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
+            plaintext, timeoutMs);
+        QVERIFY(m_window->answerYaml().contains(plaintext));
+        QVERIFY(explainText().contains(plaintext));
+        reveal->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
+            SecretMask::maskText(), timeoutMs);
+        QVERIFY(!shownAnywhere(plaintext));
+        QVERIFY(!QSettings().allKeys().join(QLatin1Char(' ')).contains(QStringLiteral("reveal"), Qt::CaseInsensitive));
+
+        // A new window masks again, and finds the key remembered for the repository.
+        m_window->repositoryMenu()->setPrivateKey({});
+        QVERIFY(loaded.wait(timeoutMs));
+        QVERIFY(RepositoryOptions::read(m_repo.path()).eyamlPrivateKey.isEmpty());
+        QVERIFY(m_window->runner()->engine()->options().eyamlPrivateKey.empty());
+    }
+
+    void demoKeyIsOptional()
+    {
+        // The bundled demo's shipped key is used when it is there (branch demo-repo adds it); a demo
+        // without one, or any other repository, gets none.
+        QCOMPARE(RepositoryMenu::demoPrivateKey(m_repo.filePath(QStringLiteral("hiera.yaml"))), QString());
+        const QString demo = QStringLiteral(HIERA_DEMO_DIR "/hiera.yaml");
+        const QString demoKey = QStringLiteral(HIERA_DEMO_DIR "/keys/private_key.pkcs7.pem");
+        QCOMPARE(RepositoryMenu::demoPrivateKey(demo), QFileInfo::exists(demoKey) ? demoKey : QString());
+        QCOMPARE(m_window->repositoryMenu()->optionsFor(demo).eyamlPrivateKey,
+            QFileInfo::exists(demoKey) ? demoKey : QString());
+    }
+
+private:
+    void openRepository()
+    {
+        QSignalSpy loaded(m_window.get(), &MainWindow::engineLoadFinished);
+        QVERIFY(m_window->openHierarchy(m_repo.path()));
+        QVERIFY(loaded.wait(timeoutMs));
+    }
+
+    void lookUp(const QString& key)
+    {
+        m_window->setKey(key);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->lastOutcome() && m_window->lastOutcome()->request.key == key.toStdString()
+                && !m_window->runner()->isBusy(),
+            timeoutMs);
+    }
+
+    QString valueText() const
+    {
+        return m_window->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString();
+    }
+
+    QString vaultStatus() const
+    {
+        HierarchyModel* model = m_window->hierarchyModel();
+        return model->index(2, HierarchyModel::StatusColumn, model->index(0, 0)).data().toString();
+    }
+
+    // The explain text tab, shown so that it is made.
+    QString explainText() const
+    {
+        auto* text = m_window->findChild<QPlainTextEdit*>(QStringLiteral("explainText"));
+        auto* tabs = qobject_cast<QTabWidget*>(text->parentWidget()->parentWidget());
+        tabs->setCurrentWidget(text);
+        return text->toPlainText();
+    }
+
+    bool shownAnywhere(const QString& plaintext) const
+    {
+        for (const QAbstractItemModel* model : std::initializer_list<const QAbstractItemModel*> {
+                 m_window->valueModel(), m_window->rootValueModel(), m_window->contributionModel(),
+                 m_window->explanationModel() }) {
+            if (anyContains(allTexts(model), plaintext))
+                return true;
+        }
+        return m_window->answerYaml().contains(plaintext) || explainText().contains(plaintext)
+            || m_window->summaryText().contains(plaintext) || m_window->answerBanner()->text().contains(plaintext);
+    }
+
+    QTemporaryDir m_repo;
+    QTemporaryDir m_tmp;
+    std::unique_ptr<MainWindow> m_window;
+    std::vector<std::unique_ptr<QAbstractItemModelTester>> m_testers;
+};
+
+QTEST_MAIN(TestRepositoryWindow)
+#include "tst_repositorywindow.moc"
