@@ -4,6 +4,9 @@
 #include "factcommands.h"
 #include "facttreemodel.h"
 #include "lookuprunner.h"
+#include "valueconvert.h"
+
+#include <hiera/facts.h>
 
 #include <hiera/valueformat.h>
 
@@ -133,6 +136,7 @@ void FactsDocument::onFactsRead(const QString& path, const std::shared_ptr<Facts
     m_scope = std::move(facts->scope);
     m_scopeDirty = false;
     m_undoStack->clear();
+    m_form = std::move(facts->form);
     setPath(path);
     finishRead();
     Q_EMIT readFinished(true);
@@ -167,27 +171,31 @@ void FactsDocument::setPath(const QString& path)
 
 bool FactsDocument::saveTo(const QString& path, bool factsOnly)
 {
-    const Value current = scope();
-    Value value = current;
-    if (factsOnly) {
-        const Value* facts = current.isHash() ? current.asHash().find(std::string_view("facts")) : nullptr;
-        value = facts ? *facts : Value(hiera::Hash());
+    const FactsForm::Shape shape = factsOnly ? FactsForm::Shape::Facts : FactsForm::Shape::Scope;
+    const bool sameFile = QFileInfo(path).absoluteFilePath() == m_path;
+    // Over the file the facts came from in its own shape: edit it in place (its comments stay).
+    const FactsForm::Form form = sameFile && m_form.shape == shape ? m_form : FactsForm::forNewFile(shape, path);
+    return writeFile(path, form, !factsOnly);
+}
+
+bool FactsDocument::writeFile(const QString& path, const FactsForm::Form& form, bool becomesDocument)
+{
+    // The bundled demo is part of the installation (or the source tree): never written.
+    if (Demo::isDemoFile(path)) {
+        Q_EMIT message(MessageBanner::Kind::Error,
+            tr("Cannot save %1: the bundled demo is not written. Save the facts as another file.")
+                .arg(QDir::toNativeSeparators(path)));
+        return false;
     }
-    QByteArray bytes;
+    const Value current = scope();
+    FactsForm::Written written;
     try {
-        if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
-            bytes = QByteArray::fromStdString(hiera::toJson(value, true));
-            bytes += '\n';
-        } else {
-            const char* header = factsOnly
-                ? "# Facts exported by Hiera Explorer (puppet lookup --facts reads this)\n"
-                : "# Scope saved by Hiera Explorer: facts, trusted and top-scope variables\n";
-            bytes = QByteArray(header) + QByteArray::fromStdString(hiera::toYaml(value));
-        }
+        written = FactsForm::write(form, current);
     } catch (const std::exception& e) {
         Q_EMIT message(MessageBanner::Kind::Error, tr("Cannot write facts: %1").arg(QString::fromUtf8(e.what())));
         return false;
     }
+    const QByteArray& bytes = written.bytes;
     // QSaveFile writes a new file and renames it over the target: over a device or a FIFO (/dev/full,
     // as root) that would replace the special file itself. Only regular files (or new ones) are saved to.
     if (const QFileInfo target(path); target.exists() && !target.isFile()) {
@@ -202,13 +210,25 @@ bool FactsDocument::saveTo(const QString& path, bool factsOnly)
     }
     // Read it back: a full file system (or a device such as /dev/full named as the file) can take the
     // bytes without an error and keep none of them; the edits must then stay unsaved.
-    if (QFile written(path); !written.open(QIODevice::ReadOnly) || written.read(bytes.size() + 1) != bytes) {
+    if (QFile back(path); !back.open(QIODevice::ReadOnly) || back.read(bytes.size() + 1) != bytes) {
         Q_EMIT message(MessageBanner::Kind::Error,
             tr("Cannot save %1: the file does not hold what was written (is the disk full?)").arg(path));
         return false;
     }
-    Q_EMIT message(MessageBanner::Kind::Information, QString());
-    if (!factsOnly) {
+    // What the file could not keep is said once, in the facts panel, until the next save or read.
+    QStringList notes;
+    if (written.commentsDropped)
+        notes << tr("Facts were added, removed or renamed, so the file was written anew: only its leading "
+                    "comments were kept.");
+    if (form.shape != FactsForm::Shape::Scope) {
+        if (const QStringList lost = notInFactsFile(); !lost.isEmpty())
+            notes << tr("A facts file does not hold %1: File ▸ Save Scope As… keeps them.")
+                         .arg(lost.join(QStringLiteral(", ")));
+    }
+    Q_EMIT message(notes.isEmpty() ? MessageBanner::Kind::Information : MessageBanner::Kind::Warning,
+        notes.isEmpty() ? QString() : tr("Saved %1. %2").arg(QDir::toNativeSeparators(path), notes.join(QLatin1Char(' '))));
+    if (becomesDocument) {
+        m_form = written.form;
         setPath(QFileInfo(path).absoluteFilePath());
         discardAutosave(); // also when the stack was clean already (saved as another file)
         m_undoStack->setClean();
@@ -217,18 +237,57 @@ bool FactsDocument::saveTo(const QString& path, bool factsOnly)
     return true;
 }
 
+QStringList FactsDocument::notInFactsFile() const
+{
+    const Value current = m_scopeDirty ? m_model->toValue() : m_scope;
+    if (!current.isHash())
+        return {};
+    const Value* facts = current.asHash().find(std::string_view("facts"));
+    Value rebuilt;
+    try {
+        const Value f = facts && facts->isHash() ? *facts : Value(hiera::Hash());
+        rebuilt = hiera::scopeFromFacts(f, FactsFile::certnameFor(f));
+    } catch (const std::exception&) {
+        return {};
+    }
+    QStringList lost;
+    for (const auto& entry : current.asHash()) {
+        const Value* again = rebuilt.asHash().find(entry.key);
+        if (!again || !(*again == entry.value))
+            lost << ValueConvert::keyText(entry.key);
+    }
+    return lost;
+}
+
 bool FactsDocument::save()
 {
-    // The bundled demo's facts are part of the installation (or the source tree): save a copy elsewhere.
     if (m_path.isEmpty() || Demo::isDemoFile(m_path))
         return saveAs();
-    return saveTo(m_path);
+    return writeFile(m_path, m_form, true);
 }
 
 bool FactsDocument::saveAs()
 {
-    const QString path = m_savePathPrompt ? m_savePathPrompt(m_path) : QString();
-    return !path.isEmpty() && saveTo(path);
+    const QString path = m_savePathPrompt ? m_savePathPrompt(m_path, SaveKind::Facts) : QString();
+    if (path.isEmpty())
+        return false;
+    // The same form; its text (and so its comments) goes along unless YAML becomes JSON or back.
+    FactsForm::Form form = FactsForm::forNewFile(m_path.isEmpty() ? FactsForm::Shape::Facts : m_form.shape, path);
+    if (form.json == m_form.json && !m_path.isEmpty())
+        form = m_form;
+    return writeFile(path, form, true);
+}
+
+bool FactsDocument::saveScopeAs()
+{
+    QString suggestion = m_path;
+    if (!suggestion.isEmpty() && m_form.shape != FactsForm::Shape::Scope)
+        suggestion = QFileInfo(m_path).dir().filePath(QFileInfo(m_path).completeBaseName() + QStringLiteral("-scope.yaml"));
+    const QString path = m_savePathPrompt ? m_savePathPrompt(suggestion, SaveKind::Scope) : QString();
+    if (path.isEmpty())
+        return false;
+    const bool sameFile = QFileInfo(path).absoluteFilePath() == m_path && m_form.shape == FactsForm::Shape::Scope;
+    return writeFile(path, sameFile ? m_form : FactsForm::forNewFile(FactsForm::Shape::Scope, path), true);
 }
 
 bool FactsDocument::maybeSave(bool revertOnDiscard)
@@ -351,6 +410,8 @@ void FactsDocument::offerRecovery(const FactsAutosave::Entry& entry)
                              .arg(from, QLocale().toString(entry.written, QLocale::ShortFormat));
     switch (ask(Question::RecoverAutosave, text)) {
     case Answer::Accept:
+        if (entry.factsPath != m_path) // the form read belongs to another file: it gets the default one
+            m_form = FactsForm::forNewFile(FactsForm::Shape::Facts, entry.factsPath);
         setPath(entry.factsPath);
         Q_EMIT message(MessageBanner::Kind::Information, QString());
         // Undoable, and it leaves the scope unsaved: the facts file still holds the old facts.

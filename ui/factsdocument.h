@@ -10,6 +10,7 @@
 
 #include "factsautosave.h"
 #include "factsfile.h"
+#include "factsform.h"
 #include "messagebanner.h"
 
 #include <hiera/value.h>
@@ -39,8 +40,10 @@ public:
         Cancel, // do not close or open / keep the autosave for later
     };
     using QuestionHandler = std::function<Answer(Question question, const QString& text)>;
+    // What a "save as" writes: the facts in their file's form, or the explorer's whole scope.
+    enum class SaveKind { Facts, Scope };
     // Where "save as" goes: a path, or empty when the user cancelled.
-    using PathPrompt = std::function<QString(const QString& suggestion)>;
+    using PathPrompt = std::function<QString(const QString& suggestion, SaveKind kind)>;
 
     explicit FactsDocument(LookupRunner* runner, QObject* parent = nullptr);
     ~FactsDocument() override;
@@ -63,11 +66,20 @@ public:
     // Facts being read or an autosave about to be offered: the scope is about to change.
     bool isSettling() const;
 
-    // Saves to the file the facts came from; a new or bundled-demo file asks for a path instead.
+    // Saves to the file the facts came from, in the form it was opened in (FactsForm: a facter or
+    // `puppet facts` file stays one, YAML comments stay when only values changed); a new or
+    // bundled-demo file asks for a path instead (the demo is never written).
     bool save();
+    // The facts, in the form they were opened in, to another file (JSON for a .json name).
     bool saveAs();
-    // Writes the scope (or only its facts) as YAML, or JSON for a .json name, atomically.
+    // The whole scope (facts, trusted, top-scope variables) as this window reads it back: a separate
+    // action, since `puppet lookup --facts` does not read that form.
+    bool saveScopeAs();
+    // Writes the scope (or, as an export that leaves the document where it is, only its facts) as YAML,
+    // or JSON for a .json name, atomically.
     bool saveTo(const QString& path, bool factsOnly = false);
+    // The form of the file the facts came from (or will be saved as).
+    const FactsForm::Form& form() const { return m_form; }
     // True when it is fine to go on: nothing unsaved, saved, or discarded (then reverted if asked).
     bool maybeSave(bool revertOnDiscard = false);
 
@@ -92,6 +104,11 @@ private:
     void onFactsReadFailed(const QString& path, const QString& message);
     void finishRead();
     void setPath(const QString& path);
+    // Writes `form` holding the scope to `path`; `becomesDocument`: the facts now live there.
+    bool writeFile(const QString& path, const FactsForm::Form& form, bool becomesDocument);
+    // The top-scope variables and trusted data a facts file cannot hold (reopening it would rebuild
+    // them from the facts): named after a save, so that nothing is lost silently.
+    QStringList notInFactsFile() const;
     Answer ask(Question question, const QString& text);
     void revert();
     void writeAutosave();
@@ -105,6 +122,7 @@ private:
     QuestionHandler m_questionHandler;
     PathPrompt m_savePathPrompt;
     QString m_path;
+    FactsForm::Form m_form; // how m_path is written
     QString m_hieraYaml;
     hiera::Value m_scope;
     bool m_scopeDirty = true;

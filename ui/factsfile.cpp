@@ -1,8 +1,11 @@
 #include "factsfile.h"
 
+#include <hiera/error.h>
+
 #include "valueconvert.h"
 
 #include <hiera/facts.h>
+#include <hiera/yaml.h>
 
 #include <QCoreApplication>
 
@@ -12,6 +15,14 @@
 using hiera::Value;
 
 namespace {
+QString tr(const char* text)
+{
+    // The window's translation context: these are the messages it showed when it read facts itself.
+    return QCoreApplication::translate("MainWindow", text);
+}
+} // namespace
+
+namespace FactsFile {
 // A facts file names its node through clientcert (what `puppet lookup --node` uses), else its fqdn.
 std::string certnameFor(const Value& facts)
 {
@@ -31,36 +42,41 @@ std::string certnameFor(const Value& facts)
     return {};
 }
 
-// A file this window saved holds the whole scope: a `facts` hash at the top next to the top-scope copies.
-bool isSavedScope(const Value& v)
-{
-    if (!v.isHash())
-        return false;
-    const Value* facts = v.asHash().find(std::string_view("facts"));
-    return facts && facts->isHash();
-}
-
-QString tr(const char* text)
-{
-    // The window's translation context: these are the messages it showed when it read facts itself.
-    return QCoreApplication::translate("MainWindow", text);
-}
-} // namespace
-
-namespace FactsFile {
-
 Scope read(const QString& path)
 {
+    // The text and the whole document are kept (FactsForm): a save writes the file back in its form.
+    const std::string file = ValueConvert::toStd(path);
+    FactsForm::Form form;
     Value loaded;
     try {
-        loaded = hiera::loadFactsFile(ValueConvert::toStd(path));
+        const std::string text = hiera::readFile(file);
+        // Parsed once, as hiera::parseFacts does (JSON typing for a document that starts like JSON), but
+        // keeping the whole document: a `puppet facts` wrapper or a saved scope is written back as one.
+        const bool json = FactsForm::detect(text, Value()).json;
+        Value document;
+        try {
+            document = hiera::parseData(text, file, json ? hiera::DataFormat::Json : hiera::DataFormat::Yaml);
+        } catch (const hiera::Error&) {
+            if (!json)
+                throw;
+            document = hiera::parseData(text, file, hiera::DataFormat::Yaml);
+        }
+        if (document.isNull())
+            document = Value(hiera::Hash());
+        if (!document.isHash())
+            loaded = hiera::parseFacts(text, file); // throws the engine's message for a non-mapping
+        form = FactsForm::detect(text, document);
+        loaded = form.shape == FactsForm::Shape::PuppetFacts ? *document.asHash().find(std::string_view("values"))
+                                                             : document;
     } catch (const std::exception& e) {
-        return {{}, {}, tr("Cannot read facts: %1").arg(QString::fromUtf8(e.what())), path};
+        return {{}, {}, tr("Cannot read facts: %1").arg(QString::fromUtf8(e.what())), path, {}};
     }
     Scope result;
     result.path = path;
+    result.form = std::move(form);
     try {
-        result.scope = isSavedScope(loaded) ? std::move(loaded) : hiera::scopeFromFacts(loaded, certnameFor(loaded));
+        result.scope = result.form.shape == FactsForm::Shape::Scope ? std::move(loaded)
+                                                              : hiera::scopeFromFacts(loaded, certnameFor(loaded));
     } catch (const std::exception& e) {
         result.error = tr("Cannot use these facts: %1").arg(QString::fromUtf8(e.what()));
         return result;

@@ -2,9 +2,11 @@
 
 // FactsFile — a facts file made into the explorer's scope: facter -y / -j or `puppet facts` output
 // (facts.<name> plus the top-scope copies, trusted.certname from clientcert or fqdn), or a scope this
-// window saved, taken as it is. A plain function of the file: LookupRunner::readFacts runs it on a
-// worker, since a large facts file took seconds to parse and froze the window when read on the GUI thread.
+// window saved, taken as it is; with the form it came in (FactsForm), for saving it back. A plain
+// function of the file: LookupRunner::readFacts runs it on a worker, since a large facts
+// file took seconds to parse and froze the window when read on the GUI thread.
 
+#include "factsform.h"
 #include "facttreemodel.h"
 
 #include <hiera/value.h>
@@ -21,7 +23,11 @@ struct Scope
     std::shared_ptr<FactTreeModel::Prepared> tree; // the scope's tree for the facts panel
     QString error; // one line naming the file; empty on success
     QString path; // the file read
+    FactsForm::Form form; // the shape it was written in: a save writes it back so
 };
+
+// The node a facts hash names: clientcert (what `puppet lookup --node` uses), else its fqdn.
+std::string certnameFor(const hiera::Value& facts);
 
 // Reads the file and builds the scope and its tree (everything but showing it).
 Scope read(const QString& path);

@@ -22,6 +22,7 @@ struct FactNode : TreeNode<FactNode> {
     // a row's data changes only when dataChanged says so: inserting or removing an element renumbers
     // the later rows after the structural change (renumberArray), as QAbstractItemModelTester expects.
     int arrayIndex = 0;
+    bool derived = false; // a top-level row copying facts.<key> (FactTreeModel's header)
 
     bool isContainer() const { return type == Value::Type::Array || type == Value::Type::Hash; }
 };
@@ -35,6 +36,17 @@ QString containerText(std::size_t count, bool array)
     if (array)
         return count == 1 ? QStringLiteral("[1 item]") : QStringLiteral("[%1 items]").arg(count);
     return count == 1 ? QStringLiteral("{1 key}") : QStringLiteral("{%1 keys}").arg(count);
+}
+
+bool isStringKey(const Value& key, std::string_view name)
+{
+    return key.isString() && key.asString() == name;
+}
+
+// The top-level rows that are not fact copies, whatever they hold.
+bool isReservedName(const Value& key)
+{
+    return isStringKey(key, "facts") || isStringKey(key, "trusted");
 }
 
 // The undo stack when there is one, else a direct apply: one code path for edits either way.
@@ -99,11 +111,158 @@ Value FactTreeModel::build(const Node* node)
     return node->scalar;
 }
 
+void FactTreeModel::arrangeDerived(Node* root)
+{
+    const Node* facts = nullptr;
+    for (const auto& child : root->children) {
+        if (isStringKey(child->key, "facts") && child->type == Value::Type::Hash)
+            facts = child.get();
+    }
+    if (!facts)
+        return;
+    // A top-level row equal to its fact is that fact's copy (scopeFromFacts made it); one that differs
+    // is a variable of its own (a saved scope may set one), which Puppet's top scope would also win.
+    std::vector<std::unique_ptr<Node>> genuine;
+    std::vector<std::unique_ptr<Node>> copies;
+    for (auto& child : root->children) {
+        const Node* fact = nullptr;
+        if (!isReservedName(child->key)) {
+            for (const auto& f : facts->children) {
+                if (f->key == child->key) {
+                    fact = f.get();
+                    break;
+                }
+            }
+        }
+        if (fact && build(fact) == build(child.get()))
+            copies.push_back(std::move(child));
+        else
+            genuine.push_back(std::move(child));
+    }
+    // Every fact without a variable of its own has its copy, in the order of the facts.
+    std::vector<std::unique_ptr<Node>> ordered;
+    for (const auto& f : facts->children) {
+        if (isReservedName(f->key))
+            continue;
+        const bool overridden = std::any_of(genuine.begin(), genuine.end(), [&](const auto& g) { return g->key == f->key; });
+        if (overridden)
+            continue;
+        auto copy = std::find_if(copies.begin(), copies.end(), [&](const auto& c) { return c && c->key == f->key; });
+        std::unique_ptr<Node> node;
+        if (copy != copies.end()) {
+            node = std::move(*copy);
+        } else {
+            node = std::make_unique<Node>();
+            node->key = f->key;
+            fill(node.get(), build(f.get()));
+        }
+        node->derived = true;
+        ordered.push_back(std::move(node));
+    }
+    root->children.clear();
+    for (auto* list : { &genuine, &ordered }) {
+        for (auto& node : *list)
+            root->append(std::move(node));
+    }
+}
+
+int FactTreeModel::genuineTopLevelRows() const
+{
+    const auto& children = root()->children;
+    return static_cast<int>(
+        std::find_if(children.begin(), children.end(), [](const auto& c) { return c->derived; }) - children.begin());
+}
+
+bool FactTreeModel::isFactsRow(const QModelIndex& index) const
+{
+    return index.isValid() && !index.parent().isValid() && isStringKey(nodeFor(index)->key, "facts");
+}
+
+Value FactTreeModel::factNameOf(const QModelIndex& index) const
+{
+    const Node* node = index.isValid() ? nodeFor(index) : nullptr;
+    for (; node && node->parent && node->parent->parent; node = node->parent) {
+        if (node->parent->parent == root() && isStringKey(node->parent->key, "facts"))
+            return node->key;
+    }
+    return {};
+}
+
+bool FactTreeModel::isDerived(const QModelIndex& index) const
+{
+    const Node* node = index.isValid() ? nodeFor(index) : nullptr;
+    while (node && node->parent && node->parent != root())
+        node = node->parent;
+    return node && node->derived;
+}
+
+void FactTreeModel::syncDerived(const Value& name)
+{
+    Node* top = root();
+    const Node* facts = nullptr;
+    for (const auto& child : top->children) {
+        if (isStringKey(child->key, "facts") && child->type == Value::Type::Hash)
+            facts = child.get();
+    }
+    // What the derived block must be: the facts (in their order) that no genuine variable overrides.
+    const int genuine = genuineTopLevelRows();
+    std::vector<const Node*> wanted;
+    if (facts) {
+        for (const auto& f : facts->children) {
+            if (isReservedName(f->key))
+                continue;
+            const bool overridden = std::any_of(top->children.begin(), top->children.begin() + genuine,
+                [&](const auto& g) { return g->key == f->key; });
+            if (!overridden)
+                wanted.push_back(f.get());
+        }
+    }
+    // One pass over both lists: an edit adds, removes or renames one fact, so rows move only there.
+    std::size_t i = 0;
+    while (true) {
+        const int row = genuine + static_cast<int>(i);
+        const bool haveRow = row < static_cast<int>(top->children.size());
+        if (i >= wanted.size() && !haveRow)
+            break;
+        if (haveRow && (i >= wanted.size() || !(top->children[static_cast<std::size_t>(row)]->key == wanted[i]->key))) {
+            // Not wanted here: gone (or renamed) unless a later wanted fact has this name.
+            const Value key = top->children[static_cast<std::size_t>(row)]->key;
+            const bool later = std::any_of(wanted.begin() + static_cast<std::ptrdiff_t>(std::min(i, wanted.size())),
+                wanted.end(), [&](const Node* f) { return f->key == key; });
+            if (!later || i >= wanted.size()) {
+                beginRemoveRows({}, row, row);
+                top->children.erase(top->children.begin() + row);
+                endRemoveRows();
+                continue;
+            }
+        }
+        if (!haveRow || !(top->children[static_cast<std::size_t>(row)]->key == wanted[i]->key)) {
+            beginInsertRows({}, row, row);
+            auto node = std::make_unique<Node>();
+            node->parent = top;
+            node->key = wanted[i]->key;
+            node->derived = true;
+            fill(node.get(), build(wanted[i]));
+            top->children.insert(top->children.begin() + row, std::move(node));
+            endInsertRows();
+        } else if (name.isNull() || wanted[i]->key == name) {
+            const Value value = build(wanted[i]);
+            const QModelIndex copy = index(row, 0);
+            if (!(nodeValue(copy) == value) || nodeFor(copy)->type != value.type()) {
+                replaceValue(copy, value);
+                Q_EMIT dataChanged(copy, copy.siblingAtColumn(TypeColumn));
+            }
+        }
+        ++i;
+    }
+}
+
 void FactTreeModel::setScope(const Value& scope)
 {
     auto newRoot = std::make_unique<Node>();
     fill(newRoot.get(), scope.isHash() ? scope : Value(hiera::Hash()));
     newRoot->type = Value::Type::Hash;
+    arrangeDerived(newRoot.get());
     resetRoot(std::move(newRoot));
     Q_EMIT factsChanged();
 }
@@ -118,6 +277,7 @@ std::shared_ptr<FactTreeModel::Prepared> FactTreeModel::prepare(const Value& sco
     prepared->root = std::make_unique<Node>();
     fill(prepared->root.get(), scope.isHash() ? scope : Value(hiera::Hash()));
     prepared->root->type = Value::Type::Hash;
+    arrangeDerived(prepared->root.get());
     return prepared;
 }
 
@@ -150,6 +310,10 @@ QVariant FactTreeModel::rowData(const FactNode& row, int column, int role) const
 {
     const Node* node = &row;
     const bool arrayElement = node->parent && node->parent->type == Value::Type::Array;
+    const Node* top = node;
+    while (top->parent && top->parent != root())
+        top = top->parent;
+    const bool derived = top->derived;
 
     switch (role) {
     case Qt::DisplayRole:
@@ -170,16 +334,25 @@ QVariant FactTreeModel::rowData(const FactNode& row, int column, int role) const
         }
         break;
     case Qt::ToolTipRole:
+        if (derived)
+            return tr("Top-scope copy of facts.%1: it follows the fact; edit it under facts").arg(keyPath(node));
         if (column == KeyColumn)
             return keyPath(node);
         break;
     case Qt::ForegroundRole:
+        if (derived)
+            return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
         if (column == ValueColumn && (node->isContainer() || node->type == Value::Type::Null))
             return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
         if (column == TypeColumn)
             return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
         break;
     case Qt::FontRole:
+        if (derived && column == KeyColumn && node == top) {
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
         if (column == ValueColumn && node->type == Value::Type::Null) {
             QFont font;
             font.setItalic(true);
@@ -190,6 +363,8 @@ QVariant FactTreeModel::rowData(const FactNode& row, int column, int role) const
         return static_cast<int>(node->type);
     case HieraRoles::KeyPathRole:
         return keyPath(node);
+    case HieraRoles::DerivedRole:
+        return derived;
     }
     return {};
 }
@@ -214,6 +389,8 @@ Qt::ItemFlags FactTreeModel::flags(const QModelIndex& index) const
     if (!index.isValid())
         return Qt::NoItemFlags;
     Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    if (isDerived(index))
+        return f; // edited through its fact
     const Node* node = nodeFor(index);
     switch (index.column()) {
     case KeyColumn:
@@ -330,9 +507,20 @@ Value FactTreeModel::nodeKey(const QModelIndex& index) const
 void FactTreeModel::setNodeValue(const QModelIndex& idx, const Value& value)
 {
     const QModelIndex index = idx.siblingAtColumn(KeyColumn);
-    Node* node = nodeFor(index);
     if (!index.isValid())
         return;
+    const bool wholeFacts = isFactsRow(index);
+    const Value fact = factNameOf(index);
+    replaceValue(index, value);
+    Q_EMIT dataChanged(index, index.siblingAtColumn(TypeColumn));
+    if (wholeFacts || !fact.isNull())
+        syncDerived(fact);
+    Q_EMIT factsChanged();
+}
+
+void FactTreeModel::replaceValue(const QModelIndex& index, const Value& value)
+{
+    Node* node = nodeFor(index);
     if (!node->children.empty()) {
         beginRemoveRows(index, 0, static_cast<int>(node->children.size()) - 1);
         node->children.clear();
@@ -348,17 +536,22 @@ void FactTreeModel::setNodeValue(const QModelIndex& idx, const Value& value)
     } else {
         fill(node, value);
     }
-    Q_EMIT dataChanged(index, index.siblingAtColumn(TypeColumn));
-    Q_EMIT factsChanged();
 }
 
 void FactTreeModel::setNodeKey(const QModelIndex& index, const Value& key)
 {
     if (!index.isValid())
         return;
+    const Value oldKey = nodeFor(index)->key;
+    const bool topLevel = !index.parent().isValid();
     nodeFor(index)->key = key;
     const QModelIndex keyIndex = index.siblingAtColumn(KeyColumn);
     Q_EMIT dataChanged(keyIndex, keyIndex);
+    // A renamed fact moves its copy; a renamed top-level row may start or stop overriding one.
+    if (topLevel || isFactsRow(index.parent()))
+        syncDerived(Value());
+    else if (const Value fact = factNameOf(index); !fact.isNull())
+        syncDerived(fact);
     Q_EMIT factsChanged();
 }
 
@@ -368,7 +561,8 @@ QModelIndex FactTreeModel::insertNode(const QModelIndex& parentIdx, int row, con
     Node* parentNode = nodeFor(parent);
     if (!parentNode->isContainer())
         return {};
-    row = std::clamp(row, 0, static_cast<int>(parentNode->children.size()));
+    // The derived copies stay after the genuine top-level rows (see the header).
+    row = std::clamp(row, 0, parent.isValid() ? static_cast<int>(parentNode->children.size()) : genuineTopLevelRows());
     beginInsertRows(parent, row, row);
     auto child = std::make_unique<Node>();
     child->parent = parentNode;
@@ -381,6 +575,10 @@ QModelIndex FactTreeModel::insertNode(const QModelIndex& parentIdx, int row, con
         renumberArray(parent, row + 1);
     if (parent.isValid())
         Q_EMIT dataChanged(parent.siblingAtColumn(ValueColumn), parent.siblingAtColumn(ValueColumn));
+    if (!parent.isValid() || isFactsRow(parent))
+        syncDerived(Value()); // a new fact, or a variable that now overrides one
+    else if (const Value fact = factNameOf(parent); !fact.isNull())
+        syncDerived(fact);
     Q_EMIT factsChanged();
     return index(row, 0, parent);
 }
@@ -393,6 +591,8 @@ void FactTreeModel::removeNode(const QModelIndex& idx)
     const QModelIndex parent = index.parent();
     Node* parentNode = nodeFor(parent);
     const int row = index.row();
+    const bool structural = !parent.isValid() || isFactsRow(parent);
+    const Value fact = structural ? Value() : factNameOf(parent);
     beginRemoveRows(parent, row, row);
     parentNode->children.erase(parentNode->children.begin() + row);
     endRemoveRows();
@@ -400,6 +600,8 @@ void FactTreeModel::removeNode(const QModelIndex& idx)
         renumberArray(parent, row);
     if (parent.isValid())
         Q_EMIT dataChanged(parent.siblingAtColumn(ValueColumn), parent.siblingAtColumn(ValueColumn));
+    if (structural || !fact.isNull())
+        syncDerived(fact);
     Q_EMIT factsChanged();
 }
 
@@ -417,6 +619,8 @@ void FactTreeModel::renumberArray(const QModelIndex& parent, int fromRow)
 QModelIndex FactTreeModel::addChild(const QModelIndex& parentIdx, const QString& key, const Value& value)
 {
     QModelIndex parent = parentIdx.isValid() ? parentIdx.siblingAtColumn(KeyColumn) : QModelIndex();
+    if (isDerived(parent)) // a copy is edited through its fact
+        parent = indexForKeyPath(QStringLiteral("facts.") + keyPath(nodeFor(parent)));
     int row = -1;
     if (!nodeFor(parent)->isContainer()) {
         // A scalar cannot have children: add a sibling right after it.
@@ -425,7 +629,9 @@ QModelIndex FactTreeModel::addChild(const QModelIndex& parentIdx, const QString&
     }
     Node* parentNode = nodeFor(parent);
     if (row < 0)
-        row = static_cast<int>(parentNode->children.size());
+        row = parent.isValid() ? static_cast<int>(parentNode->children.size()) : genuineTopLevelRows();
+    if (!parent.isValid())
+        row = std::min(row, genuineTopLevelRows());
     Value keyValue;
     if (parentNode->type == Value::Type::Hash)
         keyValue = Value(ValueConvert::toStd(uniqueKey(parent, key.isEmpty() ? QStringLiteral("new_fact") : key)));
@@ -437,7 +643,7 @@ QModelIndex FactTreeModel::addChild(const QModelIndex& parentIdx, const QString&
 
 bool FactTreeModel::removeNodeAt(const QModelIndex& index)
 {
-    if (!index.isValid())
+    if (!index.isValid() || isDerived(index))
         return false;
     runCommand(m_undoStack, new RemoveFactCommand(this, pathFor(index.siblingAtColumn(KeyColumn))));
     return true;
@@ -491,9 +697,11 @@ QModelIndex FactTreeModel::indexForKeyPath(const QString& dottedPath) const
 
 bool FactTreeModel::setValueAtPath(const QString& dottedPath, const Value& value)
 {
-    const QStringList parts = splitKeyPath(dottedPath);
+    QStringList parts = splitKeyPath(dottedPath);
     if (parts.isEmpty() || parts.contains(QString()))
         return false;
+    if (isDerived(childByKey({}, parts.first())))
+        parts.prepend(QStringLiteral("facts")); // a copy is set through its fact
     // Validate the walk first so that a failed call leaves no half-made macro on the stack.
     QModelIndex current;
     int existing = 0;
@@ -519,7 +727,7 @@ bool FactTreeModel::setValueAtPath(const QString& dottedPath, const Value& value
             h.set(Value(ValueConvert::toStd(parts[i])), tail);
             tail = Value(std::move(h));
         }
-        const int row = rowCount(current);
+        const int row = current.isValid() ? rowCount(current) : genuineTopLevelRows();
         runCommand(m_undoStack,
             new InsertFactCommand(this, pathFor(current), row, Value(ValueConvert::toStd(parts[existing])), tail));
     }

@@ -8,6 +8,12 @@
 // path-addressed operations (setNodeValue, setNodeKey, insertNode, removeNode) so that the undo
 // commands (factcommands.h) can replay them; setData() and the add/remove helpers push those commands
 // onto the undo stack when one is set.
+//
+// A fact is edited in one place. Puppet makes every fact a top-scope variable as well ($os next to
+// $facts['os']); those copies are derived rows: marked, read-only, kept after the genuine top-level
+// rows (facts, trusted, environment, custom variables) in the order of the facts, and rebuilt by every
+// primitive operation that touches a fact. Their place follows from the facts alone, so the row paths
+// the undo commands remember stay right whatever order edits are undone in.
 
 #include <hiera/value.h>
 
@@ -73,6 +79,8 @@ public:
     void removeNode(const QModelIndex& index);
 
     bool isArrayElement(const QModelIndex& index) const;
+    // A top-scope copy of a fact (or a row inside one): read-only, it follows the fact.
+    bool isDerived(const QModelIndex& index) const;
     bool hasSiblingKey(const QModelIndex& parent, const QString& key, const QModelIndex& except = {}) const;
     QString uniqueKey(const QModelIndex& parent, const QString& base) const;
 
@@ -90,6 +98,16 @@ private:
     static hiera::Value build(const Node* node);
     QString keyPath(const Node* node) const;
     void renumberArray(const QModelIndex& parent, int fromRow);
+    // setNodeValue without the signals and the derived rows' update.
+    void replaceValue(const QModelIndex& index, const hiera::Value& value);
+    // Derived rows: marks and orders them in a freshly filled tree; brings them in line with the facts
+    // after an edit (of the fact `name` only, or of all when `name` is null).
+    static void arrangeDerived(Node* root);
+    void syncDerived(const hiera::Value& name);
+    // The fact a row belongs to (the key of its facts.<name> ancestor); null outside `facts`.
+    hiera::Value factNameOf(const QModelIndex& index) const;
+    bool isFactsRow(const QModelIndex& index) const;
+    int genuineTopLevelRows() const;
 
     QUndoStack* m_undoStack = nullptr;
 };

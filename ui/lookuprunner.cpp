@@ -85,6 +85,8 @@ LookupRunner::LookupRunner(QObject* parent)
           })
     , m_autosaves(*this, JobChannelBase::Policy::Supersede,
           [this](AutosaveResult& result) { Q_EMIT autosaveRead(result.hieraYaml, result.entry); })
+    , m_overrides(*this, JobChannelBase::Policy::Coalesce,
+          [this](Overrides::ResultPtr& result) { Q_EMIT overridesFound(result); })
 {
     // A scope resolution and a lookup run side by side, a load or a facts read beside them (a superseded
     // facts read may still be parsing a large file: it must not hold back the answer).
@@ -159,6 +161,7 @@ void LookupRunner::setEngine(EnginePtr engine, const QString& hieraYaml)
     // Whatever is in flight was computed against the previous engine.
     m_scopes.invalidate();
     m_lookups.invalidate();
+    m_overrides.invalidate();
     jobStateChanged();
 }
 
@@ -204,6 +207,7 @@ void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
         auto outcome = std::make_shared<LookupOutcome>();
         outcome->engine = engine;
         outcome->request = request;
+        outcome->scope = scopeValue;
         const TopScope scope(scopeValue, environment);
         hiera::LookupRequest options;
         options.merge = request.merge;
@@ -224,6 +228,17 @@ void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
         if (!outcome->result.warnings.empty() || outcome->result.status == hiera::LookupResult::Status::Error)
             MemoryRelease::release();
         return outcome;
+    });
+}
+
+void LookupRunner::findOverrides(const LookupOutcomePtr& outcome)
+{
+    if (!outcome || !outcome->engine)
+        return;
+    m_overrides.submit([outcome, environment = m_environmentName.toStdString()]() -> Overrides::ResultPtr {
+        const TopScope scope(outcome->scope, environment);
+        return std::make_shared<const Overrides::Result>(
+            Overrides::compute(*outcome->engine, scope, outcome->request.key, outcome->request.merge));
     });
 }
 

@@ -15,6 +15,7 @@
 #include "factsautosave.h"
 #include "factsfile.h"
 #include "jobchannel.h"
+#include "overrides.h"
 #include "repositoryoptions.h"
 #include "snapshots.h"
 
@@ -52,6 +53,9 @@ public:
 
     void resolveScope(const hiera::Value& scope);
     void lookup(const hiera::Value& scope, LookupRequest request);
+    // What every level holds for the outcome's key and what each leaf overrode (Overrides::compute);
+    // overridesFound follows. Asked for after an answer: it takes two more lookups.
+    void findOverrides(const LookupOutcomePtr& outcome);
 
     // Decrypted eyaml values are announced masked (LookupOutcome::masked) unless this is set. Changing
     // it announces the current answer again, masked or not (lookupFinished).
@@ -89,6 +93,7 @@ Q_SIGNALS:
     void loadFailed(const QString& hieraYaml, const QString& message);
     void scopeResolved(ScopeSnapshotPtr snapshot);
     void lookupFinished(LookupOutcomePtr outcome);
+    void overridesFound(Overrides::ResultPtr overrides);
     // `facts` is the runner's: a slot may take its scope and tree (the runner frees what is left on a worker).
     void factsRead(const QString& path, const std::shared_ptr<FactsFile::Scope>& facts);
     void factsReadFailed(const QString& path, const QString& message);
@@ -133,7 +138,9 @@ private:
     JobChannel<LookupOutcomePtr> m_lookups;
     JobChannel<std::shared_ptr<FactsFile::Scope>> m_facts;
     JobChannel<AutosaveResult> m_autosaves;
-    const std::array<const JobChannelBase*, 5> m_channels { &m_loads, &m_scopes, &m_lookups, &m_facts, &m_autosaves };
+    JobChannel<Overrides::ResultPtr> m_overrides;
+    const std::array<const JobChannelBase*, 6> m_channels { &m_loads, &m_scopes, &m_lookups, &m_facts, &m_autosaves,
+        &m_overrides };
 
     QThreadPool m_pool; // last member: destroyed first, it waits for the jobs still running
 };

@@ -2,6 +2,7 @@
 
 #include "answerpanel.h"
 #include "datafilesync.h"
+#include "explanationreport.h"
 #include "demo.h"
 #include "factspanel.h"
 #include "facttreemodel.h"
@@ -12,6 +13,8 @@
 #include "lookupscheduler.h"
 #include "messagebanner.h"
 #include "modelroles.h"
+#include "overridesmodel.h"
+#include "overridespanel.h"
 #include "repositorymenu.h"
 #include "sourceviewer.h"
 #include "tracepanel.h"
@@ -31,6 +34,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPrintDialog>
+#include <QPrinter>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
@@ -82,7 +87,9 @@ void MainWindow::createPanels()
     m_runner = new LookupRunner(this);
     m_facts = new FactsDocument(m_runner, this);
     m_facts->setQuestionHandler([this](Question question, const QString& text) { return askWithMessageBox(question, text); });
-    m_facts->setSavePathPrompt([this](const QString& suggestion) { return askSavePath(suggestion); });
+    m_facts->setSavePathPrompt([this](const QString& suggestion, FactsDocument::SaveKind kind) {
+        return askSavePath(suggestion, kind);
+    });
     m_fileSync = new DataFileSync(m_runner, this);
 
     auto* central = new QWidget(this);
@@ -106,6 +113,11 @@ void MainWindow::createPanels()
     addDock(m_factsPanel, tr("Facts and scope"), QStringLiteral("factsDock"), Qt::LeftDockWidgetArea);
     addDock(m_hierarchyPanel, tr("Hierarchy"), QStringLiteral("hierarchyDock"), Qt::BottomDockWidgetArea);
     addDock(m_sourceViewer, tr("Source"), QStringLiteral("sourceDock"), Qt::RightDockWidgetArea);
+    // What every level holds and what each leaf overrode: a tab beside the hierarchy.
+    m_overridesPanel = new OverridesPanel(m_runner);
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
+        addDock(m_overridesPanel, tr("Overridden values"), QStringLiteral("overridesDock"), Qt::BottomDockWidgetArea));
+    connect(m_overridesPanel, &OverridesPanel::sourceRequested, this, &MainWindow::showSourceFor);
     // The facts run the full height on the left (a node has many); the hierarchy sits under the
     // answer and the source.
     setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
@@ -115,10 +127,17 @@ void MainWindow::createPanels()
     connect(m_tracePanel, &TracePanel::sourceRequested, this, &MainWindow::showSourceFor);
     connect(m_hierarchyPanel, &HierarchyPanel::sourceRequested, this, &MainWindow::showSourceFor);
     connect(m_tracePanel, &TracePanel::winnerShown, this, [this](const QModelIndex& origin) {
-        // Until the user picks an origin, the source view shows the highest-priority file that contributed.
-        if (m_sourceViewer->currentFile().isEmpty()
-            && QFileInfo(origin.data(HieraRoles::SourceFileRole).toString()).size() <= autoShowSourceLimit)
+        // The source follows the answer: each new one shows the highest-priority file that contributed
+        // (a file too large to highlight unasked is left for a click).
+        if (QFileInfo(origin.data(HieraRoles::SourceFileRole).toString()).size() <= autoShowSourceLimit)
             showSourceFor(origin);
+        else
+            m_sourceViewer->clear();
+    });
+    connect(m_answerPanel, &AnswerPanel::answerShown, this, [this] {
+        // No answer, no file of it: the previous key's file must not stay as if it were this one's.
+        if (const LookupOutcomePtr outcome = lastOutcome(); outcome && !outcome->result.found())
+            m_sourceViewer->clear();
     });
     connect(m_fileSync, &DataFileSync::dataInvalidated, m_scheduler, &LookupScheduler::refresh);
     connect(m_fileSync, &DataFileSync::filesChanged, this,
@@ -213,7 +232,17 @@ void MainWindow::createActions()
     saveAction->setShortcut(QKeySequence::Save);
     QAction* saveAsAction = fileMenu->addAction(tr("Save Facts &As…"), m_facts, &FactsDocument::saveAs);
     saveAsAction->setShortcut(QKeySequence::SaveAs);
+    QAction* saveScopeAction = fileMenu->addAction(tr("Save Sco&pe As…"), m_facts, &FactsDocument::saveScopeAs);
+    saveScopeAction->setObjectName(QStringLiteral("saveScopeAction"));
+    saveScopeAction->setStatusTip(tr("Save facts, trusted data and top-scope variables as one scope file for "
+                                     "Hiera Explorer (not a facts file)"));
     fileMenu->addAction(tr("&Export Facts Only…"), this, &MainWindow::exportFactsDialog);
+    fileMenu->addSeparator();
+    QAction* exportAction = fileMenu->addAction(tr("Export E&xplanation…"), this, &MainWindow::exportExplanationDialog);
+    exportAction->setObjectName(QStringLiteral("exportExplanationAction"));
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    QAction* printAction = fileMenu->addAction(tr("&Print Explanation…"), this, &MainWindow::printExplanationDialog);
+    printAction->setShortcut(QKeySequence::Print);
     fileMenu->addSeparator();
     QAction* quitAction = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quitAction->setShortcut(QKeySequence::Quit);
@@ -450,9 +479,43 @@ void MainWindow::exportFactsDialog()
         m_facts->saveTo(path, true);
 }
 
-QString MainWindow::askSavePath(const QString& suggestion)
+ExplanationReport MainWindow::explanationReport() const
 {
-    return QFileDialog::getSaveFileName(this, tr("Save scope"), suggestion, tr("YAML (*.yaml *.yml);;JSON (*.json)"));
+    ExplanationReport report;
+    report.outcome = lastOutcome();
+    report.overrides = m_overridesPanel->model()->result();
+    report.hieraYaml = m_hieraYaml;
+    report.factsFile = m_facts->path();
+    report.revealSecrets = m_runner->revealSecrets(); // only what the user chose to see
+    return report;
+}
+
+void MainWindow::exportExplanationDialog()
+{
+    if (!lastOutcome())
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export explanation"), QString(),
+        tr("Markdown (*.md);;HTML, self-contained (*.html);;JSON (*.json);;PDF (*.pdf)"));
+    QString error;
+    if (!path.isEmpty() && !explanationReport().save(path, &error))
+        answerBanner()->showMessage(MessageBanner::Kind::Error, error);
+}
+
+void MainWindow::printExplanationDialog()
+{
+    if (!lastOutcome())
+        return;
+    QPrinter printer;
+    QPrintDialog dialog(&printer, this);
+    if (dialog.exec() == QDialog::Accepted)
+        explanationReport().print(&printer);
+}
+
+QString MainWindow::askSavePath(const QString& suggestion, FactsDocument::SaveKind kind)
+{
+    const QString title = kind == FactsDocument::SaveKind::Scope ? tr("Save scope (facts, trusted and variables) as")
+                                                                 : tr("Save facts as");
+    return QFileDialog::getSaveFileName(this, title, suggestion, tr("YAML (*.yaml *.yml);;JSON (*.json)"));
 }
 
 MainWindow::Answer MainWindow::askWithMessageBox(Question question, const QString& text)
@@ -566,6 +629,9 @@ void MainWindow::resetLayout()
     addDockWidget(Qt::LeftDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("factsDock")));
     addDockWidget(Qt::RightDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("sourceDock")));
     addDockWidget(Qt::BottomDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("hierarchyDock")));
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
+        findChild<QDockWidget*>(QStringLiteral("overridesDock")));
+    findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->raise();
     applyDefaultLayout();
 }
 

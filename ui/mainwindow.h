@@ -5,6 +5,7 @@
 // The panels do the work and subscribe to the LookupRunner themselves (hotspot's pages): a new view
 // is a new panel and one line here.
 
+#include "explanationreport.h"
 #include "factsdocument.h"
 #include "snapshots.h"
 
@@ -21,6 +22,7 @@ class FactsPanel;
 class HierarchyModel;
 class HelpGuide;
 class HierarchyPanel;
+class OverridesPanel;
 class LookupBar;
 class LookupRunner;
 class LookupScheduler;
@@ -72,6 +74,9 @@ public:
     // Shows the source behind a row of any of the models (their SourceFileRole/SourceLineRole).
     void showSourceFor(const QModelIndex& index);
 
+    // The current answer as an exportable report (File ▸ Export Explanation, Print Explanation).
+    ExplanationReport explanationReport() const;
+
     // Decides what a dropped or command-line file is: a hiera.yaml (version 5 with a hierarchy) or facts.
     static bool looksLikeHieraYaml(const QString& path);
 
@@ -84,6 +89,7 @@ public:
     FactsPanel* factsPanel() const { return m_factsPanel; }
     HierarchyPanel* hierarchyPanel() const { return m_hierarchyPanel; }
     SourceViewer* sourceViewer() const { return m_sourceViewer; }
+    OverridesPanel* overridesPanel() const { return m_overridesPanel; }
     HelpGuide* helpGuide() const { return m_helpGuide; } // null until F1 first asked for it
     RepositoryMenu* repositoryMenu() const { return m_repositoryMenu; }
     DataFileWatcher* fileWatcher() const;
@@ -142,7 +148,9 @@ private:
     void openRepositoryFolderDialog();
     void openFactsDialog();
     void exportFactsDialog();
-    QString askSavePath(const QString& suggestion);
+    void exportExplanationDialog();
+    void printExplanationDialog();
+    QString askSavePath(const QString& suggestion, FactsDocument::SaveKind kind);
     FactsDocument::Answer askWithMessageBox(Question question, const QString& text);
     void addRecent(const QString& settingsKey, const QString& path);
     void rebuildRecentMenus();
@@ -159,6 +167,7 @@ private:
     FactsPanel* m_factsPanel = nullptr;
     HierarchyPanel* m_hierarchyPanel = nullptr;
     SourceViewer* m_sourceViewer = nullptr;
+    OverridesPanel* m_overridesPanel = nullptr;
     HelpGuide* m_helpGuide = nullptr;
     RepositoryMenu* m_repositoryMenu = nullptr;
 

@@ -42,6 +42,8 @@ enum Role {
     // bool: the row's value is decrypted eyaml (ValueTreeModel, ExplanationModel, ContributionModel),
     // masked or revealed.
     SecretRole,
+    // bool: a top-scope copy of a fact (FactTreeModel): read-only, it follows facts.<name>.
+    DerivedRole,
 };
 
 } // namespace HieraRoles

@@ -34,6 +34,7 @@ struct ScopeSnapshot {
 struct LookupOutcome {
     std::shared_ptr<const hiera::Engine> engine;
     LookupRequest request;
+    hiera::Value scope; // what it was looked up against (shared storage: a reference count)
     hiera::LookupResult result;
     double elapsedMs = 0;
     // Set when the result holds values decrypted from eyaml: the same outcome with them masked

@@ -1,5 +1,6 @@
 #include "sourceviewer.h"
 
+#include "externaleditor.h"
 #include "yamlhighlighter.h"
 
 #include <QFile>
@@ -8,6 +9,8 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QTextBlock>
+#include <QHBoxLayout>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace {
@@ -18,13 +21,22 @@ constexpr qint64 maxViewBytes = 16 * 1024 * 1024;
 SourceViewer::SourceViewer(QWidget* parent)
     : QWidget(parent)
     , m_header(new QLabel(this))
+    , m_openInEditor(new QToolButton(this))
     , m_editor(new QPlainTextEdit(this))
     , m_highlighter(new YamlHighlighter(m_editor->document(), m_editor->palette()))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_header);
+    auto* headerRow = new QHBoxLayout;
+    headerRow->addWidget(m_header, 1);
+    headerRow->addWidget(m_openInEditor);
+    layout->addLayout(headerRow);
     layout->addWidget(m_editor, 1);
+    m_openInEditor->setText(tr("Open in Editor"));
+    m_openInEditor->setObjectName(QStringLiteral("openInEditor"));
+    m_openInEditor->setToolTip(tr("Open this file at this line in $VISUAL / $EDITOR (else the desktop's editor)"));
+    m_openInEditor->setEnabled(false);
+    connect(m_openInEditor, &QToolButton::clicked, this, &SourceViewer::openInEditor);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setContentsMargins(4, 2, 4, 2);
     m_header->setText(tr("Click an origin (file:line) to see it here."));
@@ -34,8 +46,15 @@ SourceViewer::SourceViewer(QWidget* parent)
     m_editor->setObjectName(QStringLiteral("sourceText"));
 }
 
+void SourceViewer::openInEditor()
+{
+    if (!m_path.isEmpty())
+        ExternalEditor::open(m_path, m_line);
+}
+
 bool SourceViewer::showLocation(const QString& path, int line, int column, const QString& key)
 {
+    m_openInEditor->setEnabled(!path.isEmpty());
     const bool sameFile = path == m_path && !m_editor->document()->isEmpty();
     m_path = path;
     m_line = line;
@@ -58,6 +77,7 @@ void SourceViewer::clear()
 {
     m_path.clear();
     m_line = 0;
+    m_openInEditor->setEnabled(false);
     m_editor->clear();
     m_header->setText(tr("Click an origin (file:line) to see it here."));
 }

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QLabel;
+class QToolButton;
 class QPlainTextEdit;
 class YamlHighlighter;
 
@@ -24,12 +25,16 @@ public:
     QString currentFile() const { return m_path; }
     int currentLine() const { return m_line; }
     QPlainTextEdit* editor() const { return m_editor; }
+    QToolButton* openInEditorButton() const { return m_openInEditor; }
+    // The shown file at its line in the user's editor (ExternalEditor).
+    void openInEditor();
 
 private:
     bool loadFile();
     void markLine();
 
     QLabel* m_header;
+    QToolButton* m_openInEditor;
     QPlainTextEdit* m_editor;
     YamlHighlighter* m_highlighter;
     QString m_path;

@@ -1,0 +1,148 @@
+// Issue 11, the answer's details driven through the window: §2.4 overridden values (every level's
+// value for the key, greyed where overridden, and each leaf's chain of overridden values with
+// file:line), §2.5 the source pane following the answer and "Open in editor", §2.7 messages, §2.8 the
+// summary and leaf origins of dotted keys.
+
+#include "externaleditor.h"
+#include "modelroles.h"
+#include "overridesmodel.h"
+#include "overridespanel.h"
+#include "windowfixture.h"
+
+#include "sourceviewer.h"
+
+#include <QSignalSpy>
+#include <QToolButton>
+
+namespace {
+// "where | value | file" for each row under `parent`, "(overridden)" appended when greyed.
+QStringList rows(const QAbstractItemModel* model, const QModelIndex& parent)
+{
+    QStringList lines;
+    for (int row = 0; row < model->rowCount(parent); ++row) {
+        QStringList cells;
+        for (int column = 0; column < OverridesModel::ColumnCount; ++column)
+            cells << model->index(row, column, parent).data().toString();
+        QString line = cells.join(QStringLiteral(" | "));
+        if (model->index(row, 0, parent).data(OverridesModel::OverriddenRole).toBool())
+            line += QStringLiteral(" (overridden)");
+        lines << line;
+    }
+    return lines;
+}
+} // namespace
+
+class TestAnswerDetails : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m.setUpOnce("tst_answerdetails")); }
+    void init() { m.createWindow(); }
+    void cleanup() { m.destroyWindow(); }
+
+    // §2.4
+    void firstFoundShowsWhatEveryLevelHolds()
+    {
+        QSignalSpy shown(m.window->overridesPanel(), &OverridesPanel::overridesShown);
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty()
+                && m.window->overridesPanel()->model()->result()->key == "profile::web::workers",
+            WindowFixture::timeoutMs);
+        const OverridesModel* model = m.window->overridesPanel()->model();
+        const QStringList levels = rows(model, model->levelsRoot());
+        QCOMPARE(levels,
+            QStringList({ QStringLiteral("Per-role and environment | 16 | production.yaml:4"),
+                QStringLiteral("Per-role and environment | 4 | web.yaml:7 (overridden)") }));
+        // The lower level's file:line leads to the source.
+        const QModelIndex overridden = model->index(1, 0, model->levelsRoot());
+        QVERIFY(overridden.data(HieraRoles::SourceFileRole).toString().endsWith(QLatin1String("data/roles/web.yaml")));
+        QCOMPARE(overridden.data(HieraRoles::SourceLineRole).toInt(), 7);
+        const QStringList leaves = rows(model, model->leavesRoot());
+        QCOMPARE(leaves, QStringList { QStringLiteral("profile::web::workers | 16 | production.yaml:4") });
+        QCOMPARE(rows(model, model->index(0, 0, model->leavesRoot())),
+            QStringList { QStringLiteral("overrode Per-role and environment | 4 | web.yaml:7 (overridden)") });
+    }
+
+    void deepMergeLeavesShowWhatTheyOverrode()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::firewall::rules")));
+        m.window->setMergeStrategy(QStringLiteral("deep"));
+        QTRY_VERIFY_WITH_TIMEOUT(m.window->overridesPanel()->model()->result()
+                && m.window->overridesPanel()->model()->result()->leaves.size() > 3,
+            WindowFixture::timeoutMs);
+        const OverridesModel* model = m.window->overridesPanel()->model();
+        const QStringList leaves = rows(model, model->leavesRoot());
+        const int ssh = leaves.indexOf(QStringLiteral("ssh.source | 192.0.2.10/32 | web01.example.com.yaml:8"));
+        QVERIFY2(ssh >= 0, qPrintable(leaves.join(QLatin1Char('\n'))));
+        QCOMPARE(rows(model, model->index(ssh, 0, model->leavesRoot())),
+            QStringList { QStringLiteral("overrode Common defaults | 10.0.0.0/8 | common.yaml:76 (overridden)") });
+        QVERIFY(leaves.contains(QStringLiteral("ssh.port | 22 | common.yaml:75")));
+        // In a merge every level that gave a leaf contributed: none greyed but those that gave nothing.
+        for (const QString& level : rows(model, model->levelsRoot()))
+            QVERIFY2(!level.endsWith(QLatin1String("(overridden)")), qPrintable(level));
+    }
+
+    // §2.5
+    void sourcePaneFollowsTheAnswer()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
+        SourceViewer* source = m.window->sourceViewer();
+        QTRY_VERIFY(source->currentFile().endsWith(QLatin1String("roles/web/production.yaml")));
+        QCOMPARE(source->currentLine(), 4);
+        QVERIFY(source->openInEditorButton()->isEnabled());
+        // A new key: its own file, not the previous key's.
+        m.window->setKey(QStringLiteral("profile::firewall::default_policy"));
+        QVERIFY(m.waitForAnswer(QStringLiteral("profile::firewall::default_policy")));
+        QTRY_VERIFY2(source->currentFile().endsWith(QLatin1String("common.yaml")), qPrintable(source->currentFile()));
+        // No answer: nothing shown as if it were this key's.
+        m.window->setKey(QStringLiteral("no::such::key"));
+        QVERIFY(m.waitForAnswer(QStringLiteral("no::such::key")));
+        QTRY_VERIFY(source->currentFile().isEmpty());
+        QVERIFY(!source->openInEditorButton()->isEnabled());
+    }
+
+    void editorCommand_data()
+    {
+        QTest::addColumn<QString>("editor");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QStringList>("arguments");
+        const QString f = QStringLiteral("/data/common.yaml");
+        QTest::newRow("vim") << "vim" << 12 << "vim" << QStringList { QStringLiteral("+12"), f };
+        QTest::newRow("path and options") << "/usr/bin/emacsclient -c" << 3 << "/usr/bin/emacsclient"
+                                          << QStringList { QStringLiteral("-c"), QStringLiteral("+3"), f };
+        QTest::newRow("quoted path") << "\"/opt/my editor/nano\"" << 7 << "/opt/my editor/nano"
+                                     << QStringList { QStringLiteral("+7"), f };
+        QTest::newRow("vs code") << "code --wait" << 5 << "code"
+                                 << QStringList { QStringLiteral("--wait"), QStringLiteral("-g"), f + QStringLiteral(":5") };
+        QTest::newRow("kate") << "kate" << 9 << "kate" << QStringList { QStringLiteral("--line"), QStringLiteral("9"), f };
+        QTest::newRow("unknown editor") << "ed" << 9 << "ed" << QStringList { f };
+        QTest::newRow("no line") << "vim" << 0 << "vim" << QStringList { f };
+    }
+    void editorCommand()
+    {
+        QFETCH(QString, editor);
+        QFETCH(int, line);
+        QFETCH(QString, program);
+        QFETCH(QStringList, arguments);
+        const ExternalEditor::Command command = ExternalEditor::build(editor, QStringLiteral("/data/common.yaml"), line);
+        QCOMPARE(command.program, program);
+        QCOMPARE(command.arguments, arguments);
+        QVERIFY(!ExternalEditor::build(QString(), QStringLiteral("/x"), 1).isValid());
+    }
+
+    void editorFromTheEnvironment()
+    {
+        qputenv("VISUAL", "gvim -f");
+        qputenv("EDITOR", "nano");
+        QCOMPARE(ExternalEditor::fromEnvironment(), QStringLiteral("gvim -f"));
+        qunsetenv("VISUAL");
+        QCOMPARE(ExternalEditor::fromEnvironment(), QStringLiteral("nano"));
+        qunsetenv("EDITOR");
+    }
+
+private:
+    WindowFixture m;
+};
+
+QTEST_MAIN(TestAnswerDetails)
+#include "tst_answerdetails.moc"
