@@ -203,8 +203,10 @@ private Q_SLOTS:
         QCOMPARE(m_window->hieraYamlPath(), Demo::hieraYaml());
         QVERIFY(m_window->factsPath().endsWith(QLatin1String("web01.example.com.yaml")));
         QVERIFY(shown.count() >= 1);
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 7, timeoutMs); // the demo hiera.yaml's levels
-        QCOMPARE(m_window->hierarchyModel()->index(0, 0).data().toString(), QStringLiteral("Per-node data"));
+        // The demo is a control repository: its environment layer (7 levels) and the profile module's.
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 2, timeoutMs);
+        QCOMPARE(m_window->hierarchyModel()->rowCount(m_window->hierarchyModel()->index(0, 0)), 7);
+        QCOMPARE(m_window->hierarchyModel()->levelIndex(0).data().toString(), QStringLiteral("Per-node data"));
         // profile::ntp is a deep merge with a knockout prefix (lookup_options in common.yaml).
         QVERIFY2(m_window->summaryText().startsWith(
                      QStringLiteral("deep merge (knockout_prefix --) from lookup_options entry 'profile::ntp' · ")),
@@ -264,7 +266,7 @@ private Q_SLOTS:
         QTRY_VERIFY(!m_window->runner()->isBusy());
         QCOMPARE(originText(*m_window), QStringLiteral("data/roles/web.yaml:7"));
         // Level 3 (row 2, after per-node data and the eyaml secrets): per-role and environment.
-        const QModelIndex roleEnv = m_window->hierarchyModel()->index(0, 0, m_window->hierarchyModel()->index(2, 0));
+        const QModelIndex roleEnv = m_window->hierarchyModel()->index(0, 0, m_window->hierarchyModel()->levelIndex(2));
         QVERIFY(roleEnv.data(HieraRoles::SuspiciousRole).toBool());
         QVERIFY(m_window->keyHistory().contains(QStringLiteral("classes")));
     }
@@ -575,7 +577,7 @@ private Q_SLOTS:
     {
         m_window->resize(1500, 950);
         openDemoCopy(QStringLiteral("profile::ntp"));
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 7, timeoutMs); // the demo hiera.yaml's levels
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 2, timeoutMs); // environment and module layers
         // Show where the node file's override (minpoll) comes from, as a user clicking that origin would.
         const QModelIndex root = m_window->valueModel()->index(0, 0);
         for (int row = 0; row < m_window->valueModel()->rowCount(root); ++row) {
