@@ -199,28 +199,64 @@ struct RNode
     SourceMark mark;
     std::vector<RVal> items; // array elements, or hash values
     std::vector<Value> keys; // hash keys, parallel to items
-    Hash index;              // hash key -> position in items
+
+    // The value this node was converted from, while nothing changed it (toValue then gives it back,
+    // storage shared, instead of rebuilding an unchanged subtree at every merge step).
+    Value original;
+    bool hasOriginal = false;
+    bool modified = false;
+
+    // Key positions, built only when a large hash is searched: every merge step converts both values,
+    // and most of their hashes are never searched, or are small enough to scan.
+    static constexpr std::size_t kScanLimit = 16;
+    mutable Hash index; // hash key -> position in items
+    mutable bool indexed = false;
 
     std::optional<std::size_t> find(const Value& key) const
     {
+        if (keys.size() <= kScanLimit) {
+            for (std::size_t i = 0; i < keys.size(); ++i)
+                if (keys[i] == key) // the equality Hash::find(Value) uses
+                    return i;
+            return std::nullopt;
+        }
+        if (!indexed) {
+            index = Hash();
+            index.reserve(keys.size());
+            for (std::size_t i = 0; i < keys.size(); ++i)
+                index.set(keys[i], Value(static_cast<std::int64_t>(i)));
+            indexed = true;
+        }
         const Value* p = index.find(key);
         return p ? std::optional<std::size_t>(static_cast<std::size_t>(p->asInteger())) : std::nullopt;
     }
     void set(const Value& key, RVal v)
     {
+        modified = true;
         if (auto pos = find(key)) {
             items[*pos] = std::move(v);
             return;
         }
-        index.set(key, Value(static_cast<std::int64_t>(items.size())));
+        if (indexed)
+            index.set(key, Value(static_cast<std::int64_t>(items.size())));
+        keys.push_back(key);
+        items.push_back(std::move(v));
+    }
+    // For keys known to be new (a hiera::Hash's own, which are unique).
+    void append(const Value& key, RVal v)
+    {
+        if (indexed)
+            index.set(key, Value(static_cast<std::int64_t>(items.size())));
         keys.push_back(key);
         items.push_back(std::move(v));
     }
     void clear()
     {
+        modified = true;
         items.clear();
         keys.clear();
         index = Hash();
+        indexed = false;
     }
 };
 
@@ -243,16 +279,37 @@ RVal fromValue(const Value& v)
     } else {
         r.node->hash = true;
         r.node->items.reserve(v.asHash().size());
+        r.node->keys.reserve(v.asHash().size());
         for (const auto& e : v.asHash())
-            r.node->set(e.key, fromValue(e.value));
+            r.node->append(e.key, fromValue(e.value));
     }
+    r.node->original = v;
+    r.node->hasOriginal = true;
     return r;
+}
+
+// Whether a converted subtree still holds exactly its original value: its node and every node below
+// unchanged (a change to a node's own items always marks that node).
+// Not remembered: toValue also runs in the middle of a merge (sort_merged_arrays), before later changes.
+bool unchanged(const RVal& r)
+{
+    if (!r.node)
+        return true;
+    const RNode& n = *r.node;
+    if (!n.hasOriginal || n.modified)
+        return false;
+    for (const RVal& item : n.items)
+        if (!unchanged(item))
+            return false;
+    return true;
 }
 
 Value toValue(const RVal& r, std::size_t depth = 0)
 {
     if (!r.node)
         return r.scalar;
+    if (unchanged(r))
+        return r.node->original;
     if (depth > 100000)
         throw Error(ErrorCode::DataLimit, "deep merge: the merged value nests too deeply");
     Value out;
@@ -357,6 +414,7 @@ private:
     // Array#delete(string): removes every element equal to the string, keeping the others' order.
     static void deleteString(RNode& a, const std::string& s)
     {
+        a.modified = true;
         std::erase_if(a.items, [&](const RVal& e) { return e.isString() && e.scalar.asString() == s; });
     }
 
@@ -364,6 +422,8 @@ private:
     // reject! loop (array.c), so that a destination which is the source itself behaves as in Ruby.
     void knockOut(RNode& src, RNode& dst) const
     {
+        src.modified = true;
+        dst.modified = true;
         std::vector<RVal>& a = src.items;
         std::size_t i1 = 0, i2 = 0;
         for (; i1 < a.size(); ++i1) {
@@ -398,8 +458,10 @@ private:
                 return RVal{Value(std::string()).withMark(source.scalar.mark()), nullptr};
             return source;
         }
-        if (source.isArray())
+        if (source.isArray()) {
+            source.node->modified = true;
             std::erase_if(source.node->items, [&](const RVal& e) { return knockedOut(e); });
+        }
         return source;
     }
 
@@ -432,6 +494,7 @@ private:
                     if (pos && d.items[*pos].truthy()) {
                         RVal merged = dm(sv, d.items[*pos]);
                         d.items[*d.find(key)] = std::move(merged);
+                        d.modified = true;
                     } else {
                         RVal merged = dm(sv, shallowDup(sv));
                         d.set(key, std::move(merged));
@@ -508,6 +571,7 @@ private:
         }
         std::stable_sort(keyed.begin(), keyed.end(),
                          [](const auto& x, const auto& y) { return rubyCompare(x.first, y.first) < 0; });
+        a.modified = true;
         a.items.clear();
         for (auto& k : keyed)
             a.items.push_back(std::move(k.second));
