@@ -1,8 +1,8 @@
 // hiera-bench: the engine's speed on the fixtures of shared/bench/gen_fixture.py. Prints figures as
 // `name=value` lines for bench/run.py to put in a table; asserts nothing.
 //
-//   hiera-bench warm  FIXTURE [--repeat N]        per-lookup time inside one process (sample.tsv rows;
-//                                                  each row the median of 5 batches)
+//   hiera-bench warm  FIXTURE [--repeat N] [--rows] per-lookup time inside one process (sample.tsv rows;
+//                                                  each row the median of 5 batches; --rows prints them)
 //   hiera-bench fleet FIXTURE KEY [--threads N]   one key on every node of nodes.txt
 //   hiera-bench load  FIXTURE [--threads N]       parse every data file (the key inventory)
 //   hiera-bench warm-eyaml FIXTURE [--repeat N]  `warm` on the fixture's eyaml variant: every level
@@ -95,7 +95,8 @@ hiera::EngineOptions benchOptions()
     return o;
 }
 
-int warm(const fs::path& fixture, int repeat, const std::string& prefix = "warm")
+// `rows`: also print each row's two figures (key, plain, explain), to see which kind of lookup moved.
+int warm(const fs::path& fixture, int repeat, bool rows, const std::string& prefix = "warm")
 {
     auto engine = hiera::Engine::load((fixture / "hiera.yaml").string(), benchOptions());
     std::vector<double> plain, traced;
@@ -121,6 +122,9 @@ int warm(const fs::path& fixture, int repeat, const std::string& prefix = "warm"
         };
         plain.push_back(perLookupUs(repeat / 5 + 1, hiera::LookupRequest{}));
         traced.push_back(perLookupUs(repeat / 20 + 1, explain));
+        if (rows)
+            std::cout << prefix << "_row\t" << row[1] << "\t" << (row.size() > 2 ? row[2] : std::string()) << "\t" << plain.back() << "\t"
+                      << traced.back() << "\n";
     }
     std::cout << prefix << "_rows=" << plain.size() << "\n"
               << prefix << "_us_median=" << median(plain) << "\n"
@@ -132,7 +136,7 @@ int warm(const fs::path& fixture, int repeat, const std::string& prefix = "warm"
 
 // `warm` on an eyaml variant of the fixture, after checking that every sample lookup decrypts to the
 // plain fixture's answer (a figure for lookups that do not decrypt would mean nothing).
-int warmEyaml(const fs::path& fixture, int repeat)
+int warmEyaml(const fs::path& fixture, int repeat, bool printRows)
 {
     const auto rows = readTsv(fixture / "sample.tsv");
     std::vector<std::string> roots;
@@ -164,7 +168,7 @@ int warmEyaml(const fs::path& fixture, int repeat)
         decrypted += hiera::containsSecret(b.value) ? 1 : 0;
     }
     std::cout << "warm_eyaml_decrypted_rows=" << decrypted << "\n";
-    return warm(out, repeat, "warm_eyaml");
+    return warm(out, repeat, printRows, "warm_eyaml");
 }
 
 template <typename F>
@@ -311,21 +315,22 @@ int main(int argc, char** argv)
         auto it = std::find(args.begin(), args.end(), name);
         return it != args.end() && it + 1 != args.end() ? std::stoi(*(it + 1)) : fallback;
     };
+    auto flag = [&](const std::string& name) { return std::find(args.begin(), args.end(), name) != args.end(); };
     const int threads = option("--threads", static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
     try {
         if (args.size() >= 2 && args[0] == "warm")
-            return warm(args[1], option("--repeat", 20000));
+            return warm(args[1], option("--repeat", 20000), flag("--rows"));
         if (args.size() >= 3 && args[0] == "fleet")
             return fleet(args[1], args[2], threads, option("--passes", 2));
         if (args.size() >= 2 && args[0] == "load")
             return load(args[1], threads);
         if (args.size() >= 2 && args[0] == "warm-eyaml")
-            return warmEyaml(args[1], option("--repeat", 20000));
+            return warmEyaml(args[1], option("--repeat", 20000), flag("--rows"));
     } catch (const std::exception& e) {
         std::cerr << "hiera-bench: " << e.what() << "\n";
         return 2;
     }
-    std::cerr << "usage: hiera-bench warm FIXTURE [--repeat N] | fleet FIXTURE KEY [--threads N] | load FIXTURE "
-                 "[--threads N] | warm-eyaml FIXTURE [--repeat N]\n";
+    std::cerr << "usage: hiera-bench warm FIXTURE [--repeat N] [--rows] | fleet FIXTURE KEY [--threads N] | load FIXTURE "
+                 "[--threads N] | warm-eyaml FIXTURE [--repeat N] [--rows]\n";
     return 2;
 }

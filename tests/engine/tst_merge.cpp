@@ -265,6 +265,12 @@ static void mergeTable()
     row("empty array over array", deep, "[{k: []}, {k: [1]}]", "{k: [1]}");
     row("item 28 deep integer keys", deep, "[{1: a}, {2: b}]", "{2: b, 1: a}");
     row("deep higher-only array de-duplicated", deep, "[{a: [y, y]}, {j: 1}]", "{j: 1, a: [y]}");
+    // A hash written over a scalar: its first entry as written, the later ones merged with themselves.
+    row("hash over a scalar, later entries de-duplicated", deep, "[{c: [y, y], b: {l: [z, z]}}, x]",
+        "{c: [y, y], b: {l: [z]}}");
+    row("new hash's nested arrays de-duplicated", deep, "[{n: {a: [1, 1], b: {c: [2, 2]}}}, {j: 1}]",
+        "{j: 1, n: {a: [1], b: {c: [2]}}}");
+    row("array over hash not de-duplicated", deep, "[{k: [1, 1]}, {k: {a: 1}}]", "{k: [1, 1]}");
     // knockout (items 11-17)
     row("item 11 knockout element", ko, "[{k: [--x, z]}, {k: [x, y]}]", "{k: [y, z]}");
     row("item 12 naked prefix clears", ko, "[{k: ['--', z]}, {k: [x, y]}]", "{k: [z]}");
@@ -301,6 +307,9 @@ static void mergeTable()
     row("item 21 arrays of hashes", mha, "[[{x: 1}], [{y: 2}, {z: 3}]]", "[{y: 2, x: 1}, {z: 3}]");
     row("item 21 longer higher", mha, "[[{x: 1}, {w: 0}], [{y: 2}]]", "[{y: 2, x: 1}, {w: 0}]");
     row("item 21 not all hashes", mha, "[[{x: 1}, 5], [{y: 2}]]", "[{y: 2}, {x: 1}, 5]");
+    row("new array of hashes merged with itself", mha, "[{n: [{a: [1, 1]}, {b: 2}]}, {j: 1}]",
+        "{j: 1, n: [{a: [1]}, {b: 2}]}");
+    row("new array sorted", sorted, "[{n: [b, a, a]}, {j: 1}]", "{j: 1, n: [a, b]}");
 }
 
 void TestMerge::fold_data()
@@ -332,6 +341,18 @@ void TestMerge::fold()
     if (err)
         QFAIL(err->what());
     HIERA_COMPARE_ORDERED(acc, yaml(expected.toStdString()));
+
+    // A deep merge without knockout_prefix runs on plain values; the gem port with Ruby's object
+    // identity (what a prefix selects) must give the same result. A prefix no value starts with keeps
+    // the port's knockout steps idle.
+    if (s.strategy == MergeStrategy::Deep && !s.knockoutPrefix) {
+        MergeSpec viaPort = s;
+        viaPort.knockoutPrefix = std::string("\x01never");
+        Value ported = hiera::normalizeFirst(viaPort, found.asArray()[0]);
+        for (std::size_t i = 1; i < found.asArray().size(); ++i)
+            ported = hiera::mergeStep(viaPort, ported, found.asArray()[i]);
+        HIERA_COMPARE_ORDERED(ported, acc);
+    }
 }
 
 static const QByteArray kThreeLevels = "version: 5\n"

@@ -21,7 +21,9 @@ public:
     TraceNode* node() const { return m_node; }
 
     // A new child node (null from the null cursor).
-    TraceCursor child(TraceNode::Kind kind) const { return TraceCursor(m_node ? &m_node->addChild(kind) : nullptr); }
+    // The null test stays inline and the recording path out of line, so a lookup without a trace pays
+    // one branch per step (the whole call was not inlined, and cost a warm lookup about 4%).
+    TraceCursor child(TraceNode::Kind kind) const { return m_node ? recordChild(kind) : TraceCursor(); }
     TraceCursor child(TraceNode::Kind kind, std::string name) const
     {
         TraceCursor c = child(kind);
@@ -81,6 +83,8 @@ public:
     }
 
 private:
+    [[gnu::noinline]] TraceCursor recordChild(TraceNode::Kind kind) const { return TraceCursor(&m_node->addChild(kind)); }
+
     TraceNode* m_node = nullptr;
 };
 

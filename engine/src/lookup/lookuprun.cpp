@@ -17,10 +17,10 @@ public:
     explicit Fold(const MergeSpec& spec) : m_spec(spec) { }
     // A single found value passes through untouched (no merge step, no type check); only when a
     // second one arrives is the first normalised (unique: flattened) and merged with it.
-    void add(const Value& v)
+    void add(Value v)
     {
         if (m_count++ == 0) {
-            m_value = v;
+            m_value = std::move(v);
             return;
         }
         if (m_count == 2)
@@ -30,8 +30,15 @@ public:
     bool have() const { return m_count > 0; }
     std::size_t count() const { return m_count; }
     const Value& value() const { return m_value; }
+    // The value, moved out: for handing a finished fold to the next one.
+    Value take() { return std::move(m_value); }
     // The final result of a lookup: unique always returns a flat array, even for one found value.
-    Value result() const { return m_count == 1 ? normalizeFirst(m_spec, m_value) : m_value; }
+    Value result() &&
+    {
+        if (m_count == 1 && m_spec.strategy == MergeStrategy::Unique)
+            return normalizeFirst(m_spec, m_value);
+        return std::move(m_value);
+    }
 
 private:
     const MergeSpec& m_spec;
@@ -200,12 +207,12 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
         return out;
     }
     out.rootFound = true;
-    out.rootValue = *rootValue;
-    Value value = *rootValue;
+    out.rootValue = std::move(*rootValue);
+    const Value* leaf = &out.rootValue;
     if (key.isDotted()) {
         const TraceCursor digTrace = trace.child(TraceNode::Kind::Dig);
         digTrace.with([&](TraceNode& n) { n.key = key.subKey(); });
-        const Value* cur = &*rootValue;
+        const Value* cur = &out.rootValue;
         for (const KeySegment& seg : key.segments()) {
             const Value* next = dig(*cur, {seg});
             digTrace.child(TraceNode::Kind::Segment).with([&](TraceNode& s) {
@@ -224,9 +231,10 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
             }
             cur = next;
         }
-        value = *cur;
-        digTrace.outcome(TraceNode::Event::Found, value);
+        leaf = cur;
+        digTrace.outcome(TraceNode::Event::Found, *leaf);
     }
+    Value value = *leaf;
     if (entry && entry->convertTo) {
         try {
             value = convertTo(value, *entry->convertTo, key.original());
@@ -241,10 +249,10 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
             c.message = "Applying convert_to lookup_option with arguments " + rubyInspect(*entry->convertTo);
         });
     }
-    out.found = true;
-    out.value = value;
     if (nested)
         trace.outcome(TraceNode::Event::Result, value);
+    out.found = true;
+    out.value = std::move(value);
     return out;
 }
 
@@ -257,7 +265,7 @@ const LookupOptionsTable& LookupRun::lookupOptions(TraceCursor trace, std::strin
         return empty; // lookups made while merging lookup_options itself see no options
     }
     const ModuleOptions* mod = nullptr;
-    if (!module.empty())
+    if (!module.empty() && !m_snapshot.modules.empty()) // most hierarchies have no module data: no hashing
         if (auto it = m_snapshot.modules.find(module); it != m_snapshot.modules.end())
             mod = &it->second;
     // The top-level lookup's trace starts with how lookup_options were merged (once per snapshot), the
@@ -380,14 +388,14 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
         }
         if (inLayer.have()) {
             layerTrace.outcome(TraceNode::Event::Result, inLayer.value());
-            all.add(inLayer.value());
+            all.add(inLayer.take());
         } else {
             layerTrace.event(TraceNode::Event::NotFound);
         }
     }
     if (!all.have())
         return std::nullopt;
-    return all.result();
+    return std::move(all).result();
 }
 
 void LookupRun::consultUnrunnable(const LevelState& level, const Error& why, TraceCursor levelTrace)
@@ -474,11 +482,11 @@ void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& ro
         loc.outcome(TraceNode::Event::Found, hit->value).with([&](TraceNode& n) {
             n.location = SourceFiles::locate(hit->keyMark); // where the key is written
         });
-        inLevel.add(hit->value);
+        inLevel.add(std::move(hit->value));
     }
     if (inLevel.have()) {
         levelTrace.outcome(TraceNode::Event::Result, inLevel.value());
-        inLayer.add(inLevel.value());
+        inLayer.add(inLevel.take());
     } else {
         levelTrace.event(TraceNode::Event::NotFound);
     }
