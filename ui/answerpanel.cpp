@@ -70,13 +70,15 @@ AnswerPanel::AnswerPanel(LookupRunner* runner, LookupScheduler* scheduler, QWidg
 
     connect(runner, &LookupRunner::lookupFinished, this, &AnswerPanel::show);
     connect(runner, &LookupRunner::engineLoaded, this, [this] {
+        m_noHierarchy = false;
         if (m_banner->kind() == MessageBanner::Kind::Error)
-            m_banner->clearMessage();
+            m_banner->clearMessage(); // an error of the previous hierarchy's answer
     });
-    connect(runner, &LookupRunner::loadFailed, this, [this](const QString& hieraYaml, const QString& message) {
-        m_banner->showMessage(MessageBanner::Kind::Error,
-            m_runner->engine() ? tr("Cannot reload %1 (still showing the previous version): %2").arg(hieraYaml, message)
-                               : tr("Cannot load %1: %2").arg(hieraYaml, message));
+    // A failed load is told once, by the hierarchy panel; without any hierarchy the summary points there.
+    connect(runner, &LookupRunner::loadFailed, this, [this] {
+        m_noHierarchy = !m_runner->engine();
+        if (m_noHierarchy)
+            showNoKey();
     });
     connect(scheduler, &LookupScheduler::noKey, this, &AnswerPanel::showNoKey);
     connect(scheduler, &LookupScheduler::waitingForFacts, this,
@@ -91,9 +93,9 @@ void AnswerPanel::showNoKey()
     m_rootValueModel->clear();
     m_yamlStale = true;
     updateYaml();
-    setSummary(tr("Type a key to look it up (Ctrl+F focuses the key field)."));
-    if (m_banner->kind() != MessageBanner::Kind::Error || m_runner->engine())
-        m_banner->clearMessage();
+    setSummary(m_noHierarchy ? tr("No hierarchy is loaded: the Hierarchy panel says why.")
+                             : tr("Type a key to look it up (Ctrl+L focuses the key field)."));
+    m_banner->clearMessage(); // what it said was about the previous key
 }
 
 void AnswerPanel::show(const LookupOutcomePtr& outcome)

@@ -53,4 +53,5 @@ private:
     QTreeView* m_rootValueView;
     QPlainTextEdit* m_yamlText;
     bool m_yamlStale = true; // made when its tab is shown: it costs more than the rest on a large value
+    bool m_noHierarchy = false; // the last load failed and no earlier hierarchy answers meanwhile
 };

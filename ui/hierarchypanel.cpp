@@ -25,13 +25,14 @@ HierarchyPanel::HierarchyPanel(LookupRunner* runner, QWidget* parent)
     TreeViews::connectSourceClicks(m_view, HierarchyModel::InterpolatedColumn, this, &HierarchyPanel::sourceRequested);
 
     connect(runner, &LookupRunner::engineLoaded, this, [this](const QString& hieraYaml) {
+        m_loadFailure.clear();
         m_model->setBaseDirectory(QFileInfo(hieraYaml).absolutePath());
         showDiscoveryWarnings(hieraYaml);
     });
     connect(runner, &LookupRunner::loadFailed, this, [this](const QString& hieraYaml, const QString& message) {
-        m_banner->showMessage(MessageBanner::Kind::Error,
-            m_runner->engine() ? tr("Cannot reload %1 (still showing the previous version): %2").arg(hieraYaml, message)
-                               : tr("Cannot load %1: %2").arg(hieraYaml, message));
+        // The one place a failed load is told (it is about the hierarchy); it stays until a load works.
+        m_loadFailure = m_runner->loadFailureText(hieraYaml, message);
+        m_banner->showMessage(MessageBanner::Kind::Error, m_loadFailure);
     });
     connect(runner, &LookupRunner::scopeResolved, this, &HierarchyPanel::show);
 }
@@ -43,10 +44,14 @@ void HierarchyPanel::show(const ScopeSnapshotPtr& snapshot)
     m_view->expandAll();
     for (int column = 0; column < HierarchyModel::StatusColumn; ++column)
         m_view->resizeColumnToContents(column);
-    if (!snapshot->error.empty())
+    // A failed load stays told until a load works (the levels shown are the previous version's); an
+    // error of this scope's levels goes once the scope resolves; discovery warnings stay until closed.
+    if (!m_loadFailure.isEmpty())
+        m_banner->showMessage(MessageBanner::Kind::Error, m_loadFailure);
+    else if (!snapshot->error.empty())
         m_banner->showMessage(MessageBanner::Kind::Error, ValueConvert::toQString(snapshot->error));
-    else if (m_banner->kind() == MessageBanner::Kind::Error && m_runner->engine())
-        m_banner->clearMessage(); // discovery warnings stay until closed or the next load
+    else if (m_banner->kind() == MessageBanner::Kind::Error)
+        m_banner->clearMessage();
     m_runner->releaseLater(std::move(previous));
     Q_EMIT hierarchyShown();
 }

@@ -37,4 +37,5 @@ private:
     QTreeView* m_view;
     QString m_warnedRepository;
     QStringList m_shownWarnings;
+    QString m_loadFailure; // the last load's failure, until a load works
 };

@@ -8,6 +8,7 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QDir>
 #include <QFileInfo>
 #include <QFuture>
 #include <QThread>
@@ -151,6 +152,16 @@ void LookupRunner::load(const QString& path, std::optional<RepositoryOptions> op
             MemoryRelease::release();
         return result;
     });
+}
+
+QString LookupRunner::loadFailureText(const QString& hieraYaml, const QString& error) const
+{
+    const QString file = QDir::toNativeSeparators(hieraYaml);
+    if (!m_engine)
+        return tr("Cannot open %1: %2").arg(file, error);
+    if (hieraYaml == m_hieraYaml)
+        return tr("Cannot reload %1 (still showing the previous version): %2").arg(file, error);
+    return tr("Cannot open %1 (still showing %2): %3").arg(file, QDir::toNativeSeparators(m_hieraYaml), error);
 }
 
 void LookupRunner::setEngine(EnginePtr engine, const QString& hieraYaml)

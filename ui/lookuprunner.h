@@ -50,6 +50,10 @@ public:
     void setEngine(EnginePtr engine, const QString& hieraYaml = {});
     EnginePtr engine() const { return m_engine; }
     QString hieraYaml() const { return m_hieraYaml; }
+    // The one line that says a load failed, worded for what the user did: opening a hierarchy (with
+    // what stays on screen, if anything) or reloading the one shown after it changed on disk. Call it
+    // from loadFailed, before anything else is loaded.
+    QString loadFailureText(const QString& hieraYaml, const QString& error) const;
 
     void resolveScope(const hiera::Value& scope);
     void lookup(const hiera::Value& scope, LookupRequest request);

@@ -165,8 +165,13 @@ void MainWindow::createPanels()
     // A fixed size: its text comes and goes with every job, and must not re-lay out the window.
     m_busyLabel->setFixedSize(m_busyLabel->fontMetrics().horizontalAdvance(tr("Working…")) + 8,
         m_busyLabel->fontMetrics().height());
+    // Which facts the answers are for, always in view (the title bar can be cut short or hidden).
+    m_factsLabel = new QLabel(this);
+    m_factsLabel->setObjectName(QStringLiteral("factsFileLabel"));
     statusBar()->addWidget(m_statusLabel, 1);
+    statusBar()->addPermanentWidget(m_factsLabel);
     statusBar()->addPermanentWidget(m_busyLabel);
+    updateTitle();
     connect(m_runner, &LookupRunner::busyChanged, this,
         [this](bool busy) { m_busyLabel->setText(busy ? tr("Working…") : QString()); });
     connect(m_facts, &FactsDocument::statusMessage, m_statusLabel, &QLabel::setText);
@@ -355,6 +360,17 @@ void MainWindow::updateTitle()
     title += tr("Hiera Explorer");
     setWindowTitle(title);
     setWindowModified(m_facts->isModified());
+    if (m_factsLabel) {
+        const QString path = m_facts->path();
+        QString text = path.isEmpty() ? tr("Facts: not saved to a file") : tr("Facts: %1").arg(QFileInfo(path).fileName());
+        if (m_facts->isModified())
+            text += tr(" (modified)");
+        if (Demo::isDemoFile(path))
+            text += tr(" — bundled demo, saved elsewhere");
+        m_factsLabel->setText(text);
+        m_factsLabel->setToolTip(path.isEmpty() ? tr("The facts have not been saved to a file")
+                                                : QDir::toNativeSeparators(path));
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -412,7 +428,12 @@ void MainWindow::onEngineLoaded(const QString& hieraYaml)
 
 void MainWindow::onLoadFailed(const QString& hieraYaml)
 {
-    m_statusLabel->setText(tr("Loading failed"));
+    m_statusLabel->setText(tr("Loading failed: the Hierarchy panel says why"));
+    // The failure is told there only: make sure that panel is on screen.
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))) {
+        dock->show();
+        dock->raise();
+    }
     if (m_hieraYaml.isEmpty())
         m_hieraYaml = hieraYaml;
     Q_EMIT engineLoadFinished(false);
@@ -653,6 +674,8 @@ QTreeView* MainWindow::valueView() const { return m_answerPanel->valueView(); }
 QTableView* MainWindow::contributionView() const { return m_tracePanel->contributionView(); }
 MessageBanner* MainWindow::answerBanner() const { return m_answerPanel->banner(); }
 MessageBanner* MainWindow::factBanner() const { return m_factsPanel->banner(); }
+MessageBanner* MainWindow::hierarchyBanner() const { return m_hierarchyPanel->banner(); }
+QString MainWindow::factsStatusText() const { return m_factsLabel->text(); }
 QString MainWindow::answerYaml() const { return m_answerPanel->yaml(); }
 QString MainWindow::summaryText() const { return m_answerPanel->summaryText(); }
 QStringList MainWindow::keyHistory() const { return m_lookupBar->history(); }

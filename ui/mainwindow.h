@@ -107,6 +107,8 @@ public:
     QTableView* contributionView() const;
     MessageBanner* answerBanner() const;
     MessageBanner* factBanner() const;
+    MessageBanner* hierarchyBanner() const;
+    QString factsStatusText() const; // the status bar's "Facts: …"
     QString answerYaml() const;
     QString summaryText() const;
     QStringList keyHistory() const;
@@ -172,6 +174,7 @@ private:
     RepositoryMenu* m_repositoryMenu = nullptr;
 
     QLabel* m_statusLabel = nullptr;
+    QLabel* m_factsLabel = nullptr; // the facts file the answers are for
     QLabel* m_busyLabel = nullptr;
     QMenu* m_recentHierarchyMenu = nullptr;
     QMenu* m_recentFactsMenu = nullptr;

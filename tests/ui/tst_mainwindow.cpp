@@ -363,13 +363,18 @@ private Q_SLOTS:
         QVERIFY(UiTest::writeFile(hieraYaml, "version: 5\nhierarchy: [\n"));
         QVERIFY(loaded.wait(timeoutMs));
         QCOMPARE(loaded.last().at(0).toBool(), false);
-        QVERIFY(m_window->answerBanner()->isVisible());
-        QCOMPARE(m_window->answerBanner()->kind(), MessageBanner::Kind::Error);
+        // Told once, where it belongs, as a reload of the file shown.
+        QVERIFY(m_window->hierarchyBanner()->isVisible());
+        QCOMPARE(m_window->hierarchyBanner()->kind(), MessageBanner::Kind::Error);
+        QVERIFY2(m_window->hierarchyBanner()->text().startsWith(
+                     QStringLiteral("Cannot reload %1 (still showing the previous version): ").arg(QDir::toNativeSeparators(hieraYaml))),
+            qPrintable(m_window->hierarchyBanner()->text()));
+        QVERIFY(!m_window->answerBanner()->isVisible());
         QCOMPARE(valueText(*m_window), QStringLiteral("16")); // still the last good answer
         QVERIFY(UiTest::writeFile(hieraYaml, original));
         QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && loaded.last().at(0).toBool(), timeoutMs);
         waitForAnswer(QStringLiteral("profile::web::workers"));
-        QTRY_VERIFY(!m_window->answerBanner()->isVisible());
+        QTRY_VERIFY(!m_window->hierarchyBanner()->isVisible());
     }
 
     void errorsShowInPlace()
@@ -772,11 +777,85 @@ private Q_SLOTS:
         QCOMPARE(loaded.last().at(0).toBool(), false);
         QVERIFY(MemoryRelease::releaseCount() > releasesBeforeFailure);
         QCOMPARE(m_window->runner()->engine(), current);
-        QVERIFY(m_window->answerBanner()->text().contains(QLatin1String("still showing the previous version")));
+        QVERIFY2(m_window->hierarchyBanner()->text().startsWith(QStringLiteral("Cannot open %1 (still showing %2): ")
+                                                                   .arg(QDir::toNativeSeparators(broken.filePath(QStringLiteral("hiera.yaml"))),
+                                                                       QDir::toNativeSeparators(m_window->hieraYamlPath()))),
+            qPrintable(m_window->hierarchyBanner()->text()));
         QCOMPARE(valueText(*m_window), QStringLiteral("16"));
     }
 
     // --- Issue 11, section 2 ---
+
+    // 2.7: opening and reloading are told apart, each message is shown in one place, a message goes
+    // when it stops being true (and not before), and the status bar names the facts file.
+    void messagesAreOpenOrReloadOnceAndGoWhenStale()
+    {
+        openDemoCopy(QStringLiteral("profile::web::workers"));
+        QCOMPARE(m_window->factsStatusText(), QStringLiteral("Facts: web01.example.com.yaml"));
+
+        // Opening another hierarchy that fails: "open", with what stays on screen, in the hierarchy
+        // panel only; the status bar points there.
+        QTemporaryDir broken;
+        QVERIFY(UiTest::writeFiles(broken, { { "hiera.yaml", "version: 5\nhierarchy: [\n" } }));
+        const QString brokenYaml = QDir::toNativeSeparators(broken.filePath(QStringLiteral("hiera.yaml")));
+        QSignalSpy loaded(m_window.get(), &MainWindow::engineLoadFinished);
+        QVERIFY(m_window->openHierarchy(broken.filePath(QStringLiteral("hiera.yaml"))));
+        QVERIFY(loaded.wait(timeoutMs));
+        const QString failure = m_window->hierarchyBanner()->text();
+        QVERIFY2(failure.startsWith(QStringLiteral("Cannot open %1 (still showing %2): ")
+                                        .arg(brokenYaml, QDir::toNativeSeparators(m_hieraYaml))),
+            qPrintable(failure));
+        QVERIFY(!failure.contains(QLatin1String("reload")));
+        QVERIFY(!failure.contains(QLatin1Char('\n')));
+        QCOMPARE(m_window->hierarchyBanner()->kind(), MessageBanner::Kind::Error);
+        QVERIFY(!m_window->answerBanner()->isVisible());
+        QVERIFY(!m_window->summaryText().contains(brokenYaml));
+        QVERIFY(!m_window->factBanner()->isVisible());
+        QVERIFY(m_window->findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->isVisible());
+
+        // Still true while the user goes on with the previous hierarchy: a new scope keeps it.
+        QVERIFY(m_window->factModel()->setData(m_window->factModel()->indexForKeyPath(QStringLiteral("facts.env"))
+                                                   .siblingAtColumn(FactTreeModel::ValueColumn),
+            QStringLiteral("staging")));
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->factsStatusText(), QStringLiteral("Facts: web01.example.com.yaml (modified)"),
+            timeoutMs);
+        QSignalSpy shown(m_window.get(), &MainWindow::hierarchyShown);
+        QVERIFY(shown.wait(timeoutMs));
+        QCOMPARE(m_window->hierarchyBanner()->text(), failure);
+        m_window->undoStack()->undo();
+
+        // Gone once a hierarchy loads.
+        QVERIFY(m_window->openHierarchy(m_hieraYaml));
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && loaded.last().at(0).toBool(), timeoutMs);
+        waitForAnswer(QStringLiteral("profile::web::workers"));
+        QTRY_VERIFY(!m_window->hierarchyBanner()->isVisible());
+
+        // A broken facts file: told in the facts panel, gone once a good one is read.
+        const QString bad = m_tmp.filePath(QStringLiteral("stale-facts.yaml"));
+        QVERIFY(UiTest::writeFile(bad, "os: [unclosed\n"));
+        QVERIFY(!openFactsAndWait(*m_window, bad));
+        QCOMPARE(m_window->factBanner()->kind(), MessageBanner::Kind::Error);
+        QVERIFY(!m_window->answerBanner()->isVisible() && !m_window->hierarchyBanner()->isVisible());
+        QVERIFY(openFactsAndWait(*m_window, m_tmp.filePath(QStringLiteral("demo/facts/db01.example.com.yaml"))));
+        QVERIFY(!m_window->factBanner()->isVisible());
+        QCOMPARE(m_window->factsStatusText(), QStringLiteral("Facts: db01.example.com.yaml"));
+    }
+
+    // 2.7: with no hierarchy at all, a failed open says "open" and the answer area says where to look.
+    void failedFirstOpenSaysWhereToLook()
+    {
+        QTemporaryDir broken;
+        QVERIFY(UiTest::writeFiles(broken, { { "hiera.yaml", "version: 5\nhierarchy: [\n" } }));
+        QSignalSpy loaded(m_window.get(), &MainWindow::engineLoadFinished);
+        QVERIFY(m_window->openHierarchy(broken.filePath(QStringLiteral("hiera.yaml"))));
+        QVERIFY(loaded.wait(timeoutMs));
+        QVERIFY2(m_window->hierarchyBanner()->text().startsWith(
+                     QStringLiteral("Cannot open %1: ").arg(QDir::toNativeSeparators(broken.filePath(QStringLiteral("hiera.yaml"))))),
+            qPrintable(m_window->hierarchyBanner()->text()));
+        QCOMPARE(m_window->summaryText(), QStringLiteral("No hierarchy is loaded: the Hierarchy panel says why."));
+        QVERIFY(!m_window->answerBanner()->isVisible());
+        QCOMPARE(m_window->factsStatusText(), QStringLiteral("Facts: not saved to a file"));
+    }
 
     // 2.3: a letter typed on a selected fact searches the keys; it never starts renaming the fact.
     void typingInTheFactsSearchesInsteadOfRenaming()
