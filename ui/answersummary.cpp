@@ -71,17 +71,25 @@ QString text(const LookupOutcome& outcome)
 {
     const hiera::LookupResult& result = outcome.result;
     QStringList summary;
-    int contributed = 0, lacking = 0, missing = 0;
+    int contributed = 0, rootOnly = 0, lacking = 0, missing = 0;
     if (result.trace) {
         for (const auto& row : ContributionModel::collect(*result.trace)) {
             contributed += row.outcome == ContributionModel::Outcome::Won
                 || row.outcome == ContributionModel::Outcome::Merged;
+            rootOnly += row.outcome == ContributionModel::Outcome::RootOnly;
             lacking += row.outcome == ContributionModel::Outcome::NotFound;
             missing += row.outcome == ContributionModel::Outcome::Missing;
         }
         summary << mergeSummary(*result.trace, outcome.request.merge.has_value());
     }
     QString files = contributed == 1 ? tr("1 file contributed") : tr("%1 files contributed").arg(contributed);
+    if (rootOnly > 0) {
+        const auto key = hiera::LookupKey::tryParse(outcome.request.key);
+        const QString root = key ? toQString(key->root()) : toQString(outcome.request.key);
+        const QString sub = key ? toQString(key->subKey()) : QString();
+        files += rootOnly == 1 ? tr(", 1 with %1 but no %2").arg(root, sub)
+                               : tr(", %1 with %2 but no %3").arg(rootOnly).arg(root, sub);
+    }
     if (lacking > 0)
         files += tr(", %1 without the key").arg(lacking);
     if (missing > 0)

@@ -134,6 +134,15 @@ std::vector<ContributionModel::Row> ContributionModel::collect(const TraceNode& 
         row.outcome = won ? Outcome::Shadowed : Outcome::Won;
         won = true;
     }
+    // A merge of a dotted key's root: a file that holds the root key but nothing at the dotted path
+    // (profile::ntp without servers) takes part in the merge yet feeds nothing into the answer. (A
+    // first lookup's winner stays the winner: it decided the answer, even when that is "not found".)
+    const auto key = hiera::LookupKey::tryParse(root.key);
+    if (key && key->isDotted() && !first) {
+        for (Row& row : rows)
+            if (row.outcome == Outcome::Merged && row.value && !hiera::dig(*row.value, key->segments()))
+                row.outcome = Outcome::RootOnly;
+    }
     return rows;
 }
 
@@ -159,6 +168,8 @@ QString ContributionModel::outcomeText(Outcome outcome)
         return tr("merged");
     case Outcome::Shadowed:
         return tr("shadowed");
+    case Outcome::RootOnly:
+        return tr("root key only");
     case Outcome::NotFound:
         return tr("no key");
     case Outcome::Missing:

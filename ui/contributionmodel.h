@@ -20,6 +20,8 @@ public:
         Won, // the value a first lookup returned
         Merged, // one of the values a unique/hash/deep merge folded
         Shadowed, // found, but a higher-priority source already won (first)
+        RootOnly, // merged the root key of a dotted key, but holds nothing at the dotted path
+
         NotFound, // the file exists and lacks the key
         Missing, // the file does not exist
         Failed, // reading or interpolating failed

@@ -9,6 +9,11 @@
 #include <hiera/valueformat.h>
 
 #include <QBrush>
+#include <QStringList>
+
+#include <algorithm>
+#include <iterator>
+#include <vector>
 #include <QFont>
 #include <QPalette>
 
@@ -18,6 +23,12 @@ struct ValueNode : TreeNode<ValueNode> {
     QString key; // hash key, "[i]" for array elements, the label for the top row
     QString rawKey; // the key to highlight in the source viewer
     Value value;
+    // Where the row comes from. A leaf: where it is written. A merged array or hash keeps the mark of
+    // one of the values it was merged from, which need not hold any of what it now contains (an array
+    // from common.yaml whose items were all knocked out by a higher level): it shows where its first
+    // item is written instead, unless it is itself written in a file one of its items comes from.
+    hiera::SourceMark origin;
+    std::vector<std::uint32_t> files; // the files its leaves (or it, when empty) come from, sorted
 
     void build()
     {
@@ -29,6 +40,31 @@ struct ValueNode : TreeNode<ValueNode> {
             for (const auto& entry : value.asHash()) {
                 const QString k = ValueConvert::keyText(entry.key);
                 add(k, k, entry.value);
+            }
+        }
+        findOrigin();
+    }
+    void findOrigin()
+    {
+        origin = value.mark();
+        if (children.empty()) {
+            if (origin.isValid())
+                files.push_back(origin.file);
+            return;
+        }
+        for (const auto& child : children) {
+            const std::vector<std::uint32_t>& below = child->files;
+            std::vector<std::uint32_t> merged;
+            merged.reserve(files.size() + below.size());
+            std::set_union(files.begin(), files.end(), below.begin(), below.end(), std::back_inserter(merged));
+            files = std::move(merged);
+        }
+        if (files.empty() || std::binary_search(files.begin(), files.end(), origin.file))
+            return;
+        for (const auto& child : children) {
+            if (!child->files.empty()) {
+                origin = child->origin;
+                return;
             }
         }
     }
@@ -96,13 +132,25 @@ QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) con
             return ValueConvert::displayText(node->value);
         case TypeColumn:
             return ValueConvert::typeName(node->value.type());
-        case OriginColumn:
-            return ValueConvert::originText(node->value.mark(), m_baseDirectory);
+        case OriginColumn: {
+            QString text = ValueConvert::originText(node->origin, m_baseDirectory);
+            const int others = static_cast<int>(node->files.size()) - (node->origin.isValid() ? 1 : 0);
+            if (others > 0)
+                text += others == 1 ? tr(" + 1 more file") : tr(" + %1 more files").arg(others);
+            return text;
+        }
         }
         break;
     case Qt::ToolTipRole:
-        if (column == OriginColumn)
-            return ValueConvert::originText(node->value.mark());
+        if (column == OriginColumn) {
+            QStringList lines { ValueConvert::originText(node->origin) };
+            if (node->files.size() > 1) {
+                lines = { tr("Merged from:") };
+                for (std::uint32_t file : node->files)
+                    lines << ValueConvert::toQString(hiera::SourceFiles::name(file));
+            }
+            return lines.join(QLatin1Char('\n'));
+        }
         if (column == ValueColumn && node->value.isStillEncrypted())
             return tr("Left encrypted: no key here decrypts it. As written:\n%1").arg(ValueConvert::displayText(node->value));
         if (column == ValueColumn && node->value.isSecret())
@@ -127,19 +175,18 @@ QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) con
             return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
         break;
     case Qt::FontRole:
-        if (column == OriginColumn && node->value.mark().isValid()) {
+        if (column == OriginColumn && node->origin.isValid()) {
             QFont font;
             font.setUnderline(true);
             return font;
         }
         break;
     case HieraRoles::SourceFileRole:
-        return node->value.mark().isValid() ? ValueConvert::toQString(hiera::SourceFiles::name(node->value.mark().file))
-                                            : QString();
+        return node->origin.isValid() ? ValueConvert::toQString(hiera::SourceFiles::name(node->origin.file)) : QString();
     case HieraRoles::SourceLineRole:
-        return static_cast<int>(node->value.mark().line);
+        return static_cast<int>(node->origin.line);
     case HieraRoles::SourceColumnRole:
-        return static_cast<int>(node->value.mark().column);
+        return static_cast<int>(node->origin.column);
     case HieraRoles::SourceKeyRole:
         return node->rawKey;
     case HieraRoles::ValueTypeRole:

@@ -3,6 +3,8 @@
 // file:line), §2.5 the source pane following the answer and "Open in editor", §2.7 messages, §2.8 the
 // summary and leaf origins of dotted keys.
 
+#include "contributionmodel.h"
+#include "valuetreemodel.h"
 #include "externaleditor.h"
 #include "modelroles.h"
 #include "overridesmodel.h"
@@ -11,6 +13,7 @@
 
 #include "sourceviewer.h"
 
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QToolButton>
 
@@ -79,6 +82,56 @@ private Q_SLOTS:
         // In a merge every level that gave a leaf contributed: none greyed but those that gave nothing.
         for (const QString& level : rows(model, model->levelsRoot()))
             QVERIFY2(!level.endsWith(QLatin1String("(overridden)")), qPrintable(level));
+    }
+
+    // §2.8: a dotted key's summary counts the files that feed the dug value; a file that only holds the
+    // root key is shown as such.
+    void dottedKeyCountsOnlyFilesFeedingTheValue()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers"), QStringLiteral("facts/web02.example.com.json")));
+        QVERIFY2(m.window->summaryText().contains(
+                     QStringLiteral("2 files contributed, 1 with profile::ntp but no servers")),
+            qPrintable(m.window->summaryText()));
+        QStringList outcomes;
+        for (const ContributionModel::Row& row : m.window->contributionModel()->rows())
+            if (row.value)
+                outcomes << QStringLiteral("%1 %2").arg(QFileInfo(row.path).fileName(), ContributionModel::outcomeText(row.outcome));
+        QCOMPARE(outcomes,
+            QStringList({ QStringLiteral("Debian.yaml root key only"), QStringLiteral("dc2.yaml merged"),
+                QStringLiteral("common.yaml merged") }));
+
+        // The root key itself: all three feed it.
+        m.window->setKey(QStringLiteral("profile::ntp"));
+        QVERIFY(m.waitForAnswer(QStringLiteral("profile::ntp")));
+        QVERIFY2(m.window->summaryText().contains(QStringLiteral("· 3 files contributed")), qPrintable(m.window->summaryText()));
+        QVERIFY(!m.window->summaryText().contains(QStringLiteral("but no")));
+    }
+
+    // §2.8: a merged array's origin is where what it holds is written: web01's servers keep only dc1's
+    // item (common's are knocked out), so the array points at dc1.yaml, not at common.yaml.
+    void mergedContainerOriginFollowsItsItems()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
+        const QModelIndex servers = m.window->valueModel()->index(0, ValueTreeModel::OriginColumn);
+        QCOMPARE(m.window->valueModel()->rowCount(servers.siblingAtColumn(0)), 1);
+        QCOMPARE(servers.data().toString(), QStringLiteral("data/datacenters/dc1.yaml:16"));
+        QVERIFY(servers.data(HieraRoles::SourceFileRole).toString().endsWith(QLatin1String("data/datacenters/dc1.yaml")));
+        QCOMPARE(servers.data(HieraRoles::SourceLineRole).toInt(), 16);
+
+        // web02 keeps common's two and adds dc2's: written in common (the array's own file), one more file.
+        QVERIFY(m.openFactsAndWait(m.demoPath(QStringLiteral("facts/web02.example.com.json"))));
+        QVERIFY(QTest::qWaitFor([&] {
+            const QModelIndex top = m.window->valueModel()->index(0, 0);
+            return top.isValid() && m.window->valueModel()->rowCount(top) == 3 && !m.window->runner()->isBusy();
+        }, WindowFixture::timeoutMs));
+        const QModelIndex merged = m.window->valueModel()->index(0, ValueTreeModel::OriginColumn);
+        QCOMPARE(merged.data().toString(), QStringLiteral("data/common.yaml:53 + 1 more file"));
+        QCOMPARE(merged.data(Qt::ToolTipRole).toString(),
+            QStringLiteral("Merged from:\n%1\n%2")
+                .arg(m.demoPath(QStringLiteral("data/common.yaml")), m.demoPath(QStringLiteral("data/datacenters/dc2.yaml"))));
+        // Each item still points at its own line.
+        const QModelIndex third = m.window->valueModel()->index(2, ValueTreeModel::OriginColumn, merged.siblingAtColumn(0));
+        QCOMPARE(third.data().toString(), QStringLiteral("data/datacenters/dc2.yaml:11"));
     }
 
     // §2.5
