@@ -1,5 +1,7 @@
 #include "explanationreport.h"
 
+#include "valueconvert.h"
+
 #include <hiera/scope.h>
 #include <hiera/trace.h>
 #include <hiera/valueformat.h>
@@ -30,16 +32,20 @@ QString str(const std::string& s)
     return QString::fromStdString(s);
 }
 
-QString at(const hiera::SourceLocation& location)
+// Files under the hierarchy's directory are named from there (data/common.yaml:53): the report names
+// the hierarchy itself in full once, and absolute paths made the tables three times as tall.
+QString at(const hiera::SourceLocation& location, const QString& baseDirectory)
 {
     if (!location.isValid())
         return {};
-    return location.line > 0 ? QStringLiteral("%1:%2").arg(str(location.file)).arg(location.line) : str(location.file);
+    const QString file = ValueConvert::shortPath(str(location.file), baseDirectory);
+    return location.line > 0 ? QStringLiteral("%1:%2").arg(file).arg(location.line) : file;
 }
 
 // Everything the writers print, collected once from the outcome and the overrides.
 struct Content
 {
+    QString baseDirectory; // the hierarchy's: files under it are named from there
     QString key, merge, status, valueYaml, error, tool, time, hieraYaml, factsFile;
     Value value;
     bool found = false;
@@ -83,7 +89,7 @@ void walk(const TraceNode& node, const QString& level, bool nested, Content& c, 
                 c.references << it.next().captured(1);
         }
         if (!nested)
-            c.consulted.append({ level, str(node.path.empty() ? node.originalPath : node.path), outcomeText(node.event),
+            c.consulted.append({ level, node.path.empty() ? str(node.originalPath) : ValueConvert::shortPath(str(node.path), c.baseDirectory), outcomeText(node.event),
                 node.location.line > 0 ? QString::number(node.location.line) : QString() });
         break;
     case TraceNode::Kind::Level: {
@@ -109,6 +115,8 @@ Content collect(const ExplanationReport& r)
     const hiera::LookupResult& result = outcome.result;
     const auto redact = [&](const Value& v) { return r.revealSecrets ? v : hiera::redactSecrets(v); };
     c.key = str(outcome.request.key);
+    const QString base = QFileInfo(r.hieraYaml).absolutePath();
+    c.baseDirectory = base;
     if (outcome.request.merge)
         c.merge = QString::fromLatin1(hiera::mergeStrategyName(outcome.request.merge->strategy)) + tr(" (chosen in the explorer)");
     else if (result.trace && result.trace->merge)
@@ -137,7 +145,8 @@ Content collect(const ExplanationReport& r)
     // are in the trace already.)
     const hiera::MapScope scope(outcome.scope);
     QList<QPair<QString, Value>> pathFacts;
-    for (const QString& ref : std::as_const(c.references)) {
+    for (QString ref : std::as_const(c.references)) {
+        ref = r.mappedVariables.value(ref, ref);
         if (std::any_of(pathFacts.begin(), pathFacts.end(), [&](const auto& f) { return f.first == ref; }))
             continue;
         const std::optional<Value> v = scope.lookup(ref.toStdString());
@@ -150,9 +159,9 @@ Content collect(const ExplanationReport& r)
     c.facts = pathFacts;
     if (r.overrides && r.overrides->key == outcome.request.key) {
         for (const Overrides::Leaf& leaf : r.overrides->leaves) {
-            Content::Leaf l { str(leaf.path), redact(leaf.value), at(leaf.origin), {} };
+            Content::Leaf l { str(leaf.path), redact(leaf.value), at(leaf.origin, base), {} };
             for (const Overrides::Overridden& below : leaf.overrode)
-                l.overrode.append({ redact(below.value), at(below.location) });
+                l.overrode.append({ redact(below.value), at(below.location, base) });
             c.leaves.append(l);
         }
     }
@@ -313,6 +322,28 @@ void ExplanationReport::print(QPrinter* printer) const
     QTextDocument document;
     document.setHtml(toHtml());
     document.print(printer);
+}
+
+QString ExplanationReport::fileFilters()
+{
+    return tr("Markdown (*.md);;HTML, self-contained (*.html);;JSON (*.json);;PDF (*.pdf)");
+}
+
+QString ExplanationReport::suggestedFileName(const std::string& key, const QString& factsPath)
+{
+    QString name = str(key);
+    if (!factsPath.isEmpty())
+        name += QLatin1Char('-') + QFileInfo(factsPath).completeBaseName();
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("-"));
+    return name + QStringLiteral(".md");
+}
+
+QString ExplanationReport::withExtension(const QString& path, const QString& selectedFilter)
+{
+    if (!QFileInfo(path).suffix().isEmpty())
+        return path;
+    const QRegularExpressionMatch ext = QRegularExpression(QStringLiteral("\\*(\\.[a-z]+)")).match(selectedFilter);
+    return path + (ext.hasMatch() ? ext.captured(1) : QStringLiteral(".md"));
 }
 
 bool ExplanationReport::save(const QString& path, QString* error) const

@@ -10,6 +10,7 @@
 #include "snapshots.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QString>
 
 class QPrinter;
@@ -20,12 +21,21 @@ struct ExplanationReport
     Overrides::ResultPtr overrides; // every level's value and the leaves' chains (optional)
     QString hieraYaml;
     QString factsFile;
+    // mapped_paths loop variables and the fact each runs over ("dc" -> "facts.datacenters"): a path's
+    // %{dc} is bound per element, so the report names the fact instead of an unset variable.
+    QHash<QString, QString> mappedVariables;
     QDateTime time = QDateTime::currentDateTime();
     bool revealSecrets = false; // the user chose to show decrypted values
 
     enum class Format { Markdown, Html, Json, Pdf };
     // From a file name's extension (.md, .html/.htm, .json, .pdf); Markdown otherwise.
     static Format formatFor(const QString& path);
+    // The export dialog's filters, and the name it suggests: what was looked up, for which facts
+    // (profile--ntp-web01.example.com.md).
+    static QString fileFilters();
+    static QString suggestedFileName(const std::string& key, const QString& factsPath);
+    // A path typed without an extension gets the one of the filter chosen (the format follows it).
+    static QString withExtension(const QString& path, const QString& selectedFilter);
 
     QString toMarkdown() const;
     QString toHtml() const;

@@ -18,6 +18,7 @@
 #include "repositorymenu.h"
 #include "sourceviewer.h"
 #include "tracepanel.h"
+#include "valueconvert.h"
 #include "valuetreemodel.h"
 
 #include <QAction>
@@ -366,7 +367,7 @@ void MainWindow::updateTitle()
         if (m_facts->isModified())
             text += tr(" (modified)");
         if (Demo::isDemoFile(path))
-            text += tr(" — bundled demo, saved elsewhere");
+            text += tr(" (bundled demo, read-only)");
         m_factsLabel->setText(text);
         m_factsLabel->setToolTip(path.isEmpty() ? tr("The facts have not been saved to a file")
                                                 : QDir::toNativeSeparators(path));
@@ -507,6 +508,14 @@ ExplanationReport MainWindow::explanationReport() const
     report.overrides = m_overridesPanel->model()->result();
     report.hieraYaml = m_hieraYaml;
     report.factsFile = m_facts->path();
+    if (const EnginePtr engine = m_runner->engine()) {
+        for (const hiera::Layer& layer : engine->layers())
+            for (const hiera::Level& level : layer.config.hierarchy)
+                for (const hiera::LocationSpec& location : level.locations)
+                    if (location.kind == hiera::LocationSpec::Kind::MappedPaths)
+                        report.mappedVariables.insert(
+                            ValueConvert::toQString(location.loopVariable), ValueConvert::toQString(location.scopeKey));
+    }
     report.revealSecrets = m_runner->revealSecrets(); // only what the user chose to see
     return report;
 }
@@ -515,10 +524,19 @@ void MainWindow::exportExplanationDialog()
 {
     if (!lastOutcome())
         return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export explanation"), QString(),
-        tr("Markdown (*.md);;HTML, self-contained (*.html);;JSON (*.json);;PDF (*.pdf)"));
+    // A name that says what it is (profile--ntp-web01.example.com.md), in the folder used last time.
+    QSettings settings;
+    const QString folder = settings.value(QStringLiteral("export/folder"), QDir::homePath()).toString();
+    const QString name = ExplanationReport::suggestedFileName(lastOutcome()->request.key, m_facts->path());
+    QString filter;
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export explanation"), QDir(folder).filePath(name), ExplanationReport::fileFilters(), &filter);
+    if (path.isEmpty())
+        return;
+    path = ExplanationReport::withExtension(path, filter);
+    settings.setValue(QStringLiteral("export/folder"), QFileInfo(path).absolutePath());
     QString error;
-    if (!path.isEmpty() && !explanationReport().save(path, &error))
+    if (!explanationReport().save(path, &error))
         answerBanner()->showMessage(MessageBanner::Kind::Error, error);
 }
 

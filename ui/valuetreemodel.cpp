@@ -155,7 +155,7 @@ QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) con
             return tr("Left encrypted: no key here decrypts it. As written:\n%1").arg(ValueConvert::displayText(node->value));
         if (column == ValueColumn && node->value.isSecret())
             return SecretMask::isMasked(node->value)
-                ? tr("Decrypted from eyaml, hidden: View ▸ Reveal Secrets shows it.")
+                ? tr("Decrypted from eyaml, hidden: Repository ▸ Reveal Secrets shows it.")
                 : tr("Decrypted from eyaml:\n%1").arg(ValueConvert::displayText(node->value));
         if (column == ValueColumn && node->value.isScalar())
             return ValueConvert::displayText(node->value);

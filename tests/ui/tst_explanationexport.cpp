@@ -40,6 +40,22 @@ private Q_SLOTS:
         QVERIFY(md.contains(m_report.time.toString(Qt::ISODate)));
     }
 
+    void exportDialogSuggestsANameAndAddsTheExtension()
+    {
+        QCOMPARE(ExplanationReport::suggestedFileName("profile::ntp.servers", QStringLiteral("/x/facts/web01.example.com.yaml")),
+            QStringLiteral("profile--ntp.servers-web01.example.com.md"));
+        QCOMPARE(ExplanationReport::suggestedFileName("a b/c", QString()), QStringLiteral("a-b-c.md"));
+        QCOMPARE(ExplanationReport::withExtension(QStringLiteral("/tmp/r"), QStringLiteral("HTML, self-contained (*.html)")),
+            QStringLiteral("/tmp/r.html"));
+        QCOMPARE(ExplanationReport::withExtension(QStringLiteral("/tmp/r.json"), QStringLiteral("PDF (*.pdf)")),
+            QStringLiteral("/tmp/r.json"));
+        QCOMPARE(ExplanationReport::formatFor(ExplanationReport::withExtension(QStringLiteral("/tmp/r"), QStringLiteral("PDF (*.pdf)"))),
+            ExplanationReport::Format::Pdf);
+        // Every filter the dialog offers names a format save() writes.
+        for (const QString& filter : ExplanationReport::fileFilters().split(QStringLiteral(";;")))
+            QVERIFY(ExplanationReport::withExtension(QStringLiteral("r"), filter) != QStringLiteral("r.md") || filter.contains(QLatin1String("*.md")));
+    }
+
     void htmlIsSelfContained()
     {
         const QString html = m_report.toHtml();
@@ -47,7 +63,7 @@ private Q_SLOTS:
         QVERIFY(html.contains(QLatin1String("<style>")));
         QVERIFY(!html.contains(QRegularExpression(QStringLiteral("(src|href)\\s*="))));
         QVERIFY(html.contains(QLatin1String("10.0.0.0/8")));
-        QVERIFY(html.contains(QLatin1String("common.yaml:76")));
+        QVERIFY(html.contains(QLatin1String("(data/common.yaml:76)")));
     }
 
     void jsonIsStructured()
@@ -58,12 +74,17 @@ private Q_SLOTS:
         QCOMPARE(o[QStringLiteral("value")].toObject()[QStringLiteral("ssh")].toObject()[QStringLiteral("port")].toInt(), 22);
         QVERIFY(o[QStringLiteral("consulted")].toArray().size() >= 6);
         QVERIFY(o[QStringLiteral("factsUsed")].toObject().contains(QStringLiteral("trusted.certname")));
+        // mapped_paths: the fact the per-element variable runs over, not the variable (unset outside).
+        QCOMPARE(o[QStringLiteral("factsUsed")].toObject()[QStringLiteral("facts.datacenters")].toArray().at(0).toString(),
+            QStringLiteral("dc1"));
+        QVERIFY(!o[QStringLiteral("factsUsed")].toObject().contains(QStringLiteral("dc")));
         bool sawSsh = false;
         for (const QJsonValue leaf : o[QStringLiteral("leaves")].toArray()) {
             if (leaf[QStringLiteral("path")].toString() != QLatin1String("ssh.source"))
                 continue;
             sawSsh = true;
-            QVERIFY(leaf[QStringLiteral("at")].toString().endsWith(QLatin1String("web01.example.com.yaml:8")));
+            // Named from the hierarchy's directory, which the report names in full.
+            QCOMPARE(leaf[QStringLiteral("at")].toString(), QStringLiteral("data/nodes/web01.example.com.yaml:8"));
             QCOMPARE(leaf[QStringLiteral("overrode")][0][QStringLiteral("value")].toString(), QStringLiteral("10.0.0.0/8"));
         }
         QVERIFY(sawSsh);
