@@ -1,5 +1,7 @@
 #include "eyamlfixture.h"
 
+#include "eyamlcrypto.h"
+
 #include <hiera/value.h>
 #include <hiera/valueformat.h>
 #include <hiera/yaml.h>
@@ -27,37 +29,20 @@ struct Deleter
 using Key = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY, EVP_PKEY_free>>;
 using Cert = std::unique_ptr<X509, Deleter<X509, X509_free>>;
 
-// A certificate shaped like `eyaml createkeys`'s (hiera-eyaml 4+: v1, serial 0, empty names).
 Cert selfSigned(EVP_PKEY* key)
 {
-    Cert cert(X509_new());
-    X509_set_version(cert.get(), 0);
-    ASN1_INTEGER_set(X509_get_serialNumber(cert.get()), 0);
-    X509_gmtime_adj(X509_getm_notBefore(cert.get()), 0);
-    X509_gmtime_adj(X509_getm_notAfter(cert.get()), 3600L * 24 * 365);
-    X509_set_pubkey(cert.get(), key);
-    if (X509_sign(cert.get(), key, EVP_sha256()) <= 0)
+    Cert cert(eyamlcrypto::selfSignedCertificate(key, 365));
+    if (!cert)
         throw std::runtime_error("cannot sign the bench certificate");
     return cert;
 }
 
 std::string encrypt(X509* cert, const std::string& plaintext)
 {
-    STACK_OF(X509)* certs = sk_X509_new_null();
-    sk_X509_push(certs, cert);
-    BIO* in = BIO_new_mem_buf(plaintext.data(), static_cast<int>(plaintext.size()));
-    PKCS7* p7 = PKCS7_encrypt(certs, in, EVP_aes_256_cbc(), PKCS7_BINARY);
-    BIO_free(in);
-    sk_X509_free(certs);
-    if (!p7)
+    const std::string der = eyamlcrypto::encryptDer(cert, plaintext);
+    if (der.empty())
         throw std::runtime_error("PKCS7_encrypt failed");
-    unsigned char* der = nullptr;
-    const int n = i2d_PKCS7(p7, &der);
-    PKCS7_free(p7);
-    std::string b64(4 * ((static_cast<std::size_t>(n) + 2) / 3) + 1, '\0');
-    b64.resize(static_cast<std::size_t>(EVP_EncodeBlock(reinterpret_cast<unsigned char*>(b64.data()), der, n)));
-    OPENSSL_free(der);
-    return "ENC[PKCS7," + b64 + "]";
+    return "ENC[PKCS7," + eyamlcrypto::base64(der) + "]";
 }
 
 hiera::Value encryptLeaves(const hiera::Value& v, X509* cert)

@@ -10,6 +10,7 @@
 // root (QSKIP). Links into /proc (files that stat() calls regular, of size 0, that produce data or
 // fail as they are read) check that kernel pseudo-files are refused before anything is read.
 
+#include "support/hieralookupcli.h"
 #include "testutils.h"
 
 #include <hiera/context.h>
@@ -77,44 +78,6 @@ bool makeSparseFile(const std::string& path, unsigned long long size)
 {
     QFile f(qs(path));
     return f.open(QIODevice::WriteOnly) && f.resize(static_cast<qint64>(size));
-}
-
-struct RunResult
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-// Runs hiera-lookup; with `shellPrefix`, through `sh -c 'PREFIX "$0" "$@"'` (redirections, ulimit).
-RunResult runCli(const QStringList& args, const QString& shellPrefix = {})
-{
-    RunResult r;
-#ifdef HIERA_LOOKUP_BIN
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("HIERA_CACHE_DIR"), QString()); // no persistent parse cache
-    p.setProcessEnvironment(env);
-    if (shellPrefix.isEmpty())
-        p.start(QStringLiteral(HIERA_LOOKUP_BIN), args);
-    else
-        p.start(QStringLiteral("/bin/sh"), QStringList{QStringLiteral("-c"), shellPrefix + QStringLiteral(" \"$0\" \"$@\""),
-                                                        QStringLiteral(HIERA_LOOKUP_BIN)}
-                                               + args);
-    if (!p.waitForFinished(30000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("<timeout>");
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-#else
-    Q_UNUSED(args);
-    Q_UNUSED(shellPrefix);
-#endif
-    return r;
 }
 
 } // namespace
@@ -641,7 +604,7 @@ void TestFaults::cli()
         args << QStringLiteral("--facts") << qs(tree.path(QStringLiteral("facts.yaml")));
     }
     args << QStringLiteral("k");
-    const RunResult r = runCli(args);
+    const CliResult r = runHieraLookup(args);
     QVERIFY2(r.exitCode == exitCode, qPrintable(QString::number(r.exitCode) + " " + r.err));
     if (exitCode == 0) {
         QVERIFY2(r.out.startsWith(QLatin1String("---")), qPrintable(r.out));
@@ -716,7 +679,7 @@ void TestFaults::cliOutputFailures()
     TempTree tree({{"hiera.yaml", kHiera}, {"data/common.yaml", kCommon}});
     QVERIFY(tree.isValid());
     for (const QStringList& extra : {QStringList{}, QStringList{QStringLiteral("--explain")}, QStringList{QStringLiteral("--version")}}) {
-        const RunResult r = runCli(QStringList{QStringLiteral("--config"), qs(tree.hieraYaml())} + extra << QStringLiteral("k"), redirect);
+        const CliResult r = runHieraLookup(QStringList{QStringLiteral("--config"), qs(tree.hieraYaml())} + extra << QStringLiteral("k"), redirect);
         QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + " " + r.err));
         QCOMPARE(r.err, QStringLiteral("hiera-lookup: error: cannot write to standard output: ") + reason + QLatin1Char('\n'));
     }
@@ -765,7 +728,7 @@ void TestFaults::cliMessagesArePrintableLines()
                                         "w: \"%{\\e[2J\\rgone}\"\n"}});
     QVERIFY(tree.isValid());
     for (const char* key : {"k", "w"}) { // an error; a warning (undefined variable) and an answer
-        const RunResult r = runCli({QStringLiteral("--config"), qs(tree.hieraYaml()), QLatin1String(key)});
+        const CliResult r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QLatin1String(key)});
         QVERIFY2(r.exitCode == (key[0] == 'k' ? 2 : 0), qPrintable(QString::number(r.exitCode) + " " + r.err));
         QVERIFY2(r.err.startsWith(QLatin1String(key[0] == 'k' ? "hiera-lookup: error: " : "hiera-lookup: warning: ")),
                  qPrintable(r.err));
@@ -774,9 +737,9 @@ void TestFaults::cliMessagesArePrintableLines()
         for (QChar c : r.err.chopped(1))
             QVERIFY2(c.isPrint(), qPrintable(QStringLiteral("U+%1 in %2").arg(c.unicode(), 4, 16, QLatin1Char('0')).arg(r.err)));
     }
-    const RunResult k = runCli({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("k")});
+    const CliResult k = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("k")});
     QVERIFY2(k.err.contains(QLatin1String("\\e[31mforged\\nhiera-lookup: error: x\\u202E\\x85")), qPrintable(k.err));
-    const RunResult w = runCli({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("w")});
+    const CliResult w = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("w")});
     QVERIFY2(w.err.contains(QLatin1String("\\e[2J\\rgone")), qPrintable(w.err));
 #endif
 }
@@ -800,7 +763,7 @@ void TestFaults::cliOutOfMemoryNamesTheFile()
     facts += "\"last\": 1}\n";
     QVERIFY(tree.write(QStringLiteral("facts.json"), facts));
     const QString file = qs(tree.path(QStringLiteral("facts.json")));
-    const RunResult r = runCli({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--facts"), file, QStringLiteral("k")},
+    const CliResult r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--facts"), file, QStringLiteral("k")},
                                QStringLiteral("ulimit -v 163840; exec"));
     QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + " " + r.err));
     QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: error: ") + file + QLatin1String(": out of memory")), qPrintable(r.err));
@@ -818,7 +781,7 @@ void TestFaults::cliExplainLinesArePrintable()
     TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n  - name: n\n    path: \"nodes/%{facts.name}.yaml\"\n"},
                    {"facts.json", "{\"name\": \"x\\u001b[31mRED\\nhiera-lookup: error: forged\\u202e\"}"}});
     QVERIFY(tree.isValid());
-    const RunResult r = runCli({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--facts"),
+    const CliResult r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--facts"),
                                 qs(tree.path(QStringLiteral("facts.json"))), QStringLiteral("--explain"), QStringLiteral("x")});
     QVERIFY2(r.exitCode == 1, qPrintable(QString::number(r.exitCode) + " " + r.err));
     QVERIFY2(r.out.contains(QLatin1String("nodes/x\\e[31mRED\\nhiera-lookup: error: forged\\u202E.yaml")), qPrintable(r.out));

@@ -16,6 +16,7 @@
 //
 // The repository is not part of this checkout: without it the tests are skipped (QSKIP).
 
+#include "support/hieralookupcli.h"
 #include "testutils.h"
 
 #include <hiera/engine.h>
@@ -191,37 +192,6 @@ QString disagreement(const LookupResult& r, const Hash& expect)
     if (anyStillEncrypted(r.value))
         return QStringLiteral("a plain value is marked StillEncrypted") + both;
     return {};
-}
-
-struct CliResult
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-CliResult runCli(const QStringList& args)
-{
-    CliResult r;
-#ifdef HIERA_LOOKUP_BIN
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("HIERA_CACHE_DIR"), QString()); // no persistent parse cache
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(HIERA_LOOKUP_BIN), args);
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("<timeout>");
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-#else
-    Q_UNUSED(args);
-#endif
-    return r;
 }
 
 } // namespace
@@ -416,7 +386,7 @@ void TestRealworld::cli()
 #endif
     const Hash* expect = expected(node, key);
     QVERIFY(expect);
-    const CliResult r = runCli({QStringLiteral("--config"), repoDir(), QStringLiteral("--facts"), m_factFiles.at(node),
+    const CliResult r = runHieraLookup({QStringLiteral("--config"), repoDir(), QStringLiteral("--facts"), m_factFiles.at(node),
                                 QStringLiteral("--format"), QStringLiteral("json"), key});
     QVERIFY2(r.exitCode == exitCode, qPrintable(QStringLiteral("exit %1, stderr: %2").arg(r.exitCode).arg(r.err)));
     if (exitCode == 1) {

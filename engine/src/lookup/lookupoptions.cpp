@@ -1,4 +1,5 @@
 #include "lookup/lookupoptions.h"
+#include "lookup/puppettype.h"
 
 #include <hiera/error.h>
 #include <hiera/valueformat.h>
@@ -143,28 +144,12 @@ namespace {
                 SourceFiles::locate(at.mark()));
 }
 
-// Puppet's name for a value's type in "Value of type X cannot be converted to Y". For arrays and
-// hashes Puppet writes the inferred element types (Array[Integer]); we write the collection's name.
-std::string puppetTypeOf(const Value& v)
-{
-    switch (v.type()) {
-    case Value::Type::Null: return "Undef";
-    case Value::Type::Boolean: return "Boolean";
-    case Value::Type::Integer: return "Integer";
-    case Value::Type::Float: return "Float";
-    case Value::Type::String: return "String";
-    case Value::Type::Array: return "Array";
-    case Value::Type::Hash: return "Hash";
-    }
-    return "Any";
-}
-
 std::string cannotConvert(const char* function, const Value& v, const char* type)
 {
     std::string out = function[0] ? std::string("'") + function + "' " : std::string();
     if (v.isString())
         return out + "The string '" + v.asString() + "' cannot be converted to " + type;
-    return out + "Value of type " + puppetTypeOf(v) + " cannot be converted to " + type;
+    return out + "Value of type " + detail::puppetTypeName(v, detail::CollectionNames::ArrayHash) + " cannot be converted to " + type;
 }
 
 bool isSpace(char c)

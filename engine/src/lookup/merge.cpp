@@ -1,3 +1,5 @@
+#include "lookup/puppettype.h"
+
 #include <hiera/error.h>
 #include <hiera/merge.h>
 #include <hiera/valueformat.h>
@@ -44,26 +46,11 @@ MergeStrategy strategyFromName(const std::string& name)
     optionsError("Unknown merge strategy: '" + name + "'");
 }
 
-// Puppet's type names for the values a merge refuses.
-std::string puppetTypeName(const Value& v)
-{
-    switch (v.type()) {
-    case Value::Type::Null: return "Undef";
-    case Value::Type::Boolean: return "Boolean";
-    case Value::Type::Integer: return "Integer";
-    case Value::Type::Float: return "Float";
-    case Value::Type::String: return "String";
-    case Value::Type::Array: return "Tuple";
-    case Value::Type::Hash: return "Struct";
-    }
-    return "?";
-}
-
 [[noreturn]] void typeError(bool first, const std::string& expected, const Value& got)
 {
     throw Error(ErrorCode::MergeType, std::string("The ") + (first ? "first" : "second")
                                           + " element of the merge has wrong type, expects " + expected + ", got "
-                                          + puppetTypeName(got),
+                                          + detail::puppetTypeName(got, detail::CollectionNames::TupleStruct),
                 SourceFiles::locate(got.mark()));
 }
 
