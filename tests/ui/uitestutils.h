@@ -19,20 +19,6 @@
 
 namespace UiTest {
 
-// The bounds on GUI-thread stalls are for an optimised build: under ASan and UBSan the window's own
-// work takes three to five times as long.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int timingFactor = 5;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr int timingFactor = 5;
-#else
-constexpr int timingFactor = 1;
-#endif
-#else
-constexpr int timingFactor = 1;
-#endif
-
 inline bool writeFile(const QString& path, const QByteArray& content)
 {
     QDir().mkpath(QFileInfo(path).absolutePath());
