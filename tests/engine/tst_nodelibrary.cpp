@@ -24,6 +24,7 @@ private Q_SLOTS:
     void formatsAndBadFiles();
     void puppetDBExport();
     void puppetDBFileInDirectory();
+    void scopeOverlay();
     void duplicateNames();
     void tooBig();
     void missingPath();
@@ -76,7 +77,8 @@ void TestNodeLibrary::demoFacts()
         cli.mutableHash().set("environment", Value("production"));
         const MapScope expected(cli);
         for (const char* ref : {"trusted.certname", "facts.os.family", "::role", "environment", "facts.datacenters.0",
-                                "networking.ip", "facts", "clientcert"})
+                                "networking.ip", "facts", "clientcert", "trusted", "facts.trusted.certname",
+                                "os.release.major", "facts.'os'.family", "::facts.os.release", "nope", "nope.x", "", "::"})
             QCOMPARE(scopeString(*node.scope, ref), scopeString(expected, ref));
         QVERIFY(orderedEqual(node.facts, loadFactsFile(node.sourceFile)));
     }
@@ -172,6 +174,26 @@ void TestNodeLibrary::puppetDBFileInDirectory()
     QCOMPARE(library.size(), std::size_t(3));
     QVERIFY(library.find("p1") && library.find("p2") && library.find("yaml01.example.com"));
     QCOMPARE(library.find("p2")->sourceFile, tree.path(QStringLiteral("pdb.json")));
+}
+
+// Facts that name what scopeFromFacts adds (facts, trusted, environment): the node's scope still
+// answers as scopeFromFacts' does.
+void TestNodeLibrary::scopeOverlay()
+{
+    TempTree tree({{QStringLiteral("x.yaml"), "clientcert: c1\ntrusted: {extra: x, certname: fake}\nfacts: shadowed\n"
+                                              "environment: dev\nrole: r\n\"dotted.name\": d\n"},
+                   {QStringLiteral("y.yaml"), "role: s\n"}});
+    const NodeLibrary library = NodeLibrary::load(tree.path());
+    QCOMPARE(library.size(), std::size_t(2));
+    for (const Node& node : library.nodes()) {
+        const Value facts = loadFactsFile(node.sourceFile);
+        const Value extra = facts.asHash().contains("environment") ? Value() : makeHash({{"environment", Value("production")}});
+        const MapScope expected(scopeFromFacts(facts, node.name, extra));
+        for (const char* ref : {"trusted", "trusted.extra", "trusted.certname", "facts", "facts.facts", "environment",
+                                "facts.environment", "role", "::role", "'dotted.name'", "facts.'dotted.name'",
+                                "facts.trusted.certname", "clientcert"})
+            QCOMPARE(scopeString(*node.scope, ref), scopeString(expected, ref));
+    }
 }
 
 void TestNodeLibrary::duplicateNames()

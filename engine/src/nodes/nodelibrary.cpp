@@ -1,7 +1,7 @@
 #include "nodes/factsources.h"
+#include "nodes/factsscope.h"
 #include "nodes/subtreeinterner.h"
 
-#include <hiera/facts.h>
 #include <hiera/nodelibrary.h>
 
 #include <algorithm>
@@ -46,11 +46,11 @@ struct FileResult
 
 std::shared_ptr<const Scope> nodeScope(const Value& facts, const std::string& name, const NodeLibraryOptions& options)
 {
-    // What hiera-lookup --facts FILE --node NAME builds, $environment included.
+    // What hiera-lookup --facts FILE --node NAME builds (scopeFromFacts), $environment included.
     Value extra;
     if (!facts.asHash().contains("environment"))
         extra = makeHash({{"environment", Value(options.environment)}});
-    return std::make_shared<MapScope>(scopeFromFacts(facts, name, extra));
+    return std::make_shared<detail::FactsScope>(facts, name, extra);
 }
 
 FileResult loadFile(const std::string& file, const NodeLibraryOptions& options, detail::SubtreeInterner* interner)
@@ -67,7 +67,7 @@ FileResult loadFile(const std::string& file, const NodeLibraryOptions& options, 
             node.sourceFile = file;
             node.format = parsed.format;
             node.environment = std::move(parsed.environment);
-            node.facts = interner ? interner->intern(parsed.facts) : std::move(parsed.facts);
+            node.facts = interner ? interner->intern(std::move(parsed.facts)) : std::move(parsed.facts);
             parsed.facts = Value();
             node.scope = nodeScope(node.facts, node.name, options);
             r.nodes.push_back(std::move(node));

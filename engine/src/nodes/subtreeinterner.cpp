@@ -119,51 +119,57 @@ std::size_t SubtreeInterner::distinctSubtrees() const
     return n;
 }
 
-Value SubtreeInterner::intern(const Value& root)
+Value SubtreeInterner::intern(Value root)
 {
     std::uint64_t hash = 0;
-    return canonical(root, hash, true);
+    return canonical(std::move(root), hash, true);
 }
 
-Value SubtreeInterner::canonical(const Value& v, std::uint64_t& hash, bool isRoot)
+Value SubtreeInterner::canonical(Value&& v, std::uint64_t& hash, bool isRoot)
 {
+    const SourceMark mark = v.mark();
     if (v.isArray()) {
+        // mutableArray() takes the storage as it is when this is its only owner (a fresh parse), so
+        // the items move rather than copy.
+        Array& source = v.mutableArray();
         Array items;
-        items.reserve(v.asArray().size());
-        hash = mix(static_cast<std::uint64_t>(Value::Type::Array), v.asArray().size());
-        for (const Value& item : v.asArray()) {
+        items.reserve(source.size());
+        hash = mix(static_cast<std::uint64_t>(Value::Type::Array), source.size());
+        for (Value& item : source) {
             std::uint64_t h = 0;
-            items.push_back(canonical(item, h, false));
+            items.push_back(canonical(std::move(item), h, false));
             hash = mix(hash, h);
         }
         if (isRoot)
-            return Value(std::move(items)).withMark(v.mark());
+            return Value(std::move(items)).withMark(mark);
         auto& shard = m_table->shardFor(hash);
         std::lock_guard lock(shard.mutex);
         for (auto [it, end] = shard.subtrees.equal_range(hash); it != end; ++it)
             if (it->second.isArray() && sameArray(it->second.asArray(), items))
-                return it->second.withMark(v.mark());
-        Value made = Value(std::move(items)).withMark(v.mark());
+                return it->second.withMark(mark);
+        Value made = Value(std::move(items)).withMark(mark);
         shard.subtrees.emplace(hash, made);
         return made;
     }
     if (v.isHash()) {
-        const Hash& source = v.asHash();
+        Hash& source = v.mutableHash();
         std::vector<Hash::Entry> entries;
         entries.reserve(source.size());
         hash = mix(static_cast<std::uint64_t>(Value::Type::Hash), source.size());
-        for (const auto& e : source) {
+        for (std::size_t i = 0; i < source.size(); ++i) {
+            const Value& key = source.entries()[i].key;
+            Value* slot = source.findMutable(key); // the entry's value, to move from
             std::uint64_t h = 0;
-            Value value = canonical(e.value, h, false);
-            hash = mix(mix(hash, scalarHash(e.key)), h);
-            entries.push_back({e.key, std::move(value)});
+            Value value = canonical(slot ? std::move(*slot) : Value(source.entries()[i].value), h, false);
+            hash = mix(mix(hash, scalarHash(key)), h);
+            entries.push_back({key, std::move(value)});
         }
         auto build = [&] {
             Hash made;
             made.reserve(entries.size());
             for (auto& e : entries)
                 made.set(std::move(e.key), std::move(e.value));
-            return Value(std::move(made)).withMark(v.mark());
+            return Value(std::move(made)).withMark(mark);
         };
         if (isRoot)
             return build();
@@ -171,13 +177,13 @@ Value SubtreeInterner::canonical(const Value& v, std::uint64_t& hash, bool isRoo
         std::lock_guard lock(shard.mutex);
         for (auto [it, end] = shard.subtrees.equal_range(hash); it != end; ++it)
             if (it->second.isHash() && sameEntries(it->second.asHash().entries(), entries))
-                return it->second.withMark(v.mark());
+                return it->second.withMark(mark);
         Value made = build();
         shard.subtrees.emplace(hash, made);
         return made;
     }
     hash = scalarHash(v);
-    return v;
+    return std::move(v);
 }
 
 } // namespace hiera::detail

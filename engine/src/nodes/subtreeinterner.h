@@ -19,18 +19,18 @@ public:
     SubtreeInterner(const SubtreeInterner&) = delete;
     SubtreeInterner& operator=(const SubtreeInterner&) = delete;
 
-    // `root` rebuilt so that each array and hash below it is the canonical (first seen) one of equal
+    // `root` (moved from: a fresh parse is taken apart, not copied) rebuilt so that each array and hash below it is the canonical (first seen) one of equal
     // content, and every container is sized exactly (no parser slack). Equality here is strict: key
     // order, types and the bits of floats all count; marks do not. Each replaced subtree keeps the
     // mark `root` had at that place; marks inside it are the first node's. `root` itself is rebuilt
     // but not interned (a node's whole facts are rarely anyone else's). Thread-safe.
-    Value intern(const Value& root);
+    Value intern(Value root);
 
     std::size_t distinctSubtrees() const;
 
 private:
     struct Table;
-    Value canonical(const Value& v, std::uint64_t& hash, bool isRoot);
+    Value canonical(Value&& v, std::uint64_t& hash, bool isRoot);
     std::unique_ptr<Table> m_table;
 };
 
