@@ -155,7 +155,7 @@ void TestFleet::demoAgainstSingleLookups_data()
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("merge");
     for (const char* key : {"classes", "profile::ntp", "profile::ntp.servers", "profile::users::accounts",
-                            "profile::base::packages", "no::such::key"})
+                            "profile::base::packages", "profile::ntp.servers.0", "no::such::key"})
         QTest::newRow(key) << QString::fromLatin1(key) << QString();
     QTest::newRow("classes first") << QStringLiteral("classes") << QStringLiteral("first");
     QTest::newRow("profile::ntp hash") << QStringLiteral("profile::ntp") << QStringLiteral("hash");
@@ -201,10 +201,9 @@ void TestFleet::demoAgainstSingleLookups()
         if (n.status == LookupResult::Status::Found) {
             QVERIFY2(QFileInfo::exists(qs(n.file)), n.file.c_str());
             QVERIFY2(!n.level.empty(), n.file.c_str());
-            if (alone.value.mark().isValid())
+            QVERIFY(std::find(n.decidingFiles.begin(), n.decidingFiles.end(), n.file) != n.decidingFiles.end());
+            if (alone.value.isScalar() && alone.value.mark().isValid()) // a scalar: the value's own file
                 QCOMPARE(n.file, SourceFiles::locate(alone.value.mark()).file);
-            else // merged here: the first leaf's file, one of the deciding files
-                QVERIFY(std::find(n.decidingFiles.begin(), n.decidingFiles.end(), n.file) != n.decidingFiles.end());
             for (const auto& f : n.decidingFiles)
                 QVERIFY(std::find(group.decidingFiles.begin(), group.decidingFiles.end(), f) != group.decidingFiles.end());
         }

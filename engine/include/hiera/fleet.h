@@ -8,8 +8,9 @@
 //   std::string csv = hiera::fleetCsv(r);      // also fleetJson, fleetMarkdown
 //
 // Where a value was decided comes from the values' source marks, not from an explain trace (which
-// would cost ten times more a node): `file` is the file the value (the root of it) was written in, and
-// `decidingFiles` every file its leaves come from — several for a merged value. `level` is the name of
+// would cost ten times more a node): `decidingFiles` are the files the value's leaves were written in
+// (several for a merged value), and `file` the one of its first leaf (the value's own file when it
+// comes from one file). `level` is the name of
 // the hierarchy level that holds `file` for this node. A value that did not come from a data file
 // (interpolated from facts only, a convert_to result) may have no file.
 
@@ -41,8 +42,8 @@ struct FleetNodeResult
     LookupResult::Status status = LookupResult::Status::NotFound;
     Value value;                            // Found: the value
     std::string error;                      // Error: one line, "file:line:col: message"
-    // The winning file: the value's own mark's, or for a value merged here (no mark of its own) its
-    // first leaf's. Empty when not known.
+    // The winning file: the file of the value's first leaf (its only file unless merged). Empty when
+    // not known.
     std::string file;
     std::string level;                      // its level's name ("name (module x)" in a module layer)
     std::vector<std::string> decidingFiles; // every file the value's leaves come from, sorted

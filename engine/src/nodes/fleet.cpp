@@ -58,9 +58,13 @@ std::uint64_t groupHash(const Value& v)
     return 0;
 }
 
+// The files a value's leaves (scalars, and empty arrays and hashes) were written in, in value order.
+// Containers' own marks are left out: a merged container keeps the mark of whichever value it was
+// merged from, which need not be where any of its content is.
 void collectFiles(const Value& v, std::vector<std::uint32_t>& ids)
 {
-    if (v.mark().file && std::find(ids.begin(), ids.end(), v.mark().file) == ids.end())
+    const bool leaf = v.isScalar() || (v.isArray() && v.asArray().empty()) || (v.isHash() && v.asHash().empty());
+    if (leaf && v.mark().file && std::find(ids.begin(), ids.end(), v.mark().file) == ids.end())
         ids.push_back(v.mark().file);
     if (v.isArray())
         for (const Value& item : v.asArray())
@@ -126,10 +130,13 @@ FleetNodeResult lookupNode(const Engine& engine, const Node& node, std::size_t i
     out.value = std::move(r.value);
     std::vector<std::uint32_t> ids;
     collectFiles(out.value, ids);
+    if (ids.empty() && out.value.mark().file)
+        ids.push_back(out.value.mark().file);
     for (std::uint32_t id : ids)
         out.decidingFiles.push_back(SourceFiles::name(id));
-    // A merged value made here has no mark of its own: its first leaf's file stands for it (for
-    // unique and deep merges, the highest level that contributed first).
+    // The first leaf's file stands for the value: for a value from one file, that file; for a merged
+    // one, the file of its first element or key (for unique and deep merges, the highest level that
+    // contributed).
     if (!ids.empty())
         out.file = out.decidingFiles.front();
     std::sort(out.decidingFiles.begin(), out.decidingFiles.end());
