@@ -229,6 +229,19 @@ void TestFleet::groupsFilesAndLevels()
     QCOMPARE(r.groups[0].decidingFiles, std::vector<std::string>{tree.path(QStringLiteral("data/common.yaml"))});
     QCOMPARE(r.count(LookupResult::Status::Found), std::size_t(4));
 
+    // Kept contexts answer the same, run after run.
+    const FleetContexts contexts(engine, library);
+    for (int run = 0; run < 2; ++run) {
+        const FleetResult c = lookupAcross(contexts, "k");
+        QCOMPARE(c.nodes.size(), r.nodes.size());
+        for (std::size_t i = 0; i < c.nodes.size(); ++i) {
+            QCOMPARE(c.nodes[i].value, r.nodes[i].value);
+            QCOMPARE(c.nodes[i].file, r.nodes[i].file);
+            QCOMPARE(c.nodes[i].level, r.nodes[i].level);
+            QCOMPARE(c.nodes[i].group, r.nodes[i].group);
+        }
+    }
+
     // Hash key order does not split a group.
     const FleetResult h = lookupAcross(*engine, library, "h");
     QCOMPARE(h.groups.size(), std::size_t(1));

@@ -14,6 +14,7 @@
 // the hierarchy level that holds `file` for this node. A value that did not come from a data file
 // (interpolated from facts only, a convert_to result) may have no file.
 
+#include <hiera/context.h>
 #include <hiera/engine.h>
 #include <hiera/nodelibrary.h>
 
@@ -77,6 +78,31 @@ struct FleetResult
 // are parsed once (the engine's cache) and each node's hierarchy is resolved once per call.
 FleetResult lookupAcross(const Engine& engine, const NodeLibrary& library, std::string_view key,
                          const LookupRequest& request = {}, const FleetOptions& options = {});
+
+// One hiera::Context per node of a library for one engine, kept between runs: the first run resolves
+// each node's hierarchy (its snapshot: locations, files, lookup_options), later runs — another key,
+// or the same key after a fact or data change the engine has seen — reuse it, which makes a warm run
+// about ten times cheaper a node (2 us against 18 us on the large fixture). Costs the snapshots'
+// memory: about 18 KB a node there (355 MiB for 20,000 nodes), so a host keeps it only while it
+// wants fast repeated runs. The library must outlive it. Thread-safe as Context is.
+class FleetContexts
+{
+public:
+    FleetContexts(std::shared_ptr<const Engine> engine, const NodeLibrary& library);
+
+    const Engine& engine() const { return *m_engine; }
+    const NodeLibrary& library() const { return m_library; }
+    const Context& context(std::size_t node) const { return *m_contexts[node]; }
+
+private:
+    std::shared_ptr<const Engine> m_engine;
+    const NodeLibrary& m_library;
+    std::vector<std::unique_ptr<Context>> m_contexts;
+};
+
+// lookupAcross through kept contexts (see FleetContexts); same results.
+FleetResult lookupAcross(const FleetContexts& contexts, std::string_view key, const LookupRequest& request = {},
+                         const FleetOptions& options = {});
 
 // Exports. Values are JSON (secrets shown as `<sensitive>` unless revealSecrets).
 // CSV (RFC 4180, a header row): node,status,value,file,level — status found / not found / error, the

@@ -107,19 +107,34 @@ public:
         return m_levels.emplace(file, std::string()).first->second;
     }
 
+    // SourceFiles::name, without its global lock and a fresh string for every node.
+    std::string fileName(std::uint32_t id)
+    {
+        {
+            std::shared_lock lock(m_mutex);
+            if (auto it = m_names.find(id); it != m_names.end())
+                return it->second;
+        }
+        std::string name = SourceFiles::name(id);
+        std::unique_lock lock(m_mutex);
+        return m_names.emplace(id, std::move(name)).first->second;
+    }
+
 private:
     const Engine& m_engine;
     std::shared_mutex m_mutex;
     std::unordered_map<std::string, std::string> m_levels;
+    std::unordered_map<std::uint32_t, std::string> m_names;
 };
 
-FleetNodeResult lookupNode(const Engine& engine, const Node& node, std::size_t index, std::string_view key,
-                           const LookupRequest& request, LevelNames& levels)
+using NodeLookup = std::function<LookupResult(std::size_t node)>;
+
+FleetNodeResult lookupNode(const NodeLookup& lookup, const Node& node, std::size_t index, LevelNames& levels)
 {
     FleetNodeResult out;
     out.node = index;
     out.name = node.name;
-    LookupResult r = engine.lookup(*node.scope, key, request);
+    LookupResult r = lookup(index);
     out.status = r.status;
     if (r.status == LookupResult::Status::Error) {
         out.error = r.error ? printableLine(r.error->what()) : std::string("unknown error");
@@ -133,7 +148,7 @@ FleetNodeResult lookupNode(const Engine& engine, const Node& node, std::size_t i
     if (ids.empty() && out.value.mark().file)
         ids.push_back(out.value.mark().file);
     for (std::uint32_t id : ids)
-        out.decidingFiles.push_back(SourceFiles::name(id));
+        out.decidingFiles.push_back(levels.fileName(id));
     // The first leaf's file stands for the value: for a value from one file, that file; for a merged
     // one, the file of its first element or key (for unique and deep merges, the highest level that
     // contributed).
@@ -220,8 +235,8 @@ const char* fleetStatusName(LookupResult::Status status)
     return "?";
 }
 
-FleetResult lookupAcross(const Engine& engine, const NodeLibrary& library, std::string_view key,
-                         const LookupRequest& request, const FleetOptions& options)
+static FleetResult runAcross(const Engine& engine, const NodeLibrary& library, std::string_view key, const NodeLookup& lookup,
+                      const FleetOptions& options)
 {
     FleetResult result;
     result.key = std::string(key);
@@ -237,7 +252,7 @@ FleetResult lookupAcross(const Engine& engine, const NodeLibrary& library, std::
             if (options.cancel && options.cancel->load(std::memory_order_relaxed))
                 return;
             try {
-                slots[i] = lookupNode(engine, nodes[i], i, key, request, levels);
+                slots[i] = lookupNode(lookup, nodes[i], i, levels);
             } catch (const std::exception& e) { // lookups do not throw; a failure here is ours (bad_alloc)
                 slots[i] = FleetNodeResult{};
                 slots[i].node = i;
@@ -269,6 +284,29 @@ FleetResult lookupAcross(const Engine& engine, const NodeLibrary& library, std::
     }
     groupResults(result);
     return result;
+}
+
+FleetResult lookupAcross(const Engine& engine, const NodeLibrary& library, std::string_view key,
+                         const LookupRequest& request, const FleetOptions& options)
+{
+    return runAcross(engine, library, key,
+                     [&](std::size_t i) { return engine.lookup(*library.nodes()[i].scope, key, request); }, options);
+}
+
+FleetContexts::FleetContexts(std::shared_ptr<const Engine> engine, const NodeLibrary& library)
+    : m_engine(std::move(engine))
+    , m_library(library)
+{
+    m_contexts.reserve(library.size());
+    for (const Node& node : library.nodes())
+        m_contexts.push_back(std::make_unique<Context>(m_engine, node.scope));
+}
+
+FleetResult lookupAcross(const FleetContexts& contexts, std::string_view key, const LookupRequest& request,
+                         const FleetOptions& options)
+{
+    return runAcross(contexts.engine(), contexts.library(), key,
+                     [&](std::size_t i) { return contexts.context(i).lookup(key, request); }, options);
 }
 
 } // namespace hiera
