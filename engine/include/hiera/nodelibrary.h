@@ -74,8 +74,8 @@ struct Node
 struct NodeLibraryOptions
 {
     unsigned threads = 0; // 0 = every core
-    // Called after each file (and, for a PuppetDB export, each node) with how many of `total` are
-    // done. Called from the worker threads, possibly from several at once: it must be thread-safe
+    // Called after each file with how many of `total` files are done (a PuppetDB export is one file:
+    // it is parsed as one document, on one thread). Called from the worker threads, possibly from several at once: it must be thread-safe
     // and quick (a GUI posts it to its own thread).
     std::function<void(std::size_t done, std::size_t total)> progress;
     // When it becomes true, the load stops within one file per thread and returns the nodes read so
