@@ -5,12 +5,17 @@
 //                                                  each row the median of 5 batches; --rows prints them)
 //   hiera-bench fleet FIXTURE KEY [--threads N]   one key on every node of nodes.txt
 //   hiera-bench load  FIXTURE [--threads N]       parse every data file (the key inventory)
+//   hiera-bench fleet-library FIXTURE KEY [--threads N] [--no-share]  cold, in one process: the node
+//                                                  library from FIXTURE/facts, the engine, KEY on every
+//                                                  node (parsing the data), then a warm pass; peak memory
 //   hiera-bench warm-eyaml FIXTURE [--repeat N]  `warm` on the fixture's eyaml variant: every level
 //                                                  eyaml_lookup_key, the sample keys' strings encrypted
 
 #include <hiera/context.h>
 #include <hiera/engine.h>
 #include <hiera/facts.h>
+#include <hiera/fleet.h>
+#include <hiera/nodelibrary.h>
 #include <hiera/valueformat.h>
 #include <hiera/yaml.h>
 
@@ -58,6 +63,15 @@ long peakRssKiB()
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss;
+}
+
+// Resident memory now (not the peak), from /proc/self/statm.
+double currentRssMiB()
+{
+    std::ifstream in("/proc/self/statm");
+    long pages = 0, resident = 0;
+    in >> pages >> resident;
+    return static_cast<double>(resident) * static_cast<double>(::sysconf(_SC_PAGESIZE)) / (1 << 20);
 }
 
 std::vector<std::vector<std::string>> readTsv(const fs::path& p)
@@ -225,6 +239,59 @@ int fleet(const fs::path& fixture, const std::string& key, int threads, int pass
     return 0;
 }
 
+// The node library's end-to-end figures: what the explorer and `hiera-lookup --nodes` do, cold.
+int fleetLibrary(const fs::path& fixture, const std::string& key, int threads, bool share)
+{
+    const auto t0 = Clock::now();
+    hiera::NodeLibraryOptions libraryOptions;
+    libraryOptions.threads = static_cast<unsigned>(threads);
+    libraryOptions.shareSubtrees = share;
+    const hiera::NodeLibrary library = hiera::NodeLibrary::load((fixture / "facts").string(), libraryOptions);
+    const double loadSeconds = seconds(Clock::now() - t0);
+    const long loadRssKiB = peakRssKiB();
+    const double libraryRssMiB = currentRssMiB();
+
+    auto engine = hiera::Engine::load((fixture / "hiera.yaml").string(), benchOptions());
+    hiera::FleetOptions fleetOptions;
+    fleetOptions.threads = static_cast<unsigned>(threads);
+    auto t1 = Clock::now();
+    const hiera::FleetResult first = hiera::lookupAcross(*engine, library, key, {}, fleetOptions);
+    const double firstSeconds = seconds(Clock::now() - t1);
+    const double coldSeconds = seconds(Clock::now() - t0);
+    t1 = Clock::now();
+    const hiera::FleetResult warm = hiera::lookupAcross(*engine, library, key, {}, fleetOptions);
+    const double warmSeconds = seconds(Clock::now() - t1);
+    const long peakKiB = peakRssKiB();
+
+    // With per-node contexts kept (FleetContexts): the first run builds each node's snapshot, the
+    // next reuses them; more memory, far less time a node.
+    const hiera::FleetContexts contexts(engine, library);
+    t1 = Clock::now();
+    (void)hiera::lookupAcross(contexts, key, {}, fleetOptions);
+    const double contextsFirstSeconds = seconds(Clock::now() - t1);
+    t1 = Clock::now();
+    (void)hiera::lookupAcross(contexts, key, {}, fleetOptions);
+    const double contextsWarmSeconds = seconds(Clock::now() - t1);
+
+    const double factsMiB = static_cast<double>(library.factBytes()) / (1 << 20);
+    const double peakMiB = static_cast<double>(peakKiB) / 1024;
+    std::cout << "fleet_library_nodes=" << library.size() << "\nfleet_library_bad_files=" << library.errors().size()
+              << "\nfleet_library_threads=" << threads << "\nfleet_library_found=" << warm.count(hiera::LookupResult::Status::Found)
+              << "\nfleet_library_errors=" << warm.count(hiera::LookupResult::Status::Error)
+              << "\nfleet_library_groups=" << warm.groups.size() << "\nfleet_library_load_s=" << loadSeconds
+              << "\nfleet_library_first_pass_s=" << firstSeconds << "\nfleet_library_cold_total_s=" << coldSeconds
+              << "\nfleet_library_warm_s=" << warmSeconds
+              << "\nfleet_library_warm_us_per_node=" << warmSeconds / static_cast<double>(std::max<std::size_t>(1, library.size())) * 1e6
+              << "\nfleet_library_load_peak_rss_mib=" << static_cast<double>(loadRssKiB) / 1024
+              << "\nfleet_library_loaded_rss_mib=" << libraryRssMiB
+              << "\nfleet_library_peak_rss_mib=" << peakMiB << "\nfleet_library_facts_mib=" << factsMiB
+              << "\nfleet_library_peak_ratio=" << peakMiB / std::max(factsMiB, 1e-9)
+              << "\nfleet_library_contexts_first_pass_s=" << contextsFirstSeconds
+              << "\nfleet_library_contexts_warm_s=" << contextsWarmSeconds
+              << "\nfleet_library_contexts_peak_rss_mib=" << static_cast<double>(peakRssKiB()) / 1024 << "\n";
+    return first.nodes.size() == library.size() ? 0 : 2;
+}
+
 // Takes yaml-cpp's events and does nothing with them: what yaml-cpp alone costs.
 struct IgnoreEvents : YAML::EventHandler
 {
@@ -322,6 +389,8 @@ int main(int argc, char** argv)
             return warm(args[1], option("--repeat", 20000), flag("--rows"));
         if (args.size() >= 3 && args[0] == "fleet")
             return fleet(args[1], args[2], threads, option("--passes", 2));
+        if (args.size() >= 3 && args[0] == "fleet-library")
+            return fleetLibrary(args[1], args[2], threads, !flag("--no-share"));
         if (args.size() >= 2 && args[0] == "load")
             return load(args[1], threads);
         if (args.size() >= 2 && args[0] == "warm-eyaml")
@@ -330,7 +399,7 @@ int main(int argc, char** argv)
         std::cerr << "hiera-bench: " << e.what() << "\n";
         return 2;
     }
-    std::cerr << "usage: hiera-bench warm FIXTURE [--repeat N] [--rows] | fleet FIXTURE KEY [--threads N] | load FIXTURE "
+    std::cerr << "usage: hiera-bench warm FIXTURE [--repeat N] [--rows] | fleet FIXTURE KEY [--threads N] | fleet-library FIXTURE KEY [--threads N] [--no-share] | load FIXTURE "
                  "[--threads N] | warm-eyaml FIXTURE [--repeat N] [--rows]\n";
     return 2;
 }

@@ -12,6 +12,8 @@ missing, then measures:
   eyaml    the same on medium's eyaml variant: every level eyaml_lookup_key, the looked-up values
            encrypted, decrypted with the run's key (hiera-bench warm-eyaml)
   fleet    one key on all 20,000 nodes of the large fixture, both cores (hiera-bench fleet)
+  fleet-library  the node library of the large fixture's 20,000 facts files, the engine and one key on
+           every node, cold in one process, then warm; peak memory (hiera-bench fleet-library)
   load     every data file of the large fixture parsed (hiera-bench load)
   explorer fact edit to repaint (medium) and the longest GUI stall (large), if bench-explorer is built
 Figures only: nothing here is a pass/fail test. Python 3.11 standard library.
@@ -149,6 +151,27 @@ def main():
                  "<= 2 s", f"~{PUPPET_FLEET_LARGE_S} s (one process)",
                  f"{PUPPET_FLEET_LARGE_S / max(f.get('fleet_s', 1e-9), 1e-9):.0f}x",
                  "yes" if f.get("fleet_s", 99) <= 2 else "no"))
+
+    # fleet-library: the node library end to end (hiera-lookup --nodes, the explorer's fleet view)
+    fl = figures(run([bench, "fleet-library", large, "profile::base::ntp_servers"]))
+    rows.append((f"fleet-library: {int(fl.get('fleet_library_nodes', 0))} facts files loaded, the engine, one key "
+                 "on every node, cold, one process, 2 cores",
+                 f"{fl.get('fleet_library_cold_total_s', 0):.2f} s (library {fl.get('fleet_library_load_s', 0):.2f} s, "
+                 f"first pass {fl.get('fleet_library_first_pass_s', 0):.2f} s)", "<= 2 s", "-", "-",
+                 "yes" if fl.get("fleet_library_cold_total_s", 99) <= 2 else "no"))
+    rows.append(("fleet-library: the same key again, warm", f"{fl.get('fleet_library_warm_s', 0):.2f} s "
+                 f"({fl.get('fleet_library_warm_us_per_node', 0):.0f} us/node); with per-node contexts kept "
+                 f"(FleetContexts) {fl.get('fleet_library_contexts_warm_s', 0):.3f} s, peak "
+                 f"{fl.get('fleet_library_contexts_peak_rss_mib', 0):.0f} MiB", "<= 0.3 s", "-", "-",
+                 "yes" if fl.get("fleet_library_warm_s", 99) <= 0.3 else
+                 ("with contexts" if fl.get("fleet_library_contexts_warm_s", 99) <= 0.3 else "no")))
+    facts_mib = max(fl.get("fleet_library_facts_mib", 0), 1e-9)
+    rows.append(("fleet-library: peak memory / facts bytes",
+                 f"{fl.get('fleet_library_load_peak_rss_mib', 0) / facts_mib:.1f}x library "
+                 f"({fl.get('fleet_library_load_peak_rss_mib', 0):.0f} MiB for {facts_mib:.0f} MiB), "
+                 f"{fl.get('fleet_library_peak_ratio', 0):.1f}x with the parsed data "
+                 f"({fl.get('fleet_library_peak_rss_mib', 0):.0f} MiB)", "<= 3x", "-", "-",
+                 "yes" if fl.get("fleet_library_peak_ratio", 99) <= 3 else "no"))
 
     # load
     l = figures(run([bench, "load", large]))

@@ -9,6 +9,8 @@ const char* const kUsage =
     "                    [--sort-merged-arrays] [--merge-hash-arrays]\n"
     "                    [--eyaml-private-key FILE] [--skip-unsupported]\n"
     "                    [--explain [--show-secrets]] [--format json|yaml] KEY\n"
+    "       hiera-lookup --config PATH --nodes DIR|FILE [--format table|csv|json|markdown|yaml]\n"
+    "                    [--merge ...] KEY\n"
     "\n"
     "Looks up KEY (dotted keys dig into the value: profile::ntp.servers.0) the way `puppet lookup`\n"
     "does, in Puppet's three layers: the global hiera.yaml (--hiera_config), the environment at PATH\n"
@@ -29,6 +31,10 @@ const char* const kUsage =
     "                         each fact is visible as facts.NAME and as top-scope NAME\n"
     "  --scope FILE           a YAML or JSON hash used as the raw scope tree (wins over --facts)\n"
     "  --node NAME            sets trusted.certname\n"
+    "  --nodes DIR|FILE       look KEY up on every node of a library: a directory of facts files\n"
+    "                         (one node each) or a PuppetDB factsets export; prints the nodes\n"
+    "                         grouped by value (--format table, the default, csv, json, markdown\n"
+    "                         or yaml); bad facts files are named on stderr and skipped\n"
     "  --merge STRATEGY       first, unique, hash or deep; overrides lookup_options\n"
     "  --knockout-prefix P    deep merge: values starting with P knock out lower values\n"
     "  --sort-merged-arrays   deep merge: sort merged arrays\n"
@@ -40,7 +46,8 @@ const char* const kUsage =
     "                         (~/.cache/hiera-explorer/parsed, or $HIERA_CACHE_DIR; empty disables)\n"
     "  --help, --version\n"
     "\n"
-    "Exit status: 0 found (value on stdout), 1 not found (nothing on stdout), 2 error (message on stderr).\n";
+    "Exit status: 0 found (value on stdout), 1 not found (nothing on stdout), 2 error (message on stderr).\n"
+    "With --nodes: 0 when at least one node found KEY, 1 when none did, 2 when nothing could be run.\n";
 
 namespace {
 
@@ -117,6 +124,10 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
             a.scopeFile = value();
         } else if (arg == "--node") {
             a.node = value();
+        } else if (arg == "--nodes") {
+            a.nodesPath = value();
+            if (a.nodesPath.empty())
+                usageError("--nodes needs a directory or a file");
         } else if (arg == "--merge") {
             mergeName = value();
         } else if (arg == "--knockout-prefix" || arg == "--knock-out-prefix") {
@@ -131,12 +142,19 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
             a.explain = true;
         } else if (arg == "--format" || arg == "--render-as") {
             const std::string f = value();
+            a.formatGiven = true;
             if (f == "json")
                 a.format = CliArgs::Format::Json;
             else if (f == "yaml" || f == "s")
                 a.format = CliArgs::Format::Yaml;
+            else if (f == "table")
+                a.format = CliArgs::Format::Table;
+            else if (f == "csv")
+                a.format = CliArgs::Format::Csv;
+            else if (f == "markdown" || f == "md")
+                a.format = CliArgs::Format::Markdown;
             else
-                usageError("--format must be json or yaml, not '" + f + "'");
+                usageError("--format must be json or yaml (with --nodes also table, csv or markdown), not '" + f + "'");
         } else {
             usageError("unknown option " + arg);
         }
@@ -147,6 +165,15 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
         usageError("--config PATH is required");
     if (a.key.empty())
         usageError("a KEY to look up is required");
+    if (!a.nodesPath.empty()) {
+        if (!a.factsFile.empty() || !a.node.empty() || !a.scopeFile.empty() || a.explain)
+            usageError("--nodes looks KEY up on every node of the library: it cannot be used with --facts, --node, "
+                       "--scope or --explain");
+        if (!a.formatGiven)
+            a.format = CliArgs::Format::Table;
+    } else if (a.format != CliArgs::Format::Json && a.format != CliArgs::Format::Yaml) {
+        usageError("--format table, csv and markdown need --nodes");
+    }
     if (mergeName) {
         const auto strategy = hiera::mergeStrategyFromName(*mergeName);
         if (!strategy)

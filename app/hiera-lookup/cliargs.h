@@ -24,7 +24,9 @@ struct CliArgs
     std::optional<hiera::MergeSpec> merge;
     bool explain = false;
     bool noCache = false;
-    enum class Format { Yaml, Json } format = Format::Yaml;
+    enum class Format { Yaml, Json, Table, Csv, Markdown } format = Format::Yaml;
+    bool formatGiven = false;
+    std::string nodesPath; // --nodes: a node library (directory of facts files or a PuppetDB export)
     std::string key;
     bool help = false;
     bool version = false;

@@ -2,6 +2,7 @@
 // MapScope from facts files and prints the result; all semantics live in engine/.
 
 #include "cliargs.h"
+#include "fleetmode.h"
 
 #include <hiera/engine.h>
 #include <hiera/environment.h>
@@ -127,6 +128,8 @@ int main(int argc, char** argv)
             layers.push_back(std::move(global));
         }
         auto engine = hiera::Engine::fromLayers(std::move(layers), engineOptions);
+        if (!args.nodesPath.empty())
+            return runFleet(*engine, args);
         preloadInParallel(*engine, scope);
         hiera::LookupRequest options;
         options.merge = args.merge;

@@ -1,0 +1,133 @@
+#include "fleetmode.h"
+
+#include <hiera/fleet.h>
+#include <hiera/nodelibrary.h>
+#include <hiera/valueformat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+namespace {
+
+bool g_revealSecrets = false; // --show-secrets
+
+std::string oneLine(const hiera::Value& v)
+{
+    const hiera::Value shown = g_revealSecrets ? v : hiera::redactSecrets(v);
+    try {
+        return hiera::toJson(shown);
+    } catch (const hiera::Error&) {
+        return hiera::rubyInspect(shown); // NaN and infinities have no JSON form
+    }
+}
+
+std::string answer(const hiera::FleetNodeResult& n)
+{
+    switch (n.status) {
+    case hiera::LookupResult::Status::Found:
+        return oneLine(n.value);
+    case hiera::LookupResult::Status::Error:
+        return "error: " + n.error;
+    case hiera::LookupResult::Status::NotFound:
+        break;
+    }
+    return "(not found)";
+}
+
+std::string pad(std::string s, std::size_t width)
+{
+    if (s.size() < width)
+        s.append(width - s.size(), ' ');
+    return s;
+}
+
+// The default output: the groups with their counts, then one line per node.
+std::string table(const hiera::FleetResult& r)
+{
+    std::string out = r.key + " on " + std::to_string(r.nodes.size()) + " nodes: " + std::to_string(r.groups.size())
+                      + (r.groups.size() == 1 ? " answer" : " distinct answers") + "\n\n";
+    std::size_t countWidth = 0;
+    for (const auto& g : r.groups)
+        countWidth = std::max(countWidth, std::to_string(g.members.size()).size() + 6);
+    for (const auto& g : r.groups) {
+        const std::size_t n = g.members.size();
+        const std::string& first = r.nodes[g.members.front()].name;
+        std::string text = g.status == hiera::LookupResult::Status::Found ? oneLine(g.value)
+                           : g.status == hiera::LookupResult::Status::Error ? "error: " + g.error
+                                                                            : "(not found)";
+        out += pad(std::to_string(n) + (n == 1 ? " node" : " nodes"), countWidth) + "  " + text + "\n";
+        out += pad("", countWidth) + "  e.g. " + first;
+        if (!g.decidingFiles.empty())
+            out += "; from " + g.decidingFiles.front()
+                   + (g.decidingFiles.size() > 1 ? " and " + std::to_string(g.decidingFiles.size() - 1) + " more" : "");
+        out += "\n";
+    }
+    std::size_t nameWidth = 4;
+    for (const auto& n : r.nodes)
+        nameWidth = std::max(nameWidth, n.name.size());
+    out += "\n" + pad("NODE", nameWidth) + "  VALUE  FILE (LEVEL)\n";
+    for (const auto& n : r.nodes) {
+        out += pad(n.name, nameWidth) + "  " + answer(n);
+        if (!n.file.empty())
+            out += "  " + n.file + (n.level.empty() ? "" : " (" + n.level + ")");
+        out += "\n";
+    }
+    if (r.cancelled)
+        out += "(cancelled: " + std::to_string(r.nodes.size()) + " of " + std::to_string(r.total) + " nodes)\n";
+    return out;
+}
+
+bool writeAll(const std::string& text)
+{
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+        std::cerr << "hiera-lookup: error: cannot write to standard output: " << std::strerror(errno) << '\n';
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int runFleet(const hiera::Engine& engine, const CliArgs& args)
+{
+    g_revealSecrets = args.showSecrets;
+    hiera::NodeLibraryOptions libraryOptions;
+    libraryOptions.environment = args.environment;
+    const hiera::NodeLibrary library = hiera::NodeLibrary::load(args.nodesPath, libraryOptions);
+    for (const auto& e : library.errors())
+        std::cerr << "hiera-lookup: skipped: " << hiera::printableLine(e.what()) << '\n';
+    for (const auto& w : library.warnings())
+        std::cerr << "hiera-lookup: warning: " << hiera::printableLine(w) << '\n';
+    if (library.empty()) {
+        std::cerr << "hiera-lookup: error: " << hiera::printableLine(args.nodesPath) << ": no node could be read\n";
+        return 2;
+    }
+    hiera::LookupRequest request;
+    request.merge = args.merge;
+    const hiera::FleetResult r = hiera::lookupAcross(engine, library, args.key, request);
+
+    std::string out;
+    switch (args.format) {
+    case CliArgs::Format::Table:
+        out = table(r);
+        break;
+    case CliArgs::Format::Csv:
+        out = hiera::fleetCsv(r, args.showSecrets);
+        break;
+    case CliArgs::Format::Json:
+        out = hiera::fleetJson(r, args.showSecrets);
+        break;
+    case CliArgs::Format::Markdown:
+        out = hiera::fleetMarkdown(r, args.showSecrets);
+        break;
+    case CliArgs::Format::Yaml:
+        out = hiera::toYaml(hiera::fleetValue(r, args.showSecrets));
+        break;
+    }
+    if (!writeAll(out))
+        return 2;
+    return r.count(hiera::LookupResult::Status::Found) > 0 ? 0 : 1;
+}

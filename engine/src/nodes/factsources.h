@@ -1,0 +1,44 @@
+#pragma once
+
+// What one file of a node library holds: the facts of one node (facter, puppet facts, onceover), or
+// of many (a PuppetDB factsets export). Recognising the formats and naming the nodes, nothing else.
+
+#include <hiera/error.h>
+#include <hiera/nodelibrary.h>
+#include <hiera/value.h>
+#include <hiera/yaml.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hiera::detail {
+
+struct NodeFacts
+{
+    std::string name; // empty: the caller names the node after the file
+    FactsFormat format = FactsFormat::FacterYaml;
+    std::string environment;
+    Value facts;
+};
+
+struct FactsSource
+{
+    std::vector<NodeFacts> nodes;
+    std::vector<Error> errors; // entries of a PuppetDB export that were skipped
+};
+
+// Parses a file's text. Throws hiera::Error naming `file` when the file as a whole cannot be used.
+FactsSource parseFactsSource(std::string_view text, const std::string& file, const ParseLimits& limits);
+
+// The facts of one PuppetDB factset's `facts` member: {"data": [{name, value}...], "href": ...} or
+// the bare array. Throws hiera::Error (FactsSyntax) at the offending value.
+Value factsFromPuppetDB(const Value& facts);
+
+// The name facts give a node: clientcert, trusted.certname or fqdn (empty if none).
+std::string nameFromFacts(const Value& facts);
+
+// "web01.example.com" for ".../web01.example.com.yaml".
+std::string nameFromFile(const std::string& file);
+
+} // namespace hiera::detail

@@ -1,0 +1,176 @@
+// The fleet result as CSV, JSON and Markdown, for the command line and the explorer's export.
+
+#include <hiera/fleet.h>
+#include <hiera/valueformat.h>
+
+namespace hiera {
+
+namespace {
+
+std::string valueText(const Value& v, bool revealSecrets)
+{
+    const Value shown = revealSecrets ? v : redactSecrets(v);
+    try {
+        return toJson(shown);
+    } catch (const Error&) {
+        return rubyInspect(shown); // NaN and infinities have no JSON form
+    }
+}
+
+Value jsonValue(const Value& v, bool revealSecrets)
+{
+    const Value shown = revealSecrets ? v : redactSecrets(v);
+    try {
+        (void)toJson(shown);
+        return shown;
+    } catch (const Error&) {
+        return Value(rubyInspect(shown));
+    }
+}
+
+// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+std::string csvField(const std::string& s)
+{
+    if (s.find_first_of(",\"\r\n") == std::string::npos)
+        return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    return out + '"';
+}
+
+Value stringArray(const std::vector<std::string>& items)
+{
+    Array a;
+    a.reserve(items.size());
+    for (const auto& s : items)
+        a.emplace_back(s);
+    return Value(std::move(a));
+}
+
+std::string markdownCell(const std::string& s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '|')
+            out += "\\|";
+        else if (c == '\n')
+            out += "<br>";
+        else if (c != '\r')
+            out += c;
+    }
+    return out;
+}
+
+std::string markdownCode(const std::string& s)
+{
+    // A code span needs a fence of more backticks than any run inside it.
+    std::size_t longest = 0, run = 0;
+    for (char c : s) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const std::string fence(longest + 1, '`');
+    const std::string pad = longest ? " " : "";
+    return fence + pad + markdownCell(s) + pad + fence;
+}
+
+std::string answerText(LookupResult::Status status, const Value& value, const std::string& error, bool revealSecrets)
+{
+    switch (status) {
+    case LookupResult::Status::Found:
+        return valueText(value, revealSecrets);
+    case LookupResult::Status::Error:
+        return error;
+    case LookupResult::Status::NotFound:
+        break;
+    }
+    return {};
+}
+
+} // namespace
+
+std::string fleetCsv(const FleetResult& result, bool revealSecrets)
+{
+    std::string out = "node,status,value,file,level\r\n";
+    for (const auto& n : result.nodes) {
+        out += csvField(n.name) + ',' + csvField(fleetStatusName(n.status)) + ','
+               + csvField(answerText(n.status, n.value, n.error, revealSecrets)) + ',' + csvField(n.file) + ','
+               + csvField(n.level) + "\r\n";
+    }
+    return out;
+}
+
+Value fleetValue(const FleetResult& result, bool revealSecrets)
+{
+    auto answer = [&](Hash& h, LookupResult::Status status, const Value& value, const std::string& error) {
+        h.set("status", Value(fleetStatusName(status)));
+        if (status == LookupResult::Status::Found)
+            h.set("value", jsonValue(value, revealSecrets));
+        else if (status == LookupResult::Status::Error)
+            h.set("error", Value(error));
+    };
+    Array groups;
+    for (const auto& g : result.groups) {
+        Hash h;
+        answer(h, g.status, g.value, g.error);
+        h.set("count", Value(static_cast<std::int64_t>(g.members.size())));
+        Array names;
+        for (std::size_t m : g.members)
+            names.emplace_back(result.nodes[m].name);
+        h.set("nodes", Value(std::move(names)));
+        h.set("files", stringArray(g.decidingFiles));
+        groups.emplace_back(std::move(h));
+    }
+    Array nodes;
+    for (const auto& n : result.nodes) {
+        Hash h;
+        h.set("node", Value(n.name));
+        answer(h, n.status, n.value, n.error);
+        h.set("file", Value(n.file));
+        h.set("level", Value(n.level));
+        h.set("files", stringArray(n.decidingFiles));
+        nodes.emplace_back(std::move(h));
+    }
+    Hash doc;
+    doc.set("key", Value(result.key));
+    doc.set("total", Value(static_cast<std::int64_t>(result.total)));
+    doc.set("cancelled", Value(result.cancelled));
+    doc.set("groups", Value(std::move(groups)));
+    doc.set("nodes", Value(std::move(nodes)));
+    return Value(std::move(doc));
+}
+
+std::string fleetJson(const FleetResult& result, bool revealSecrets)
+{
+    return toJson(fleetValue(result, revealSecrets), true) + '\n';
+}
+
+std::string fleetMarkdown(const FleetResult& result, bool revealSecrets)
+{
+    constexpr std::size_t kNamesShown = 5;
+    std::string out = "`" + markdownCell(result.key) + "` on " + std::to_string(result.nodes.size()) + " of "
+                      + std::to_string(result.total) + " nodes" + (result.cancelled ? " (cancelled)" : "") + "\n\n";
+    out += "| nodes | count | value | files |\n|---|---:|---|---|\n";
+    for (const auto& g : result.groups) {
+        std::string names;
+        for (std::size_t i = 0; i < g.members.size() && i < kNamesShown; ++i)
+            names += (i ? ", " : "") + markdownCell(result.nodes[g.members[i]].name);
+        if (g.members.size() > kNamesShown)
+            names += " and " + std::to_string(g.members.size() - kNamesShown) + " more";
+        std::string value = g.status == LookupResult::Status::Found
+                                ? markdownCode(valueText(g.value, revealSecrets))
+                                : "*" + std::string(fleetStatusName(g.status)) + "*"
+                                      + (g.error.empty() ? "" : ": " + markdownCell(g.error));
+        std::string files;
+        for (std::size_t i = 0; i < g.decidingFiles.size(); ++i)
+            files += (i ? "<br>" : "") + markdownCell(g.decidingFiles[i]);
+        out += "| " + names + " | " + std::to_string(g.members.size()) + " | " + value + " | " + files + " |\n";
+    }
+    return out;
+}
+
+} // namespace hiera

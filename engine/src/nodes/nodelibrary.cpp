@@ -1,0 +1,168 @@
+#include "nodes/factsources.h"
+#include "nodes/factsscope.h"
+#include "nodes/subtreeinterner.h"
+
+#include <hiera/nodelibrary.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <thread>
+
+namespace hiera {
+
+namespace fs = std::filesystem;
+
+const char* factsFormatName(FactsFormat format)
+{
+    switch (format) {
+    case FactsFormat::FacterYaml:
+        return "facter-yaml";
+    case FactsFormat::FacterJson:
+        return "facter-json";
+    case FactsFormat::PuppetFacts:
+        return "puppet-facts";
+    case FactsFormat::PuppetDB:
+        return "puppetdb";
+    }
+    return "?";
+}
+
+namespace {
+
+bool isFactsFileName(const fs::path& p)
+{
+    const std::string ext = p.extension().string();
+    return ext == ".yaml" || ext == ".yml" || ext == ".json";
+}
+
+// What one worker made of one file, kept per file so that the result does not depend on thread timing.
+struct FileResult
+{
+    std::vector<Node> nodes;
+    std::vector<Error> errors;
+    std::uint64_t bytes = 0;
+    bool done = false;
+};
+
+std::shared_ptr<const Scope> nodeScope(const Value& facts, const std::string& name, const NodeLibraryOptions& options)
+{
+    // What hiera-lookup --facts FILE --node NAME builds (scopeFromFacts), $environment included.
+    Value extra;
+    if (!facts.asHash().contains("environment"))
+        extra = makeHash({{"environment", Value(options.environment)}});
+    return std::make_shared<detail::FactsScope>(facts, name, extra);
+}
+
+FileResult loadFile(const std::string& file, const NodeLibraryOptions& options, detail::SubtreeInterner* interner)
+{
+    FileResult r;
+    try {
+        const std::string text = readFile(file, options.limits.maxDocumentBytes);
+        r.bytes = text.size();
+        detail::FactsSource source = detail::parseFactsSource(text, file, options.limits);
+        r.errors = std::move(source.errors);
+        for (auto& parsed : source.nodes) {
+            Node node;
+            node.name = parsed.name.empty() ? detail::nameFromFile(file) : std::move(parsed.name);
+            node.sourceFile = file;
+            node.format = parsed.format;
+            node.environment = std::move(parsed.environment);
+            node.facts = interner ? interner->intern(std::move(parsed.facts)) : std::move(parsed.facts);
+            parsed.facts = Value();
+            node.scope = nodeScope(node.facts, node.name, options);
+            r.nodes.push_back(std::move(node));
+        }
+    } catch (const Error& e) {
+        r.errors.push_back(e.location().isValid() ? e : Error(e.code(), e.message(), {file, 0, 0}));
+    } catch (const std::bad_alloc&) {
+        r.errors.emplace_back(ErrorCode::DataLimit, "out of memory while reading facts", SourceLocation{file, 0, 0});
+    } catch (const std::exception& e) {
+        r.errors.emplace_back(ErrorCode::Internal, e.what(), SourceLocation{file, 0, 0});
+    }
+    return r;
+}
+
+std::vector<std::string> listFiles(const std::string& path)
+{
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status))
+        throw Error(ErrorCode::Io, "no such file or directory", {path, 0, 0});
+    if (!fs::is_directory(status))
+        return {path};
+    std::vector<std::string> files;
+    fs::directory_iterator it(path, ec);
+    if (ec)
+        throw Error(ErrorCode::Io, "cannot list the directory: " + ec.message(), {path, 0, 0});
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+        if (ec)
+            throw Error(ErrorCode::Io, "cannot list the directory: " + ec.message(), {path, 0, 0});
+        if (isFactsFileName(it->path()) && !it->is_directory(ec))
+            files.push_back(it->path().string());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+} // namespace
+
+NodeLibrary NodeLibrary::load(const std::string& path, const NodeLibraryOptions& options)
+{
+    NodeLibrary library;
+    library.m_path = path;
+    const std::vector<std::string> files = listFiles(path);
+    std::vector<FileResult> results(files.size());
+    auto interner = options.shareSubtrees ? std::make_unique<detail::SubtreeInterner>() : nullptr;
+
+    std::atomic<std::size_t> next{0}, done{0};
+    auto cancelled = [&] { return options.cancel && options.cancel->load(std::memory_order_relaxed); };
+    auto work = [&] {
+        for (std::size_t i = next++; i < files.size(); i = next++) {
+            if (cancelled())
+                return;
+            results[i] = loadFile(files[i], options, interner.get());
+            results[i].done = true;
+            const std::size_t n = ++done;
+            if (options.progress)
+                options.progress(n, files.size());
+        }
+    };
+    unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, files.size())));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (auto& t : pool)
+        t.join();
+    interner.reset(); // the table is only needed while reading; the nodes keep what they share
+
+    for (auto& r : results) {
+        if (!r.done) {
+            library.m_cancelled = true;
+            continue;
+        }
+        library.m_factBytes += r.bytes;
+        for (auto& e : r.errors)
+            library.m_errors.push_back(std::move(e));
+        for (auto& node : r.nodes) {
+            auto [it, inserted] = library.m_byName.emplace(node.name, library.m_nodes.size());
+            if (!inserted) {
+                const Node& kept = library.m_nodes[it->second];
+                library.m_warnings.push_back("duplicate node " + printableLine(node.name) + ": " + node.sourceFile
+                                             + " is ignored, " + kept.sourceFile + " names it too");
+                continue;
+            }
+            library.m_nodes.push_back(std::move(node));
+        }
+    }
+    return library;
+}
+
+const Node* NodeLibrary::find(std::string_view name) const
+{
+    auto it = m_byName.find(std::string(name));
+    return it == m_byName.end() ? nullptr : &m_nodes[it->second];
+}
+
+} // namespace hiera

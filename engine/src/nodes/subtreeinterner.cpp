@@ -1,0 +1,189 @@
+#include "nodes/subtreeinterner.h"
+
+#include <array>
+#include <bit>
+#include <functional>
+#include <mutex>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace hiera::detail {
+
+namespace {
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v)
+{
+    // splitmix64's finaliser over a running combination: cheap, and spreads every input bit.
+    std::uint64_t x = h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+std::uint64_t scalarHash(const Value& v)
+{
+    const auto type = static_cast<std::uint64_t>(v.type());
+    switch (v.type()) {
+    case Value::Type::Null:
+        return mix(type, 0);
+    case Value::Type::Boolean:
+        return mix(type, v.asBoolean() ? 1 : 0);
+    case Value::Type::Integer:
+        return mix(type, static_cast<std::uint64_t>(v.asInteger()));
+    case Value::Type::Float:
+        return mix(type, std::bit_cast<std::uint64_t>(v.asFloat()));
+    case Value::Type::String:
+        return mix(type, std::hash<std::string_view>{}(v.asString()));
+    case Value::Type::Array:
+    case Value::Type::Hash:
+        break;
+    }
+    return 0;
+}
+
+// Children are canonical already, so two containers are equal when their scalars are equal (strictly:
+// -0.0 is not 0.0, since it prints differently) and their containers are the same storage.
+bool sameChild(const Value& a, const Value& b)
+{
+    if (a.type() != b.type())
+        return false;
+    switch (a.type()) {
+    case Value::Type::Null:
+        return true;
+    case Value::Type::Boolean:
+        return a.asBoolean() == b.asBoolean();
+    case Value::Type::Integer:
+        return a.asInteger() == b.asInteger();
+    case Value::Type::Float:
+        return std::bit_cast<std::uint64_t>(a.asFloat()) == std::bit_cast<std::uint64_t>(b.asFloat());
+    case Value::Type::String:
+        return a.asString() == b.asString();
+    case Value::Type::Array:
+        return &a.asArray() == &b.asArray();
+    case Value::Type::Hash:
+        return &a.asHash() == &b.asHash();
+    }
+    return false;
+}
+
+bool sameArray(const Array& a, const Array& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!sameChild(a[i], b[i]))
+            return false;
+    return true;
+}
+
+bool sameEntries(const std::vector<Hash::Entry>& a, const std::vector<Hash::Entry>& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!sameChild(a[i].key, b[i].key) || !sameChild(a[i].value, b[i].value))
+            return false;
+    return true;
+}
+
+} // namespace
+
+struct SubtreeInterner::Table
+{
+    // Sharded so that the loader's threads rarely wait for each other.
+    struct Shard
+    {
+        std::mutex mutex;
+        std::unordered_multimap<std::uint64_t, Value> subtrees;
+    };
+    static constexpr std::size_t kShards = 64;
+    std::array<Shard, kShards> shards;
+
+    Shard& shardFor(std::uint64_t hash) { return shards[(hash >> 40) % kShards]; }
+};
+
+SubtreeInterner::SubtreeInterner() : m_table(std::make_unique<Table>()) { }
+SubtreeInterner::~SubtreeInterner() = default;
+
+std::size_t SubtreeInterner::distinctSubtrees() const
+{
+    std::size_t n = 0;
+    for (auto& shard : m_table->shards) {
+        std::lock_guard lock(shard.mutex);
+        n += shard.subtrees.size();
+    }
+    return n;
+}
+
+Value SubtreeInterner::intern(Value root)
+{
+    std::uint64_t hash = 0;
+    return canonical(std::move(root), hash, true);
+}
+
+Value SubtreeInterner::canonical(Value&& v, std::uint64_t& hash, bool isRoot)
+{
+    const SourceMark mark = v.mark();
+    if (v.isArray()) {
+        // mutableArray() takes the storage as it is when this is its only owner (a fresh parse), so
+        // the items move rather than copy.
+        Array& source = v.mutableArray();
+        Array items;
+        items.reserve(source.size());
+        hash = mix(static_cast<std::uint64_t>(Value::Type::Array), source.size());
+        for (Value& item : source) {
+            std::uint64_t h = 0;
+            items.push_back(canonical(std::move(item), h, false));
+            hash = mix(hash, h);
+        }
+        if (isRoot)
+            return Value(std::move(items)).withMark(mark);
+        auto& shard = m_table->shardFor(hash);
+        std::lock_guard lock(shard.mutex);
+        for (auto [it, end] = shard.subtrees.equal_range(hash); it != end; ++it)
+            if (it->second.isArray() && sameArray(it->second.asArray(), items))
+                return it->second.withMark(mark);
+        Value made = Value(std::move(items)).withMark(mark);
+        shard.subtrees.emplace(hash, made);
+        return made;
+    }
+    if (v.isHash()) {
+        Hash& source = v.mutableHash();
+        std::vector<Hash::Entry> entries;
+        entries.reserve(source.size());
+        hash = mix(static_cast<std::uint64_t>(Value::Type::Hash), source.size());
+        for (std::size_t i = 0; i < source.size(); ++i) {
+            const Value& key = source.entries()[i].key;
+            Value* slot = source.findMutable(key); // the entry's value, to move from
+            std::uint64_t h = 0;
+            Value value = canonical(slot ? std::move(*slot) : Value(source.entries()[i].value), h, false);
+            hash = mix(mix(hash, scalarHash(key)), h);
+            entries.push_back({key, std::move(value)});
+        }
+        auto build = [&] {
+            Hash made;
+            made.reserve(entries.size());
+            for (auto& e : entries)
+                made.set(std::move(e.key), std::move(e.value));
+            return Value(std::move(made)).withMark(mark);
+        };
+        if (isRoot)
+            return build();
+        auto& shard = m_table->shardFor(hash);
+        std::lock_guard lock(shard.mutex);
+        for (auto [it, end] = shard.subtrees.equal_range(hash); it != end; ++it)
+            if (it->second.isHash() && sameEntries(it->second.asHash().entries(), entries))
+                return it->second.withMark(mark);
+        Value made = build();
+        shard.subtrees.emplace(hash, made);
+        return made;
+    }
+    hash = scalarHash(v);
+    return std::move(v);
+}
+
+} // namespace hiera::detail

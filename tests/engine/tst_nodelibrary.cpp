@@ -1,0 +1,301 @@
+// NodeLibrary: a directory of facts files in every format, a PuppetDB export in both shapes, bad files
+// skipped with one located error each, duplicate names, cancel and progress, and shared subtrees that
+// leave every node's facts equal to reading its file alone.
+
+#include "testutils.h"
+
+#include <hiera/facts.h>
+#include <hiera/nodelibrary.h>
+#include <hiera/scope.h>
+
+#include <QTest>
+
+#include <atomic>
+#include <mutex>
+
+using namespace hiera;
+using namespace testutils;
+
+class TestNodeLibrary : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void demoFacts();
+    void formatsAndBadFiles();
+    void puppetDBExport();
+    void puppetDBFileInDirectory();
+    void scopeOverlay();
+    void duplicateNames();
+    void tooBig();
+    void missingPath();
+    void progressAndCancel();
+    void sharedSubtrees();
+};
+
+namespace {
+
+const char* const kFacterYaml = "clientcert: yaml01.example.com\n"
+                                "os:\n  family: Debian\n  release: {major: '12', full: '12.5'}\n"
+                                "mounts: [rw, relatime]\n";
+const char* const kFacterJson = R"({"fqdn": "json01.example.com", "os": {"family": "Debian", "release": {"major": "12", "full": "12.5"}}, "n": 1e3})";
+const char* const kPuppetFacts = "name: pf01.example.com\nvalues:\n  clientcert: other.example.com\n  role: db\n";
+
+std::string scopeString(const Scope& scope, std::string_view ref)
+{
+    auto v = scope.lookup(ref);
+    return v ? toJson(*v) : std::string("<absent>");
+}
+
+} // namespace
+
+void TestNodeLibrary::demoFacts()
+{
+    TempTree tree;
+    const QDir facts(QStringLiteral(HIERA_DEMO_DIR "/facts"));
+    const QStringList files = facts.entryList(QDir::Files);
+    QCOMPARE(files.size(), 4);
+    for (const QString& f : files)
+        QVERIFY(QFile::copy(facts.filePath(f), tree.root() + QLatin1Char('/') + f));
+    const NodeLibrary library = NodeLibrary::load(tree.path());
+    QVERIFY2(library.errors().empty(), library.errors().empty() ? "" : library.errors().front().what());
+    QCOMPARE(library.size(), std::size_t(4));
+    QCOMPARE(library.nodes()[0].name, std::string("build01.example.com"));
+    const Node* web02 = library.find("web02.example.com");
+    QVERIFY(web02);
+    QCOMPARE(web02->format, FactsFormat::PuppetFacts);
+    QCOMPARE(library.find("db01.example.com")->format, FactsFormat::FacterYaml);
+    QVERIFY(!library.find("nobody"));
+    QCOMPARE(library.factBytes(), std::uint64_t([&] {
+                 qint64 n = 0;
+                 for (const QString& f : files)
+                     n += QFileInfo(facts.filePath(f)).size();
+                 return n;
+             }()));
+    // Each node's scope answers as hiera-lookup --facts FILE --node NAME's does.
+    for (const Node& node : library.nodes()) {
+        Value cli = scopeFromFacts(loadFactsFile(node.sourceFile), node.name);
+        cli.mutableHash().set("environment", Value("production"));
+        const MapScope expected(cli);
+        for (const char* ref : {"trusted.certname", "facts.os.family", "::role", "environment", "facts.datacenters.0",
+                                "networking.ip", "facts", "clientcert", "trusted", "facts.trusted.certname",
+                                "os.release.major", "facts.'os'.family", "::facts.os.release", "nope", "nope.x", "", "::"})
+            QCOMPARE(scopeString(*node.scope, ref), scopeString(expected, ref));
+        QVERIFY(orderedEqual(node.facts, loadFactsFile(node.sourceFile)));
+    }
+}
+
+void TestNodeLibrary::formatsAndBadFiles()
+{
+    TempTree tree({{QStringLiteral("a-yaml.yaml"), kFacterYaml},
+                   {QStringLiteral("b-json.json"), kFacterJson},
+                   {QStringLiteral("c-puppet.yml"), kPuppetFacts},
+                   {QStringLiteral("d-anon.yaml"), "kernel: Linux\n"},
+                   {QStringLiteral("e-broken.yaml"), "os:\n  family: Debian\n  release: [12\nx: y\n"},
+                   {QStringLiteral("f-empty.yaml"), ""},
+                   {QStringLiteral("g-scalar.yaml"), "just a string\n"},
+                   {QStringLiteral("h-broken.json"), "{\"os\": {\"family\": }\n"},
+                   {QStringLiteral("README.md"), "not facts"},
+                   {QStringLiteral("sub/i-ignored.yaml"), kFacterYaml}});
+    QVERIFY(tree.isValid());
+    const NodeLibrary library = NodeLibrary::load(tree.path());
+    QStringList names;
+    for (const Node& n : library.nodes())
+        names << qs(n.name);
+    QCOMPARE(names, (QStringList{QStringLiteral("yaml01.example.com"), QStringLiteral("json01.example.com"),
+                                 QStringLiteral("pf01.example.com"), QStringLiteral("d-anon")}));
+    QCOMPARE(library.nodes()[0].format, FactsFormat::FacterYaml);
+    QCOMPARE(library.nodes()[1].format, FactsFormat::FacterJson);
+    QCOMPARE(library.nodes()[2].format, FactsFormat::PuppetFacts);
+    QCOMPARE(library.nodes()[1].facts.asHash().find("n")->type(), Value::Type::Float); // JSON typing
+    QCOMPARE(*library.nodes()[2].facts.asHash().find("role"), Value("db"));
+    QCOMPARE(library.nodes()[0].sourceFile, tree.path(QStringLiteral("a-yaml.yaml")));
+
+    QCOMPARE(library.errors().size(), std::size_t(4));
+    QStringList seen;
+    for (const Error& e : library.errors()) {
+        const QString line = QString::fromUtf8(e.what());
+        QVERIFY2(!line.contains(QLatin1Char('\n')), e.what());
+        QVERIFY2(line.startsWith(qs(e.location().file)), e.what());
+        seen << QFileInfo(qs(e.location().file)).fileName();
+    }
+    seen.sort();
+    QCOMPARE(seen, (QStringList{QStringLiteral("e-broken.yaml"), QStringLiteral("f-empty.yaml"),
+                                QStringLiteral("g-scalar.yaml"), QStringLiteral("h-broken.json")}));
+    for (const Error& e : library.errors()) {
+        if (e.location().file.ends_with("e-broken.yaml") || e.location().file.ends_with("h-broken.json")) {
+            QVERIFY2(e.location().line >= 1 && e.location().column >= 1, e.what());
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral(".yaml:%1:").arg(e.location().line))
+                         || QString::fromUtf8(e.what()).contains(QStringLiteral(".json:%1:").arg(e.location().line)),
+                     e.what());
+        }
+        if (e.location().file.ends_with("g-scalar.yaml"))
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("String")), e.what());
+    }
+}
+
+void TestNodeLibrary::puppetDBExport()
+{
+    const QByteArray exportText = R"([
+  {"certname": "db1.example.com", "environment": "production", "hash": "x",
+   "facts": {"href": "/pdb/query/v4/factsets/db1.example.com/facts",
+             "data": [{"name": "os", "value": {"family": "RedHat", "release": {"major": "9"}}},
+                      {"name": "role", "value": "db"}]}},
+  {"certname": "web1.example.com", "environment": "staging",
+   "facts": [{"name": "role", "value": "web"}, {"name": "datacenters", "value": ["dc1", "dc2"]}]},
+  {"environment": "production", "facts": []},
+  {"certname": "bad.example.com", "facts": [{"value": 1}]},
+  {"certname": "href-only.example.com", "facts": {"href": "/pdb/query/v4/factsets/x/facts"}}
+])";
+    TempTree tree({{QStringLiteral("factsets.json"), exportText}});
+    const NodeLibrary library = NodeLibrary::load(tree.path(QStringLiteral("factsets.json")));
+    QCOMPARE(library.size(), std::size_t(2));
+    const Node* db = library.find("db1.example.com");
+    const Node* web = library.find("web1.example.com");
+    QVERIFY(db && web);
+    QCOMPARE(db->format, FactsFormat::PuppetDB);
+    QCOMPARE(db->environment, std::string("production"));
+    QCOMPARE(web->environment, std::string("staging"));
+    QCOMPARE(scopeString(*db->scope, "facts.os.release.major"), std::string("\"9\""));
+    QCOMPARE(scopeString(*web->scope, "datacenters.1"), std::string("\"dc2\""));
+    QCOMPARE(scopeString(*web->scope, "trusted.certname"), std::string("\"web1.example.com\""));
+    QCOMPARE(library.errors().size(), std::size_t(3));
+    for (const Error& e : library.errors()) {
+        QVERIFY2(e.location().file == tree.path(QStringLiteral("factsets.json")), e.what());
+        QVERIFY2(e.location().line >= 6, e.what()); // at the entry, not at the top of the file
+    }
+}
+
+void TestNodeLibrary::puppetDBFileInDirectory()
+{
+    TempTree tree({{QStringLiteral("a.yaml"), kFacterYaml},
+                   {QStringLiteral("pdb.json"), R"([{"certname": "p1", "facts": [{"name": "role", "value": "x"}]},
+                                                   {"certname": "p2", "facts": [{"name": "role", "value": "y"}]}])"}});
+    const NodeLibrary library = NodeLibrary::load(tree.path());
+    QCOMPARE(library.size(), std::size_t(3));
+    QVERIFY(library.find("p1") && library.find("p2") && library.find("yaml01.example.com"));
+    QCOMPARE(library.find("p2")->sourceFile, tree.path(QStringLiteral("pdb.json")));
+}
+
+// Facts that name what scopeFromFacts adds (facts, trusted, environment): the node's scope still
+// answers as scopeFromFacts' does.
+void TestNodeLibrary::scopeOverlay()
+{
+    TempTree tree({{QStringLiteral("x.yaml"), "clientcert: c1\ntrusted: {extra: x, certname: fake}\nfacts: shadowed\n"
+                                              "environment: dev\nrole: r\n\"dotted.name\": d\n"},
+                   {QStringLiteral("y.yaml"), "role: s\n"}});
+    const NodeLibrary library = NodeLibrary::load(tree.path());
+    QCOMPARE(library.size(), std::size_t(2));
+    for (const Node& node : library.nodes()) {
+        const Value facts = loadFactsFile(node.sourceFile);
+        const Value extra = facts.asHash().contains("environment") ? Value() : makeHash({{"environment", Value("production")}});
+        const MapScope expected(scopeFromFacts(facts, node.name, extra));
+        for (const char* ref : {"trusted", "trusted.extra", "trusted.certname", "facts", "facts.facts", "environment",
+                                "facts.environment", "role", "::role", "'dotted.name'", "facts.'dotted.name'",
+                                "facts.trusted.certname", "clientcert"})
+            QCOMPARE(scopeString(*node.scope, ref), scopeString(expected, ref));
+    }
+}
+
+void TestNodeLibrary::duplicateNames()
+{
+    TempTree tree({{QStringLiteral("one.yaml"), "clientcert: same.example.com\nrole: first\n"},
+                   {QStringLiteral("two.json"), R"({"clientcert": "same.example.com", "role": "second"})"}});
+    const NodeLibrary library = NodeLibrary::load(tree.path());
+    QCOMPARE(library.size(), std::size_t(1));
+    QCOMPARE(*library.nodes()[0].facts.asHash().find("role"), Value("first"));
+    QCOMPARE(library.warnings().size(), std::size_t(1));
+    const QString w = qs(library.warnings()[0]);
+    QVERIFY2(w.contains(QStringLiteral("one.yaml")) && w.contains(QStringLiteral("two.json"))
+                 && w.contains(QStringLiteral("same.example.com")),
+             qPrintable(w));
+}
+
+void TestNodeLibrary::tooBig()
+{
+    TempTree tree({{QStringLiteral("big.yaml"), "k: " + QByteArray(300, 'x') + "\n"}, {QStringLiteral("ok.yaml"), "k: v\n"}});
+    NodeLibraryOptions options;
+    options.limits.maxDocumentBytes = 100;
+    const NodeLibrary library = NodeLibrary::load(tree.path(), options);
+    QCOMPARE(library.size(), std::size_t(1));
+    QCOMPARE(library.errors().size(), std::size_t(1));
+    QCOMPARE(library.errors()[0].code(), ErrorCode::DataLimit);
+    QVERIFY(library.errors()[0].location().file.ends_with("big.yaml"));
+}
+
+void TestNodeLibrary::missingPath()
+{
+    const auto e = catchError([] { NodeLibrary::load("/nonexistent/facts/dir"); });
+    QVERIFY(e);
+    QCOMPARE(e->code(), ErrorCode::Io);
+    QVERIFY(QString::fromUtf8(e->what()).startsWith(QStringLiteral("/nonexistent/facts/dir")));
+}
+
+void TestNodeLibrary::progressAndCancel()
+{
+    FileList files;
+    for (int i = 0; i < 200; ++i)
+        files.append({QStringLiteral("n%1.yaml").arg(i, 3, 10, QLatin1Char('0')),
+                      QStringLiteral("clientcert: n%1\nrole: r%2\n").arg(i).arg(i % 3).toUtf8()});
+    TempTree tree(files);
+    QVERIFY(tree.isValid());
+
+    std::mutex mutex;
+    std::size_t last = 0, calls = 0, total = 0;
+    NodeLibraryOptions options;
+    options.threads = 2;
+    options.progress = [&](std::size_t done, std::size_t all) {
+        std::lock_guard lock(mutex);
+        last = std::max(last, done);
+        total = all;
+        ++calls;
+    };
+    const NodeLibrary full = NodeLibrary::load(tree.path(), options);
+    QCOMPARE(full.size(), std::size_t(200));
+    QVERIFY(!full.cancelled());
+    QCOMPARE(calls, std::size_t(200));
+    QCOMPARE(last, std::size_t(200));
+    QCOMPARE(total, std::size_t(200));
+
+    std::atomic<bool> cancel{false};
+    options.cancel = &cancel;
+    options.progress = [&](std::size_t done, std::size_t) {
+        if (done >= 10)
+            cancel = true;
+    };
+    const NodeLibrary part = NodeLibrary::load(tree.path(), options);
+    QVERIFY(part.cancelled());
+    QVERIFY2(part.size() >= 10 && part.size() < 20, qPrintable(QString::number(part.size())));
+    QVERIFY(part.errors().empty());
+}
+
+void TestNodeLibrary::sharedSubtrees()
+{
+    TempTree tree({{QStringLiteral("a.yaml"), kFacterYaml},
+                   {QStringLiteral("b.yaml"), "clientcert: b\nos:\n  family: Debian\n  release: {major: '12', full: '12.5'}\n"
+                                              "mounts: [rw, relatime]\n"},
+                   {QStringLiteral("c.yaml"), "clientcert: c\nos:\n  family: Debian\n  release: {full: '12.5', major: '12'}\n"
+                                              "mounts: [rw, 0.0]\n"},
+                   {QStringLiteral("d.yaml"), "clientcert: d\nos:\n  family: Debian\n  release: {major: 12, full: '12.5'}\n"
+                                              "mounts: [rw, -0.0]\n"}});
+    for (bool share : {true, false}) {
+        NodeLibraryOptions options;
+        options.shareSubtrees = share;
+        const NodeLibrary library = NodeLibrary::load(tree.path(), options);
+        QCOMPARE(library.size(), std::size_t(4));
+        auto at = [&](const char* node, const char* fact) { return *library.find(node)->facts.asHash().find(fact); };
+        // Equal subtrees are one storage when shared; key order, types and float signs keep them apart.
+        QCOMPARE(&at("yaml01.example.com", "os").asHash() == &at("b", "os").asHash(), share);
+        QCOMPARE(&at("yaml01.example.com", "mounts").asArray() == &at("b", "mounts").asArray(), share);
+        QVERIFY(&at("b", "os").asHash() != &at("c", "os").asHash());
+        QVERIFY(&at("b", "os").asHash() != &at("d", "os").asHash());
+        QVERIFY(&at("c", "mounts").asArray() != &at("d", "mounts").asArray());
+        QCOMPARE(toJson(at("d", "mounts")), std::string("[\"rw\",-0.0]"));
+        // A shared subtree keeps its own node's mark at its top.
+        QCOMPARE(SourceFiles::locate(at("b", "os").mark()).file, tree.path(QStringLiteral("b.yaml")));
+        for (const Node& n : library.nodes())
+            QVERIFY(orderedEqual(n.facts, loadFactsFile(n.sourceFile)));
+    }
+}
+
+QTEST_APPLESS_MAIN(TestNodeLibrary)
+#include "tst_nodelibrary.moc"
