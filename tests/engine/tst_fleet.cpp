@@ -2,6 +2,7 @@
 // grouping (equal values, hash order ignored; largest first, ties by first node), where values were
 // decided, cancel, the three exports parsed back, and `hiera-lookup --nodes`.
 
+#include "support/hieralookupcli.h"
 #include "testutils.h"
 
 #include <hiera/environment.h>
@@ -115,37 +116,6 @@ QList<QStringList> parseCsv(const QString& text)
         }
     }
     return rows;
-}
-
-struct RunResult
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-RunResult runCli(const QStringList& args)
-{
-    RunResult r;
-#ifdef HIERA_LOOKUP_BIN
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("HIERA_CACHE_DIR"), QString());
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(HIERA_LOOKUP_BIN), args);
-    if (!p.waitForFinished(30000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("<timeout>");
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-#else
-    Q_UNUSED(args);
-#endif
-    return r;
 }
 
 } // namespace
@@ -403,7 +373,7 @@ void TestFleet::cli()
     QFETCH(QString, expected);
     TempTree tree = makeTree();
     QVERIFY(tree.write(QStringLiteral("facts/n5.yaml"), "clientcert: n5\n"));
-    const RunResult r = runCli(QStringList{QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--nodes"),
+    const CliResult r = runHieraLookup(QStringList{QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--nodes"),
                                            qs(tree.path(QStringLiteral("facts")))}
                                + extra << QStringLiteral("k"));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -416,7 +386,7 @@ void TestFleet::cli()
     if (extra.contains(QStringLiteral("csv")))
         QCOMPARE(parseCsv(r.out).size(), 6);
 
-    const RunResult none = runCli({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--nodes"),
+    const CliResult none = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--nodes"),
                                    qs(tree.path(QStringLiteral("facts"))), QStringLiteral("no::such")});
     QCOMPARE(none.exitCode, 1);
 }
@@ -428,7 +398,7 @@ void TestFleet::cliBadFile()
 #endif
     TempTree tree = makeTree();
     QVERIFY(tree.write(QStringLiteral("facts/zz-broken.yaml"), "a: [1\nb: 2\n"));
-    const RunResult r = runCli({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--nodes"),
+    const CliResult r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--nodes"),
                                 qs(tree.path(QStringLiteral("facts"))), QStringLiteral("k")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QStringList errLines = r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -437,7 +407,7 @@ void TestFleet::cliBadFile()
              qPrintable(errLines[0]));
     QVERIFY(r.out.contains(QStringLiteral("n1")));
 
-    const RunResult missing = runCli({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--nodes"),
+    const CliResult missing = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--nodes"),
                                       qs(tree.path(QStringLiteral("nowhere"))), QStringLiteral("k")});
     QCOMPARE(missing.exitCode, 2);
     QVERIFY(missing.err.contains(QStringLiteral("nowhere")));
