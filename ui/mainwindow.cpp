@@ -6,6 +6,8 @@
 #include "demo.h"
 #include "factspanel.h"
 #include "facttreemodel.h"
+#include "fleetpanel.h"
+#include "fleetrunner.h"
 #include "helpguide.h"
 #include "hierarchypanel.h"
 #include "lookupbar.h"
@@ -13,6 +15,7 @@
 #include "lookupscheduler.h"
 #include "messagebanner.h"
 #include "modelroles.h"
+#include "nodespanel.h"
 #include "overridesmodel.h"
 #include "overridespanel.h"
 #include "repositorymenu.h"
@@ -119,6 +122,24 @@ void MainWindow::createPanels()
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
         addDock(m_overridesPanel, tr("Overridden values"), QStringLiteral("overridesDock"), Qt::BottomDockWidgetArea));
     connect(m_overridesPanel, &OverridesPanel::sourceRequested, this, &MainWindow::showSourceFor);
+    // Many nodes: the node library beside the facts, the key across it beside the hierarchy.
+    m_fleet = new FleetRunner(this);
+    m_nodesPanel = new NodesPanel(m_fleet, m_runner);
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("factsDock")),
+        addDock(m_nodesPanel, tr("Nodes"), QStringLiteral("nodesDock"), Qt::LeftDockWidgetArea));
+    m_fleetPanel = new FleetPanel(m_fleet, m_runner);
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
+        addDock(m_fleetPanel, tr("Across nodes"), QStringLiteral("fleetDock"), Qt::BottomDockWidgetArea));
+    findChild<QDockWidget*>(QStringLiteral("factsDock"))->raise();
+    findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->raise();
+    connect(m_nodesPanel, &NodesPanel::nodeChosen, this, &MainWindow::openNode);
+    connect(m_fleetPanel, &FleetPanel::nodeChosen, this, [this](const QString& name) {
+        if (const NodeLibraryPtr library = m_fleet->library())
+            if (const hiera::Node* node = library->find(ValueConvert::toStd(name)))
+                openNode(name, ValueConvert::toQString(node->sourceFile), node->format != hiera::FactsFormat::PuppetDB);
+    });
+    if (const QString library = NodesPanel::rememberedLibrary(); !library.isEmpty() && QFileInfo::exists(library))
+        m_nodesPanel->openLibrary(library);
     // The facts run the full height on the left (a node has many); the hierarchy sits under the
     // answer and the source.
     setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
@@ -243,6 +264,8 @@ void MainWindow::createActions()
     saveScopeAction->setStatusTip(tr("Save facts, trusted data and top-scope variables as one scope file for "
                                      "Hiera Explorer (not a facts file)"));
     fileMenu->addAction(tr("&Export Facts Only…"), this, &MainWindow::exportFactsDialog);
+    fileMenu->addAction(tr("Open &Node Library…"), m_nodesPanel, &NodesPanel::chooseLibrary)
+        ->setObjectName(QStringLiteral("openNodeLibraryAction"));
     fileMenu->addSeparator();
     QAction* exportAction = fileMenu->addAction(tr("Export E&xplanation…"), this, &MainWindow::exportExplanationDialog);
     exportAction->setObjectName(QStringLiteral("exportExplanationAction"));
@@ -443,6 +466,19 @@ void MainWindow::onLoadFailed(const QString& hieraYaml)
 bool MainWindow::openFacts(const QString& path)
 {
     return m_facts->open(path);
+}
+
+void MainWindow::openNode(const QString& name, const QString& factsFile, bool ownFile)
+{
+    // A node of its own facts file opens as that file (edits are saved back in its format, autosaved).
+    // A node of a PuppetDB export shares its file with the others and is not opened as a document.
+    if (ownFile) {
+        openFacts(factsFile);
+        return;
+    }
+    m_nodesPanel->banner()->showMessage(MessageBanner::Kind::Information,
+        tr("%1 comes from a PuppetDB export: the Across nodes panel answers for it; opening its facts for "
+           "editing needs a file of its own (puppet facts, facter -y).").arg(name));
 }
 
 bool MainWindow::openDemo()

@@ -32,6 +32,9 @@ class SourceViewer;
 class TracePanel;
 class ValueTreeModel;
 class QDockWidget;
+class FleetPanel;
+class FleetRunner;
+class NodesPanel;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -62,6 +65,8 @@ public:
     // facts panel says it is reading, and factsLoadFinished follows. A later open supersedes one still
     // reading. With unsaved fact edits, asks first; false if the user cancelled.
     bool openFacts(const QString& path);
+    // A node picked in the node library or the fleet view: its facts become the scope.
+    void openNode(const QString& name, const QString& factsFile, bool ownFile);
     bool isReadingFacts() const;
     // Writes the scope (or only its facts) as YAML, or JSON for a .json name, atomically.
     bool saveFactsTo(const QString& path, bool factsOnly = false);
@@ -88,6 +93,9 @@ public:
     TracePanel* tracePanel() const { return m_tracePanel; }
     FactsPanel* factsPanel() const { return m_factsPanel; }
     HierarchyPanel* hierarchyPanel() const { return m_hierarchyPanel; }
+    NodesPanel* nodesPanel() const { return m_nodesPanel; }
+    FleetPanel* fleetPanel() const { return m_fleetPanel; }
+    FleetRunner* fleetRunner() const { return m_fleet; }
     SourceViewer* sourceViewer() const { return m_sourceViewer; }
     OverridesPanel* overridesPanel() const { return m_overridesPanel; }
     HelpGuide* helpGuide() const { return m_helpGuide; } // null until F1 first asked for it
@@ -175,6 +183,9 @@ private:
 
     QLabel* m_statusLabel = nullptr;
     QLabel* m_factsLabel = nullptr; // the facts file the answers are for
+    FleetRunner* m_fleet = nullptr;
+    NodesPanel* m_nodesPanel = nullptr;
+    FleetPanel* m_fleetPanel = nullptr;
     QLabel* m_busyLabel = nullptr;
     QMenu* m_recentHierarchyMenu = nullptr;
     QMenu* m_recentFactsMenu = nullptr;

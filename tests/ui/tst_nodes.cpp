@@ -1,0 +1,229 @@
+// Issue 12 in the explorer: the node library (the demo's fact files as a library: listed with the
+// facts the hierarchy uses, filtered, remembered, a node opened as the scope) and one key across it
+// (grouped by value, checked against looking each node up alone; cancel; exports).
+
+#include "fleetmodel.h"
+#include "fleetpanel.h"
+#include "fleetrunner.h"
+#include "messagebanner.h"
+#include "nodelistmodel.h"
+#include "nodespanel.h"
+#include "valueconvert.h"
+#include "windowfixture.h"
+
+#include <hiera/engine.h>
+#include <hiera/valueformat.h>
+
+#include <QFile>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTreeView>
+
+#include <map>
+
+class TestNodes : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m.setUpOnce("tst_nodes")); }
+    void init() { m.createWindow(); }
+    void cleanup()
+    {
+        QTRY_VERIFY(!m.window->fleetRunner()->isBusy());
+        m.destroyWindow();
+    }
+
+    // The demo's facts folder is a library: four nodes, a column for each fact the paths use; the
+    // filter takes text or fact=value; a node opens as the scope; the library comes back after a restart.
+    void demoFactsFolderIsALibrary()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers.0")));
+        openLibrary(m.demoPath(QStringLiteral("facts")));
+        NodesPanel* panel = m.window->nodesPanel();
+        const NodeListModel* model = panel->model();
+        QCOMPARE(model->rowCount(), 4);
+        QStringList names;
+        for (int row = 0; row < model->rowCount(); ++row)
+            names << model->index(row, 0).data().toString();
+        QCOMPARE(names, QStringList({ QStringLiteral("build01.example.com"), QStringLiteral("db01.example.com"),
+                            QStringLiteral("web01.example.com"), QStringLiteral("web02.example.com") }));
+        // The columns are the references of the demo's paths, the mapped_paths variable as its fact.
+        const QStringList columns = model->factColumns();
+        for (const char* fact : { "trusted.certname", "facts.role", "facts.env", "facts.os.family", "facts.datacenters" })
+            QVERIFY2(columns.contains(QLatin1String(fact)), qPrintable(columns.join(QLatin1Char(' '))));
+        QVERIFY(!columns.contains(QStringLiteral("dc")));
+        const int role = 1 + static_cast<int>(columns.indexOf(QStringLiteral("facts.role")));
+        QCOMPARE(model->index(1, role).data().toString(), QStringLiteral("db"));
+        QCOMPARE(model->headerData(role, Qt::Horizontal).toString(), QStringLiteral("facts.role"));
+
+        panel->filterEdit()->setText(QStringLiteral("facts.role=web"));
+        QCOMPARE(panel->proxy()->rowCount(), 2);
+        panel->filterEdit()->setText(QStringLiteral("build"));
+        QCOMPARE(panel->proxy()->rowCount(), 1);
+        QCOMPARE(panel->statusText().left(15), QStringLiteral("1 of 4 nodes · "));
+        panel->filterEdit()->clear();
+        QCOMPARE(panel->proxy()->rowCount(), 4);
+
+        // A node picked becomes the scope: the facts panel reads its file, the answer follows.
+        QSignalSpy factsRead(m.window.get(), &MainWindow::factsLoadFinished);
+        const QModelIndex db = panel->proxy()->index(1, 0);
+        emit panel->view()->activated(db);
+        QVERIFY(factsRead.wait(WindowFixture::timeoutMs));
+        QCOMPARE(m.window->factsPath(), m.demoPath(QStringLiteral("facts/db01.example.com.yaml")));
+
+        // Remembered: a new window reads the same library by itself.
+        m.destroyWindow();
+        m.createWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(m.window->nodesPanel()->model()->rowCount() == 4, WindowFixture::timeoutMs);
+    }
+
+    // A bad file in the library is named and skipped; the other nodes are listed.
+    void badFactsFileIsNamedAndSkipped()
+    {
+        QTemporaryDir dir;
+        for (const char* name : { "web01.example.com.yaml", "db01.example.com.yaml" })
+            QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/") + QLatin1String(name)), dir.filePath(QLatin1String(name))));
+        QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("broken.yaml")), "os: [unclosed\n"));
+        openLibrary(dir.path());
+        QCOMPARE(m.window->nodesPanel()->model()->rowCount(), 2);
+        MessageBanner* banner = m.window->nodesPanel()->banner();
+        QCOMPARE(banner->kind(), MessageBanner::Kind::Warning);
+        QVERIFY2(banner->text().contains(QLatin1String("broken.yaml:")), qPrintable(banner->text()));
+        QVERIFY(m.window->nodesPanel()->statusText().contains(QLatin1String("1 files skipped")));
+    }
+
+    // The current key across the library: one group per distinct answer, largest first, each node's
+    // value as the engine gives it for that node alone; the groups follow the key bar.
+    void keyAcrossTheLibrary()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
+        QSignalSpy shown(m.window->fleetPanel(), &FleetPanel::fleetShown);
+        openLibrary(m.demoPath(QStringLiteral("facts")));
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::ntp.servers", WindowFixture::timeoutMs);
+        checkAgainstTheEngine();
+
+        m.window->setKey(QStringLiteral("profile::base::timezone"));
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::base::timezone", WindowFixture::timeoutMs);
+        checkAgainstTheEngine();
+        QVERIFY(m.window->fleetPanel()->summaryText().startsWith(QLatin1String("profile::base::timezone on 4 nodes: ")));
+
+        // Exports: every node once, parseable.
+        QTemporaryDir out;
+        QString error;
+        QVERIFY2(m.window->fleetPanel()->exportTo(out.filePath(QStringLiteral("fleet.csv")), &error), qPrintable(error));
+        QFile csv(out.filePath(QStringLiteral("fleet.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 5); // header + 4 nodes
+        QVERIFY(lines.first().startsWith("node,status,value"));
+        QVERIFY2(m.window->fleetPanel()->exportTo(out.filePath(QStringLiteral("fleet.json")), &error), qPrintable(error));
+        QFile json(out.filePath(QStringLiteral("fleet.json")));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const hiera::Value doc = hiera::parseData(json.readAll().toStdString(), "fleet.json", hiera::DataFormat::Json);
+        QCOMPARE(doc.asHash().find("nodes")->asArray().size(), std::size_t(4));
+        QVERIFY2(m.window->fleetPanel()->exportTo(out.filePath(QStringLiteral("fleet.md")), &error), qPrintable(error));
+        QVERIFY(QFileInfo(out.filePath(QStringLiteral("fleet.md"))).size() > 0);
+
+        // A node of a group opens its own answer.
+        QSignalSpy factsRead(m.window.get(), &MainWindow::factsLoadFinished);
+        const FleetModel* model = m.window->fleetPanel()->model();
+        const QModelIndex node = model->index(0, 0, model->index(0, 0));
+        const QString name = node.data(FleetModel::NodeNameRole).toString();
+        emit m.window->fleetPanel()->view()->activated(node);
+        QVERIFY(factsRead.wait(WindowFixture::timeoutMs));
+        QVERIFY2(m.window->factsPath().endsWith(name + QStringLiteral(".yaml")) || m.window->factsPath().endsWith(name + QStringLiteral(".json")),
+            qPrintable(m.window->factsPath()));
+    }
+
+    // A run can be cancelled: it stops, says so, and the explorer stays usable.
+    void cancelledRunSaysSo()
+    {
+        // 300 copies of the demo's nodes, so that the run lasts long enough to be cancelled.
+        QTemporaryDir dir;
+        QFile web(m.demoPath(QStringLiteral("facts/web01.example.com.yaml")));
+        QVERIFY(web.open(QIODevice::ReadOnly));
+        const QByteArray facts = web.readAll();
+        for (int i = 0; i < 300; ++i)
+            QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("n%1.yaml").arg(i)),
+                QByteArray(facts).replace("web01.example.com", QStringLiteral("n%1.example.com").arg(i).toUtf8())));
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp")));
+        openLibrary(dir.path());
+        FleetRunner* fleet = m.window->fleetRunner();
+        QTRY_VERIFY_WITH_TIMEOUT(!fleet->isBusy() && m.window->fleetPanel()->model()->result(), WindowFixture::timeoutMs);
+        QSignalSpy finished(fleet, &FleetRunner::fleetFinished);
+        // Cancelled as soon as it is asked for: the workers see the flag before their first node or
+        // within one node each, so the run stops with most of the 300 nodes undone.
+        fleet->run(m.window->runner()->engine(), "profile::firewall::rules");
+        QVERIFY(fleet->isBusy());
+        fleet->cancel();
+        QVERIFY(finished.wait(WindowFixture::timeoutMs));
+        const FleetResultPtr result = finished.last().at(0).value<FleetResultPtr>();
+        QVERIFY(result);
+        QVERIFY(result->cancelled);
+        QVERIFY2(result->nodes.size() < result->total, qPrintable(QString::number(result->nodes.size())));
+        QTRY_VERIFY(m.window->fleetPanel()->summaryText().contains(QLatin1String("(cancelled after")));
+        QTRY_VERIFY(!m.window->fleetPanel()->cancelButton()->isEnabled());
+        // And usable: the next key runs to the end.
+        m.window->setKey(QStringLiteral("profile::base::timezone"));
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::base::timezone" && !m.window->fleetPanel()->model()->result()->cancelled,
+            WindowFixture::timeoutMs);
+        QCOMPARE(m.window->fleetPanel()->model()->result()->nodes.size(), std::size_t(300));
+        QVERIFY(!fleet->isBusy());
+    }
+
+private:
+    void openLibrary(const QString& path)
+    {
+        QSignalSpy loaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
+        m.window->nodesPanel()->openLibrary(path);
+        QVERIFY(loaded.wait(WindowFixture::timeoutMs));
+    }
+
+    std::string fleetKey() const
+    {
+        const FleetResultPtr r = m.window->fleetPanel()->model()->result();
+        return r && !m.window->fleetRunner()->isBusy() ? r->key : std::string();
+    }
+
+    // Every node's answer in the fleet view is the engine's answer for that node alone, and the groups
+    // are the distinct answers, largest first.
+    void checkAgainstTheEngine()
+    {
+        const FleetResultPtr r = m.window->fleetPanel()->model()->result();
+        const NodeLibraryPtr library = m.window->fleetRunner()->library();
+        QVERIFY(r && library);
+        QCOMPARE(r->nodes.size(), library->size());
+        std::map<std::string, std::string> expected;
+        for (const hiera::Node& node : library->nodes()) {
+            const hiera::LookupResult one = m.window->runner()->engine()->lookup(*node.scope, r->key);
+            expected[node.name] = one.found() ? hiera::toJson(one.value) : std::string("<") + hiera::fleetStatusName(one.status) + ">";
+        }
+        const FleetModel* model = m.window->fleetPanel()->model();
+        int previousSize = INT_MAX;
+        std::size_t seen = 0;
+        for (int g = 0; g < model->rowCount(); ++g) {
+            const QModelIndex group = model->index(g, 0);
+            const int size = model->rowCount(group);
+            QVERIFY(size <= previousSize);
+            previousSize = size;
+            QCOMPARE(model->index(g, FleetModel::NodesColumn).data().toInt(), size);
+            for (int n = 0; n < size; ++n) {
+                const std::string name = ValueConvert::toStd(model->index(n, 0, group).data(FleetModel::NodeNameRole).toString());
+                const hiera::FleetNodeResult& node = *std::find_if(r->nodes.begin(), r->nodes.end(),
+                    [&](const hiera::FleetNodeResult& x) { return x.name == name; });
+                const std::string got = node.status == hiera::LookupResult::Status::Found
+                    ? hiera::toJson(node.value) : std::string("<") + hiera::fleetStatusName(node.status) + ">";
+                QCOMPARE(got, expected[name]);
+                ++seen;
+            }
+        }
+        QCOMPARE(seen, library->size());
+    }
+
+    WindowFixture m;
+};
+
+QTEST_MAIN(TestNodes)
+#include "tst_nodes.moc"

@@ -1,0 +1,52 @@
+#pragma once
+
+// FleetPanel — the current key across every node of the library: which nodes get which value (largest
+// group first), from which files. It follows the key bar: each new key runs in the background, with
+// progress and Cancel; Export saves the result as CSV, JSON or Markdown. A node opens its own answer.
+
+#include "fleetrunner.h"
+
+#include <QWidget>
+
+class FleetModel;
+class LookupRunner;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QToolButton;
+class QTreeView;
+
+class FleetPanel : public QWidget {
+    Q_OBJECT
+public:
+    FleetPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent = nullptr);
+
+    FleetModel* model() const { return m_model; }
+    QTreeView* view() const { return m_view; }
+    QString summaryText() const;
+    QPushButton* cancelButton() const { return m_cancel; }
+
+    // Runs the current key (the key bar's) across the library now.
+    void runNow();
+    // Writes the shown result to `path` as CSV, JSON or Markdown, by its extension (.csv, .json, .md).
+    bool exportTo(const QString& path, QString* error) const;
+
+Q_SIGNALS:
+    void nodeChosen(const QString& name);
+    void fleetShown(); // a result (or a cancelled one) is on screen
+
+private:
+    void show(const FleetResultPtr& result);
+    void chooseExport();
+
+    FleetRunner* m_fleet;
+    LookupRunner* m_runner;
+    FleetModel* m_model;
+    QLabel* m_summary;
+    QProgressBar* m_progress;
+    QPushButton* m_cancel;
+    QToolButton* m_export;
+    QTreeView* m_view;
+    std::string m_key;
+    hiera::LookupRequest m_request;
+};

@@ -1,0 +1,116 @@
+#include "fleetrunner.h"
+
+#include "valueconvert.h"
+
+#include <QThread>
+
+FleetRunner::FleetRunner(QObject* parent)
+    : QObject(parent)
+    , m_loads(*this, JobChannelBase::Policy::Supersede,
+          [this](LibraryResult& result) {
+              if (!result.library) {
+                  Q_EMIT libraryFailed(result.path, result.error);
+                  return;
+              }
+              releaseLater(std::exchange(m_library, result.library));
+              releaseLater(std::exchange(m_contexts, nullptr)); // they point into the old library
+              m_libraryPath = result.path;
+              Q_EMIT libraryLoaded(m_library);
+          })
+    , m_runs(*this, JobChannelBase::Policy::Coalesce, [this](FleetResultPtr& result) { Q_EMIT fleetFinished(result); })
+{
+    // Its own pool, as the LookupRunner's (see there): never the global one the raster engine uses.
+    m_pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+    m_pool.setObjectName(QStringLiteral("hiera-fleet"));
+    m_poll.setInterval(100);
+    connect(&m_poll, &QTimer::timeout, this, &FleetRunner::poll);
+}
+
+FleetRunner::~FleetRunner()
+{
+    cancel();
+    m_pool.waitForDone();
+}
+
+void FleetRunner::loadLibrary(const QString& path)
+{
+    auto progress = std::make_shared<Progress>();
+    progress->what = tr("Reading facts");
+    track(progress);
+    m_loads.submit([path, progress]() -> LibraryResult {
+        LibraryResult result { path, nullptr, {} };
+        try {
+            hiera::NodeLibraryOptions options;
+            options.cancel = &progress->cancel;
+            options.progress = [progress](std::size_t done, std::size_t total) {
+                progress->total = total;
+                progress->done = done;
+            };
+            auto library = std::make_shared<hiera::NodeLibrary>(hiera::NodeLibrary::load(ValueConvert::toStd(path), options));
+            if (library->cancelled())
+                result.error = tr("Reading the node library was cancelled");
+            else
+                result.library = std::move(library);
+        } catch (const std::exception& e) {
+            result.error = QString::fromUtf8(e.what());
+        }
+        return result;
+    });
+}
+
+void FleetRunner::run(EnginePtr engine, const std::string& key, const hiera::LookupRequest& request)
+{
+    if (!engine || !m_library)
+        return;
+    if (!m_contexts || &m_contexts->engine() != engine.get())
+        m_contexts = std::make_shared<hiera::FleetContexts>(engine, *m_library);
+    auto progress = std::make_shared<Progress>();
+    progress->what = tr("Looking up %1").arg(ValueConvert::toQString(key));
+    track(progress);
+    // The library and the contexts travel with the job: replacing them meanwhile frees them after it.
+    m_runs.submit([contexts = m_contexts, library = m_library, key, request, progress]() -> FleetResultPtr {
+        hiera::FleetOptions options;
+        options.cancel = &progress->cancel;
+        options.progress = [progress](std::size_t done, std::size_t total) {
+            progress->total = total;
+            progress->done = done;
+        };
+        return std::make_shared<hiera::FleetResult>(hiera::lookupAcross(*contexts, key, request, options));
+    });
+}
+
+void FleetRunner::cancel()
+{
+    if (m_progress)
+        m_progress->cancel = true;
+}
+
+void FleetRunner::track(std::shared_ptr<Progress> progress)
+{
+    m_progress = std::move(progress);
+    Q_EMIT this->progress(m_progress->what, 0, 0);
+    m_poll.start();
+}
+
+void FleetRunner::poll()
+{
+    if (m_progress)
+        Q_EMIT progress(m_progress->what, m_progress->done.load(), m_progress->total.load());
+}
+
+void FleetRunner::jobStateChanged()
+{
+    const bool busy = isBusy();
+    if (!busy)
+        m_poll.stop();
+    if (busy != m_wasBusy) {
+        m_wasBusy = busy;
+        Q_EMIT busyChanged(busy);
+    }
+}
+
+void FleetRunner::releaseLater(std::shared_ptr<const void> data)
+{
+    if (data)
+        m_pool.start([data = std::move(data)]() mutable { data.reset(); });
+}

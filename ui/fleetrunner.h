@@ -1,0 +1,89 @@
+#pragma once
+
+// FleetRunner — the explorer's many-node work off the GUI thread: reading a node library
+// (hiera::NodeLibrary) and looking one key up across it (hiera::lookupAcross). The node list and the
+// fleet panel subscribe to it, as the one-node panels subscribe to the LookupRunner.
+//
+// Both jobs report progress (polled from the workers' counter a few times a second, so that 20,000
+// nodes do not post 20,000 events) and can be cancelled. A fleet run keeps one hiera::Context per node
+// (FleetContexts) between keys, so that the second key across 20,000 nodes costs tens of ms.
+
+#include "jobchannel.h"
+#include "snapshots.h"
+
+#include <hiera/fleet.h>
+#include <hiera/nodelibrary.h>
+
+#include <QObject>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+
+using NodeLibraryPtr = std::shared_ptr<const hiera::NodeLibrary>;
+using FleetResultPtr = std::shared_ptr<const hiera::FleetResult>;
+
+class FleetRunner : public QObject, private JobHost {
+    Q_OBJECT
+public:
+    explicit FleetRunner(QObject* parent = nullptr);
+    ~FleetRunner() override;
+
+    // Reads a folder of fact files or a PuppetDB export; libraryLoaded or libraryFailed follows. A
+    // later call supersedes one still reading.
+    void loadLibrary(const QString& path);
+    NodeLibraryPtr library() const { return m_library; }
+    QString libraryPath() const { return m_libraryPath; }
+
+    // Looks `key` up on every node of the library with `engine`; fleetFinished follows (cancelled
+    // runs too, with what they did). A run waits for the one before; only the newest is announced.
+    void run(EnginePtr engine, const std::string& key, const hiera::LookupRequest& request = {});
+    // Stops what runs now (a load or a fleet run): it returns soon with what it has.
+    void cancel();
+    bool isBusy() const { return m_loads.isBusy() || m_runs.isBusy(); }
+
+Q_SIGNALS:
+    void libraryLoaded(NodeLibraryPtr library);
+    void libraryFailed(const QString& path, const QString& message);
+    void fleetFinished(FleetResultPtr result);
+    // What runs, and how far it is: `what` says it in a few words ("Reading facts", "Looking up X").
+    void progress(const QString& what, qulonglong done, qulonglong total);
+    void busyChanged(bool busy);
+
+private:
+    struct LibraryResult {
+        QString path;
+        NodeLibraryPtr library;
+        QString error;
+    };
+    // The worker's counters and cancel flag, shared with the GUI thread's poll.
+    struct Progress {
+        std::atomic<bool> cancel { false };
+        std::atomic<std::size_t> done { 0 };
+        std::atomic<std::size_t> total { 0 };
+        QString what;
+    };
+
+    QObject* jobContext() override { return this; }
+    QThreadPool* jobPool() override { return &m_pool; }
+    void jobStateChanged() override;
+    void jobDropped() override { }
+    void releaseLater(std::shared_ptr<const void> data) override;
+    void track(std::shared_ptr<Progress> progress);
+    void poll();
+
+    QThreadPool m_pool;
+    NodeLibraryPtr m_library;
+    QString m_libraryPath;
+    // Contexts of the current engine and library, made by the first run and reused by the next.
+    std::shared_ptr<const hiera::FleetContexts> m_contexts;
+    std::shared_ptr<Progress> m_progress;
+    QTimer m_poll;
+    bool m_wasBusy = false;
+    JobChannel<LibraryResult> m_loads;
+    JobChannel<FleetResultPtr> m_runs;
+};
+
+Q_DECLARE_METATYPE(NodeLibraryPtr)
+Q_DECLARE_METATYPE(FleetResultPtr)

@@ -1,0 +1,40 @@
+#pragma once
+
+// NodeListModel — the nodes of a library as a table: the node's name, then one column for each fact
+// the hierarchy's paths use (facts.role, facts.os.family, trusted.certname...): the values that decide
+// which files a node reads, so that a list of 20,000 nodes can be sorted and filtered by them.
+
+#include "fleetrunner.h"
+
+#include <QAbstractTableModel>
+#include <QStringList>
+
+class NodeListModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    explicit NodeListModel(QObject* parent = nullptr);
+
+    void setLibrary(NodeLibraryPtr library);
+    // The fact columns, from the hierarchy of `engine` (null: none).
+    void setHierarchy(const EnginePtr& engine);
+    NodeLibraryPtr library() const { return m_library; }
+    QStringList factColumns() const { return m_columns; }
+
+    // The references the hierarchy's location templates use (%{facts.role}, %{::trusted.certname}),
+    // in hierarchy order, each once; a mapped_paths loop variable stands for the fact it runs over.
+    static QStringList hierarchyFacts(const hiera::Engine& engine);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    void rebuild();
+
+    NodeLibraryPtr m_library;
+    QStringList m_columns;
+    // Display text per node and fact column, computed once per library and hierarchy (the view asks
+    // for it on every paint; a scope lookup is not free).
+    std::vector<QStringList> m_cells;
+};

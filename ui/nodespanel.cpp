@@ -1,0 +1,184 @@
+#include "nodespanel.h"
+
+#include "lookuprunner.h"
+#include "messagebanner.h"
+#include "nodelistmodel.h"
+#include "valueconvert.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace {
+
+const QString libraryKey = QStringLiteral("nodes/library");
+
+// "text" keeps the rows where any column contains it; "fact=value" the rows whose column of that
+// fact equals it (both ignore case).
+class NodeFilter : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+    void setText(const QString& text)
+    {
+        m_column = -1;
+        m_text = text.trimmed();
+        const int eq = m_text.indexOf(QLatin1Char('='));
+        if (eq > 0) {
+            const QString fact = m_text.left(eq).trimmed();
+            for (int c = 0; c < sourceModel()->columnCount(); ++c) {
+                if (sourceModel()->headerData(c, Qt::Horizontal).toString().compare(fact, Qt::CaseInsensitive) == 0) {
+                    m_column = c;
+                    m_text = m_text.mid(eq + 1).trimmed();
+                }
+            }
+        }
+        invalidateFilter();
+    }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override
+    {
+        if (m_text.isEmpty())
+            return true;
+        if (m_column >= 0)
+            return sourceModel()->index(row, m_column, parent).data().toString().compare(m_text, Qt::CaseInsensitive) == 0;
+        for (int c = 0; c < sourceModel()->columnCount(parent); ++c)
+            if (sourceModel()->index(row, c, parent).data().toString().contains(m_text, Qt::CaseInsensitive))
+                return true;
+        return false;
+    }
+
+private:
+    QString m_text;
+    int m_column = -1;
+};
+
+} // namespace
+
+NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent)
+    : QWidget(parent)
+    , m_fleet(fleet)
+    , m_model(new NodeListModel(this))
+    , m_proxy(new NodeFilter(this))
+{
+    setObjectName(QStringLiteral("nodesPanel"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto* toolBar = new QToolBar(this);
+    toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    toolBar->addAction(tr("Open Library…"), this, &NodesPanel::chooseLibrary)
+        ->setToolTip(tr("A folder of fact files (facter, puppet facts, onceover) or a PuppetDB factsets export"));
+    m_filter = new QLineEdit(this);
+    m_filter->setObjectName(QStringLiteral("nodeFilter"));
+    m_filter->setPlaceholderText(tr("Filter: text, or fact=value"));
+    m_filter->setClearButtonEnabled(true);
+    toolBar->addWidget(m_filter);
+    layout->addWidget(toolBar);
+    m_banner = new MessageBanner(this);
+    m_banner->setObjectName(QStringLiteral("nodesBanner"));
+    layout->addWidget(m_banner);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
+    m_view = new QTableView(this);
+    m_view->setObjectName(QStringLiteral("nodeView"));
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(-1, Qt::AscendingOrder); // the library's order until a header is clicked
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    layout->addWidget(m_view, 1);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("nodesStatus"));
+    layout->addWidget(m_status);
+
+    connect(m_filter, &QLineEdit::textChanged, this,
+        [this](const QString& text) { static_cast<NodeFilter*>(m_proxy)->setText(text); m_status->setText(statusText()); });
+    connect(m_view, &QTableView::activated, this, &NodesPanel::activate);
+    connect(fleet, &FleetRunner::libraryLoaded, this, &NodesPanel::showLibrary);
+    connect(fleet, &FleetRunner::libraryFailed, this, [this](const QString& path, const QString& message) {
+        m_banner->showMessage(MessageBanner::Kind::Error,
+            tr("Cannot open the node library %1: %2").arg(QDir::toNativeSeparators(path), message));
+    });
+    connect(runner, &LookupRunner::engineLoaded, this, [this](const QString&, EnginePtr engine) {
+        m_model->setHierarchy(engine);
+        m_view->resizeColumnsToContents();
+    });
+    m_status->setText(statusText());
+}
+
+void NodesPanel::openLibrary(const QString& path)
+{
+    m_banner->showMessage(MessageBanner::Kind::Information, tr("Reading the node library %1…").arg(QDir::toNativeSeparators(path)));
+    m_fleet->loadLibrary(path);
+}
+
+void NodesPanel::chooseLibrary()
+{
+    // A folder is what most people have; a PuppetDB export is a file: the folder dialog lets one type
+    // a file name too.
+    QSettings settings;
+    const QString path = QFileDialog::getExistingDirectory(
+        this, tr("Open a node library (a folder of fact files)"), settings.value(libraryKey).toString());
+    if (!path.isEmpty())
+        openLibrary(path);
+}
+
+void NodesPanel::showLibrary(const NodeLibraryPtr& library)
+{
+    QSettings().setValue(libraryKey, ValueConvert::toQString(library->path()));
+    m_model->setLibrary(library);
+    m_view->resizeColumnsToContents();
+    // Skipped files, each one line naming file:line:col; duplicate names. The rest answers.
+    QStringList problems;
+    for (const hiera::Error& e : library->errors())
+        problems << tr("Skipped %1").arg(QString::fromUtf8(e.what()));
+    for (const std::string& w : library->warnings())
+        problems << ValueConvert::toQString(w);
+    if (problems.isEmpty())
+        m_banner->clearMessage();
+    else
+        m_banner->showMessage(MessageBanner::Kind::Warning, problems.join(QLatin1Char('\n')));
+    m_status->setText(statusText());
+}
+
+QString NodesPanel::statusText() const
+{
+    const NodeLibraryPtr library = m_model->library();
+    if (!library)
+        return tr("No node library: Open Library… reads a folder of fact files or a PuppetDB export.");
+    QString text = m_proxy->rowCount() == static_cast<int>(library->size())
+        ? tr("%1 nodes").arg(library->size())
+        : tr("%1 of %2 nodes").arg(m_proxy->rowCount()).arg(library->size());
+    if (!library->errors().empty())
+        text += tr(", %1 files skipped").arg(library->errors().size());
+    return text + tr(" · %1").arg(QDir::toNativeSeparators(ValueConvert::toQString(library->path())));
+}
+
+void NodesPanel::activate(const QModelIndex& index)
+{
+    const NodeLibraryPtr library = m_model->library();
+    if (!library || !index.isValid())
+        return;
+    const hiera::Node& node = library->nodes()[static_cast<std::size_t>(m_proxy->mapToSource(index).row())];
+    // A node of its own file opens as that file (edits saved back in its format); a PuppetDB export
+    // holds many nodes and is never rewritten.
+    Q_EMIT nodeChosen(ValueConvert::toQString(node.name), ValueConvert::toQString(node.sourceFile),
+        node.format != hiera::FactsFormat::PuppetDB);
+}
+
+QString NodesPanel::rememberedLibrary()
+{
+    return QSettings().value(libraryKey).toString();
+}

@@ -1,0 +1,53 @@
+#pragma once
+
+// NodesPanel — the node library: open a folder of fact files or a PuppetDB export, list its nodes with
+// the facts the hierarchy uses, filter them ("web" anywhere, or "facts.role=db"), and pick one: its
+// facts become the scope the explorer answers for. The library is remembered across restarts.
+
+#include "fleetrunner.h"
+
+#include <QWidget>
+
+class LookupRunner;
+class MessageBanner;
+class NodeListModel;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+class NodesPanel : public QWidget {
+    Q_OBJECT
+public:
+    NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent = nullptr);
+
+    NodeListModel* model() const { return m_model; }
+    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    QTableView* view() const { return m_view; }
+    QLineEdit* filterEdit() const { return m_filter; }
+    MessageBanner* banner() const { return m_banner; }
+    QString statusText() const;
+
+    // Reads a library (what File ▸ Open Node Library… and a restart do).
+    void openLibrary(const QString& path);
+    // The file dialog, then openLibrary.
+    void chooseLibrary();
+    // The library open when the explorer last closed (empty: none).
+    static QString rememberedLibrary();
+
+Q_SIGNALS:
+    // The user picked a node (double click, Return).
+    void nodeChosen(const QString& name, const QString& factsFile, bool ownFile);
+
+private:
+    void showLibrary(const NodeLibraryPtr& library);
+    void activate(const QModelIndex& index);
+
+    FleetRunner* m_fleet;
+    NodeListModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    MessageBanner* m_banner;
+    QLineEdit* m_filter;
+    QTableView* m_view;
+    QLabel* m_status;
+};
