@@ -85,7 +85,7 @@ LookupResult LookupRun::run(std::string_view key, const LookupRequest& request)
     try {
         const LookupKey parsed = LookupKey::parse(key);
         pushName(parsed.original());
-        Outcome o = lookupKey(parsed, request.merge, root);
+        Outcome o = lookupKey(parsed, request.merge, root, &result.merge);
         result.rootFound = o.rootFound;
         result.rootValue = o.rootValue;
         if (o.found) {
@@ -164,8 +164,23 @@ void LookupRun::warn(const std::string& message)
         m_warnings.push_back(message);
 }
 
+namespace {
+MergeUsed mergeUsed(const MergeSpec& spec, bool fromCaller, bool fromLookupOptions,
+                    const std::shared_ptr<const LookupOptionsEntry>& entry)
+{
+    MergeUsed m;
+    m.spec = spec;
+    m.source = fromCaller ? MergeUsed::Source::Caller
+        : fromLookupOptions ? MergeUsed::Source::LookupOptions
+                            : MergeUsed::Source::Default;
+    if (entry)
+        m.lookupOptionsEntry = std::shared_ptr<const std::string>(entry, &entry->name); // aliasing: no copy
+    return m;
+}
+} // namespace
+
 LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optional<MergeSpec>& callerMerge,
-                                        TraceCursor parent)
+                                        TraceCursor parent, std::optional<MergeUsed>* used)
 {
     Outcome out;
     // The top-level lookup records into the root node; a nested one (lookup() in data) gets its own.
@@ -189,6 +204,8 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
         merge = *entry->merge;
         fromLookupOptions = true;
     }
+    if (used)
+        *used = mergeUsed(merge, callerMerge.has_value(), fromLookupOptions, entry);
     trace.with([&](TraceNode& n) {
         n.merge = merge;
         n.mergeFromLookupOptions = fromLookupOptions;
@@ -199,8 +216,14 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
     });
     std::optional<Value> rootValue =
         lookupRoot(key.root(), merge, trace, /*lookupOptionsMeta=*/false, {LayerSelection::Mode::Data, module});
-    if (!rootValue && !module.empty())
+    if (!rootValue && !module.empty()) {
         rootValue = lookupDefaultHierarchy(key, module, callerMerge, trace, entry);
+        if (rootValue && used) {
+            const bool fromDefaultOptions = !callerMerge && entry && entry->merge;
+            *used = mergeUsed(callerMerge ? *callerMerge : fromDefaultOptions ? *entry->merge : MergeSpec(),
+                              callerMerge.has_value(), fromDefaultOptions, entry);
+        }
+    }
     if (!rootValue) {
         if (nested)
             trace.event(TraceNode::Event::NotFound);

@@ -65,7 +65,9 @@ private:
     };
     class Fold;
 
-    Outcome lookupKey(const LookupKey& key, const std::optional<MergeSpec>& callerMerge, TraceCursor parent);
+    // `used`, for the top-level lookup only: receives the merge chosen (LookupResult::merge).
+    Outcome lookupKey(const LookupKey& key, const std::optional<MergeSpec>& callerMerge, TraceCursor parent,
+                      std::optional<MergeUsed>* used = nullptr);
     const LookupOptionsTable& lookupOptions(TraceCursor trace, std::string_view module);
     std::optional<Value> lookupRoot(const std::string& root, const MergeSpec& merge, TraceCursor trace,
                                     bool lookupOptionsMeta, LayerSelection layers);
