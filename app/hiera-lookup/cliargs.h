@@ -24,8 +24,13 @@ struct CliArgs
     std::optional<hiera::MergeSpec> merge;
     bool explain = false;
     bool noCache = false;
-    enum class Format { Yaml, Json } format = Format::Yaml;
+    enum class Format { Yaml, Json, Csv, Table, Markdown } format = Format::Yaml;
     std::string key;
+    // What the run does: look KEY up, print every key of the node (--all-keys), or compare the nodes of
+    // two facts files key by key (--diff-facts A B; --prefix limits the keys).
+    enum class Mode { Lookup, AllKeys, DiffFacts } mode = Mode::Lookup;
+    std::vector<std::string> diffFacts;
+    std::string prefix;
     bool help = false;
     bool version = false;
 };
