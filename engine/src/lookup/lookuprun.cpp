@@ -107,8 +107,46 @@ LookupResult LookupRun::run(std::string_view key, const LookupRequest& request)
     return result;
 }
 
+KeyPresence::KeyPresence(const NodeSnapshot& snapshot)
+{
+    std::vector<const DataFile*> files;
+    std::size_t entries = 0;
+    for (const LayerState& layer : snapshot.layers)
+        for (const auto* levels : {&layer.levels, &layer.defaultLevels})
+            for (const LevelState& level : *levels)
+                for (const ResolvedFile& rf : level.files) {
+                    const DataFile* file = rf.file.get();
+                    if (file && file->exists && !file->error && file->data.isHash()
+                        && std::find(files.begin(), files.end(), file) == files.end()) {
+                        files.push_back(file);
+                        entries += file->data.asHash().size();
+                    }
+                }
+    m_files.reserve(entries);
+    for (const DataFile* file : files)
+        for (const auto& e : file->data.asHash()) {
+            if (!e.key.isString())
+                continue;
+            Holders& h = m_files[e.key.asString()];
+            if (h.count < Holders::kMax)
+                h.files[h.count++] = file;
+            else
+                h.all = true;
+        }
+}
+
+const KeyPresence::Holders& KeyPresence::filesWith(std::string_view root) const
+{
+    static const Holders kNone;
+    const auto it = m_files.find(root);
+    return it == m_files.end() ? kNone : it->second;
+}
+
 std::optional<Value> LookupRun::subLookup(const std::string& key, TraceCursor trace)
 {
+    if (m_subLookupMemo)
+        if (auto it = m_subLookupMemo->find(key); it != m_subLookupMemo->end())
+            return it->second;
     std::optional<LookupKey> parsed = LookupKey::tryParse(key);
     if (!parsed)
         throw Error(ErrorCode::InterpolationSyntax, "Syntax error in key given to a lookup: '" + key + "'");
@@ -120,9 +158,10 @@ std::optional<Value> LookupRun::subLookup(const std::string& key, TraceCursor tr
         ~Pop() { r.popName(); }
     } pop{*this};
     Outcome o = lookupKey(*parsed, std::nullopt, trace);
-    if (!o.found)
-        return std::nullopt;
-    return o.value;
+    std::optional<Value> answer = o.found ? std::optional<Value>(std::move(o.value)) : std::nullopt;
+    if (m_subLookupMemo)
+        m_subLookupMemo->emplace(key, answer);
+    return answer;
 }
 
 bool LookupRun::pushName(const std::string& name)
@@ -367,6 +406,7 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
     const bool first = merge.strategy == MergeStrategy::First;
     Fold all(merge);
     const Hash::PreparedKey prepared(root); // hashed once for every level's file
+    const KeyPresence::Holders* holders = m_presence ? &m_presence->filesWith(root) : nullptr;
     const auto& layers = m_snapshot.layers;
     for (std::size_t li = 0; li < layers.size() && !(first && all.have()); ++li) {
         const LayerState& layer = layers[li];
@@ -394,7 +434,7 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
             levelTrace.with([&](TraceNode& n) { n.name = level.level->name; });
             const std::size_t before = inLayer.count();
             try {
-                lookupLevel(level, prepared, root, merge, levelTrace, inLayer, lookupOptionsMeta);
+                lookupLevel(level, prepared, root, merge, levelTrace, inLayer, lookupOptionsMeta, holders);
             } catch (const Error& e) {
                 levelTrace.failed(e);
                 throw;
@@ -449,7 +489,8 @@ void LookupRun::consultUnrunnable(const LevelState& level, const Error& why, Tra
 }
 
 void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const std::string& rootKey,
-                            const MergeSpec& merge, TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta)
+                            const MergeSpec& merge, TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta,
+                            const KeyPresence::Holders* holders)
 {
     if (level.error)
         throw *level.error;
@@ -458,6 +499,8 @@ void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& ro
         return;
     }
     const bool first = merge.strategy == MergeStrategy::First;
+    if (holders && !level.provider->answersFromDataHash())
+        holders = nullptr;
     Fold inLevel(merge);
     for (const ResolvedFile& rf : level.files) {
         if (first && inLevel.have())
@@ -484,6 +527,8 @@ void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& ro
         }
         for (const auto& w : file.warnings)
             warn(w);
+        if (holders && !holders->holds(&file))
+            continue; // the file lacks the key: its provider would answer nothing
         std::optional<LocationHit> hit;
         try {
             hit = level.provider->lookup(

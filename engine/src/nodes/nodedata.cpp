@@ -29,7 +29,7 @@ NodeData resolveAllKeys(const Engine& engine, const Scope& scope, const ResolveO
 {
     NodeData data;
     const detail::NodeResolver node(engine, scope);
-    const std::vector<std::string> roots = node.rootKeys();
+    const std::vector<std::string_view> roots = node.rootKeys();
     data.keys.reserve(roots.size());
     std::vector<std::string> warnings;
     for (std::size_t i = 0; i < roots.size(); ++i) {

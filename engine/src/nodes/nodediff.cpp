@@ -43,14 +43,14 @@ NodeDiff diffNodes(const Engine& engine, const Scope& a, const Scope& b, const D
     NodeDiff diff;
     const detail::NodeResolver nodeA(engine, a);
     const detail::NodeResolver nodeB(engine, b);
-    const std::vector<std::string> keysA = nodeA.rootKeys();
-    const std::vector<std::string> keysB = nodeB.rootKeys();
-    std::vector<std::string> keys;
+    const std::vector<std::string_view> keysA = nodeA.rootKeys();
+    const std::vector<std::string_view> keysB = nodeB.rootKeys();
+    std::vector<std::string_view> keys;
     keys.reserve(std::max(keysA.size(), keysB.size()));
     std::set_union(keysA.begin(), keysA.end(), keysB.begin(), keysB.end(), std::back_inserter(keys));
     std::vector<std::string> warnings;
-    for (const std::string& key : keys) {
-        if (!options.prefix.empty() && key.compare(0, options.prefix.size(), options.prefix) != 0)
+    for (const std::string_view key : keys) {
+        if (!key.starts_with(options.prefix))
             continue;
         if (options.stop.stop_requested()) {
             diff.cancelled = true;
@@ -64,7 +64,7 @@ NodeDiff diffNodes(const Engine& engine, const Scope& a, const Scope& b, const D
                 warnings.push_back(std::move(w));
         if (sameAnswer(x, y))
             continue;
-        diff.keys.push_back({key, side(nodeA, std::move(x)), side(nodeB, std::move(y))});
+        diff.keys.push_back({std::string(key), side(nodeA, std::move(x)), side(nodeB, std::move(y))});
     }
     std::unordered_set<std::string> seen;
     for (auto& w : warnings)

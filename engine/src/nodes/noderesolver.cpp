@@ -1,20 +1,17 @@
 #include "nodes/noderesolver.h"
 
-#include "lookup/lookuprun.h"
-
 #include <hiera/lookupkey.h>
 
 #include <algorithm>
 
 namespace hiera::detail {
 
-std::string lookupKeyForRoot(const std::string& root)
+std::string lookupKeyForRoot(std::string_view root)
 {
     if (!root.empty() && LookupKey::isSingleSegment(root))
-        return root;
-    if (root.find('"') == std::string::npos)
-        return '"' + root + '"';
-    return '\'' + root + '\'';
+        return std::string(root);
+    const char quote = root.find('"') == std::string_view::npos ? '"' : '\'';
+    return quote + std::string(root) + quote;
 }
 
 std::string errorLine(const LookupResult& r)
@@ -26,6 +23,7 @@ NodeResolver::NodeResolver(const Engine& engine, const Scope& scope)
     : m_engine(engine)
     , m_scope(scope)
     , m_snapshot(buildSnapshot(engine, scope, /*explain=*/false, nullptr))
+    , m_presence(*m_snapshot)
 {
     std::size_t rank = 0;
     for (const LayerState& layer : m_snapshot->layers)
@@ -34,21 +32,26 @@ NodeResolver::NodeResolver(const Engine& engine, const Scope& scope)
                 for (const ResolvedFile& rf : level.files)
                     if (rf.file && rf.file->exists)
                         m_files.try_emplace(SourceFiles::intern(rf.candidate.path),
-                                            FileInfo{level.level, layer.layer, rank++});
+                                            FileInfo{level.level, layer.layer->displayName(), rf.candidate.path, rank++});
 }
 
-std::vector<std::string> NodeResolver::rootKeys() const
+std::vector<std::string_view> NodeResolver::rootKeys() const
 {
-    std::vector<std::string> keys;
-    forEachRootEntry(*m_snapshot, [&](const Hash::Entry& e) { keys.push_back(e.key.asString()); });
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    return keys;
+    // Views into the snapshot's parsed files (alive as long as it is): no key is copied.
+    std::vector<std::string_view> views;
+    forEachRootEntry(*m_snapshot, [&](const Hash::Entry& e) { views.push_back(e.key.asString()); });
+    std::sort(views.begin(), views.end());
+    views.erase(std::unique(views.begin(), views.end()), views.end());
+    return views;
 }
 
-LookupResult NodeResolver::lookup(const std::string& root) const
+LookupResult NodeResolver::lookup(std::string_view root) const
 {
     LookupRun run(m_engine, m_scope, *m_snapshot, /*explain=*/false);
+    run.setSubLookupMemo(&m_subLookups);
+    run.setKeyPresence(&m_presence);
+    if (!root.empty() && LookupKey::isSingleSegment(root))
+        return run.run(root, {});
     return run.run(lookupKeyForRoot(root), {});
 }
 
@@ -58,11 +61,11 @@ const NodeResolver::FileInfo* NodeResolver::fileInfo(std::uint32_t id) const
     return it == m_files.end() ? nullptr : &it->second;
 }
 
-ResolvedKey NodeResolver::resolve(const std::string& root, std::vector<std::string>& warnings) const
+ResolvedKey NodeResolver::resolve(std::string_view root, std::vector<std::string>& warnings) const
 {
     LookupResult r = lookup(root);
     ResolvedKey k;
-    k.key = root;
+    k.key = std::string(root);
     k.status = r.status;
     k.merge = std::move(r.merge);
     for (auto& w : r.warnings)
@@ -77,12 +80,12 @@ ResolvedKey NodeResolver::resolve(const std::string& root, std::vector<std::stri
     // A value built by the merge (a unique array) has no mark of its own: the winning file is then
     // the one of its highest-priority leaf.
     const SourceMark mark = k.value.mark().isValid() ? k.value.mark() : topLeafMark(k.value);
-    if (mark.isValid()) {
-        k.location = SourceFiles::locate(mark);
-        if (const FileInfo* info = fileInfo(mark.file)) {
-            k.level = info->level->name;
-            k.layer = info->layer->displayName();
-        }
+    if (const FileInfo* info = fileInfo(mark.file)) {
+        k.location = SourceLocation{info->path, static_cast<int>(mark.line), static_cast<int>(mark.column)};
+        k.level = info->level->name;
+        k.layer = info->layerName;
+    } else if (mark.isValid()) {
+        k.location = SourceFiles::locate(mark); // a file outside the node's hierarchy
     }
     return k;
 }
@@ -133,7 +136,7 @@ std::vector<std::string> NodeResolver::leafFiles(const Value& v) const
     for (std::uint32_t id : ids) {
         const FileInfo* info = fileInfo(id);
         // A file outside the node's hierarchy (a value aliased from elsewhere) sorts after its own.
-        files.push_back({info ? info->rank : m_files.size(), SourceFiles::name(id)});
+        files.push_back({info ? info->rank : m_files.size(), info ? info->path : SourceFiles::name(id)});
     }
     std::sort(files.begin(), files.end(),
               [](const Ranked& x, const Ranked& y) { return std::tie(x.rank, x.name) < std::tie(y.rank, y.name); });
