@@ -70,6 +70,7 @@ private Q_SLOTS:
     void csvTable();
     void oneBadKeyOthersResolve();
     void brokenFileSkipped();
+    void sharedWorkAnswersAsAlone();
     void cancel();
     void cliAllKeys_data();
     void cliAllKeys();
@@ -308,6 +309,48 @@ void TestNodeData::brokenFileSkipped()
     QCOMPARE(findKey(lenient, "good")->value, Value("common"));
     QCOMPARE(lenient.warnings.size(), std::size_t(1));
     QVERIFY(qs(lenient.warnings.front()).contains(QStringLiteral("nodes/n2.yaml")));
+}
+
+// resolveAllKeys shares sub-lookup answers between keys and skips the files that lack a key: each key
+// must still answer exactly as its own lookup does, cycles failing for every key in them, and a key in
+// more files than the presence index lists still merged from all of them.
+void TestNodeData::sharedWorkAnswersAsAlone()
+{
+    QByteArray hiera = "version: 5\nhierarchy:\n";
+    FileList files;
+    for (int i = 1; i <= 6; ++i) {
+        hiera += "  - name: L" + QByteArray::number(i) + "\n    path: l" + QByteArray::number(i) + ".yaml\n";
+        files.append({QStringLiteral("data/l%1.yaml").arg(i), "wide: {k" + QByteArray::number(i) + ": " + QByteArray::number(i)
+                                                              + "}\n" + (i == 3 ? "narrow: [three]\n" : "")
+                                                              + (i == 5 ? "narrow: [five]\n" : "")});
+    }
+    files.append({QStringLiteral("hiera.yaml"), hiera});
+    files.append({QStringLiteral("data/l6.yaml"),
+                  "lookup_options: {wide: {merge: deep}, narrow: {merge: unique}}\n"
+                  "wide: {k6: 6}\n"
+                  "a: \"%{lookup('b')}\"\nb: \"%{lookup('a')}\"\n"                   // a cycle: both fail
+                  "c: \"%{lookup('d')}-%{lookup('d')}\"\nd: v\ne: \"%{alias('c')}\"\n" // shared answers
+                  "f: \"%{lookup('wide.k2')} %{lookup('missing')}|\"\n"});
+    TempTree tree(files);
+    QVERIFY(tree.isValid());
+    const auto engine = Engine::load(tree.hieraYaml());
+    const MapScope scope;
+    const NodeData data = resolveAllKeys(*engine, scope);
+    QCOMPARE(data.keys.size(), std::size_t(8)); // a b c d e f narrow wide
+    for (const ResolvedKey& k : data.keys) {
+        const LookupResult r = engine->lookup(scope, k.key);
+        QVERIFY2(int(r.status) == int(k.status), k.key.c_str());
+        HIERA_COMPARE_ORDERED(k.value, r.value);
+        if (r.error)
+            QCOMPARE(qs(k.error), qs(printableLine(r.error->what())));
+    }
+    QCOMPARE(int(findKey(data, "a")->status), int(LookupResult::Status::Error));
+    QCOMPARE(int(findKey(data, "b")->status), int(LookupResult::Status::Error));
+    QCOMPARE(findKey(data, "e")->value, Value("v-v"));
+    QCOMPARE(findKey(data, "f")->value, Value("2 |"));
+    QCOMPARE(findKey(data, "wide")->value, json(R"({"k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6})"));
+    QCOMPARE(findKey(data, "narrow")->value, json(R"(["three", "five"])"));
+    QCOMPARE(qs(findKey(data, "narrow")->level), QStringLiteral("L3"));
 }
 
 void TestNodeData::cancel()
