@@ -55,7 +55,7 @@ const char* const kUsage =
     "\n"
     "Exit status: 0 found (value on stdout), 1 not found (nothing on stdout), 2 error (message on stderr).\n"
     "--all-keys: 0, or 2 when some keys failed (the others printed, each failure on stderr).\n"
-    "--diff-facts: as diff(1): 0 no differences, 1 differences, 2 error.\n";
+    "--diff-facts: as diff(1): 0 no differences, 1 differences, 2 error (also when keys fail on both nodes).\n";
 
 namespace {
 

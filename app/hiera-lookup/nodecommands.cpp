@@ -44,6 +44,9 @@ CommandOutput runDiff(const hiera::Engine& engine, const NamedScope& a, const Na
     default: o.out = hiera::nodeDiffText(diff, options); break;
     }
     o.warnings = diff.warnings;
-    o.exitCode = diff.keys.empty() ? 0 : 1;
+    // Keys that fail on both nodes were not compared: the answer "no differences" would be untrue.
+    for (const auto& [key, error] : diff.failedOnBoth)
+        o.errors.push_back(hiera::printableLine(key) + ": fails on both nodes: " + error);
+    o.exitCode = !o.errors.empty() ? 2 : diff.keys.empty() ? 0 : 1;
     return o;
 }

@@ -30,6 +30,7 @@ struct NamedScope
 };
 
 // The keys whose answers differ between `a` and `b`, in args.format (table, markdown, json, csv),
-// limited to args.prefix. Exit status as diff(1): 0 no differences, 1 differences.
+// limited to args.prefix. Exit status as diff(1): 0 no differences, 1 differences; 2 when keys failed
+// on both nodes (not compared; each one line on stderr).
 CommandOutput runDiff(const hiera::Engine& engine, const NamedScope& a, const NamedScope& b, const CliArgs& args,
                       const std::string& repositoryRoot);

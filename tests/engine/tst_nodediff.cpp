@@ -162,6 +162,7 @@ void TestNodeDiff::oneSideOnlyAndErrors()
     QCOMPARE(keysOfDiff(diff), (QStringList{QStringLiteral("broken"), QStringLiteral("merged"),
                                             QStringLiteral("only_a"), QStringLiteral("shared")}));
     QCOMPARE(diff.keysCompared, std::size_t(5));
+    QVERIFY(diff.failedOnBoth.empty());
 
     const KeyDifference& broken = diff.keys[0];
     QCOMPARE(int(broken.a.status), int(LookupResult::Status::Error));
@@ -300,6 +301,19 @@ void TestNodeDiff::cliDiffFacts()
     QVERIFY(r.out.isEmpty());
     QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: error: ")) && r.err.contains(QStringLiteral("nope.yaml"))
                  && r.err.count(QLatin1Char('\n')) == 1,
+             qPrintable(r.err));
+
+    // A key failing on both nodes is not compared: exit 2, one line for it on stderr.
+    TempTree tree(kTwoNodes);
+    QVERIFY(tree.isValid());
+    QVERIFY(tree.write(QStringLiteral("data/common.yaml"), "shared: common\nloop: \"%{lookup('loop')}\"\n"));
+    QVERIFY(tree.write(QStringLiteral("a.yaml"), "clientcert: a\n"));
+    QVERIFY(tree.write(QStringLiteral("b.yaml"), "clientcert: b\n"));
+    r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--diff-facts"),
+                        qs(tree.path(QStringLiteral("a.yaml"))), qs(tree.path(QStringLiteral("b.yaml")))});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.out.contains(QStringLiteral("\nshared\n")), qPrintable(r.out));
+    QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: error: loop: fails on both nodes: ")) && r.err.count(QLatin1Char('\n')) == 1,
              qPrintable(r.err));
 
     r = runHieraLookup(base + QStringList{facts + QStringLiteral("web01.example.com.yaml")});

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <stop_token>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hiera {
@@ -43,6 +44,9 @@ struct NodeDiff
 {
     std::vector<KeyDifference> keys; // the keys that differ, sorted by key
     std::size_t keysCompared = 0;    // keys of the union (after the prefix filter) resolved on both sides
+    // Keys that failed on both sides with the same error: not a difference, but not compared either
+    // (a broken file of the hierarchy fails every key on every node). Key and error, sorted by key.
+    std::vector<std::pair<std::string, std::string>> failedOnBoth;
     std::vector<std::string> warnings;
     bool cancelled = false;          // stopped early: `keys` holds what was compared until then
 };

@@ -43,8 +43,8 @@ std::string_view moduleOfKey(std::string_view root);
 // one node by hosts that look up many of its keys (the all-keys view, the node diff). Only answers
 // that completed are kept: an answer does not depend on which lookup asked for it (a recursion
 // through the key would fail it everywhere, so it is never kept), except for the nesting limit
-// (EngineOptions::maxInterpolationDepth), which a kept answer no longer meets deeper down. Not
-// thread-safe: one per thread.
+// (EngineOptions::maxInterpolationDepth), which a kept answer no longer meets deeper down. The
+// warnings of a kept answer come with the lookup that made it only. Not thread-safe: one per thread.
 using SubLookupMemo = std::unordered_map<std::string, std::optional<Value>>;
 
 // Which of a snapshot's data files hold which root keys (string keys of their top-level hashes), for

@@ -62,8 +62,11 @@ NodeDiff diffNodes(const Engine& engine, const Scope& a, const Scope& b, const D
         for (auto* r : {&x, &y})
             for (auto& w : r->warnings)
                 warnings.push_back(std::move(w));
-        if (sameAnswer(x, y))
+        if (sameAnswer(x, y)) {
+            if (x.status == LookupResult::Status::Error)
+                diff.failedOnBoth.emplace_back(std::string(key), detail::errorLine(x));
             continue;
+        }
         diff.keys.push_back({std::string(key), side(nodeA, std::move(x)), side(nodeB, std::move(y))});
     }
     std::unordered_set<std::string> seen;
