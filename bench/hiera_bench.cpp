@@ -10,11 +10,18 @@
 //                                                  node (parsing the data), then a warm pass; peak memory
 //   hiera-bench warm-eyaml FIXTURE [--repeat N]  `warm` on the fixture's eyaml variant: every level
 //                                                  eyaml_lookup_key, the sample keys' strings encrypted
+//   hiera-bench all-keys FIXTURE [NODE] [--passes N]  every key of one node resolved (hiera/nodedata.h),
+//                                                  engine loaded and files parsed (one pass before)
+//   hiera-bench diff FIXTURE [NODE_A NODE_B] [--passes N]  two nodes compared on every key
+//                                                  (hiera/nodediff.h), warm likewise. Nodes default
+//                                                  to the first of nodes.txt.
 
 #include <hiera/context.h>
 #include <hiera/engine.h>
 #include <hiera/facts.h>
 #include <hiera/fleet.h>
+#include <hiera/nodedata.h>
+#include <hiera/nodediff.h>
 #include <hiera/nodelibrary.h>
 #include <hiera/valueformat.h>
 #include <hiera/yaml.h>
@@ -373,6 +380,102 @@ int load(const fs::path& fixture, int threads)
     return 0;
 }
 
+// A root key as a lookup key (quoted when it holds a dot or a quote).
+std::string quotedRoot(const std::string& root)
+{
+    if (root.find_first_of(".'\"") == std::string::npos)
+        return root;
+    return root.find('"') == std::string::npos ? '"' + root + '"' : '\'' + root + '\'';
+}
+
+std::vector<std::string> firstNodes(const fs::path& fixture, std::size_t n)
+{
+    std::vector<std::string> nodes;
+    std::ifstream in(fixture / "nodes.txt");
+    for (std::string line; nodes.size() < n && std::getline(in, line);)
+        if (!line.empty())
+            nodes.push_back(line);
+    if (nodes.size() < n)
+        throw std::runtime_error((fixture / "nodes.txt").string() + ": fewer than " + std::to_string(n) + " nodes");
+    return nodes;
+}
+
+// Runs `pass` once to parse the node's files, then `passes` times; returns the median milliseconds.
+template <typename F>
+double warmMedianMs(int passes, F pass)
+{
+    pass();
+    std::vector<double> ms;
+    for (int i = 0; i < std::max(1, passes); ++i) {
+        const auto t0 = Clock::now();
+        pass();
+        ms.push_back(seconds(Clock::now() - t0) * 1e3);
+    }
+    return median(ms);
+}
+
+int allKeys(const fs::path& fixture, std::string node, int passes)
+{
+    if (node.empty())
+        node = firstNodes(fixture, 1).front();
+    auto engine = hiera::Engine::load((fixture / "hiera.yaml").string(), benchOptions());
+    const auto scope = nodeScope(fixture, node);
+    // Results are kept until the end, so that freeing one pass's result is not timed in the next.
+    std::vector<hiera::NodeData> results;
+    results.reserve(static_cast<std::size_t>(std::max(1, passes)) + 1);
+    const double ms = warmMedianMs(passes, [&] { results.push_back(hiera::resolveAllKeys(*engine, *scope)); });
+    const hiera::NodeData& data = results.back();
+    // A figure for wrong answers would mean nothing: every key against a plain lookup (not timed).
+    hiera::Context plain(engine, scope);
+    for (const hiera::ResolvedKey& k : data.keys) {
+        const hiera::LookupResult r = plain.lookup(quotedRoot(k.key));
+        if (r.status != k.status || !(r.value == k.value)) {
+            std::cerr << "hiera-bench: all-keys answers " << k.key << " on " << node << " unlike a lookup\n";
+            return 2;
+        }
+    }
+    std::cout << "all_keys_node=" << node << "\nall_keys_ms_median=" << ms << "\nall_keys_count=" << data.keys.size()
+              << "\nall_keys_errors=" << data.errorCount() << "\n";
+    return 0;
+}
+
+int diff(const fs::path& fixture, std::string nodeA, std::string nodeB, int passes)
+{
+    if (nodeA.empty() || nodeB.empty()) {
+        const auto nodes = firstNodes(fixture, 2);
+        nodeA = nodes[0];
+        nodeB = nodes[1];
+    }
+    auto engine = hiera::Engine::load((fixture / "hiera.yaml").string(), benchOptions());
+    const auto a = nodeScope(fixture, nodeA);
+    const auto b = nodeScope(fixture, nodeB);
+    std::vector<hiera::NodeDiff> results;
+    results.reserve(static_cast<std::size_t>(std::max(1, passes)) + 1);
+    const double ms = warmMedianMs(passes, [&] { results.push_back(hiera::diffNodes(*engine, *a, *b)); });
+    const hiera::NodeDiff& result = results.back();
+    // The differing keys, found again by plain lookups of every key on both nodes (not timed).
+    std::set<std::string> keys;
+    for (const auto& scope : {a, b})
+        for (const std::string& k : engine->keyInventory(*scope, 1))
+            keys.insert(k);
+    hiera::Context ca(engine, a), cb(engine, b);
+    std::size_t differing = 0;
+    for (const std::string& k : keys) {
+        const hiera::LookupResult x = ca.lookup(k), y = cb.lookup(k);
+        const bool same = x.status == y.status && x.value == y.value
+            && (!x.error || std::string(x.error->what()) == y.error->what());
+        differing += same ? 0 : 1;
+    }
+    if (differing != result.keys.size() || keys.size() != result.keysCompared) {
+        std::cerr << "hiera-bench: diff found " << result.keys.size() << " of " << result.keysCompared
+                  << " keys differing, plain lookups " << differing << " of " << keys.size() << "\n";
+        return 2;
+    }
+    std::cout << "diff_nodes=" << nodeA << " " << nodeB << "\ndiff_ms_median=" << ms
+              << "\ndiff_keys_compared=" << result.keysCompared << "\ndiff_keys_differing=" << result.keys.size() << "\n";
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -395,11 +498,23 @@ int main(int argc, char** argv)
             return load(args[1], threads);
         if (args.size() >= 2 && args[0] == "warm-eyaml")
             return warmEyaml(args[1], option("--repeat", 20000), flag("--rows"));
+        // Positional arguments after FIXTURE, up to the first option.
+        auto positional = [&](std::size_t i) {
+            for (std::size_t j = 2; j <= i; ++j)
+                if (j >= args.size() || args[j].rfind("--", 0) == 0)
+                    return std::string();
+            return args[i];
+        };
+        if (args.size() >= 2 && args[0] == "all-keys")
+            return allKeys(args[1], positional(2), option("--passes", 9));
+        if (args.size() >= 2 && args[0] == "diff")
+            return diff(args[1], positional(2), positional(3), option("--passes", 9));
     } catch (const std::exception& e) {
         std::cerr << "hiera-bench: " << e.what() << "\n";
         return 2;
     }
-    std::cerr << "usage: hiera-bench warm FIXTURE [--repeat N] [--rows] | fleet FIXTURE KEY [--threads N] | fleet-library FIXTURE KEY [--threads N] [--no-share] | load FIXTURE "
-                 "[--threads N] | warm-eyaml FIXTURE [--repeat N] [--rows]\n";
+    std::cerr << "usage: hiera-bench warm FIXTURE [--repeat N] [--rows] | fleet FIXTURE KEY [--threads N] | fleet-library "
+                 "FIXTURE KEY [--threads N] [--no-share] | load FIXTURE [--threads N] | warm-eyaml FIXTURE [--repeat N] "
+                 "[--rows] | all-keys FIXTURE [NODE] [--passes N] | diff FIXTURE [NODE_A NODE_B] [--passes N]\n";
     return 2;
 }

@@ -15,6 +15,8 @@ missing, then measures:
   fleet-library  the node library of the large fixture's 20,000 facts files, the engine and one key on
            every node, cold in one process, then warm; peak memory (hiera-bench fleet-library)
   load     every data file of the large fixture parsed (hiera-bench load)
+  all-keys every key of one node of the large fixture resolved, warm (hiera-bench all-keys)
+  diff     two nodes of the large fixture compared on every key, warm (hiera-bench diff)
   explorer fact edit to repaint (medium) and the longest GUI stall (large), if bench-explorer is built
 Figures only: nothing here is a pass/fail test. Python 3.11 standard library.
 """
@@ -185,6 +187,16 @@ def main():
     rows.append(("load: peak memory / data bytes", f"{l.get('load_rss_ratio', 0):.1f}x "
                  f"({l.get('load_peak_rss_mib', 0):.0f} MiB)", "<= 8x", "-", "-",
                  "yes" if l.get("load_rss_ratio", 99) <= 8 else "no"))
+
+    # all keys of one node, and node against node (issue 12); the first nodes of nodes.txt
+    k = figures(run([bench, "all-keys", large]))
+    rows.append((f"all keys: every key of one node resolved, warm ({int(k.get('all_keys_count', 0))} keys, large)",
+                 f"{k.get('all_keys_ms_median', 0):.1f} ms median", "<= 50 ms", "-", "-",
+                 "yes" if k.get("all_keys_ms_median", 1e9) <= 50 else "no"))
+    d = figures(run([bench, "diff", large]))
+    rows.append((f"diff: two nodes compared on every key, warm ({int(d.get('diff_keys_compared', 0))} keys, "
+                 f"{int(d.get('diff_keys_differing', 0))} differ; large)", f"{d.get('diff_ms_median', 0):.1f} ms median",
+                 "<= 100 ms", "-", "-", "yes" if d.get("diff_ms_median", 1e9) <= 100 else "no"))
 
     # explorer
     if os.access(explorer_bench, os.X_OK):

@@ -1,6 +1,8 @@
 #include "cliargs.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 const char* const kUsage =
     "Usage: hiera-lookup --config PATH [--facts FILE] [--scope FILE] [--node NAME]\n"
@@ -11,6 +13,10 @@ const char* const kUsage =
     "                    [--explain [--show-secrets]] [--format json|yaml] KEY\n"
     "       hiera-lookup --config PATH --nodes DIR|FILE [--format table|csv|json|markdown|yaml]\n"
     "                    [--merge ...] KEY\n"
+    "       hiera-lookup --config PATH [--facts FILE] [--node NAME] --all-keys\n"
+    "                    [--format yaml|json|csv] [--show-secrets]\n"
+    "       hiera-lookup --config PATH --diff-facts FILE_A FILE_B [--prefix PREFIX]\n"
+    "                    [--format table|markdown|json|csv] [--show-secrets]\n"
     "\n"
     "Looks up KEY (dotted keys dig into the value: profile::ntp.servers.0) the way `puppet lookup`\n"
     "does, in Puppet's three layers: the global hiera.yaml (--hiera_config), the environment at PATH\n"
@@ -42,12 +48,21 @@ const char* const kUsage =
     "  --explain              print how the value was found (Puppet's --explain, plus file:line)\n"
     "  --show-secrets         with --explain, show decrypted eyaml values (default: <sensitive>)\n"
     "  --format json|yaml     output format (default yaml); with --explain, json prints the trace\n"
+    "  --all-keys             print every key the node's data files define, each resolved as\n"
+    "                         `hiera-lookup KEY` would (with its lookup_options merge): yaml and json\n"
+    "                         a hash key -> value, csv a table with each key's level, file and merge\n"
+    "  --diff-facts A B       compare the nodes of two facts files: every key either defines,\n"
+    "                         resolved on both; print the keys whose answers differ (format table,\n"
+    "                         markdown, json or csv) with the files each side's value comes from\n"
+    "  --prefix PREFIX        with --diff-facts, only keys starting with PREFIX (e.g. profile::)\n"
     "  --no-cache             do not use the cache of parsed data files\n"
     "                         (~/.cache/hiera-explorer/parsed, or $HIERA_CACHE_DIR; empty disables)\n"
     "  --help, --version\n"
     "\n"
     "Exit status: 0 found (value on stdout), 1 not found (nothing on stdout), 2 error (message on stderr).\n"
-    "With --nodes: 0 when at least one node found KEY, 1 when none did, 2 when nothing could be run.\n";
+    "--nodes: 0 when at least one node found KEY, 1 when none did, 2 when nothing could be run.\n"
+    "--all-keys: 0, or 2 when some keys failed (the others printed, each failure on stderr).\n"
+    "--diff-facts: as diff(1): 0 no differences, 1 differences, 2 error (also when keys fail on both nodes).\n";
 
 namespace {
 
@@ -65,6 +80,9 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
     std::optional<std::string> knockout;
     bool sort = false, hashArrays = false;
     bool endOfOptions = false;
+    std::optional<std::string> formatName;
+    bool prefixGiven = false;
+    bool allKeys = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string arg = args[i];
         std::optional<std::string> inlineValue;
@@ -124,10 +142,6 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
             a.scopeFile = value();
         } else if (arg == "--node") {
             a.node = value();
-        } else if (arg == "--nodes") {
-            a.nodesPath = value();
-            if (a.nodesPath.empty())
-                usageError("--nodes needs a directory or a file");
         } else if (arg == "--merge") {
             mergeName = value();
         } else if (arg == "--knockout-prefix" || arg == "--knock-out-prefix") {
@@ -141,20 +155,26 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
         } else if (arg == "--explain") {
             a.explain = true;
         } else if (arg == "--format" || arg == "--render-as") {
-            const std::string f = value();
-            a.formatGiven = true;
-            if (f == "json")
-                a.format = CliArgs::Format::Json;
-            else if (f == "yaml" || f == "s")
-                a.format = CliArgs::Format::Yaml;
-            else if (f == "table")
-                a.format = CliArgs::Format::Table;
-            else if (f == "csv")
-                a.format = CliArgs::Format::Csv;
-            else if (f == "markdown" || f == "md")
-                a.format = CliArgs::Format::Markdown;
-            else
-                usageError("--format must be json or yaml (with --nodes also table, csv or markdown), not '" + f + "'");
+            formatName = value();
+        } else if (arg == "--nodes") {
+            a.nodesPath = value();
+            if (a.nodesPath.empty())
+                usageError("--nodes needs a directory or a file");
+        } else if (arg == "--all-keys") {
+            allKeys = true;
+        } else if (arg == "--diff-facts") {
+            if (a.mode == CliArgs::Mode::DiffFacts)
+                usageError("--diff-facts may be given once");
+            a.mode = CliArgs::Mode::DiffFacts;
+            // Two values: FILE_A FILE_B (or --diff-facts=FILE_A FILE_B).
+            const std::size_t have = (inlineValue ? 1 : 0) + (args.size() - i - 1);
+            if (have < 2)
+                usageError("--diff-facts needs two facts files");
+            a.diffFacts.push_back(value());
+            a.diffFacts.push_back(args[++i]);
+        } else if (arg == "--prefix") {
+            a.prefix = value();
+            prefixGiven = true;
         } else {
             usageError("unknown option " + arg);
         }
@@ -163,16 +183,58 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
         return a;
     if (a.config.empty() && a.globalConfig.empty())
         usageError("--config PATH is required");
-    if (a.key.empty())
-        usageError("a KEY to look up is required");
+    if (allKeys && a.mode == CliArgs::Mode::DiffFacts)
+        usageError("--all-keys and --diff-facts cannot be used together");
+    if (allKeys)
+        a.mode = CliArgs::Mode::AllKeys;
     if (!a.nodesPath.empty()) {
+        if (a.mode != CliArgs::Mode::Lookup)
+            usageError("--nodes cannot be used with --all-keys or --diff-facts");
         if (!a.factsFile.empty() || !a.node.empty() || !a.scopeFile.empty() || a.explain)
             usageError("--nodes looks KEY up on every node of the library: it cannot be used with --facts, --node, "
                        "--scope or --explain");
-        if (!a.formatGiven)
-            a.format = CliArgs::Format::Table;
-    } else if (a.format != CliArgs::Format::Json && a.format != CliArgs::Format::Yaml) {
-        usageError("--format table, csv and markdown need --nodes");
+        a.mode = CliArgs::Mode::Fleet;
+    }
+    const char* modeFlag = a.mode == CliArgs::Mode::AllKeys ? "--all-keys"
+        : a.mode == CliArgs::Mode::Fleet                   ? "--nodes"
+                                                           : "--diff-facts";
+    if (a.mode == CliArgs::Mode::AllKeys || a.mode == CliArgs::Mode::DiffFacts) {
+        if (!a.key.empty())
+            usageError(std::string(modeFlag) + " takes no KEY (got '" + a.key + "')");
+        if (a.explain)
+            usageError(std::string(modeFlag) + " cannot be used with --explain");
+        if (mergeName)
+            usageError(std::string(modeFlag) + " cannot be used with --merge: each key has its own lookup_options");
+    } else if (a.key.empty()) {
+        usageError("a KEY to look up is required");
+    }
+    if (a.mode == CliArgs::Mode::DiffFacts && (!a.factsFile.empty() || !a.node.empty() || !a.scopeFile.empty()))
+        usageError("--diff-facts cannot be used with --facts, --node or --scope: each facts file is one node");
+    if (prefixGiven && a.mode != CliArgs::Mode::DiffFacts)
+        usageError("--prefix needs --diff-facts");
+    // The formats each mode prints: a lookup a value, --all-keys the node's data, --diff-facts a report,
+    // --nodes the nodes grouped by value. The first is the default.
+    using F = CliArgs::Format;
+    const std::vector<std::pair<std::string, F>> formats =
+        a.mode == CliArgs::Mode::Lookup   ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml}, {"s", F::Yaml}, {"json", F::Json}}
+        : a.mode == CliArgs::Mode::AllKeys ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml}, {"json", F::Json}, {"csv", F::Csv}}
+        : a.mode == CliArgs::Mode::Fleet
+            ? std::vector<std::pair<std::string, F>>{{"table", F::Table}, {"csv", F::Csv}, {"json", F::Json},
+                                                     {"markdown", F::Markdown}, {"md", F::Markdown}, {"yaml", F::Yaml}}
+            : std::vector<std::pair<std::string, F>>{{"table", F::Table}, {"markdown", F::Markdown}, {"json", F::Json}, {"csv", F::Csv}};
+    a.format = formats.front().second;
+    if (formatName) {
+        auto it = std::find_if(formats.begin(), formats.end(), [&](const auto& f) { return f.first == *formatName; });
+        if (it == formats.end()) {
+            std::string names;
+            for (const auto& f : formats)
+                if (f.first != "s" && f.first != "md")
+                    names += (names.empty() ? "" : ", ") + f.first;
+            if (a.mode == CliArgs::Mode::Lookup)
+                usageError("--format must be json or yaml, not '" + *formatName + "'");
+            usageError("--format must be one of " + names + " with " + modeFlag + ", not '" + *formatName + "'");
+        }
+        a.format = it->second;
     }
     if (mergeName) {
         const auto strategy = hiera::mergeStrategyFromName(*mergeName);

@@ -24,10 +24,15 @@ struct CliArgs
     std::optional<hiera::MergeSpec> merge;
     bool explain = false;
     bool noCache = false;
-    enum class Format { Yaml, Json, Table, Csv, Markdown } format = Format::Yaml;
-    bool formatGiven = false;
-    std::string nodesPath; // --nodes: a node library (directory of facts files or a PuppetDB export)
+    enum class Format { Yaml, Json, Csv, Table, Markdown } format = Format::Yaml;
     std::string key;
+    // What the run does: look KEY up, print every key of the node (--all-keys), or compare the nodes of
+    // two facts files key by key (--diff-facts A B; --prefix limits the keys), or look KEY up on every
+    // node of a library (--nodes DIR|FILE: a directory of facts files or a PuppetDB export).
+    enum class Mode { Lookup, AllKeys, DiffFacts, Fleet } mode = Mode::Lookup;
+    std::string nodesPath;
+    std::vector<std::string> diffFacts;
+    std::string prefix;
     bool help = false;
     bool version = false;
 };

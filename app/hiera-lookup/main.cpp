@@ -3,6 +3,7 @@
 
 #include "cliargs.h"
 #include "fleetmode.h"
+#include "nodecommands.h"
 
 #include <hiera/engine.h>
 #include <hiera/environment.h>
@@ -77,6 +78,42 @@ int writeStdout(std::string_view text)
     return 0;
 }
 
+// The scope tree of one node: its facts, trusted.certname (`node`, else the clientcert fact) and
+// $environment as puppet lookup sets it.
+hiera::Value nodeScopeTree(const std::string& factsFile, const std::string& node, const std::string& scopeFile,
+                           const std::string& environment)
+{
+    hiera::Value facts{hiera::Hash()};
+    if (!factsFile.empty())
+        facts = hiera::loadFactsFile(factsFile);
+    hiera::Value extra;
+    if (!scopeFile.empty())
+        extra = hiera::parseFacts(hiera::readFile(scopeFile), scopeFile);
+    hiera::Value scopeTree = hiera::scopeFromFacts(facts, node, extra);
+    if (scopeTree.isHash() && !scopeTree.asHash().contains("environment"))
+        scopeTree.mutableHash().set("environment", hiera::Value(environment));
+    return scopeTree;
+}
+
+// What a report calls a node: its certname, else the facts file's name.
+std::string nodeName(const hiera::MapScope& scope, const std::string& factsFile)
+{
+    if (auto certname = scope.lookup("trusted.certname"); certname && certname->isString() && !certname->asString().empty())
+        return certname->asString();
+    return factsFile.substr(factsFile.find_last_of('/') + 1);
+}
+
+int finish(const CommandOutput& o)
+{
+    for (const auto& w : o.warnings)
+        std::cerr << "hiera-lookup: warning: " << hiera::printableLine(w) << '\n';
+    if (const int status = writeStdout(o.out); status != 0)
+        return status;
+    for (const auto& e : o.errors)
+        std::cerr << "hiera-lookup: error: " << hiera::printableLine(e) << '\n';
+    return o.exitCode;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -94,18 +131,10 @@ int main(int argc, char** argv)
         return writeStdout(std::string("hiera-lookup ") + HIERA_VERSION + '\n');
 
     try {
-        hiera::Value facts{hiera::Hash()};
-        if (!args.factsFile.empty())
-            facts = hiera::loadFactsFile(args.factsFile);
-        hiera::Value extra;
-        if (!args.scopeFile.empty()) {
-            extra = hiera::parseFacts(hiera::readFile(args.scopeFile), args.scopeFile);
-        }
-        hiera::Value scopeTree = hiera::scopeFromFacts(facts, args.node, extra);
-        // puppet lookup sets the top-scope $environment to the environment's name.
-        if (scopeTree.isHash() && !scopeTree.asHash().contains("environment"))
-            scopeTree.mutableHash().set("environment", hiera::Value(args.environment));
-        hiera::MapScope scope(scopeTree);
+        const hiera::MapScope scope(nodeScopeTree(args.factsFile, args.node, args.scopeFile, args.environment));
+        std::vector<hiera::MapScope> diffScopes; // --diff-facts: both nodes, read before the engine loads
+        for (const std::string& file : args.diffFacts)
+            diffScopes.emplace_back(nodeScopeTree(file, {}, {}, args.environment));
 
         hiera::EngineOptions engineOptions;
         if (!args.noCache)
@@ -113,6 +142,7 @@ int main(int argc, char** argv)
         engineOptions.skipUnsupportedLevels = args.skipUnsupported;
         engineOptions.eyamlPrivateKey = args.eyamlPrivateKey;
         std::vector<hiera::Layer> layers;
+        std::string repositoryRoot; // reports name files relative to it
         if (!args.config.empty()) {
             hiera::EnvironmentOptions envOptions;
             envOptions.name = args.environment;
@@ -122,15 +152,25 @@ int main(int argc, char** argv)
             for (const auto& w : env.warnings)
                 std::cerr << "hiera-lookup: warning: " << hiera::printableLine(w) << '\n';
             layers = std::move(env.layers);
+            repositoryRoot = env.root;
         } else {
             hiera::Layer global;
             global.config = hiera::Config::load(args.globalConfig);
+            repositoryRoot = global.config.directory;
             layers.push_back(std::move(global));
         }
         auto engine = hiera::Engine::fromLayers(std::move(layers), engineOptions);
-        if (!args.nodesPath.empty())
+        if (args.mode == CliArgs::Mode::Fleet)
             return runFleet(*engine, args);
+        if (args.mode == CliArgs::Mode::DiffFacts) {
+            for (const auto& s : diffScopes)
+                preloadInParallel(*engine, s);
+            return finish(runDiff(*engine, {nodeName(diffScopes[0], args.diffFacts[0]), &diffScopes[0]},
+                                  {nodeName(diffScopes[1], args.diffFacts[1]), &diffScopes[1]}, args, repositoryRoot));
+        }
         preloadInParallel(*engine, scope);
+        if (args.mode == CliArgs::Mode::AllKeys)
+            return finish(runAllKeys(*engine, scope, args, repositoryRoot));
         hiera::LookupRequest options;
         options.merge = args.merge;
         options.explain = args.explain;

@@ -73,6 +73,22 @@ struct LookupRequest
     bool explain = false;           // build the trace
 };
 
+// The merge a lookup folded the root key's values with, and where it came from (Puppet's order: the
+// caller's merge, else the key's lookup_options entry, else first).
+struct MergeUsed
+{
+    enum class Source { Default, LookupOptions, Caller };
+    MergeSpec spec;
+    Source source = Source::Default;
+    // The lookup_options entry (an exact key or a ^pattern) selected for the key, whether or not its
+    // merge was used (a caller's merge wins; an entry may hold only convert_to). Null when none. It
+    // shares the engine's table, so that reporting it costs a lookup no copy.
+    std::shared_ptr<const std::string> lookupOptionsEntry;
+
+    std::string_view entryName() const { return lookupOptionsEntry ? std::string_view(*lookupOptionsEntry) : ""; }
+};
+const char* mergeSourceName(MergeUsed::Source s); // "default", "lookup_options", "caller"
+
 struct LookupResult
 {
     enum class Status { Found, NotFound, Error };
@@ -83,6 +99,9 @@ struct LookupResult
     std::optional<Error> error;
     std::vector<std::string> warnings;
     TracePtr trace;       // set when LookupRequest::explain
+    // Set once the lookup has chosen its merge (unset when it failed before: bad lookup_options, a bad
+    // key). For a module key answered by its default_hierarchy, that hierarchy's own choice.
+    std::optional<MergeUsed> merge;
 
     bool found() const { return status == Status::Found; }
 };

@@ -80,6 +80,16 @@ std::string Layer::providerTitle() const
     return {};
 }
 
+const char* mergeSourceName(MergeUsed::Source s)
+{
+    switch (s) {
+    case MergeUsed::Source::Default: return "default";
+    case MergeUsed::Source::LookupOptions: return "lookup_options";
+    case MergeUsed::Source::Caller: return "caller";
+    }
+    return "?";
+}
+
 // ---- Engine --------------------------------------------------------------------------------------------
 
 Engine::Engine(std::vector<Layer> layers, EngineOptions options)
@@ -210,25 +220,11 @@ std::vector<std::string> Engine::keyInventory(const Scope& scope, std::size_t ma
 {
     std::set<std::string> keys;
     const auto snapshot = resolveSnapshot(*this, scope);
-    for (const LayerState& layer : snapshot->layers)
-        for (const auto* levels : {&layer.levels, &layer.defaultLevels})
-        for (const LevelState& level : *levels)
-            for (const ResolvedFile& rf : level.files) {
-                const DataFile& file = *rf.file;
-                if (!file.exists || file.error || !file.data.isHash())
-                    continue;
-                for (const auto& e : file.data.asHash()) {
-                    if (!e.key.isString() || e.key.asString() == "lookup_options")
-                        continue;
-                    // A module's data answers only keys in its namespace (layers.md §2).
-                    if (layer.layer->kind == Layer::Kind::Module
-                        && e.key.asString().rfind(layer.layer->module + "::", 0) != 0)
-                        continue;
-                    const std::string root = quoteSegment(e.key.asString());
-                    keys.insert(root);
-                    collectKeys(root, e.value, 1, maxDepth, keys);
-                }
-            }
+    forEachRootEntry(*snapshot, [&](const Hash::Entry& e) {
+        const std::string root = quoteSegment(e.key.asString());
+        keys.insert(root);
+        collectKeys(root, e.value, 1, maxDepth, keys);
+    });
     return {keys.begin(), keys.end()};
 }
 

@@ -85,7 +85,7 @@ LookupResult LookupRun::run(std::string_view key, const LookupRequest& request)
     try {
         const LookupKey parsed = LookupKey::parse(key);
         pushName(parsed.original());
-        Outcome o = lookupKey(parsed, request.merge, root);
+        Outcome o = lookupKey(parsed, request.merge, root, &result.merge);
         result.rootFound = o.rootFound;
         result.rootValue = o.rootValue;
         if (o.found) {
@@ -107,8 +107,46 @@ LookupResult LookupRun::run(std::string_view key, const LookupRequest& request)
     return result;
 }
 
+KeyPresence::KeyPresence(const NodeSnapshot& snapshot)
+{
+    std::vector<const DataFile*> files;
+    std::size_t entries = 0;
+    for (const LayerState& layer : snapshot.layers)
+        for (const auto* levels : {&layer.levels, &layer.defaultLevels})
+            for (const LevelState& level : *levels)
+                for (const ResolvedFile& rf : level.files) {
+                    const DataFile* file = rf.file.get();
+                    if (file && file->exists && !file->error && file->data.isHash()
+                        && std::find(files.begin(), files.end(), file) == files.end()) {
+                        files.push_back(file);
+                        entries += file->data.asHash().size();
+                    }
+                }
+    m_files.reserve(entries);
+    for (const DataFile* file : files)
+        for (const auto& e : file->data.asHash()) {
+            if (!e.key.isString())
+                continue;
+            Holders& h = m_files[e.key.asString()];
+            if (h.count < Holders::kMax)
+                h.files[h.count++] = file;
+            else
+                h.all = true;
+        }
+}
+
+const KeyPresence::Holders& KeyPresence::filesWith(std::string_view root) const
+{
+    static const Holders kNone;
+    const auto it = m_files.find(root);
+    return it == m_files.end() ? kNone : it->second;
+}
+
 std::optional<Value> LookupRun::subLookup(const std::string& key, TraceCursor trace)
 {
+    if (m_subLookupMemo)
+        if (auto it = m_subLookupMemo->find(key); it != m_subLookupMemo->end())
+            return it->second;
     std::optional<LookupKey> parsed = LookupKey::tryParse(key);
     if (!parsed)
         throw Error(ErrorCode::InterpolationSyntax, "Syntax error in key given to a lookup: '" + key + "'");
@@ -120,9 +158,10 @@ std::optional<Value> LookupRun::subLookup(const std::string& key, TraceCursor tr
         ~Pop() { r.popName(); }
     } pop{*this};
     Outcome o = lookupKey(*parsed, std::nullopt, trace);
-    if (!o.found)
-        return std::nullopt;
-    return o.value;
+    std::optional<Value> answer = o.found ? std::optional<Value>(std::move(o.value)) : std::nullopt;
+    if (m_subLookupMemo)
+        m_subLookupMemo->emplace(key, answer);
+    return answer;
 }
 
 bool LookupRun::pushName(const std::string& name)
@@ -164,8 +203,23 @@ void LookupRun::warn(const std::string& message)
         m_warnings.push_back(message);
 }
 
+namespace {
+MergeUsed mergeUsed(const MergeSpec& spec, bool fromCaller, bool fromLookupOptions,
+                    const std::shared_ptr<const LookupOptionsEntry>& entry)
+{
+    MergeUsed m;
+    m.spec = spec;
+    m.source = fromCaller ? MergeUsed::Source::Caller
+        : fromLookupOptions ? MergeUsed::Source::LookupOptions
+                            : MergeUsed::Source::Default;
+    if (entry)
+        m.lookupOptionsEntry = std::shared_ptr<const std::string>(entry, &entry->name); // aliasing: no copy
+    return m;
+}
+} // namespace
+
 LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optional<MergeSpec>& callerMerge,
-                                        TraceCursor parent)
+                                        TraceCursor parent, std::optional<MergeUsed>* used)
 {
     Outcome out;
     // The top-level lookup records into the root node; a nested one (lookup() in data) gets its own.
@@ -189,6 +243,8 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
         merge = *entry->merge;
         fromLookupOptions = true;
     }
+    if (used)
+        *used = mergeUsed(merge, callerMerge.has_value(), fromLookupOptions, entry);
     trace.with([&](TraceNode& n) {
         n.merge = merge;
         n.mergeFromLookupOptions = fromLookupOptions;
@@ -199,8 +255,14 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
     });
     std::optional<Value> rootValue =
         lookupRoot(key.root(), merge, trace, /*lookupOptionsMeta=*/false, {LayerSelection::Mode::Data, module});
-    if (!rootValue && !module.empty())
+    if (!rootValue && !module.empty()) {
         rootValue = lookupDefaultHierarchy(key, module, callerMerge, trace, entry);
+        if (rootValue && used) {
+            const bool fromDefaultOptions = !callerMerge && entry && entry->merge;
+            *used = mergeUsed(callerMerge ? *callerMerge : fromDefaultOptions ? *entry->merge : MergeSpec(),
+                              callerMerge.has_value(), fromDefaultOptions, entry);
+        }
+    }
     if (!rootValue) {
         if (nested)
             trace.event(TraceNode::Event::NotFound);
@@ -344,6 +406,7 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
     const bool first = merge.strategy == MergeStrategy::First;
     Fold all(merge);
     const Hash::PreparedKey prepared(root); // hashed once for every level's file
+    const KeyPresence::Holders* holders = m_presence ? &m_presence->filesWith(root) : nullptr;
     const auto& layers = m_snapshot.layers;
     for (std::size_t li = 0; li < layers.size() && !(first && all.have()); ++li) {
         const LayerState& layer = layers[li];
@@ -371,7 +434,7 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
             levelTrace.with([&](TraceNode& n) { n.name = level.level->name; });
             const std::size_t before = inLayer.count();
             try {
-                lookupLevel(level, prepared, root, merge, levelTrace, inLayer, lookupOptionsMeta);
+                lookupLevel(level, prepared, root, merge, levelTrace, inLayer, lookupOptionsMeta, holders);
             } catch (const Error& e) {
                 levelTrace.failed(e);
                 throw;
@@ -426,7 +489,8 @@ void LookupRun::consultUnrunnable(const LevelState& level, const Error& why, Tra
 }
 
 void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const std::string& rootKey,
-                            const MergeSpec& merge, TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta)
+                            const MergeSpec& merge, TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta,
+                            const KeyPresence::Holders* holders)
 {
     if (level.error)
         throw *level.error;
@@ -435,6 +499,8 @@ void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& ro
         return;
     }
     const bool first = merge.strategy == MergeStrategy::First;
+    if (holders && !level.provider->answersFromDataHash())
+        holders = nullptr;
     Fold inLevel(merge);
     for (const ResolvedFile& rf : level.files) {
         if (first && inLevel.have())
@@ -461,6 +527,8 @@ void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& ro
         }
         for (const auto& w : file.warnings)
             warn(w);
+        if (holders && !holders->holds(&file))
+            continue; // the file lacks the key: its provider would answer nothing
         std::optional<LocationHit> hit;
         try {
             hit = level.provider->lookup(

@@ -11,6 +11,10 @@
 #include <hiera/engine.h>
 #include <hiera/lookupkey.h>
 
+#include <optional>
+#include <string>
+#include <unordered_map>
+
 namespace hiera::detail {
 
 // Which layers a search covers (layers.md §2-4).
@@ -35,10 +39,57 @@ struct LayerSelection
 // The module a key belongs to: what precedes its first "::" (`ntp::servers` → `ntp`), or empty.
 std::string_view moduleOfKey(std::string_view root);
 
+// Answers of sub-lookups (lookup(), hiera() and alias() in data) by key, kept across the lookups of
+// one node by hosts that look up many of its keys (the all-keys view, the node diff). Only answers
+// that completed are kept: an answer does not depend on which lookup asked for it (a recursion
+// through the key would fail it everywhere, so it is never kept), except for the nesting limit
+// (EngineOptions::maxInterpolationDepth), which a kept answer no longer meets deeper down. The
+// warnings of a kept answer come with the lookup that made it only. Not thread-safe: one per thread.
+using SubLookupMemo = std::unordered_map<std::string, std::optional<Value>>;
+
+// Which of a snapshot's data files hold which root keys (string keys of their top-level hashes), for
+// hosts that look up every key of a node: a lookup given one does not ask a data_hash level's
+// provider about a file that lacks the root key, with the same answer (that file has nothing for it)
+// at a fraction of the cost (a node of a large control repository: 17,000 keys, 37 files, most of
+// them asked about a key they lack). Only for lookups without a trace.
+class KeyPresence
+{
+public:
+    // The files that hold a key. A key held by more than kMax files is not filtered (all == true):
+    // skipping is only a shortcut, and a fixed size keeps the index to one allocation per key.
+    struct Holders
+    {
+        static constexpr std::size_t kMax = 4;
+        const DataFile* files[kMax] = {};
+        std::uint8_t count = 0;
+        bool all = false;
+
+        bool holds(const DataFile* f) const
+        {
+            if (all)
+                return true;
+            for (std::uint8_t i = 0; i < count; ++i)
+                if (files[i] == f)
+                    return true;
+            return false;
+        }
+    };
+
+    explicit KeyPresence(const NodeSnapshot& snapshot);
+    // The files holding `root` (none: an empty Holders).
+    const Holders& filesWith(std::string_view root) const;
+
+private:
+    std::unordered_map<std::string_view, Holders> m_files; // views into the files' keys
+};
+
 class LookupRun : public InterpolationHost
 {
 public:
     LookupRun(const Engine& engine, const Scope& scope, const NodeSnapshot& snapshot, bool explain);
+    // Not with explain: a trace shows every sub-lookup.
+    void setSubLookupMemo(SubLookupMemo* memo) { m_subLookupMemo = m_explain ? nullptr : memo; }
+    void setKeyPresence(const KeyPresence* presence) { m_presence = m_explain ? nullptr : presence; }
 
     LookupResult run(std::string_view key, const LookupRequest& request);
     // Merges lookup_options for the snapshot (used while building it). Throws hiera::Error.
@@ -65,7 +116,9 @@ private:
     };
     class Fold;
 
-    Outcome lookupKey(const LookupKey& key, const std::optional<MergeSpec>& callerMerge, TraceCursor parent);
+    // `used`, for the top-level lookup only: receives the merge chosen (LookupResult::merge).
+    Outcome lookupKey(const LookupKey& key, const std::optional<MergeSpec>& callerMerge, TraceCursor parent,
+                      std::optional<MergeUsed>* used = nullptr);
     const LookupOptionsTable& lookupOptions(TraceCursor trace, std::string_view module);
     std::optional<Value> lookupRoot(const std::string& root, const MergeSpec& merge, TraceCursor trace,
                                     bool lookupOptionsMeta, LayerSelection layers);
@@ -73,8 +126,11 @@ private:
     std::optional<Value> lookupDefaultHierarchy(const LookupKey& key, std::string_view module,
                                                 const std::optional<MergeSpec>& callerMerge, TraceCursor trace,
                                                 std::shared_ptr<const LookupOptionsEntry>& entry);
+    // `holders`: with a KeyPresence, the files that hold the root key (data_hash levels skip the
+    // others); null: ask every file.
     void lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const std::string& rootKey,
-                     const MergeSpec& merge, TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta);
+                     const MergeSpec& merge, TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta,
+                     const KeyPresence::Holders* holders);
     // A level whose function cannot be run: fails when consulted, or is skipped with a warning.
     void consultUnrunnable(const LevelState& level, const Error& why, TraceCursor levelTrace);
 
@@ -87,6 +143,8 @@ private:
     bool m_lookupOptionsInterpolated = false;
     std::vector<std::string_view> m_names; // keys and scope:names being looked up (owned by callers)
     std::vector<std::string> m_warnings;
+    SubLookupMemo* m_subLookupMemo = nullptr;
+    const KeyPresence* m_presence = nullptr;
 };
 
 } // namespace hiera::detail

@@ -235,6 +235,27 @@ void buildModuleOptions(const Engine& engine, const Scope& scope, NodeSnapshot& 
 
 } // namespace
 
+void forEachRootEntry(const NodeSnapshot& snapshot, const std::function<void(const Hash::Entry&)>& f)
+{
+    for (const LayerState& layer : snapshot.layers)
+        for (const auto* levels : {&layer.levels, &layer.defaultLevels})
+            for (const LevelState& level : *levels)
+                for (const ResolvedFile& rf : level.files) {
+                    const DataFile& file = *rf.file;
+                    if (!file.exists || file.error || !file.data.isHash())
+                        continue;
+                    for (const auto& e : file.data.asHash()) {
+                        if (!e.key.isString() || e.key.asString() == "lookup_options")
+                            continue;
+                        // A module's data answers only keys in its namespace (layers.md §2).
+                        if (layer.layer->kind == Layer::Kind::Module
+                            && e.key.asString().rfind(layer.layer->module + "::", 0) != 0)
+                            continue;
+                        f(e);
+                    }
+                }
+}
+
 std::shared_ptr<const NodeSnapshot> buildSnapshot(const Engine& engine, const Scope& scope, bool explain,
                                                   const NodeSnapshot* previous)
 {

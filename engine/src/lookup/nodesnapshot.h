@@ -11,6 +11,7 @@
 
 #include <hiera/engine.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -88,6 +89,11 @@ std::shared_ptr<NodeSnapshot> resolveSnapshot(const Engine& engine, const Scope&
 // Resolves, then merges lookup_options (reusing `previous`'s when the files are the same).
 std::shared_ptr<const NodeSnapshot> buildSnapshot(const Engine& engine, const Scope& scope, bool explain,
                                                   const NodeSnapshot* previous);
+
+// Every top-level entry that answers a lookup in this snapshot's data files, in hierarchy order (a
+// key may come more than once): lookup_options, non-string keys, files that failed and a module's
+// keys outside its namespace are left out. The key inventory and the all-keys views walk this.
+void forEachRootEntry(const NodeSnapshot& snapshot, const std::function<void(const Hash::Entry&)>& f);
 
 // lookup_options merged from files without interpolation depend only on which files they come from;
 // hosts that look up many nodes share those tables here.

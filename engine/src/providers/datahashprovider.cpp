@@ -22,6 +22,8 @@ public:
         return env.files.get(path, m_backend, options, env.limits);
     }
 
+    bool answersFromDataHash() const override { return true; }
+
     std::optional<LocationHit> lookup(const LocationQuery& q) const override
     {
         const DataFile& file = q.file;

@@ -1,0 +1,52 @@
+#include "nodecommands.h"
+
+#include <hiera/error.h>
+#include <hiera/nodedata.h>
+#include <hiera/nodediff.h>
+
+CommandOutput runAllKeys(const hiera::Engine& engine, const hiera::Scope& scope, const CliArgs& args,
+                         const std::string& repositoryRoot)
+{
+    CommandOutput o;
+    const hiera::NodeData data = hiera::resolveAllKeys(engine, scope);
+    hiera::NodeExportOptions options;
+    options.revealSecrets = args.showSecrets;
+    options.relativeTo = repositoryRoot;
+    switch (args.format) {
+    case CliArgs::Format::Json: o.out = hiera::nodeDataJson(data, options); break;
+    case CliArgs::Format::Csv: o.out = hiera::nodeDataCsv(data, options); break;
+    default: o.out = hiera::nodeDataYaml(data, options); break;
+    }
+    for (const hiera::ResolvedKey& k : data.keys)
+        if (k.status == hiera::LookupResult::Status::Error)
+            o.errors.push_back(hiera::printableLine(k.key) + ": " + k.error);
+    o.warnings = data.warnings;
+    o.exitCode = o.errors.empty() ? 0 : 2;
+    return o;
+}
+
+CommandOutput runDiff(const hiera::Engine& engine, const NamedScope& a, const NamedScope& b, const CliArgs& args,
+                      const std::string& repositoryRoot)
+{
+    CommandOutput o;
+    hiera::DiffOptions diffOptions;
+    diffOptions.prefix = args.prefix;
+    const hiera::NodeDiff diff = hiera::diffNodes(engine, *a.scope, *b.scope, diffOptions);
+    hiera::DiffExportOptions options;
+    options.nameA = a.name;
+    options.nameB = b.name;
+    options.revealSecrets = args.showSecrets;
+    options.relativeTo = repositoryRoot;
+    switch (args.format) {
+    case CliArgs::Format::Markdown: o.out = hiera::nodeDiffMarkdown(diff, options); break;
+    case CliArgs::Format::Json: o.out = hiera::nodeDiffJson(diff, options); break;
+    case CliArgs::Format::Csv: o.out = hiera::nodeDiffCsv(diff, options); break;
+    default: o.out = hiera::nodeDiffText(diff, options); break;
+    }
+    o.warnings = diff.warnings;
+    // Keys that fail on both nodes were not compared: the answer "no differences" would be untrue.
+    for (const auto& [key, error] : diff.failedOnBoth)
+        o.errors.push_back(hiera::printableLine(key) + ": fails on both nodes: " + error);
+    o.exitCode = !o.errors.empty() ? 2 : diff.keys.empty() ? 0 : 1;
+    return o;
+}

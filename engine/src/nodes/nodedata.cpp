@@ -1,0 +1,52 @@
+#include "nodes/noderesolver.h"
+
+#include <hiera/nodedata.h>
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace hiera {
+
+std::size_t NodeData::errorCount() const
+{
+    return static_cast<std::size_t>(std::count_if(keys.begin(), keys.end(), [](const ResolvedKey& k) {
+        return k.status == LookupResult::Status::Error;
+    }));
+}
+
+std::string describeMerge(const MergeUsed& merge)
+{
+    std::string s = mergeStrategyName(merge.spec.strategy);
+    switch (merge.source) {
+    case MergeUsed::Source::Default: return s + " (default)";
+    case MergeUsed::Source::Caller: return s + " (caller)";
+    case MergeUsed::Source::LookupOptions: return s + " (lookup_options '" + std::string(merge.entryName()) + "')";
+    }
+    return s;
+}
+
+NodeData resolveAllKeys(const Engine& engine, const Scope& scope, const ResolveOptions& options)
+{
+    NodeData data;
+    const detail::NodeResolver node(engine, scope);
+    const std::vector<std::string_view> roots = node.rootKeys();
+    data.keys.reserve(roots.size());
+    std::vector<std::string> warnings;
+    for (std::size_t i = 0; i < roots.size(); ++i) {
+        if (options.stop.stop_requested()) {
+            data.cancelled = true;
+            break;
+        }
+        data.keys.push_back(node.resolve(roots[i], warnings));
+        if (options.progress)
+            options.progress(i + 1, roots.size());
+    }
+    // Every lookup repeats the node's warnings (skipped files): keep each once, in first-seen order.
+    std::unordered_set<std::string> seen;
+    for (auto& w : warnings)
+        if (seen.insert(w).second)
+            data.warnings.push_back(std::move(w));
+    return data;
+}
+
+} // namespace hiera

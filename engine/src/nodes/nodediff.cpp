@@ -1,0 +1,79 @@
+#include "nodes/noderesolver.h"
+
+#include <hiera/nodediff.h>
+
+#include <algorithm>
+#include <iterator>
+#include <unordered_set>
+
+namespace hiera {
+
+namespace {
+
+bool sameAnswer(const LookupResult& x, const LookupResult& y)
+{
+    if (x.status != y.status)
+        return false;
+    switch (x.status) {
+    case LookupResult::Status::Found: return x.value == y.value;
+    case LookupResult::Status::NotFound: return true;
+    case LookupResult::Status::Error: return detail::errorLine(x) == detail::errorLine(y);
+    }
+    return false;
+}
+
+KeyDifference::Side side(const detail::NodeResolver& node, LookupResult r)
+{
+    KeyDifference::Side s;
+    s.status = r.status;
+    s.merge = std::move(r.merge);
+    if (r.status == LookupResult::Status::Error)
+        s.error = detail::errorLine(r);
+    if (r.found()) {
+        s.files = node.leafFiles(r.value);
+        s.value = std::move(r.value);
+    }
+    return s;
+}
+
+} // namespace
+
+NodeDiff diffNodes(const Engine& engine, const Scope& a, const Scope& b, const DiffOptions& options)
+{
+    NodeDiff diff;
+    const detail::NodeResolver nodeA(engine, a);
+    const detail::NodeResolver nodeB(engine, b);
+    const std::vector<std::string_view> keysA = nodeA.rootKeys();
+    const std::vector<std::string_view> keysB = nodeB.rootKeys();
+    std::vector<std::string_view> keys;
+    keys.reserve(std::max(keysA.size(), keysB.size()));
+    std::set_union(keysA.begin(), keysA.end(), keysB.begin(), keysB.end(), std::back_inserter(keys));
+    std::vector<std::string> warnings;
+    for (const std::string_view key : keys) {
+        if (!key.starts_with(options.prefix))
+            continue;
+        if (options.stop.stop_requested()) {
+            diff.cancelled = true;
+            break;
+        }
+        LookupResult x = nodeA.lookup(key);
+        LookupResult y = nodeB.lookup(key);
+        ++diff.keysCompared;
+        for (auto* r : {&x, &y})
+            for (auto& w : r->warnings)
+                warnings.push_back(std::move(w));
+        if (sameAnswer(x, y)) {
+            if (x.status == LookupResult::Status::Error)
+                diff.failedOnBoth.emplace_back(std::string(key), detail::errorLine(x));
+            continue;
+        }
+        diff.keys.push_back({std::string(key), side(nodeA, std::move(x)), side(nodeB, std::move(y))});
+    }
+    std::unordered_set<std::string> seen;
+    for (auto& w : warnings)
+        if (seen.insert(w).second)
+            diff.warnings.push_back(std::move(w));
+    return diff;
+}
+
+} // namespace hiera

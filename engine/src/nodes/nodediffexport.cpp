@@ -1,0 +1,175 @@
+// The node diff's exports: Markdown, JSON, CSV and a plain-text listing for terminals.
+
+#include "nodes/csv.h"
+#include "nodes/relativepath.h"
+
+#include <hiera/error.h>
+#include <hiera/nodediff.h>
+#include <hiera/valueformat.h>
+
+namespace hiera {
+
+namespace {
+
+using Side = KeyDifference::Side;
+
+Value shown(const Value& v, const DiffExportOptions& options)
+{
+    return options.revealSecrets || !containsSecret(v) ? v : redactSecrets(v);
+}
+
+// Compact JSON; Ruby's inspect form for what JSON cannot hold (NaN, infinities).
+std::string valueText(const Value& v, const DiffExportOptions& options)
+{
+    const Value s = shown(v, options);
+    try {
+        return toJson(s);
+    } catch (const Error&) {
+        return rubyInspect(s);
+    }
+}
+
+std::string answerText(const Side& s, const DiffExportOptions& options)
+{
+    switch (s.status) {
+    case LookupResult::Status::Found: return valueText(s.value, options);
+    case LookupResult::Status::NotFound: return "(not found)";
+    case LookupResult::Status::Error: return "error: " + s.error;
+    }
+    return {};
+}
+
+const char* statusName(LookupResult::Status s)
+{
+    switch (s) {
+    case LookupResult::Status::Found: return "found";
+    case LookupResult::Status::NotFound: return "not found";
+    case LookupResult::Status::Error: return "error";
+    }
+    return "?";
+}
+
+std::string joinFiles(const Side& s, const DiffExportOptions& options, std::string_view separator)
+{
+    std::string out;
+    for (const std::string& f : s.files) {
+        if (!out.empty())
+            out += separator;
+        out += detail::relativePath(f, options.relativeTo);
+    }
+    return out;
+}
+
+std::string summary(const NodeDiff& diff, const DiffExportOptions& options)
+{
+    std::string s = std::to_string(diff.keys.size()) + (diff.keys.size() == 1 ? " key differs" : " keys differ")
+        + " between " + printableLine(options.nameA) + " and " + printableLine(options.nameB) + " ("
+        + std::to_string(diff.keysCompared) + " compared)";
+    if (diff.cancelled)
+        s += ", cancelled before every key was compared";
+    return s;
+}
+
+// A Markdown table cell: one line, pipes escaped.
+std::string cell(std::string_view text)
+{
+    std::string out;
+    for (char c : text) {
+        if (c == '|')
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+Value sideValue(const Side& s, const DiffExportOptions& options)
+{
+    Hash h;
+    h.set("status", Value(statusName(s.status)));
+    if (s.found()) {
+        Value v = shown(s.value, options);
+        try {
+            toJson(v);
+            h.set("value", std::move(v));
+        } catch (const Error& e) {
+            h.set("error", Value(printableLine(e.message())));
+        }
+    }
+    if (s.status == LookupResult::Status::Error)
+        h.set("error", Value(s.error));
+    Array files;
+    for (const std::string& f : s.files)
+        files.emplace_back(detail::relativePath(f, options.relativeTo));
+    h.set("files", Value(std::move(files)));
+    return Value(std::move(h));
+}
+
+} // namespace
+
+std::string nodeDiffMarkdown(const NodeDiff& diff, const DiffExportOptions& options)
+{
+    std::string out = summary(diff, options) + ".\n";
+    if (diff.keys.empty())
+        return out;
+    out += "\n| key | " + cell(options.nameA) + " | " + cell(options.nameB) + " | " + cell(options.nameA)
+        + " files | " + cell(options.nameB) + " files |\n|---|---|---|---|---|\n";
+    for (const KeyDifference& d : diff.keys)
+        out += "| " + cell(printableLine(d.key)) + " | " + cell(answerText(d.a, options)) + " | "
+            + cell(answerText(d.b, options)) + " | " + cell(joinFiles(d.a, options, "<br>")) + " | "
+            + cell(joinFiles(d.b, options, "<br>")) + " |\n";
+    return out;
+}
+
+std::string nodeDiffJson(const NodeDiff& diff, const DiffExportOptions& options)
+{
+    Hash doc;
+    doc.set("a", Value(options.nameA));
+    doc.set("b", Value(options.nameB));
+    doc.set("keys_compared", Value(static_cast<std::int64_t>(diff.keysCompared)));
+    if (diff.cancelled)
+        doc.set("cancelled", Value(true));
+    Array differences;
+    differences.reserve(diff.keys.size());
+    for (const KeyDifference& d : diff.keys) {
+        Hash h;
+        h.set("key", Value(d.key));
+        h.set("a", sideValue(d.a, options));
+        h.set("b", sideValue(d.b, options));
+        differences.emplace_back(std::move(h));
+    }
+    doc.set("differences", Value(std::move(differences)));
+    return toJson(Value(std::move(doc)), /*pretty=*/true) + "\n";
+}
+
+std::string nodeDiffCsv(const NodeDiff& diff, const DiffExportOptions& options)
+{
+    std::string out;
+    detail::appendCsvRow(out, {"key", "a_status", "a_value", "a_files", "b_status", "b_value", "b_files"});
+    auto value = [&](const Side& s) {
+        return s.found() ? valueText(s.value, options) : s.status == LookupResult::Status::Error ? s.error : "";
+    };
+    for (const KeyDifference& d : diff.keys)
+        detail::appendCsvRow(out, {d.key, statusName(d.a.status), value(d.a), joinFiles(d.a, options, ";"),
+                                   statusName(d.b.status), value(d.b), joinFiles(d.b, options, ";")});
+    return out;
+}
+
+std::string nodeDiffText(const NodeDiff& diff, const DiffExportOptions& options)
+{
+    std::string out;
+    const std::size_t width = std::max(options.nameA.size(), options.nameB.size());
+    auto line = [&](const std::string& name, const Side& s) {
+        out += "  " + printableLine(name) + ':' + std::string(width - name.size() + 1, ' ') + answerText(s, options);
+        if (!s.files.empty())
+            out += "  (" + joinFiles(s, options, ", ") + ")";
+        out += '\n';
+    };
+    for (const KeyDifference& d : diff.keys) {
+        out += printableLine(d.key) + '\n';
+        line(options.nameA, d.a);
+        line(options.nameB, d.b);
+    }
+    return out + summary(diff, options) + '\n';
+}
+
+} // namespace hiera

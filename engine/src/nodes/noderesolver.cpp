@@ -1,0 +1,150 @@
+#include "nodes/noderesolver.h"
+
+#include <hiera/lookupkey.h>
+
+#include <algorithm>
+
+namespace hiera::detail {
+
+std::string lookupKeyForRoot(std::string_view root)
+{
+    if (!root.empty() && LookupKey::isSingleSegment(root))
+        return std::string(root);
+    const char quote = root.find('"') == std::string_view::npos ? '"' : '\'';
+    return quote + std::string(root) + quote;
+}
+
+std::string errorLine(const LookupResult& r)
+{
+    return r.error ? printableLine(r.error->what()) : std::string();
+}
+
+NodeResolver::NodeResolver(const Engine& engine, const Scope& scope)
+    : m_engine(engine)
+    , m_scope(scope)
+    , m_snapshot(buildSnapshot(engine, scope, /*explain=*/false, nullptr))
+    , m_presence(*m_snapshot)
+{
+    std::size_t rank = 0;
+    for (const LayerState& layer : m_snapshot->layers)
+        for (const auto* levels : {&layer.levels, &layer.defaultLevels})
+            for (const LevelState& level : *levels)
+                for (const ResolvedFile& rf : level.files)
+                    if (rf.file && rf.file->exists)
+                        m_files.try_emplace(SourceFiles::intern(rf.candidate.path),
+                                            FileInfo{level.level, layer.layer->displayName(), rf.candidate.path, rank++});
+}
+
+std::vector<std::string_view> NodeResolver::rootKeys() const
+{
+    // Views into the snapshot's parsed files (alive as long as it is): no key is copied.
+    std::vector<std::string_view> views;
+    forEachRootEntry(*m_snapshot, [&](const Hash::Entry& e) { views.push_back(e.key.asString()); });
+    std::sort(views.begin(), views.end());
+    views.erase(std::unique(views.begin(), views.end()), views.end());
+    return views;
+}
+
+LookupResult NodeResolver::lookup(std::string_view root) const
+{
+    LookupRun run(m_engine, m_scope, *m_snapshot, /*explain=*/false);
+    run.setSubLookupMemo(&m_subLookups);
+    run.setKeyPresence(&m_presence);
+    if (!root.empty() && LookupKey::isSingleSegment(root))
+        return run.run(root, {});
+    return run.run(lookupKeyForRoot(root), {});
+}
+
+const NodeResolver::FileInfo* NodeResolver::fileInfo(std::uint32_t id) const
+{
+    const auto it = m_files.find(id);
+    return it == m_files.end() ? nullptr : &it->second;
+}
+
+ResolvedKey NodeResolver::resolve(std::string_view root, std::vector<std::string>& warnings) const
+{
+    LookupResult r = lookup(root);
+    ResolvedKey k;
+    k.key = std::string(root);
+    k.status = r.status;
+    k.merge = std::move(r.merge);
+    for (auto& w : r.warnings)
+        warnings.push_back(std::move(w));
+    if (r.status == LookupResult::Status::Error) {
+        k.error = errorLine(r);
+        return k;
+    }
+    if (!r.found())
+        return k;
+    k.value = std::move(r.value);
+    // A value built by the merge (a unique array) has no mark of its own: the winning file is then
+    // the one of its highest-priority leaf.
+    const SourceMark mark = k.value.mark().isValid() ? k.value.mark() : topLeafMark(k.value);
+    if (const FileInfo* info = fileInfo(mark.file)) {
+        k.location = SourceLocation{info->path, static_cast<int>(mark.line), static_cast<int>(mark.column)};
+        k.level = info->level->name;
+        k.layer = info->layerName;
+    } else if (mark.isValid()) {
+        k.location = SourceFiles::locate(mark); // a file outside the node's hierarchy
+    }
+    return k;
+}
+
+namespace {
+// Calls f(mark) for every leaf: scalars and empty collections.
+template <typename F>
+void forEachLeafMark(const Value& v, F&& f)
+{
+    if (v.isArray() && !v.asArray().empty()) {
+        for (const Value& e : v.asArray())
+            forEachLeafMark(e, f);
+    } else if (v.isHash() && !v.asHash().empty()) {
+        for (const auto& e : v.asHash())
+            forEachLeafMark(e.value, f);
+    } else if (v.mark().isValid()) {
+        f(v.mark());
+    }
+}
+} // namespace
+
+SourceMark NodeResolver::topLeafMark(const Value& v) const
+{
+    SourceMark best;
+    std::size_t bestRank = 0;
+    forEachLeafMark(v, [&](const SourceMark& m) {
+        const FileInfo* info = fileInfo(m.file);
+        const std::size_t rank = info ? info->rank : m_files.size();
+        if (!best.isValid() || rank < bestRank) {
+            best = m;
+            bestRank = rank;
+        }
+    });
+    return best;
+}
+
+std::vector<std::string> NodeResolver::leafFiles(const Value& v) const
+{
+    std::unordered_set<std::uint32_t> ids;
+    forEachLeafMark(v, [&](const SourceMark& m) { ids.insert(m.file); });
+    struct Ranked
+    {
+        std::size_t rank;
+        std::string name;
+    };
+    std::vector<Ranked> files;
+    files.reserve(ids.size());
+    for (std::uint32_t id : ids) {
+        const FileInfo* info = fileInfo(id);
+        // A file outside the node's hierarchy (a value aliased from elsewhere) sorts after its own.
+        files.push_back({info ? info->rank : m_files.size(), info ? info->path : SourceFiles::name(id)});
+    }
+    std::sort(files.begin(), files.end(),
+              [](const Ranked& x, const Ranked& y) { return std::tie(x.rank, x.name) < std::tie(y.rank, y.name); });
+    std::vector<std::string> out;
+    out.reserve(files.size());
+    for (auto& f : files)
+        out.push_back(std::move(f.name));
+    return out;
+}
+
+} // namespace hiera::detail

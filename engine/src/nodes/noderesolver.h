@@ -1,0 +1,69 @@
+#pragma once
+
+// One node, bound once, for resolving many of its keys: the all-keys view and the node diff. Builds
+// the node's snapshot (files and lookup_options) once and runs every key's lookup over it, as a
+// Context does, sharing the answers of sub-lookups between keys (SubLookupMemo: many keys of a
+// control repository interpolate the same few) and skipping the files that lack a key (KeyPresence);
+// and knows which level and layer each of the node's
+// data files belongs to. Not thread-safe: one per thread.
+
+#include "lookup/lookuprun.h"
+#include "lookup/nodesnapshot.h"
+
+#include <hiera/nodedata.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace hiera::detail {
+
+class NodeResolver
+{
+public:
+    NodeResolver(const Engine& engine, const Scope& scope);
+
+    // The root keys of the node's data files (Engine::keyInventory's roots), unquoted, sorted, unique:
+    // views into the parsed files, valid as long as this resolver.
+    std::vector<std::string_view> rootKeys() const;
+
+    // Looks `root` up as `puppet lookup` would (with its lookup_options); the warnings are added to
+    // `warnings`. The location, level and layer come from the answer's mark.
+    ResolvedKey resolve(std::string_view root, std::vector<std::string>& warnings) const;
+    // Only the lookup, for callers that want the raw result (the diff).
+    LookupResult lookup(std::string_view root) const;
+
+    // The data files `v`'s leaves were written in, highest-priority level first.
+    std::vector<std::string> leafFiles(const Value& v) const;
+
+private:
+    struct FileInfo
+    {
+        const Level* level = nullptr;
+        std::string layerName;
+        std::string path;
+        std::size_t rank = 0; // position in the hierarchy: 0 = highest priority
+    };
+    const FileInfo* fileInfo(std::uint32_t id) const;
+    // The mark of the leaf of `v` written in the highest-priority file (first of them in `v`).
+    SourceMark topLeafMark(const Value& v) const;
+
+    const Engine& m_engine;
+    const Scope& m_scope;
+    std::shared_ptr<const NodeSnapshot> m_snapshot;
+    // By SourceMark file id: the node's files are known once, so a mark maps to its level without
+    // comparing paths (Engine::resolveHierarchy gives the same mapping by path, at a higher cost).
+    std::unordered_map<std::uint32_t, FileInfo> m_files;
+    KeyPresence m_presence;
+    mutable SubLookupMemo m_subLookups;
+};
+
+// A root key as a lookup key: quoted when it holds a dot or a quote.
+std::string lookupKeyForRoot(std::string_view root);
+// The error of a result as one printable line.
+std::string errorLine(const LookupResult& r);
+
+} // namespace hiera::detail

@@ -1,0 +1,447 @@
+// All keys of a node (hiera/nodedata.h): every root key of the node's data files resolved as
+// Engine::lookup answers it, with the merge used, the winning file and level; the YAML, JSON and CSV
+// exports; one failing key among good ones; cancelling; and hiera-lookup --all-keys.
+
+#include "testutils.h"
+#include "support/demonodes.h"
+#include "support/runcli.h"
+
+#include <hiera/lookupkey.h>
+#include <hiera/nodedata.h>
+
+#include <QTest>
+
+#include <set>
+
+using namespace hiera;
+using namespace testutils;
+
+namespace {
+
+// The inventory's root keys, unquoted: what resolveAllKeys must cover.
+std::vector<std::string> inventoryRoots(const Engine& engine, const Scope& scope)
+{
+    std::set<std::string> roots;
+    for (const std::string& k : engine.keyInventory(scope, 1))
+        roots.insert(LookupKey::parse(k).root());
+    return {roots.begin(), roots.end()};
+}
+
+std::string lookupKeyOf(const std::string& root)
+{
+    return LookupKey::isSingleSegment(root) ? root : '"' + root + '"';
+}
+
+const ResolvedKey* findKey(const NodeData& data, const std::string& key)
+{
+    for (const ResolvedKey& k : data.keys)
+        if (k.key == key)
+            return &k;
+    return nullptr;
+}
+
+// A data file with one key Puppet loads but refuses to return (a Ruby symbol: only the lookups that
+// reach it fail) and one that recurses, among good ones.
+const FileList kOneBadKey = {
+    {QStringLiteral("hiera.yaml"), "version: 5\nhierarchy:\n  - name: Node\n    path: nodes/%{trusted.certname}.yaml\n"
+                                   "  - name: Common\n    path: common.yaml\n"},
+    {QStringLiteral("data/nodes/n1.yaml"), "good: node\nwhen: :later\n"},
+    {QStringLiteral("data/common.yaml"), "good: common\nloop: \"%{lookup('loop')}\"\nother: [1, 2]\n"},
+};
+
+MapScope scopeOf(const std::string& certname)
+{
+    return MapScope(makeHash({{"trusted", makeHash({{"certname", Value(certname)}})}}));
+}
+
+} // namespace
+
+class TestNodeData : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void everyKeyAsLookupAnswersIt();
+    void levelsAgreeWithResolveHierarchy();
+    void mergeReported();
+    void mergeReportedByLookup();
+    void exportsReadBack();
+    void secretsRedactedUnlessRevealed();
+    void csvTable();
+    void oneBadKeyOthersResolve();
+    void brokenFileSkipped();
+    void sharedWorkAnswersAsAlone();
+    void cancel();
+    void cliAllKeys_data();
+    void cliAllKeys();
+    void cliAllKeysErrors();
+};
+
+void TestNodeData::everyKeyAsLookupAnswersIt()
+{
+    const auto engine = demo::engine();
+    const MapScope scope = demo::scope("web01.example.com.yaml");
+    const NodeData data = resolveAllKeys(*engine, scope);
+    QVERIFY(!data.cancelled);
+
+    QStringList got, expected;
+    for (const ResolvedKey& k : data.keys)
+        got << qs(k.key);
+    for (const std::string& k : inventoryRoots(*engine, scope))
+        expected << qs(k);
+    QCOMPARE(got, expected);
+    QVERIFY(got.size() > 10);
+
+    std::size_t found = 0;
+    for (const ResolvedKey& k : data.keys) {
+        const LookupResult r = engine->lookup(scope, lookupKeyOf(k.key));
+        QVERIFY2(int(r.status) == int(k.status), k.key.c_str());
+        if (r.found()) {
+            ++found;
+            HIERA_COMPARE_ORDERED(k.value, r.value);
+            if (r.value.mark().isValid())
+                QCOMPARE(qs(k.location.toString()), qs(SourceFiles::locate(r.value.mark()).toString()));
+            else // built by the merge: its first leaf from the highest-priority file (here the first)
+                QCOMPARE(qs(k.location.toString()), qs(SourceFiles::locate(r.value.asArray().front().mark()).toString()));
+        }
+        if (r.error)
+            QCOMPARE(qs(k.error), qs(printableLine(r.error->what())));
+        QVERIFY2(r.merge && k.merge && r.merge->spec == k.merge->spec && r.merge->source == k.merge->source,
+                 k.key.c_str());
+    }
+    QCOMPARE(data.errorCount(), std::size_t(0));
+    QVERIFY(found > 10);
+}
+
+// The level of each answer, found independently: the level of resolveHierarchy whose locations hold
+// the file of the value's mark.
+void TestNodeData::levelsAgreeWithResolveHierarchy()
+{
+    const auto engine = demo::engine();
+    const MapScope scope = demo::scope("web01.example.com.yaml");
+    const std::vector<ResolvedLevel> levels = engine->resolveHierarchy(scope);
+    const NodeData data = resolveAllKeys(*engine, scope);
+    std::size_t checked = 0;
+    for (const ResolvedKey& k : data.keys) {
+        if (!k.found())
+            continue;
+        std::string level;
+        for (const ResolvedLevel& l : levels)
+            for (const ResolvedLocation& loc : l.locations)
+                if (level.empty() && loc.path == k.location.file && loc.status == ResolvedLocation::Status::Present)
+                    level = l.level->name;
+        QVERIFY2(!level.empty(), k.key.c_str());
+        QCOMPARE(qs(k.level), qs(level));
+        ++checked;
+    }
+    QVERIFY(checked > 10);
+    // One known answer: nothing above common.yaml sets the motd.
+    const ResolvedKey* motd = findKey(data, "profile::motd::message");
+    QVERIFY(motd);
+    QCOMPARE(qs(motd->level), QStringLiteral("Common defaults"));
+    QCOMPARE(qs(motd->layer), QStringLiteral("environment"));
+    QVERIFY(motd->location.file.ends_with("/data/common.yaml"));
+}
+
+void TestNodeData::mergeReported()
+{
+    const auto engine = demo::engine();
+    const NodeData data = resolveAllKeys(*engine, demo::scope("web01.example.com.yaml"));
+
+    const ResolvedKey* ntp = findKey(data, "profile::ntp");
+    QVERIFY(ntp && ntp->found() && ntp->merge);
+    QCOMPARE(int(ntp->merge->spec.strategy), int(MergeStrategy::Deep));
+    QCOMPARE(ntp->merge->spec.knockoutPrefix, std::optional<std::string>("--"));
+    QCOMPARE(int(ntp->merge->source), int(MergeUsed::Source::LookupOptions));
+    QCOMPARE(std::string(ntp->merge->entryName()), std::string("profile::ntp"));
+    QCOMPARE(qs(describeMerge(*ntp->merge)), QStringLiteral("deep (lookup_options 'profile::ntp')"));
+
+    const ResolvedKey* timezone = findKey(data, "profile::base::timezone");
+    QVERIFY(timezone && timezone->found() && timezone->merge);
+    QCOMPARE(int(timezone->merge->spec.strategy), int(MergeStrategy::First));
+    QCOMPARE(int(timezone->merge->source), int(MergeUsed::Source::Default));
+    QVERIFY(!timezone->merge->lookupOptionsEntry);
+    QCOMPARE(qs(describeMerge(*timezone->merge)), QStringLiteral("first (default)"));
+
+    // From the profile module's own lookup_options.
+    const ResolvedKey* exclude = findKey(data, "profile::backup::exclude");
+    QVERIFY(exclude && exclude->merge);
+    QCOMPARE(int(exclude->merge->spec.strategy), int(MergeStrategy::Unique));
+    QCOMPARE(std::string(exclude->merge->entryName()), std::string("profile::backup::exclude"));
+}
+
+void TestNodeData::mergeReportedByLookup()
+{
+    const auto engine = demo::engine();
+    const MapScope scope = demo::scope("web01.example.com.yaml");
+    // A pattern entry of lookup_options.
+    LookupResult r = engine->lookup(scope, "profile::firewall::anything");
+    QVERIFY(r.merge);
+    QCOMPARE(int(r.merge->spec.strategy), int(MergeStrategy::Deep));
+    QCOMPARE(std::string(r.merge->entryName()), std::string("^profile::firewall::"));
+    // The caller's merge wins; the entry is still named.
+    LookupRequest request;
+    request.merge = mergeOf(MergeStrategy::Hash);
+    r = engine->lookup(scope, "profile::ntp.servers", request);
+    QVERIFY(r.merge);
+    QCOMPARE(int(r.merge->source), int(MergeUsed::Source::Caller));
+    QCOMPARE(int(r.merge->spec.strategy), int(MergeStrategy::Hash));
+    QCOMPARE(std::string(r.merge->entryName()), std::string("profile::ntp"));
+    // lookup_options itself cannot be looked up: nothing was chosen... but not an error either.
+    r = engine->lookup(scope, "lookup_options");
+    QCOMPARE(int(r.status), int(LookupResult::Status::NotFound));
+    // A bad key fails before any merge is chosen.
+    r = engine->lookup(scope, "a..b");
+    QCOMPARE(int(r.status), int(LookupResult::Status::Error));
+    QVERIFY(!r.merge);
+}
+
+void TestNodeData::exportsReadBack()
+{
+    const auto engine = demo::engine();
+    const MapScope scope = demo::scope("web01.example.com.yaml");
+    const NodeData data = resolveAllKeys(*engine, scope);
+    Hash expected;
+    for (const ResolvedKey& k : data.keys) {
+        const LookupResult r = engine->lookup(scope, lookupKeyOf(k.key));
+        if (r.found())
+            expected.set(k.key, redactSecrets(r.value));
+    }
+    QVERIFY(expected.size() > 10);
+
+    const Value fromYaml = parseData(nodeDataYaml(data), "export.yaml");
+    HIERA_COMPARE_ORDERED(fromYaml, Value(expected));
+
+    const Value fromJson = parseData(nodeDataJson(data), "export.json", DataFormat::Json);
+    QVERIFY(fromJson.isHash());
+    HIERA_COMPARE_ORDERED(*fromJson.asHash().find("data"), Value(expected));
+    QCOMPARE(*fromJson.asHash().find("errors"), Value(Hash()));
+}
+
+void TestNodeData::secretsRedactedUnlessRevealed()
+{
+    const auto engine = demo::engine();
+    const NodeData data = resolveAllKeys(*engine, demo::scope("db01.example.com.yaml"));
+    std::string plaintext;
+    for (const ResolvedKey& k : data.keys)
+        if (k.found() && k.value.isString() && k.value.isSecret())
+            plaintext = k.value.asString();
+    QVERIFY2(!plaintext.empty(), "db01 has a decrypted string");
+    NodeExportOptions reveal;
+    reveal.revealSecrets = true;
+    for (auto exporter : {&nodeDataYaml, &nodeDataJson, &nodeDataCsv}) {
+        QVERIFY(exporter(data, {}).find(plaintext) == std::string::npos);
+        QVERIFY(exporter(data, {}).find("<sensitive>") != std::string::npos);
+        QVERIFY(exporter(data, reveal).find(plaintext) != std::string::npos);
+    }
+}
+
+void TestNodeData::csvTable()
+{
+    const auto engine = demo::engine();
+    const NodeData data = resolveAllKeys(*engine, demo::scope("web01.example.com.yaml"));
+    NodeExportOptions options;
+    options.relativeTo = demo::dir;
+    const QStringList lines = qs(nodeDataCsv(data, options)).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+    QCOMPARE(lines.first(), QStringLiteral("key,value,level,file,merge,merge_source,lookup_options,error"));
+    const auto found = std::count_if(data.keys.begin(), data.keys.end(), [](const ResolvedKey& k) { return k.found(); });
+    QCOMPARE(lines.size(), int(found) + 1);
+    const ResolvedKey* tz = findKey(data, "profile::base::timezone");
+    QVERIFY(tz && tz->found());
+    const QString tzRow = QStringLiteral("profile::base::timezone,\"\"\"%1\"\"\",%2,%3,first,default,,")
+                              .arg(qs(tz->value.asString()), qs(tz->level),
+                                   qs(tz->location.toString().substr(demo::dir.size() + 1)));
+    QVERIFY2(lines.contains(tzRow), qPrintable(tzRow));
+    QVERIFY(lines.filter(QStringLiteral("profile::ntp,")).first().contains(QStringLiteral(",deep,lookup_options,profile::ntp,")));
+}
+
+void TestNodeData::oneBadKeyOthersResolve()
+{
+    TempTree tree(kOneBadKey);
+    QVERIFY(tree.isValid());
+    const auto engine = Engine::load(tree.hieraYaml());
+    const MapScope scope = scopeOf("n1");
+    const NodeData data = resolveAllKeys(*engine, scope);
+    QCOMPARE(data.keys.size(), std::size_t(4)); // good, loop, other, when
+    QCOMPARE(data.errorCount(), std::size_t(2));
+    const ResolvedKey* when = findKey(data, "when");
+    QVERIFY(when && when->status == LookupResult::Status::Error);
+    QVERIFY2(qs(when->error).contains(QStringLiteral("nodes/n1.yaml:2:")), when->error.c_str());
+    const ResolvedKey* loop = findKey(data, "loop");
+    QVERIFY(loop && loop->status == LookupResult::Status::Error);
+    QVERIFY2(qs(loop->error).contains(QStringLiteral("Recursive lookup")), loop->error.c_str());
+    QVERIFY(!qs(loop->error).contains(QLatin1Char('\n')));
+    QCOMPARE(findKey(data, "good")->value, Value("node"));
+    QCOMPARE(qs(findKey(data, "good")->level), QStringLiteral("Node"));
+    QCOMPARE(findKey(data, "other")->value, json("[1, 2]"));
+    QCOMPARE(qs(findKey(data, "other")->level), QStringLiteral("Common"));
+
+    const std::string yamlText = nodeDataYaml(data);
+    QVERIFY(yamlText.find("#   loop: ") != std::string::npos);
+    QVERIFY(yamlText.find("#   when: ") != std::string::npos);
+    QCOMPARE(parseData(yamlText, "x.yaml"), json(R"({"good": "node", "other": [1, 2]})"));
+    const Value j = parseData(nodeDataJson(data), "x.json", DataFormat::Json);
+    QCOMPARE(*j.asHash().find("data"), json(R"({"good": "node", "other": [1, 2]})"));
+    QCOMPARE(keysOf(*j.asHash().find("errors")), (QStringList{QStringLiteral("loop"), QStringLiteral("when")}));
+    QCOMPARE(qs(j.asHash().find("errors")->asHash().find("loop")->asString()), qs(loop->error));
+}
+
+// Puppet fails every lookup when a data file cannot be parsed; under skipBrokenFiles the file is
+// skipped, named in the warnings, and the rest answers.
+void TestNodeData::brokenFileSkipped()
+{
+    FileList files = kOneBadKey;
+    files.append({QStringLiteral("data/nodes/n2.yaml"), "good: [unclosed\n"});
+    TempTree tree(files);
+    QVERIFY(tree.isValid());
+    const MapScope scope = scopeOf("n2");
+
+    const NodeData strict = resolveAllKeys(*Engine::load(tree.hieraYaml()), scope);
+    QCOMPARE(strict.keys.size(), std::size_t(3)); // common.yaml's: the broken file has no keys to offer
+    QCOMPARE(strict.errorCount(), std::size_t(3));
+    for (const ResolvedKey& k : strict.keys)
+        QVERIFY2(qs(k.error).contains(QStringLiteral("nodes/n2.yaml:")), k.error.c_str());
+
+    EngineOptions options;
+    options.skipBrokenFiles = true;
+    const NodeData lenient = resolveAllKeys(*Engine::load(tree.hieraYaml(), options), scope);
+    QCOMPARE(lenient.errorCount(), std::size_t(1)); // loop
+    QCOMPARE(findKey(lenient, "good")->value, Value("common"));
+    QCOMPARE(lenient.warnings.size(), std::size_t(1));
+    QVERIFY(qs(lenient.warnings.front()).contains(QStringLiteral("nodes/n2.yaml")));
+}
+
+// resolveAllKeys shares sub-lookup answers between keys and skips the files that lack a key: each key
+// must still answer exactly as its own lookup does, cycles failing for every key in them, and a key in
+// more files than the presence index lists still merged from all of them.
+void TestNodeData::sharedWorkAnswersAsAlone()
+{
+    QByteArray hiera = "version: 5\nhierarchy:\n";
+    FileList files;
+    for (int i = 1; i <= 6; ++i) {
+        hiera += "  - name: L" + QByteArray::number(i) + "\n    path: l" + QByteArray::number(i) + ".yaml\n";
+        files.append({QStringLiteral("data/l%1.yaml").arg(i), "wide: {k" + QByteArray::number(i) + ": " + QByteArray::number(i)
+                                                              + "}\n" + (i == 3 ? "narrow: [three]\n" : "")
+                                                              + (i == 5 ? "narrow: [five]\n" : "")});
+    }
+    files.append({QStringLiteral("hiera.yaml"), hiera});
+    files.append({QStringLiteral("data/l6.yaml"),
+                  "lookup_options: {wide: {merge: deep}, narrow: {merge: unique}}\n"
+                  "wide: {k6: 6}\n"
+                  "a: \"%{lookup('b')}\"\nb: \"%{lookup('a')}\"\n"                   // a cycle: both fail
+                  "c: \"%{lookup('d')}-%{lookup('d')}\"\nd: v\ne: \"%{alias('c')}\"\n" // shared answers
+                  "f: \"%{lookup('wide.k2')} %{lookup('missing')}|\"\n"});
+    TempTree tree(files);
+    QVERIFY(tree.isValid());
+    const auto engine = Engine::load(tree.hieraYaml());
+    const MapScope scope;
+    const NodeData data = resolveAllKeys(*engine, scope);
+    QCOMPARE(data.keys.size(), std::size_t(8)); // a b c d e f narrow wide
+    for (const ResolvedKey& k : data.keys) {
+        const LookupResult r = engine->lookup(scope, k.key);
+        QVERIFY2(int(r.status) == int(k.status), k.key.c_str());
+        HIERA_COMPARE_ORDERED(k.value, r.value);
+        if (r.error)
+            QCOMPARE(qs(k.error), qs(printableLine(r.error->what())));
+    }
+    QCOMPARE(int(findKey(data, "a")->status), int(LookupResult::Status::Error));
+    QCOMPARE(int(findKey(data, "b")->status), int(LookupResult::Status::Error));
+    QCOMPARE(findKey(data, "e")->value, Value("v-v"));
+    QCOMPARE(findKey(data, "f")->value, Value("2 |"));
+    QCOMPARE(findKey(data, "wide")->value, json(R"({"k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6})"));
+    QCOMPARE(findKey(data, "narrow")->value, json(R"(["three", "five"])"));
+    QCOMPARE(qs(findKey(data, "narrow")->level), QStringLiteral("L3"));
+}
+
+void TestNodeData::cancel()
+{
+    const auto engine = demo::engine();
+    const MapScope scope = demo::scope("web01.example.com.yaml");
+    std::stop_source source;
+    source.request_stop();
+    ResolveOptions options;
+    options.stop = source.get_token();
+    NodeData data = resolveAllKeys(*engine, scope, options);
+    QVERIFY(data.cancelled);
+    QVERIFY(data.keys.empty());
+    QVERIFY(nodeDataYaml(data).starts_with("# Cancelled"));
+
+    // Stopped from the progress callback after three keys.
+    std::stop_source later;
+    std::vector<std::pair<std::size_t, std::size_t>> progress;
+    options.stop = later.get_token();
+    options.progress = [&](std::size_t done, std::size_t total) {
+        progress.emplace_back(done, total);
+        if (done == 3)
+            later.request_stop();
+    };
+    data = resolveAllKeys(*engine, scope, options);
+    QVERIFY(data.cancelled);
+    QCOMPARE(data.keys.size(), std::size_t(3));
+    QCOMPARE(progress.size(), std::size_t(3));
+    QCOMPARE(progress.back().second, inventoryRoots(*engine, scope).size());
+}
+
+void TestNodeData::cliAllKeys_data()
+{
+    QTest::addColumn<QString>("format");
+    QTest::newRow("default") << QString();
+    QTest::newRow("yaml") << QStringLiteral("yaml");
+    QTest::newRow("json") << QStringLiteral("json");
+    QTest::newRow("csv") << QStringLiteral("csv");
+}
+
+void TestNodeData::cliAllKeys()
+{
+#ifndef HIERA_LOOKUP_BIN
+    QSKIP("hiera-lookup is not built");
+#endif
+    QFETCH(QString, format);
+    const auto engine = demo::engine();
+    const NodeData data = resolveAllKeys(*engine, demo::scope("web01.example.com.yaml"));
+    QStringList args{QStringLiteral("--config"), qs(demo::dir), QStringLiteral("--facts"),
+                     qs(demo::dir + "/facts/web01.example.com.yaml"), QStringLiteral("--eyaml-private-key"),
+                     qs(demo::dir + "/keys/private_key.pkcs7.pem"), QStringLiteral("--all-keys")};
+    if (!format.isEmpty())
+        args << QStringLiteral("--format") << format;
+    const CliRun r = runHieraLookup(args);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    NodeExportOptions options;
+    options.relativeTo = demo::dir;
+    if (format == QLatin1String("csv")) {
+        QCOMPARE(r.out, qs(nodeDataCsv(data, options)));
+    } else if (format == QLatin1String("json")) {
+        const Value v = parseData(ss(r.out), "out.json", DataFormat::Json);
+        HIERA_COMPARE_ORDERED(v, parseData(nodeDataJson(data), "x.json", DataFormat::Json));
+    } else {
+        HIERA_COMPARE_ORDERED(parseData(ss(r.out), "out.yaml"), parseData(nodeDataYaml(data), "x.yaml"));
+        QCOMPARE(r.out, qs(nodeDataYaml(data)));
+    }
+}
+
+void TestNodeData::cliAllKeysErrors()
+{
+#ifndef HIERA_LOOKUP_BIN
+    QSKIP("hiera-lookup is not built");
+#endif
+    TempTree tree(kOneBadKey);
+    QVERIFY(tree.isValid());
+    // Some keys failed: the rest is printed, each failure named on stderr, exit status 2.
+    CliRun r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--node"),
+                               QStringLiteral("n1"), QStringLiteral("--all-keys")});
+    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(parseData(ss(r.out), "out.yaml"), json(R"({"good": "node", "other": [1, 2]})"));
+    QVERIFY2(r.err.contains(QStringLiteral("hiera-lookup: error: loop: ")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("hiera-lookup: error: when: ")), qPrintable(r.err));
+    // --all-keys takes no KEY, and refuses --merge (each key has its own).
+    r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--all-keys"), QStringLiteral("good")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: --all-keys takes no KEY")), qPrintable(r.err));
+    r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--all-keys"),
+                        QStringLiteral("--format"), QStringLiteral("table")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: --format")), qPrintable(r.err));
+}
+
+QTEST_APPLESS_MAIN(TestNodeData)
+#include "tst_nodedata.moc"
