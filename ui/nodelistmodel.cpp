@@ -54,18 +54,22 @@ void NodeListModel::setHierarchy(const EnginePtr& engine)
 
 void NodeListModel::rebuild()
 {
-    m_cells.clear();
-    if (!m_library)
-        return;
-    m_cells.reserve(m_library->size());
-    for (const hiera::Node& node : m_library->nodes()) {
-        QStringList row;
+    m_cells.assign(m_library ? m_library->size() : 0, std::nullopt);
+}
+
+const QStringList& NodeListModel::cells(int row) const
+{
+    std::optional<QStringList>& cached = m_cells[static_cast<std::size_t>(row)];
+    if (!cached) {
+        const hiera::Node& node = m_library->nodes()[static_cast<std::size_t>(row)];
+        QStringList values;
         for (const QString& column : std::as_const(m_columns)) {
             const std::optional<hiera::Value> v = node.scope->lookup(ValueConvert::toStd(column));
-            row << (v ? ValueConvert::displayText(*v) : QString());
+            values << (v ? ValueConvert::displayText(*v) : QString());
         }
-        m_cells.push_back(std::move(row));
+        cached = std::move(values);
     }
+    return *cached;
 }
 
 int NodeListModel::rowCount(const QModelIndex& parent) const
@@ -86,7 +90,7 @@ QVariant NodeListModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         if (index.column() == 0)
             return ValueConvert::toQString(node.name);
-        return m_cells[static_cast<std::size_t>(index.row())].value(index.column() - 1);
+        return cells(index.row()).value(index.column() - 1);
     }
     if (role == Qt::ToolTipRole && index.column() == 0)
         return tr("%1\nfrom %2 (%3)")

@@ -9,6 +9,9 @@
 #include <QAbstractTableModel>
 #include <QStringList>
 
+#include <optional>
+#include <vector>
+
 class NodeListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -34,7 +37,10 @@ private:
 
     NodeLibraryPtr m_library;
     QStringList m_columns;
-    // Display text per node and fact column, computed once per library and hierarchy (the view asks
-    // for it on every paint; a scope lookup is not free).
-    std::vector<QStringList> m_cells;
+    const QStringList& cells(int row) const;
+
+    // Display text per node and fact column, made when a row is first asked for (a view asks only for
+    // the rows it shows; 20,000 nodes are not looked up on the GUI thread when a library opens) and
+    // kept: the view asks again on every paint, and a scope lookup is not free.
+    mutable std::vector<std::optional<QStringList>> m_cells;
 };
