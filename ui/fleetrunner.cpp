@@ -62,8 +62,10 @@ void FleetRunner::run(EnginePtr engine, const std::string& key, const hiera::Loo
 {
     if (!engine || !m_library)
         return;
+    // A new engine (a reload): new contexts. The old ones hold every node's snapshot (hundreds of MB on
+    // a large fleet): they are freed on a worker, not here.
     if (!m_contexts || &m_contexts->engine() != engine.get())
-        m_contexts = std::make_shared<hiera::FleetContexts>(engine, *m_library);
+        releaseLater(std::exchange(m_contexts, std::make_shared<hiera::FleetContexts>(engine, *m_library)));
     auto progress = std::make_shared<Progress>();
     progress->what = tr("Looking up %1").arg(ValueConvert::toQString(key));
     track(progress);
