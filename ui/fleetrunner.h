@@ -42,6 +42,8 @@ public:
     // Stops what runs now (a load or a fleet run): it returns soon with what it has.
     void cancel();
     bool isBusy() const { return m_loads.isBusy() || m_runs.isBusy(); }
+    // Frees what a view let go of (a library, a result: hundreds of MB on a large fleet) on a worker.
+    void release(std::shared_ptr<const void> data) { releaseLater(std::move(data)); }
 
 Q_SIGNALS:
     void libraryLoaded(NodeLibraryPtr library);

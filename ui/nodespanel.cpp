@@ -138,7 +138,9 @@ void NodesPanel::chooseLibrary()
 void NodesPanel::showLibrary(const NodeLibraryPtr& library)
 {
     QSettings().setValue(libraryKey, ValueConvert::toQString(library->path()));
+    NodeLibraryPtr previous = m_model->library();
     m_model->setLibrary(library);
+    m_fleet->release(std::move(previous)); // not on the GUI thread, should this have been the last reference
     m_view->resizeColumnsToContents();
     // Skipped files, each one line naming file:line:col; duplicate names. The rest answers.
     QStringList problems;
