@@ -4,7 +4,7 @@
 
 #include "testutils.h"
 #include "support/demonodes.h"
-#include "support/runcli.h"
+#include "support/hieralookupcli.h"
 
 #include <hiera/lookupkey.h>
 #include <hiera/nodedata.h>
@@ -404,7 +404,7 @@ void TestNodeData::cliAllKeys()
                      qs(demo::dir + "/keys/private_key.pkcs7.pem"), QStringLiteral("--all-keys")};
     if (!format.isEmpty())
         args << QStringLiteral("--format") << format;
-    const CliRun r = runHieraLookup(args);
+    const CliResult r = runHieraLookup(args);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     NodeExportOptions options;
     options.relativeTo = demo::dir;
@@ -427,7 +427,7 @@ void TestNodeData::cliAllKeysErrors()
     TempTree tree(kOneBadKey);
     QVERIFY(tree.isValid());
     // Some keys failed: the rest is printed, each failure named on stderr, exit status 2.
-    CliRun r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--node"),
+    CliResult r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--node"),
                                QStringLiteral("n1"), QStringLiteral("--all-keys")});
     QCOMPARE(r.exitCode, 2);
     QCOMPARE(parseData(ss(r.out), "out.yaml"), json(R"({"good": "node", "other": [1, 2]})"));

@@ -4,7 +4,7 @@
 
 #include "testutils.h"
 #include "support/demonodes.h"
-#include "support/runcli.h"
+#include "support/hieralookupcli.h"
 
 #include <hiera/lookupkey.h>
 #include <hiera/nodediff.h>
@@ -279,7 +279,7 @@ void TestNodeDiff::cliDiffFacts()
     const QStringList base{QStringLiteral("--config"), qs(demo::dir), QStringLiteral("--eyaml-private-key"),
                            qs(demo::dir + "/keys/private_key.pkcs7.pem"), QStringLiteral("--diff-facts")};
     // diff's convention: 0 the same, 1 differences, 2 trouble.
-    CliRun r = runHieraLookup(base + QStringList{facts + QStringLiteral("web01.example.com.yaml"),
+    CliResult r = runHieraLookup(base + QStringList{facts + QStringLiteral("web01.example.com.yaml"),
                                                  facts + QStringLiteral("web01.example.com.yaml")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.startsWith(QStringLiteral("0 keys differ between web01.example.com and web01.example.com (")),
@@ -346,7 +346,7 @@ void TestNodeDiff::cliDiffFactsFormats()
                      QStringLiteral("--format"), format};
     if (!prefix.isEmpty())
         args << QStringLiteral("--prefix") << prefix;
-    const CliRun r = runHieraLookup(args);
+    const CliResult r = runHieraLookup(args);
     QVERIFY2(r.exitCode == 1, qPrintable(r.err));
 
     const auto engine = demo::engine();
