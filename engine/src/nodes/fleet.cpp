@@ -7,6 +7,8 @@
 #include <bit>
 #include <cmath>
 #include <functional>
+#include "nodes/parallel.h"
+
 #include <mutex>
 #include <shared_mutex>
 #include <thread>
@@ -16,14 +18,7 @@ namespace hiera {
 
 namespace {
 
-std::uint64_t mix(std::uint64_t h, std::uint64_t v)
-{
-    std::uint64_t x = h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
-    x ^= x >> 31;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 29;
-    return x;
-}
+using detail::hashMix;
 
 // A hash that agrees with Value's ==: hash key order does not count, 0.0 equals -0.0, NaN equals NaN.
 std::uint64_t groupHash(const Value& v)
@@ -31,28 +26,28 @@ std::uint64_t groupHash(const Value& v)
     const auto type = static_cast<std::uint64_t>(v.type());
     switch (v.type()) {
     case Value::Type::Null:
-        return mix(type, 0);
+        return hashMix(type, 0);
     case Value::Type::Boolean:
-        return mix(type, v.asBoolean());
+        return hashMix(type, v.asBoolean());
     case Value::Type::Integer:
-        return mix(type, static_cast<std::uint64_t>(v.asInteger()));
+        return hashMix(type, static_cast<std::uint64_t>(v.asInteger()));
     case Value::Type::Float: {
         const double d = v.asFloat();
-        return mix(type, std::isnan(d) ? 1 : d == 0 ? 0 : std::bit_cast<std::uint64_t>(d));
+        return hashMix(type, std::isnan(d) ? 1 : d == 0 ? 0 : std::bit_cast<std::uint64_t>(d));
     }
     case Value::Type::String:
-        return mix(type, std::hash<std::string_view>{}(v.asString()));
+        return hashMix(type, std::hash<std::string_view>{}(v.asString()));
     case Value::Type::Array: {
-        std::uint64_t h = mix(type, v.asArray().size());
+        std::uint64_t h = hashMix(type, v.asArray().size());
         for (const Value& item : v.asArray())
-            h = mix(h, groupHash(item));
+            h = hashMix(h, groupHash(item));
         return h;
     }
     case Value::Type::Hash: {
         std::uint64_t sum = 0;
         for (const auto& e : v.asHash())
-            sum += mix(groupHash(e.key), groupHash(e.value));
-        return mix(mix(type, v.asHash().size()), sum);
+            sum += hashMix(groupHash(e.key), groupHash(e.value));
+        return hashMix(hashMix(type, v.asHash().size()), sum);
     }
     }
     return 0;
@@ -182,7 +177,7 @@ void groupResults(FleetResult& result)
         FleetNodeResult& n = result.nodes[i];
         const std::uint64_t h = n.status == LookupResult::Status::Found ? groupHash(n.value)
                                 : n.status == LookupResult::Status::Error
-                                    ? mix(1, std::hash<std::string>{}(n.error))
+                                    ? hashMix(1, std::hash<std::string>{}(n.error))
                                     : 2;
         std::size_t g = result.groups.size();
         for (auto [it, end] = index.equal_range(h); it != end; ++it)
@@ -246,34 +241,22 @@ static FleetResult runAcross(const Engine& engine, const NodeLibrary& library, s
     std::vector<char> done(nodes.size(), 0);
     LevelNames levels(engine);
 
-    std::atomic<std::size_t> next{0}, finished{0};
-    auto work = [&] {
-        for (std::size_t i = next++; i < nodes.size(); i = next++) {
-            if (options.cancel && options.cancel->load(std::memory_order_relaxed))
-                return;
-            try {
-                slots[i] = lookupNode(lookup, nodes[i], i, levels);
-            } catch (const std::exception& e) { // lookups do not throw; a failure here is ours (bad_alloc)
-                slots[i] = FleetNodeResult{};
-                slots[i].node = i;
-                slots[i].name = nodes[i].name;
-                slots[i].status = LookupResult::Status::Error;
-                slots[i].error = printableLine(e.what());
-            }
-            done[i] = 1;
-            const std::size_t n = ++finished;
-            if (options.progress)
-                options.progress(n, nodes.size());
+    std::atomic<std::size_t> finished{0};
+    detail::parallelItems(nodes.size(), options.threads, options.cancel, [&](std::size_t i) {
+        try {
+            slots[i] = lookupNode(lookup, nodes[i], i, levels);
+        } catch (const std::exception& e) { // lookups do not throw; a failure here is ours (bad_alloc)
+            slots[i] = FleetNodeResult{};
+            slots[i].node = i;
+            slots[i].name = nodes[i].name;
+            slots[i].status = LookupResult::Status::Error;
+            slots[i].error = printableLine(e.what());
         }
-    };
-    unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, nodes.size())));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto& t : pool)
-        t.join();
+        done[i] = 1;
+        const std::size_t n = ++finished;
+        if (options.progress)
+            options.progress(n, nodes.size());
+    });
 
     result.nodes.reserve(finished.load());
     for (std::size_t i = 0; i < nodes.size(); ++i) {

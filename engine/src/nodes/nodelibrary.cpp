@@ -1,5 +1,6 @@
 #include "nodes/factsources.h"
 #include "nodes/factsscope.h"
+#include "nodes/parallel.h"
 #include "nodes/subtreeinterner.h"
 
 #include <hiera/nodelibrary.h>
@@ -114,27 +115,14 @@ NodeLibrary NodeLibrary::load(const std::string& path, const NodeLibraryOptions&
     std::vector<FileResult> results(files.size());
     auto interner = options.shareSubtrees ? std::make_unique<detail::SubtreeInterner>() : nullptr;
 
-    std::atomic<std::size_t> next{0}, done{0};
-    auto cancelled = [&] { return options.cancel && options.cancel->load(std::memory_order_relaxed); };
-    auto work = [&] {
-        for (std::size_t i = next++; i < files.size(); i = next++) {
-            if (cancelled())
-                return;
-            results[i] = loadFile(files[i], options, interner.get());
-            results[i].done = true;
-            const std::size_t n = ++done;
-            if (options.progress)
-                options.progress(n, files.size());
-        }
-    };
-    unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, files.size())));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto& t : pool)
-        t.join();
+    std::atomic<std::size_t> done{0};
+    detail::parallelItems(files.size(), options.threads, options.cancel, [&](std::size_t i) {
+        results[i] = loadFile(files[i], options, interner.get());
+        results[i].done = true;
+        const std::size_t n = ++done;
+        if (options.progress)
+            options.progress(n, files.size());
+    });
     interner.reset(); // the table is only needed while reading; the nodes keep what they share
 
     for (auto& r : results) {

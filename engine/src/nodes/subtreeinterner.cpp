@@ -1,4 +1,5 @@
 #include "nodes/subtreeinterner.h"
+#include "nodes/parallel.h"
 
 #include <array>
 #include <bit>
@@ -12,32 +13,22 @@ namespace hiera::detail {
 
 namespace {
 
-std::uint64_t mix(std::uint64_t h, std::uint64_t v)
-{
-    // splitmix64's finaliser over a running combination: cheap, and spreads every input bit.
-    std::uint64_t x = h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
+using detail::hashMix;
 
 std::uint64_t scalarHash(const Value& v)
 {
     const auto type = static_cast<std::uint64_t>(v.type());
     switch (v.type()) {
     case Value::Type::Null:
-        return mix(type, 0);
+        return hashMix(type, 0);
     case Value::Type::Boolean:
-        return mix(type, v.asBoolean() ? 1 : 0);
+        return hashMix(type, v.asBoolean() ? 1 : 0);
     case Value::Type::Integer:
-        return mix(type, static_cast<std::uint64_t>(v.asInteger()));
+        return hashMix(type, static_cast<std::uint64_t>(v.asInteger()));
     case Value::Type::Float:
-        return mix(type, std::bit_cast<std::uint64_t>(v.asFloat()));
+        return hashMix(type, std::bit_cast<std::uint64_t>(v.asFloat()));
     case Value::Type::String:
-        return mix(type, std::hash<std::string_view>{}(v.asString()));
+        return hashMix(type, std::hash<std::string_view>{}(v.asString()));
     case Value::Type::Array:
     case Value::Type::Hash:
         break;
@@ -134,11 +125,11 @@ Value SubtreeInterner::canonical(Value&& v, std::uint64_t& hash, bool isRoot)
         Array& source = v.mutableArray();
         Array items;
         items.reserve(source.size());
-        hash = mix(static_cast<std::uint64_t>(Value::Type::Array), source.size());
+        hash = hashMix(static_cast<std::uint64_t>(Value::Type::Array), source.size());
         for (Value& item : source) {
             std::uint64_t h = 0;
             items.push_back(canonical(std::move(item), h, false));
-            hash = mix(hash, h);
+            hash = hashMix(hash, h);
         }
         if (isRoot)
             return Value(std::move(items)).withMark(mark);
@@ -155,13 +146,13 @@ Value SubtreeInterner::canonical(Value&& v, std::uint64_t& hash, bool isRoot)
         Hash& source = v.mutableHash();
         std::vector<Hash::Entry> entries;
         entries.reserve(source.size());
-        hash = mix(static_cast<std::uint64_t>(Value::Type::Hash), source.size());
+        hash = hashMix(static_cast<std::uint64_t>(Value::Type::Hash), source.size());
         for (std::size_t i = 0; i < source.size(); ++i) {
             const Value& key = source.entries()[i].key;
             Value* slot = source.findMutable(key); // the entry's value, to move from
             std::uint64_t h = 0;
             Value value = canonical(slot ? std::move(*slot) : Value(source.entries()[i].value), h, false);
-            hash = mix(mix(hash, scalarHash(key)), h);
+            hash = hashMix(hashMix(hash, scalarHash(key)), h);
             entries.push_back({key, std::move(value)});
         }
         auto build = [&] {
