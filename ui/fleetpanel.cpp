@@ -2,9 +2,10 @@
 
 #include "fleetmodel.h"
 #include "lookuprunner.h"
+#include "reportexport.h"
+#include "shownrefresh.h"
 #include "valueconvert.h"
 
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -12,7 +13,6 @@
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -22,6 +22,7 @@ FleetPanel::FleetPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     , m_fleet(fleet)
     , m_runner(runner)
     , m_model(new FleetModel(this))
+    , m_refresh(new ShownRefresh(this, [this] { runNow(); }))
 {
     setObjectName(QStringLiteral("fleetPanel"));
     auto* layout = new QVBoxLayout(this);
@@ -72,10 +73,10 @@ FleetPanel::FleetPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
         m_key = outcome->request.key;
         m_request = hiera::LookupRequest();
         m_request.merge = outcome->request.merge;
-        runNow();
+        m_refresh->request();
     });
     connect(runner, &LookupRunner::engineLoaded, this, [this] { m_model->setResult(nullptr, {}, false); });
-    connect(fleet, &FleetRunner::libraryLoaded, this, [this] { runNow(); });
+    connect(fleet, &FleetRunner::libraryLoaded, m_refresh, &ShownRefresh::request);
     connect(m_view, &QTreeView::activated, this, [this](const QModelIndex& index) {
         const QString name = index.data(FleetModel::NodeNameRole).toString();
         if (!name.isEmpty())
@@ -129,32 +130,19 @@ bool FleetPanel::exportTo(const QString& path, QString* error) const
         *error = tr("Nothing to export yet");
         return false;
     }
-    const QString suffix = QFileInfo(path).suffix().toLower();
+    const QString suffix = ReportExport::suffixOf(path);
     const bool reveal = m_runner->revealSecrets();
     const std::string text = suffix == QLatin1String("json") ? hiera::fleetJson(*r, reveal)
         : suffix == QLatin1String("csv")                     ? hiera::fleetCsv(*r, reveal)
                                                               : hiera::fleetMarkdown(*r, reveal);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())
-        || !file.commit()) {
-        *error = tr("Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return ReportExport::write(path, text, error);
 }
 
 void FleetPanel::chooseExport()
 {
-    QString filter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export the key across the nodes"), QString(),
-        tr("CSV (*.csv);;JSON (*.json);;Markdown (*.md)"), &filter);
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += filter.contains(QLatin1String("csv")) ? QStringLiteral(".csv")
-            : filter.contains(QLatin1String("json")) ? QStringLiteral(".json")
-                                                      : QStringLiteral(".md");
+    const QString path = ReportExport::chooseFile(this, tr("Export the key across the nodes"),
+        { { tr("CSV"), QStringLiteral("csv") }, { tr("JSON"), QStringLiteral("json") }, { tr("Markdown"), QStringLiteral("md") } });
     QString error;
-    if (!exportTo(path, &error))
+    if (!path.isEmpty() && !exportTo(path, &error))
         m_summary->setText(error);
 }

@@ -2,7 +2,8 @@
 
 // FleetPanel — the current key across every node of the library: which nodes get which value (largest
 // group first), from which files. It follows the key bar: each new key runs in the background, with
-// progress and Cancel; Export saves the result as CSV, JSON or Markdown. A node opens its own answer.
+// progress and Cancel, while the panel is on screen (a hidden tab catches up when shown). Export saves
+// the result as CSV, JSON or Markdown. A node opens its own answer.
 
 #include "fleetrunner.h"
 
@@ -15,6 +16,7 @@ class QProgressBar;
 class QPushButton;
 class QToolButton;
 class QTreeView;
+class ShownRefresh;
 
 class FleetPanel : public QWidget {
     Q_OBJECT
@@ -42,6 +44,7 @@ private:
     FleetRunner* m_fleet;
     LookupRunner* m_runner;
     FleetModel* m_model;
+    ShownRefresh* m_refresh; // a key runs across the library while the panel is on screen
     QLabel* m_summary;
     QProgressBar* m_progress;
     QPushButton* m_cancel;

@@ -187,6 +187,8 @@ void LookupRunner::resolveScope(const hiera::Value& scope)
         timer.start();
         auto snapshot = std::make_shared<ScopeSnapshot>();
         snapshot->engine = engine;
+        snapshot->scope = scopeValue;
+        snapshot->environment = environment;
         try {
             const TopScope scope(scopeValue, environment);
             snapshot->levels = engine->resolveHierarchy(scope);

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "allkeyspanel.h"
 #include "answerpanel.h"
 #include "datafilesync.h"
 #include "explanationreport.h"
@@ -15,6 +16,8 @@
 #include "lookupscheduler.h"
 #include "messagebanner.h"
 #include "modelroles.h"
+#include "nodediffpanel.h"
+#include "nodereportrunner.h"
 #include "nodespanel.h"
 #include "overridesmodel.h"
 #include "overridespanel.h"
@@ -130,9 +133,25 @@ void MainWindow::createPanels()
     m_fleetPanel = new FleetPanel(m_fleet, m_runner);
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
         addDock(m_fleetPanel, tr("Across nodes"), QStringLiteral("fleetDock"), Qt::BottomDockWidgetArea));
+    // Whole-node reports: every key of this node, and this node (or any) against another.
+    m_reports = new NodeReportRunner(this);
+    m_allKeysPanel = new AllKeysPanel(m_reports, m_runner);
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
+        addDock(m_allKeysPanel, tr("All keys"), QStringLiteral("allKeysDock"), Qt::BottomDockWidgetArea));
+    m_nodeDiffPanel = new NodeDiffPanel(m_reports, m_fleet, m_runner);
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
+        addDock(m_nodeDiffPanel, tr("Compare nodes"), QStringLiteral("nodeDiffDock"), Qt::BottomDockWidgetArea));
+    connect(m_allKeysPanel, &AllKeysPanel::keyChosen, this, &MainWindow::setKey);
+    connect(m_allKeysPanel, &AllKeysPanel::sourceRequested, this, &MainWindow::showSourceFor);
+    connect(m_nodeDiffPanel, &NodeDiffPanel::keyChosen, this, &MainWindow::setKey);
+    connect(m_nodeDiffPanel, &NodeDiffPanel::sourceRequested, this, &MainWindow::showSourceFor);
     findChild<QDockWidget*>(QStringLiteral("factsDock"))->raise();
     findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->raise();
     connect(m_nodesPanel, &NodesPanel::nodeChosen, this, &MainWindow::openNode);
+    connect(m_nodesPanel, &NodesPanel::compareRequested, this, [this](const QString& a, const QString& b) {
+        m_nodeDiffPanel->compare(a, b);
+        raisePanel(m_nodeDiffPanel);
+    });
     connect(m_fleetPanel, &FleetPanel::nodeChosen, this, [this](const QString& name) {
         if (const NodeLibraryPtr library = m_fleet->library())
             if (const hiera::Node* node = library->find(ValueConvert::toStd(name)))
@@ -657,6 +676,17 @@ void MainWindow::dropEvent(QDropEvent* event)
 // ---------------------------------------------------------------------------------------------------
 // Small things
 
+void MainWindow::raisePanel(QWidget* panel)
+{
+    for (QWidget* w = panel; w; w = w->parentWidget()) {
+        if (auto* dock = qobject_cast<QDockWidget*>(w)) {
+            dock->show();
+            dock->raise();
+            return;
+        }
+    }
+}
+
 void MainWindow::showSourceFor(const QModelIndex& index)
 {
     const QString file = index.data(HieraRoles::SourceFileRole).toString();
@@ -704,8 +734,11 @@ void MainWindow::resetLayout()
     addDockWidget(Qt::LeftDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("factsDock")));
     addDockWidget(Qt::RightDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("sourceDock")));
     addDockWidget(Qt::BottomDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("hierarchyDock")));
-    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
-        findChild<QDockWidget*>(QStringLiteral("overridesDock")));
+    for (const char* tab : { "nodesDock" })
+        tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("factsDock")), findChild<QDockWidget*>(QLatin1String(tab)));
+    for (const char* tab : { "overridesDock", "fleetDock", "allKeysDock", "nodeDiffDock" })
+        tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")), findChild<QDockWidget*>(QLatin1String(tab)));
+    findChild<QDockWidget*>(QStringLiteral("factsDock"))->raise();
     findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->raise();
     applyDefaultLayout();
 }

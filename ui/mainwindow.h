@@ -12,7 +12,10 @@
 #include <QMainWindow>
 #include <QStringList>
 
+class AllKeysPanel;
 class AnswerPanel;
+class NodeDiffPanel;
+class NodeReportRunner;
 class ContributionModel;
 class DataFileSync;
 class DataFileWatcher;
@@ -78,6 +81,8 @@ public:
     void setMergeStrategy(const QString& strategy);
     // Shows the source behind a row of any of the models (their SourceFileRole/SourceLineRole).
     void showSourceFor(const QModelIndex& index);
+    // Brings the dock that holds `panel` to the front (its tab, if tabbed).
+    void raisePanel(QWidget* panel);
 
     // The current answer as an exportable report (File ▸ Export Explanation, Print Explanation).
     ExplanationReport explanationReport() const;
@@ -95,6 +100,9 @@ public:
     HierarchyPanel* hierarchyPanel() const { return m_hierarchyPanel; }
     NodesPanel* nodesPanel() const { return m_nodesPanel; }
     FleetPanel* fleetPanel() const { return m_fleetPanel; }
+    AllKeysPanel* allKeysPanel() const { return m_allKeysPanel; }
+    NodeDiffPanel* nodeDiffPanel() const { return m_nodeDiffPanel; }
+    NodeReportRunner* reportRunner() const { return m_reports; }
     FleetRunner* fleetRunner() const { return m_fleet; }
     SourceViewer* sourceViewer() const { return m_sourceViewer; }
     OverridesPanel* overridesPanel() const { return m_overridesPanel; }
@@ -184,6 +192,9 @@ private:
     QLabel* m_statusLabel = nullptr;
     QLabel* m_factsLabel = nullptr; // the facts file the answers are for
     FleetRunner* m_fleet = nullptr;
+    NodeReportRunner* m_reports = nullptr;
+    AllKeysPanel* m_allKeysPanel = nullptr;
+    NodeDiffPanel* m_nodeDiffPanel = nullptr;
     NodesPanel* m_nodesPanel = nullptr;
     FleetPanel* m_fleetPanel = nullptr;
     QLabel* m_busyLabel = nullptr;

@@ -2,6 +2,7 @@
 
 #include "lookuprunner.h"
 #include "messagebanner.h"
+#include "nodediffpanel.h"
 #include "nodelistmodel.h"
 #include "valueconvert.h"
 
@@ -10,6 +11,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -94,7 +96,9 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(-1, Qt::AscendingOrder); // the library's order until a header is clicked
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Two nodes selected compare with each other (the context menu).
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
@@ -106,6 +110,7 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     connect(m_filter, &QLineEdit::textChanged, this,
         [this](const QString& text) { static_cast<NodeFilter*>(m_proxy)->setText(text); m_status->setText(statusText()); });
     connect(m_view, &QTableView::activated, this, &NodesPanel::activate);
+    connect(m_view, &QTableView::customContextMenuRequested, this, &NodesPanel::showContextMenu);
     connect(fleet, &FleetRunner::libraryLoaded, this, &NodesPanel::showLibrary);
     connect(fleet, &FleetRunner::libraryFailed, this, [this](const QString& path, const QString& message) {
         m_banner->showMessage(MessageBanner::Kind::Error,
@@ -183,4 +188,29 @@ void NodesPanel::activate(const QModelIndex& index)
 QString NodesPanel::rememberedLibrary()
 {
     return QSettings().value(libraryKey).toString();
+}
+
+QStringList NodesPanel::selectedNodes() const
+{
+    QStringList names;
+    for (const QModelIndex& index : m_view->selectionModel()->selectedRows())
+        names << index.siblingAtColumn(0).data().toString();
+    return names;
+}
+
+void NodesPanel::showContextMenu(const QPoint& position)
+{
+    const QModelIndex index = m_view->indexAt(position);
+    if (!index.isValid())
+        return;
+    const QString name = index.siblingAtColumn(0).data().toString();
+    QMenu menu(this);
+    menu.addAction(tr("Open %1").arg(name), this, [this, index] { activate(index); });
+    menu.addAction(tr("Compare with the Current Facts"), this,
+        [this, name] { Q_EMIT compareRequested(NodeDiffPanel::currentFactsName(), name); });
+    const QStringList selected = selectedNodes();
+    if (selected.size() == 2)
+        menu.addAction(tr("Compare %1 with %2").arg(selected[0], selected[1]), this,
+            [this, selected] { Q_EMIT compareRequested(selected[0], selected[1]); });
+    menu.exec(m_view->viewport()->mapToGlobal(position));
 }

@@ -27,6 +27,8 @@ public:
     QLineEdit* filterEdit() const { return m_filter; }
     MessageBanner* banner() const { return m_banner; }
     QString statusText() const;
+    // The names of the selected nodes, in the view's order.
+    QStringList selectedNodes() const;
 
     // Reads a library (what File ▸ Open Node Library… and a restart do).
     void openLibrary(const QString& path);
@@ -38,10 +40,13 @@ public:
 Q_SIGNALS:
     // The user picked a node (double click, Return).
     void nodeChosen(const QString& name, const QString& factsFile, bool ownFile);
+    // Compare node `a` with node `b` (a name may be NodeDiffPanel::currentFactsName()).
+    void compareRequested(const QString& a, const QString& b);
 
 private:
     void showLibrary(const NodeLibraryPtr& library);
     void activate(const QModelIndex& index);
+    void showContextMenu(const QPoint& position);
 
     FleetRunner* m_fleet;
     NodeListModel* m_model;

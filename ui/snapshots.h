@@ -21,6 +21,8 @@ struct LookupRequest {
 // What a scope makes of the hierarchy: the hierarchy view, completion and file watching.
 struct ScopeSnapshot {
     std::shared_ptr<const hiera::Engine> engine; // keeps ResolvedLevel::level valid
+    hiera::Value scope; // the scope tree it was resolved for (shared storage: a reference count)
+    std::string environment; // and the $environment lookups set when the scope does not (TopScope)
     std::vector<hiera::ResolvedLevel> levels;
     std::vector<std::string> keys; // Engine::keyInventory
     // The same keys as QStrings for the completer, made on the worker: a large hierarchy has a

@@ -99,6 +99,7 @@ private Q_SLOTS:
     void keyAcrossTheLibrary()
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
+        m.window->raisePanel(m.window->fleetPanel()); // it runs while on screen (tst_nodereports: hidden)
         QSignalSpy shown(m.window->fleetPanel(), &FleetPanel::fleetShown);
         openLibrary(m.demoPath(QStringLiteral("facts")));
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::ntp.servers", WindowFixture::timeoutMs);
@@ -149,6 +150,7 @@ private Q_SLOTS:
             QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("n%1.yaml").arg(i)),
                 QByteArray(facts).replace("web01.example.com", QStringLiteral("n%1.example.com").arg(i).toUtf8())));
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp")));
+        m.window->raisePanel(m.window->fleetPanel());
         openLibrary(dir.path());
         FleetRunner* fleet = m.window->fleetRunner();
         QTRY_VERIFY_WITH_TIMEOUT(!fleet->isBusy() && m.window->fleetPanel()->model()->result(), WindowFixture::timeoutMs);

@@ -1,0 +1,298 @@
+// Issue 12 in the explorer, whole-node reports: every key of the current node (checked key by key
+// against the engine, searched, exported, following fact edits) and node against node (every
+// difference checked against the engine both ways, the prefix, the current facts as a side, exports);
+// and the many-node panels wait while they are hidden tabs.
+
+#include "allkeysmodel.h"
+#include "allkeyspanel.h"
+#include "facttreemodel.h"
+#include "fleetmodel.h"
+#include "fleetpanel.h"
+#include "fleetrunner.h"
+#include "nodediffmodel.h"
+#include "nodediffpanel.h"
+#include "nodespanel.h"
+#include "topscope.h"
+#include "valueconvert.h"
+#include "windowfixture.h"
+
+#include <hiera/engine.h>
+#include <hiera/nodedata.h>
+#include <hiera/valueformat.h>
+
+#include <QComboBox>
+#include <QFile>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+
+#include <map>
+#include <set>
+
+namespace {
+
+// What the engine answers for `key` on `scope`, as one comparable line.
+std::string answer(const hiera::Engine& engine, const hiera::Scope& scope, const std::string& key)
+{
+    const hiera::LookupResult r = engine.lookup(scope, key);
+    if (r.found())
+        return "found " + hiera::toJson(r.value);
+    return r.status == hiera::LookupResult::Status::NotFound ? "not found" : "error " + std::string(r.error->what());
+}
+
+std::string sideText(const hiera::KeyDifference::Side& side)
+{
+    if (side.found())
+        return "found " + hiera::toJson(side.value);
+    return side.status == hiera::LookupResult::Status::NotFound ? "not found" : "error " + side.error;
+}
+
+hiera::Value readData(const QString& path, hiera::DataFormat format)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return hiera::parseData(file.readAll().toStdString(), ValueConvert::toStd(path), format);
+}
+
+} // namespace
+
+class TestNodeReports : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m.setUpOnce("tst_nodereports")); }
+    void init() { m.createWindow(); }
+    void cleanup()
+    {
+        QTRY_VERIFY(!m.window->fleetRunner()->isBusy());
+        QTRY_VERIFY(!m.window->reportRunner()->isResolving() && !m.window->reportRunner()->isComparing());
+        m.destroyWindow();
+    }
+
+    // Every key of web01, each row the engine's answer for that key alone; search; exports; a fact
+    // edit resolves them again; a row looks its key up.
+    void allKeysOfTheNode()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
+        AllKeysPanel* panel = m.window->allKeysPanel();
+        QSignalSpy shown(panel, &AllKeysPanel::allKeysShown);
+        m.window->raisePanel(panel);
+        QVERIFY(shown.wait(WindowFixture::timeoutMs));
+        checkAllKeys();
+        const AllKeysModel* model = panel->model();
+        QVERIFY(model->rowCount() > 10);
+
+        // The search keeps the rows whose key or value holds the text, whatever the case.
+        const QString needle = QStringLiteral("NTP");
+        int expected = 0;
+        for (int row = 0; row < model->rowCount(); ++row)
+            expected += model->index(row, AllKeysModel::KeyColumn).data().toString().contains(needle, Qt::CaseInsensitive)
+                || model->index(row, AllKeysModel::ValueColumn).data().toString().contains(needle, Qt::CaseInsensitive);
+        QVERIFY(expected > 0 && expected < model->rowCount());
+        panel->searchEdit()->setText(needle);
+        QCOMPARE(panel->proxy()->rowCount(), expected);
+        QVERIFY2(panel->summaryText().startsWith(QStringLiteral("%1 of %2 keys match").arg(expected).arg(model->rowCount())),
+            qPrintable(panel->summaryText()));
+        panel->searchEdit()->clear();
+        QCOMPARE(panel->proxy()->rowCount(), model->rowCount());
+
+        // Exports: YAML and JSON are the node's data (each found key's value); CSV one row per key.
+        std::map<std::string, std::string> found;
+        for (const hiera::ResolvedKey& k : model->report()->data.keys)
+            if (k.found())
+                found[k.key] = hiera::toJson(k.value);
+        QTemporaryDir out;
+        QString error;
+        QVERIFY2(panel->exportTo(out.filePath(QStringLiteral("web01.yaml")), &error), qPrintable(error));
+        QVERIFY2(panel->exportTo(out.filePath(QStringLiteral("web01.json")), &error), qPrintable(error));
+        QVERIFY2(panel->exportTo(out.filePath(QStringLiteral("web01.csv")), &error), qPrintable(error));
+        const hiera::Value yaml = readData(out.filePath(QStringLiteral("web01.yaml")), hiera::DataFormat::Yaml);
+        const hiera::Value json = readData(out.filePath(QStringLiteral("web01.json")), hiera::DataFormat::Json);
+        QVERIFY(yaml.isHash() && json.isHash());
+        const hiera::Value& jsonData = *json.asHash().find("data");
+        for (const hiera::Value* data : { &yaml, &jsonData }) {
+            QCOMPARE(data->asHash().size(), found.size());
+            for (const auto& [key, value] : found) {
+                const hiera::Value* v = data->asHash().find(key);
+                QVERIFY2(v, key.c_str());
+                // Secrets are masked in exports unless revealed: the demo has one eyaml key.
+                if (hiera::toJson(*v) != value)
+                    QCOMPARE(hiera::toJson(*v), std::string("\"<sensitive>\""));
+            }
+        }
+        QFile csv(out.filePath(QStringLiteral("web01.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QVERIFY(csv.readLine().startsWith("key,value,level,file,merge"));
+
+        // A fact edit: the keys follow (db01's role gives other answers).
+        const QModelIndex role = m.window->factModel()->indexForKeyPath(QStringLiteral("facts.role"));
+        QVERIFY(role.isValid());
+        shown.clear();
+        QVERIFY(m.window->factModel()->setData(role.siblingAtColumn(FactTreeModel::ValueColumn), QStringLiteral("db")));
+        QVERIFY(shown.wait(WindowFixture::timeoutMs));
+        checkAllKeys();
+
+        // A row looks its key up.
+        const QModelIndex row = panel->proxy()->index(0, AllKeysModel::KeyColumn);
+        const QString key = row.data().toString();
+        emit panel->view()->activated(row);
+        QVERIFY(m.waitForAnswer(key));
+    }
+
+    // A hidden tab does not run on every change; shown, it catches up with the newest.
+    void hiddenPanelsWait()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
+        AllKeysPanel* panel = m.window->allKeysPanel();
+        QCOMPARE(panel->model()->report(), nullptr);
+        QVERIFY(panel->isStale());
+        QSignalSpy shown(panel, &AllKeysPanel::allKeysShown);
+        m.window->raisePanel(panel);
+        QVERIFY(shown.wait(WindowFixture::timeoutMs));
+        QVERIFY(!panel->isStale());
+
+        // The fleet view too: a library opened behind the Hierarchy tab waits for the tab.
+        QSignalSpy loaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
+        m.window->nodesPanel()->openLibrary(m.demoPath(QStringLiteral("facts")));
+        QVERIFY(loaded.wait(WindowFixture::timeoutMs));
+        QTest::qWait(100);
+        QCOMPARE(m.window->fleetPanel()->model()->result(), nullptr);
+        QSignalSpy fleetShown(m.window->fleetPanel(), &FleetPanel::fleetShown);
+        m.window->raisePanel(m.window->fleetPanel());
+        QVERIFY(fleetShown.wait(WindowFixture::timeoutMs));
+        QCOMPARE(m.window->fleetPanel()->model()->result()->key, std::string("profile::ntp.servers"));
+    }
+
+    // Node against node: the keys listed are exactly the keys whose engine answers differ; a prefix
+    // narrows them; the current facts are a side; exports.
+    void nodeAgainstNode()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
+        QSignalSpy loaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
+        m.window->nodesPanel()->openLibrary(m.demoPath(QStringLiteral("facts")));
+        QVERIFY(loaded.wait(WindowFixture::timeoutMs));
+        NodeDiffPanel* panel = m.window->nodeDiffPanel();
+        QSignalSpy shown(panel, &NodeDiffPanel::diffShown);
+        m.window->raisePanel(panel);
+        panel->compare(QStringLiteral("web01.example.com"), QStringLiteral("db01.example.com"));
+        QTRY_VERIFY_WITH_TIMEOUT(diffShownFor("web01.example.com", "db01.example.com", ""), WindowFixture::timeoutMs);
+        checkDiff();
+        const NodeDiffModel* model = panel->model();
+        QVERIFY(model->rowCount() > 0);
+        QCOMPARE(model->headerData(NodeDiffModel::ValueAColumn, Qt::Horizontal).toString(), QStringLiteral("web01.example.com"));
+
+        // Prefix: only keys starting with it, and all of those that differ.
+        std::set<std::string> all;
+        for (const hiera::KeyDifference& d : model->report()->diff.keys)
+            all.insert(d.key);
+        panel->prefixEdit()->setText(QStringLiteral("profile::"));
+        QTRY_VERIFY_WITH_TIMEOUT(diffShownFor("web01.example.com", "db01.example.com", "profile::"), WindowFixture::timeoutMs);
+        std::set<std::string> narrowed;
+        for (const hiera::KeyDifference& d : model->report()->diff.keys)
+            narrowed.insert(d.key);
+        std::set<std::string> expected;
+        for (const std::string& key : all)
+            if (key.rfind("profile::", 0) == 0)
+                expected.insert(key);
+        QVERIFY(narrowed == expected);
+
+        // Exports.
+        QTemporaryDir out;
+        QString error;
+        QVERIFY2(panel->exportTo(out.filePath(QStringLiteral("diff.json")), &error), qPrintable(error));
+        const hiera::Value json = readData(out.filePath(QStringLiteral("diff.json")), hiera::DataFormat::Json);
+        QCOMPARE(json.asHash().find("differences")->asArray().size(), narrowed.size());
+        QCOMPARE(json.asHash().find("a")->asString(), std::string("web01.example.com"));
+        QVERIFY2(panel->exportTo(out.filePath(QStringLiteral("diff.csv")), &error), qPrintable(error));
+        QFile csv(out.filePath(QStringLiteral("diff.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll().trimmed().count('\n'), static_cast<qsizetype>(narrowed.size())); // header + one per key
+        QVERIFY2(panel->exportTo(out.filePath(QStringLiteral("diff.md")), &error), qPrintable(error));
+        QVERIFY(QFileInfo(out.filePath(QStringLiteral("diff.md"))).size() > 0);
+
+        // The current facts (web01's file) against web01 of the library: no difference; an edit of the
+        // current facts makes one, without saving.
+        panel->prefixEdit()->clear();
+        emit m.window->nodesPanel()->compareRequested(NodeDiffPanel::currentFactsName(), QStringLiteral("web01.example.com"));
+        QTRY_VERIFY_WITH_TIMEOUT(diffShownFor(NodeDiffPanel::currentFactsName(), "web01.example.com", ""), WindowFixture::timeoutMs);
+        QCOMPARE(model->rowCount(), 0);
+        QVERIFY(model->report()->diff.keysCompared > 10);
+        const QModelIndex role = m.window->factModel()->indexForKeyPath(QStringLiteral("facts.role"));
+        QVERIFY(m.window->factModel()->setData(role.siblingAtColumn(FactTreeModel::ValueColumn), QStringLiteral("db")));
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > 0 && !m.window->reportRunner()->isComparing(), WindowFixture::timeoutMs);
+        checkDiff();
+    }
+
+private:
+    bool diffShownFor(const QString& a, const char* b, const char* prefix) const
+    {
+        const NodeDiffReportPtr r = m.window->nodeDiffPanel()->model()->report();
+        return r && r->nameA == a && r->nameB == QLatin1String(b) && r->prefix == prefix && !m.window->reportRunner()->isComparing();
+    }
+
+    std::shared_ptr<const hiera::Scope> scopeOf(const QString& name) const
+    {
+        if (name == NodeDiffPanel::currentFactsName())
+            return std::make_shared<TopScope>(m.window->factsDocument()->scope(), m.window->runner()->environmentName().toStdString());
+        return m.window->fleetRunner()->library()->find(ValueConvert::toStd(name))->scope;
+    }
+
+    // Every key of either node's inventory: listed as a difference exactly when the engine's answers
+    // differ, with each side's answer as the engine gives it.
+    void checkDiff()
+    {
+        const NodeDiffReportPtr r = m.window->nodeDiffPanel()->model()->report();
+        const hiera::Engine& engine = *m.window->runner()->engine();
+        const auto a = scopeOf(r->nameA);
+        const auto b = scopeOf(r->nameB);
+        std::set<std::string> keys;
+        for (const auto* scope : { a.get(), b.get() })
+            for (const std::string& k : engine.keyInventory(*scope, 0))
+                if (k.rfind(r->prefix, 0) == 0)
+                    keys.insert(k);
+        std::map<std::string, const hiera::KeyDifference*> listed;
+        for (const hiera::KeyDifference& d : r->diff.keys)
+            listed[d.key] = &d;
+        for (const std::string& key : keys) {
+            const std::string x = answer(engine, *a, key);
+            const std::string y = answer(engine, *b, key);
+            const auto it = listed.find(key);
+            if (x == y) {
+                QVERIFY2(it == listed.end(), key.c_str());
+                continue;
+            }
+            QVERIFY2(it != listed.end(), key.c_str());
+            QCOMPARE(sideText(it->second->a), x);
+            QCOMPARE(sideText(it->second->b), y);
+            QVERIFY(!it->second->a.found() || !it->second->a.files.empty());
+        }
+        QCOMPARE(listed.size() <= keys.size(), true);
+    }
+
+    // Each row of the All keys panel is the engine's answer for that key on the current facts.
+    void checkAllKeys()
+    {
+        const AllKeysModel* model = m.window->allKeysPanel()->model();
+        const AllKeysReportPtr r = model->report();
+        QVERIFY(r);
+        const hiera::Engine& engine = *m.window->runner()->engine();
+        const TopScope scope(m.window->factsDocument()->scope(), m.window->runner()->environmentName().toStdString());
+        // The root keys (depth 0: no sub-paths into hashes and arrays).
+        QCOMPARE(static_cast<std::size_t>(model->rowCount()), engine.keyInventory(scope, 0).size());
+        for (const hiera::ResolvedKey& k : r->data.keys) {
+            const hiera::LookupResult one = engine.lookup(scope, k.key);
+            QCOMPARE(k.status, one.status);
+            if (one.found()) {
+                QCOMPARE(hiera::toJson(k.value), hiera::toJson(one.value));
+                QVERIFY2(!k.location.file.empty(), k.key.c_str());
+                QVERIFY2(!k.level.empty(), k.key.c_str());
+            }
+        }
+    }
+
+    WindowFixture m;
+};
+
+QTEST_MAIN(TestNodeReports)
+#include "tst_nodereports.moc"

@@ -1,0 +1,171 @@
+#include "allkeyspanel.h"
+
+#include "allkeysmodel.h"
+#include "lookuprunner.h"
+#include "reportexport.h"
+#include "shownrefresh.h"
+#include "topscope.h"
+#include "valueconvert.h"
+
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+AllKeysPanel::AllKeysPanel(NodeReportRunner* reports, LookupRunner* runner, QWidget* parent)
+    : QWidget(parent)
+    , m_reports(reports)
+    , m_runner(runner)
+    , m_model(new AllKeysModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_refresh(new ShownRefresh(this, [this] { refresh(); }))
+{
+    setObjectName(QStringLiteral("allKeysPanel"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto* row = new QHBoxLayout;
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("allKeysSearch"));
+    m_search->setPlaceholderText(tr("Search keys and values"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMaximumWidth(320);
+    row->addWidget(m_search);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("allKeysSummary"));
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    row->addWidget(m_summary, 1);
+    m_export = new QToolButton(this);
+    m_export->setText(tr("Export"));
+    m_export->setToolTip(tr("Save this node's resolved data as YAML or JSON, or the table as CSV"));
+    m_export->setEnabled(false);
+    row->addWidget(m_export);
+    layout->addLayout(row);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setFilterRole(AllKeysModel::SearchRole);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
+    m_view = new QTableView(this);
+    m_view->setObjectName(QStringLiteral("allKeysView"));
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(AllKeysModel::KeyColumn, Qt::AscendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setWordWrap(false);
+    m_view->setAlternatingRowColors(true);
+    m_view->verticalHeader()->hide();
+    // Fixed row heights: a variable one asks every row's size hint (thousands of keys).
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->resizeSection(AllKeysModel::KeyColumn, 260);
+    m_view->horizontalHeader()->resizeSection(AllKeysModel::ValueColumn, 300);
+    m_view->horizontalHeader()->resizeSection(AllKeysModel::LevelColumn, 140);
+    m_view->horizontalHeader()->resizeSection(AllKeysModel::FileColumn, 260);
+    layout->addWidget(m_view, 1);
+
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterFixedString(text);
+        m_summary->setText(summaryText());
+    });
+    connect(m_export, &QToolButton::clicked, this, &AllKeysPanel::chooseExport);
+    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        if (index.column() == AllKeysModel::FileColumn)
+            Q_EMIT sourceRequested(index);
+    });
+    connect(m_view, &QTableView::activated, this, [this](const QModelIndex& index) {
+        const QString key = index.data(AllKeysModel::KeyRole).toString();
+        if (!key.isEmpty())
+            Q_EMIT keyChosen(key);
+    });
+    connect(runner, &LookupRunner::scopeResolved, this, &AllKeysPanel::scopeChanged);
+    connect(runner, &LookupRunner::engineLoaded, this, [this] {
+        m_model->setReport(nullptr, {}, false);
+        m_export->setEnabled(false);
+        m_summary->setText(summaryText());
+    });
+    // Reveal Secrets announces the answer again: the table follows the toggle.
+    connect(runner, &LookupRunner::lookupFinished, this, [this] { m_model->setRevealSecrets(m_runner->revealSecrets()); });
+    connect(reports, &NodeReportRunner::allKeysResolved, this, &AllKeysPanel::show);
+    m_summary->setText(summaryText());
+}
+
+void AllKeysPanel::scopeChanged(const ScopeSnapshotPtr& snapshot)
+{
+    m_snapshot = snapshot;
+    m_refresh->request();
+}
+
+bool AllKeysPanel::isStale() const
+{
+    return m_refresh->isStale();
+}
+
+void AllKeysPanel::refresh()
+{
+    if (!m_snapshot || !m_snapshot->error.empty())
+        return;
+    m_reports->resolveAllKeys(m_snapshot->engine, std::make_shared<TopScope>(m_snapshot->scope, m_snapshot->environment));
+    m_summary->setText(tr("Resolving every key…"));
+}
+
+void AllKeysPanel::show(const AllKeysReportPtr& report)
+{
+    const AllKeysReportPtr previous = m_model->report();
+    m_model->setReport(report, QFileInfo(m_runner->hieraYaml()).absolutePath(), m_runner->revealSecrets());
+    m_export->setEnabled(true);
+    m_summary->setText(summaryText());
+    m_runner->releaseLater(previous);
+    Q_EMIT allKeysShown();
+}
+
+QString AllKeysPanel::summaryText() const
+{
+    const AllKeysReportPtr r = m_model->report();
+    if (!r)
+        return m_runner->engine() ? tr("Every key of this node appears here once the scope is resolved.")
+                                  : tr("Open a hierarchy to see every key it defines for this node.");
+    const std::size_t total = r->data.keys.size();
+    const std::size_t errors = r->data.errorCount();
+    QString text = tr("%n key(s)", nullptr, static_cast<int>(total));
+    if (m_proxy->rowCount() != static_cast<int>(total))
+        text = tr("%1 of %2 keys match").arg(m_proxy->rowCount()).arg(total);
+    if (errors > 0)
+        text += tr(", %n with an error", nullptr, static_cast<int>(errors));
+    if (!r->data.warnings.empty())
+        text += tr(", %n warning(s)", nullptr, static_cast<int>(r->data.warnings.size()));
+    text += tr(" (resolved in %1 ms)").arg(r->elapsedMs, 0, 'f', 0);
+    return text;
+}
+
+bool AllKeysPanel::exportTo(const QString& path, QString* error) const
+{
+    const AllKeysReportPtr r = m_model->report();
+    if (!r) {
+        *error = tr("Nothing to export yet");
+        return false;
+    }
+    hiera::NodeExportOptions options;
+    options.revealSecrets = m_runner->revealSecrets();
+    options.relativeTo = ValueConvert::toStd(QFileInfo(m_runner->hieraYaml()).absolutePath());
+    const QString suffix = ReportExport::suffixOf(path);
+    const std::string text = suffix == QLatin1String("json") ? hiera::nodeDataJson(r->data, options)
+        : suffix == QLatin1String("csv")                     ? hiera::nodeDataCsv(r->data, options)
+                                                              : hiera::nodeDataYaml(r->data, options);
+    return ReportExport::write(path, text, error);
+}
+
+void AllKeysPanel::chooseExport()
+{
+    const QString path = ReportExport::chooseFile(this, tr("Export this node's data"),
+        { { tr("YAML"), QStringLiteral("yaml") }, { tr("JSON"), QStringLiteral("json") }, { tr("CSV"), QStringLiteral("csv") } });
+    QString error;
+    if (!path.isEmpty() && !exportTo(path, &error))
+        m_summary->setText(error);
+}

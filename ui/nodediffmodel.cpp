@@ -1,0 +1,136 @@
+#include "nodediffmodel.h"
+
+#include "modelroles.h"
+#include "valueconvert.h"
+
+#include <hiera/valueformat.h>
+
+#include <QBrush>
+#include <QPalette>
+#include <QStringList>
+
+NodeDiffModel::NodeDiffModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void NodeDiffModel::setReport(NodeDiffReportPtr report, const QString& baseDirectory, bool revealSecrets)
+{
+    beginResetModel();
+    m_report = std::move(report);
+    m_baseDirectory = baseDirectory;
+    m_reveal = revealSecrets;
+    endResetModel();
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void NodeDiffModel::setRevealSecrets(bool reveal)
+{
+    if (reveal == m_reveal)
+        return;
+    m_reveal = reveal;
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, ValueAColumn), index(rowCount() - 1, ValueBColumn));
+}
+
+int NodeDiffModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || !m_report ? 0 : static_cast<int>(m_report->diff.keys.size());
+}
+
+int NodeDiffModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString NodeDiffModel::answerText(const hiera::KeyDifference::Side& side) const
+{
+    switch (side.status) {
+    case hiera::LookupResult::Status::Found:
+        try {
+            return ValueConvert::toQString(hiera::toJson(m_reveal ? side.value : hiera::redactSecrets(side.value)));
+        } catch (const std::exception&) { // NaN / infinity have no JSON form
+            return ValueConvert::displayText(side.value);
+        }
+    case hiera::LookupResult::Status::NotFound:
+        return tr("(not found)");
+    case hiera::LookupResult::Status::Error:
+        break;
+    }
+    return tr("error: %1").arg(ValueConvert::toQString(side.error));
+}
+
+QString NodeDiffModel::filesText(const hiera::KeyDifference::Side& side, const QString& separator) const
+{
+    QStringList files;
+    for (const std::string& file : side.files)
+        files << ValueConvert::shortPath(ValueConvert::toQString(file), m_baseDirectory);
+    return files.join(separator);
+}
+
+QVariant NodeDiffModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_report)
+        return {};
+    const hiera::KeyDifference& d = m_report->diff.keys[static_cast<std::size_t>(index.row())];
+    const hiera::KeyDifference::Side& side = index.column() == ValueAColumn || index.column() == FilesAColumn ? d.a : d.b;
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case KeyColumn:
+            return ValueConvert::toQString(d.key);
+        case ValueAColumn:
+        case ValueBColumn:
+            return answerText(side);
+        case FilesAColumn:
+        case FilesBColumn:
+            return filesText(side, QStringLiteral(", "));
+        default:
+            return {};
+        }
+    case Qt::ToolTipRole:
+        if (index.column() == ValueAColumn || index.column() == ValueBColumn)
+            return answerText(side);
+        if (index.column() == FilesAColumn || index.column() == FilesBColumn)
+            return filesText(side, QStringLiteral("\n"));
+        return {};
+    case Qt::ForegroundRole:
+        if ((index.column() == ValueAColumn || index.column() == ValueBColumn) && !side.found())
+            return QBrush(side.status == hiera::LookupResult::Status::Error ? QColor(Qt::darkRed)
+                                                                             : QPalette().color(QPalette::PlaceholderText));
+        return {};
+    case KeyRole:
+        return ValueConvert::toQString(d.key);
+    case HieraRoles::SourceFileRole:
+        // The highest-priority file that contributed on that side: where to start reading.
+        if ((index.column() == FilesAColumn || index.column() == FilesBColumn) && !side.files.empty())
+            return ValueConvert::toQString(side.files.front());
+        return {};
+    case HieraRoles::SourceKeyRole:
+        return ValueConvert::toQString(d.key);
+    default:
+        return {};
+    }
+}
+
+QVariant NodeDiffModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    const QString a = m_report ? m_report->nameA : tr("A");
+    const QString b = m_report ? m_report->nameB : tr("B");
+    switch (section) {
+    case KeyColumn:
+        return tr("Key");
+    case ValueAColumn:
+        return a;
+    case ValueBColumn:
+        return b;
+    case FilesAColumn:
+        return tr("Files (%1)").arg(a);
+    case FilesBColumn:
+        return tr("Files (%1)").arg(b);
+    default:
+        return {};
+    }
+}

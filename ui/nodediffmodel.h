@@ -1,0 +1,35 @@
+#pragma once
+
+// NodeDiffModel — two nodes compared on every key (a NodeDiffReport): one row per key whose answers
+// differ, with each side's value (compact JSON, "(not found)", "error: …"; secrets masked unless
+// revealed) and the files that contributed on each side. The headers name the two nodes.
+
+#include "nodereportrunner.h"
+
+#include <QAbstractTableModel>
+
+class NodeDiffModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { KeyColumn, ValueAColumn, ValueBColumn, FilesAColumn, FilesBColumn, ColumnCount };
+    enum Role { KeyRole = Qt::UserRole + 300 }; // QString: the row's root key
+
+    explicit NodeDiffModel(QObject* parent = nullptr);
+
+    void setReport(NodeDiffReportPtr report, const QString& baseDirectory, bool revealSecrets);
+    NodeDiffReportPtr report() const { return m_report; }
+    void setRevealSecrets(bool reveal);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QString answerText(const hiera::KeyDifference::Side& side) const;
+    QString filesText(const hiera::KeyDifference::Side& side, const QString& separator) const;
+
+    NodeDiffReportPtr m_report;
+    QString m_baseDirectory;
+    bool m_reveal = false;
+};

@@ -1,0 +1,253 @@
+#include "nodediffpanel.h"
+
+#include "lookuprunner.h"
+#include "nodediffmodel.h"
+#include "reportexport.h"
+#include "shownrefresh.h"
+#include "topscope.h"
+#include "valueconvert.h"
+
+#include <QComboBox>
+#include <QCompleter>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace {
+
+// An editable picker: thousands of nodes are found by typing part of a name.
+QComboBox* makeNodePicker(QWidget* parent, const QString& objectName)
+{
+    auto* box = new QComboBox(parent);
+    box->setObjectName(objectName);
+    box->setEditable(true);
+    box->setInsertPolicy(QComboBox::NoInsert);
+    box->setMinimumContentsLength(18);
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->completer()->setCompletionMode(QCompleter::PopupCompletion);
+    box->completer()->setFilterMode(Qt::MatchContains);
+    box->completer()->setCaseSensitivity(Qt::CaseInsensitive);
+    return box;
+}
+
+} // namespace
+
+NodeDiffPanel::NodeDiffPanel(NodeReportRunner* reports, FleetRunner* fleet, LookupRunner* runner, QWidget* parent)
+    : QWidget(parent)
+    , m_reports(reports)
+    , m_fleet(fleet)
+    , m_runner(runner)
+    , m_model(new NodeDiffModel(this))
+    , m_prefixDelay(new QTimer(this))
+    , m_refresh(new ShownRefresh(this, [this] { refresh(); }))
+{
+    setObjectName(QStringLiteral("nodeDiffPanel"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto* row = new QHBoxLayout;
+    m_nodeA = makeNodePicker(this, QStringLiteral("diffNodeA"));
+    m_nodeB = makeNodePicker(this, QStringLiteral("diffNodeB"));
+    auto* withLabel = new QLabel(tr("against"), this);
+    row->addWidget(m_nodeA);
+    row->addWidget(withLabel);
+    row->addWidget(m_nodeB);
+    m_prefix = new QLineEdit(this);
+    m_prefix->setObjectName(QStringLiteral("diffPrefix"));
+    m_prefix->setPlaceholderText(tr("Key prefix (profile::)"));
+    m_prefix->setClearButtonEnabled(true);
+    m_prefix->setMaximumWidth(220);
+    row->addWidget(m_prefix);
+    m_export = new QToolButton(this);
+    m_export->setText(tr("Export"));
+    m_export->setToolTip(tr("Save the differences as Markdown, JSON or CSV"));
+    m_export->setEnabled(false);
+    row->addStretch(1);
+    row->addWidget(m_export);
+    layout->addLayout(row);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("diffSummary"));
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setWordWrap(true);
+    layout->addWidget(m_summary);
+
+    m_view = new QTableView(this);
+    m_view->setObjectName(QStringLiteral("diffView"));
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setWordWrap(false);
+    m_view->setAlternatingRowColors(true);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->resizeSection(NodeDiffModel::KeyColumn, 240);
+    m_view->horizontalHeader()->resizeSection(NodeDiffModel::ValueAColumn, 220);
+    m_view->horizontalHeader()->resizeSection(NodeDiffModel::ValueBColumn, 220);
+    m_view->horizontalHeader()->resizeSection(NodeDiffModel::FilesAColumn, 220);
+    layout->addWidget(m_view, 1);
+
+    m_nodeA->addItem(currentFactsName());
+    m_nodeB->addItem(currentFactsName());
+    m_prefixDelay->setSingleShot(true);
+    m_prefixDelay->setInterval(250); // typing a prefix runs one comparison, not one per letter
+
+    for (QComboBox* box : { m_nodeA, m_nodeB })
+        connect(box, &QComboBox::currentIndexChanged, m_refresh, &ShownRefresh::request);
+    connect(m_prefix, &QLineEdit::textChanged, m_prefixDelay, qOverload<>(&QTimer::start));
+    connect(m_prefixDelay, &QTimer::timeout, m_refresh, &ShownRefresh::request);
+    connect(m_export, &QToolButton::clicked, this, &NodeDiffPanel::chooseExport);
+    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        if (index.column() == NodeDiffModel::FilesAColumn || index.column() == NodeDiffModel::FilesBColumn)
+            Q_EMIT sourceRequested(index);
+    });
+    connect(m_view, &QTableView::activated, this, [this](const QModelIndex& index) {
+        const QString key = index.data(NodeDiffModel::KeyRole).toString();
+        if (!key.isEmpty())
+            Q_EMIT keyChosen(key);
+    });
+    connect(runner, &LookupRunner::scopeResolved, this, [this](const ScopeSnapshotPtr& snapshot) {
+        const bool engineChanged = !m_snapshot || m_snapshot->engine != snapshot->engine;
+        m_snapshot = snapshot;
+        // A library node's answers change only with the hierarchy; the current facts' with every edit.
+        if (engineChanged || m_nodeA->currentText() == currentFactsName() || m_nodeB->currentText() == currentFactsName())
+            m_refresh->request();
+    });
+    connect(runner, &LookupRunner::lookupFinished, this, [this] { m_model->setRevealSecrets(m_runner->revealSecrets()); });
+    connect(fleet, &FleetRunner::libraryLoaded, this, &NodeDiffPanel::libraryChanged);
+    connect(reports, &NodeReportRunner::nodesCompared, this, &NodeDiffPanel::show);
+    m_summary->setText(summaryText());
+}
+
+QString NodeDiffPanel::currentFactsName()
+{
+    return tr("Current facts");
+}
+
+void NodeDiffPanel::libraryChanged(const NodeLibraryPtr& library)
+{
+    QStringList names { currentFactsName() };
+    names.reserve(static_cast<qsizetype>(library->size()) + 1);
+    for (const hiera::Node& node : library->nodes())
+        names << ValueConvert::toQString(node.name);
+    // Keep the sides the user picked when the new library still has them; else current facts against
+    // the first node, the comparison most people start with.
+    const QString a = m_nodeA->currentText();
+    const QString b = m_nodeB->currentText();
+    for (QComboBox* box : { m_nodeA, m_nodeB }) {
+        const QSignalBlocker blocker(box);
+        box->clear();
+        box->addItems(names);
+    }
+    const int ia = m_nodeA->findText(a);
+    const int ib = m_nodeB->findText(b);
+    m_nodeA->setCurrentIndex(ia >= 0 ? ia : 0);
+    m_nodeB->setCurrentIndex(ib > 0 ? ib : (names.size() > 1 ? 1 : 0));
+    m_refresh->request();
+}
+
+void NodeDiffPanel::compare(const QString& a, const QString& b)
+{
+    const int ia = m_nodeA->findText(a);
+    const int ib = m_nodeB->findText(b);
+    if (ia >= 0)
+        m_nodeA->setCurrentIndex(ia);
+    if (ib >= 0)
+        m_nodeB->setCurrentIndex(ib);
+    m_refresh->request();
+}
+
+NodeSide NodeDiffPanel::side(const QString& name) const
+{
+    if (name == currentFactsName()) {
+        if (!m_snapshot)
+            return { name, nullptr };
+        return { name, std::make_shared<TopScope>(m_snapshot->scope, m_snapshot->environment) };
+    }
+    const NodeLibraryPtr library = m_fleet->library();
+    const hiera::Node* node = library ? library->find(ValueConvert::toStd(name)) : nullptr;
+    return { name, node ? node->scope : nullptr };
+}
+
+void NodeDiffPanel::refresh()
+{
+    const EnginePtr engine = m_runner->engine();
+    NodeSide a = side(m_nodeA->currentText());
+    NodeSide b = side(m_nodeB->currentText());
+    if (!engine || !a.scope || !b.scope || a.name == b.name) {
+        m_summary->setText(summaryText());
+        return;
+    }
+    m_reports->compare(engine, std::move(a), std::move(b), ValueConvert::toStd(m_prefix->text().trimmed()));
+    m_summary->setText(tr("Comparing %1 with %2…").arg(m_nodeA->currentText(), m_nodeB->currentText()));
+}
+
+void NodeDiffPanel::show(const NodeDiffReportPtr& report)
+{
+    const NodeDiffReportPtr previous = m_model->report();
+    m_model->setReport(report, QFileInfo(m_runner->hieraYaml()).absolutePath(), m_runner->revealSecrets());
+    m_export->setEnabled(true);
+    m_summary->setText(summaryText());
+    m_runner->releaseLater(previous);
+    Q_EMIT diffShown();
+}
+
+QString NodeDiffPanel::summaryText() const
+{
+    if (!m_runner->engine())
+        return tr("Open a hierarchy to compare nodes.");
+    if (!m_fleet->library())
+        return tr("Open a node library (Nodes panel) to compare the current facts with its nodes.");
+    if (m_nodeA->currentText() == m_nodeB->currentText())
+        return tr("Pick two different nodes.");
+    const NodeDiffReportPtr r = m_model->report();
+    if (!r)
+        return tr("Pick two nodes to compare.");
+    const hiera::NodeDiff& d = r->diff;
+    QString text = tr("%1 against %2: %3 of %4 keys differ")
+                       .arg(r->nameA, r->nameB)
+                       .arg(d.keys.size())
+                       .arg(d.keysCompared);
+    if (!r->prefix.empty())
+        text += tr(" (keys starting with %1)").arg(ValueConvert::toQString(r->prefix));
+    if (!d.failedOnBoth.empty())
+        text += tr("; %n key(s) fail on both", nullptr, static_cast<int>(d.failedOnBoth.size()));
+    if (d.cancelled)
+        text += tr(" (stopped early)");
+    text += tr(" — %1 ms").arg(r->elapsedMs, 0, 'f', 0);
+    return text;
+}
+
+bool NodeDiffPanel::exportTo(const QString& path, QString* error) const
+{
+    const NodeDiffReportPtr r = m_model->report();
+    if (!r) {
+        *error = tr("Nothing to export yet");
+        return false;
+    }
+    hiera::DiffExportOptions options;
+    options.nameA = ValueConvert::toStd(r->nameA);
+    options.nameB = ValueConvert::toStd(r->nameB);
+    options.revealSecrets = m_runner->revealSecrets();
+    options.relativeTo = ValueConvert::toStd(QFileInfo(m_runner->hieraYaml()).absolutePath());
+    const QString suffix = ReportExport::suffixOf(path);
+    const std::string text = suffix == QLatin1String("json") ? hiera::nodeDiffJson(r->diff, options)
+        : suffix == QLatin1String("csv")                     ? hiera::nodeDiffCsv(r->diff, options)
+                                                              : hiera::nodeDiffMarkdown(r->diff, options);
+    return ReportExport::write(path, text, error);
+}
+
+void NodeDiffPanel::chooseExport()
+{
+    const QString path = ReportExport::chooseFile(this, tr("Export the node comparison"),
+        { { tr("Markdown"), QStringLiteral("md") }, { tr("JSON"), QStringLiteral("json") }, { tr("CSV"), QStringLiteral("csv") } });
+    QString error;
+    if (!path.isEmpty() && !exportTo(path, &error))
+        m_summary->setText(error);
+}
