@@ -13,6 +13,9 @@ const char* const kUsage =
     "                    [--explain [--show-secrets]] [--format json|yaml] KEY\n"
     "       hiera-lookup --config PATH --nodes DIR|FILE [--format table|csv|json|markdown|yaml]\n"
     "                    [--merge ...] KEY\n"
+    "       hiera-lookup --config PATH --nodes DIR|FILE --node NAME [--explain] KEY | --all-keys\n"
+    "       hiera-lookup --config PATH --nodes DIR|FILE --diff NODE_A NODE_B [--prefix PREFIX]\n"
+    "                    [--format table|markdown|json|csv] [--show-secrets]\n"
     "       hiera-lookup --config PATH [--facts FILE] [--node NAME] --all-keys\n"
     "                    [--format yaml|json|csv] [--show-secrets]\n"
     "       hiera-lookup --config PATH --diff-facts FILE_A FILE_B [--prefix PREFIX]\n"
@@ -40,7 +43,11 @@ const char* const kUsage =
     "  --nodes DIR|FILE       look KEY up on every node of a library: a directory of facts files\n"
     "                         (one node each) or a PuppetDB factsets export; prints the nodes\n"
     "                         grouped by value (--format table, the default, csv, json, markdown\n"
-    "                         or yaml); bad facts files are named on stderr and skipped\n"
+    "                         or yaml); bad facts files are named on stderr and skipped.\n"
+    "                         With --node NAME, the library gives that node's facts to a lookup\n"
+    "                         or to --all-keys\n"
+    "  --diff A B             with --nodes, compare nodes A and B of the library as --diff-facts\n"
+    "                         does\n"
     "  --merge STRATEGY       first, unique, hash or deep; overrides lookup_options\n"
     "  --knockout-prefix P    deep merge: values starting with P knock out lower values\n"
     "  --sort-merged-arrays   deep merge: sort merged arrays\n"
@@ -54,7 +61,8 @@ const char* const kUsage =
     "  --diff-facts A B       compare the nodes of two facts files: every key either defines,\n"
     "                         resolved on both; print the keys whose answers differ (format table,\n"
     "                         markdown, json or csv) with the files each side's value comes from\n"
-    "  --prefix PREFIX        with --diff-facts, only keys starting with PREFIX (e.g. profile::)\n"
+    "  --prefix PREFIX        with --diff-facts or --diff, only keys starting with PREFIX\n"
+    "                         (e.g. profile::)\n"
     "  --no-cache             do not use the cache of parsed data files\n"
     "                         (~/.cache/hiera-explorer/parsed, or $HIERA_CACHE_DIR; empty disables)\n"
     "  --help, --version\n"
@@ -62,7 +70,8 @@ const char* const kUsage =
     "Exit status: 0 found (value on stdout), 1 not found (nothing on stdout), 2 error (message on stderr).\n"
     "--nodes: 0 when at least one node found KEY, 1 when none did, 2 when nothing could be run.\n"
     "--all-keys: 0, or 2 when some keys failed (the others printed, each failure on stderr).\n"
-    "--diff-facts: as diff(1): 0 no differences, 1 differences, 2 error (also when keys fail on both nodes).\n";
+    "--diff-facts, --diff: as diff(1): 0 no differences, 1 differences, 2 error (also when keys fail on\n"
+    "both nodes).\n";
 
 namespace {
 
@@ -172,6 +181,15 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
                 usageError("--diff-facts needs two facts files");
             a.diffFacts.push_back(value());
             a.diffFacts.push_back(args[++i]);
+        } else if (arg == "--diff") {
+            if (a.mode == CliArgs::Mode::DiffNodes)
+                usageError("--diff may be given once");
+            a.mode = CliArgs::Mode::DiffNodes;
+            const std::size_t have = (inlineValue ? 1 : 0) + (args.size() - i - 1);
+            if (have < 2)
+                usageError("--diff needs two node names");
+            a.diffNodes.push_back(value());
+            a.diffNodes.push_back(args[++i]);
         } else if (arg == "--prefix") {
             a.prefix = value();
             prefixGiven = true;
@@ -183,22 +201,35 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
         return a;
     if (a.config.empty() && a.globalConfig.empty())
         usageError("--config PATH is required");
-    if (allKeys && a.mode == CliArgs::Mode::DiffFacts)
-        usageError("--all-keys and --diff-facts cannot be used together");
+    if (a.mode == CliArgs::Mode::DiffFacts && !a.diffNodes.empty())
+        usageError("--diff-facts and --diff cannot be used together");
+    if (allKeys && (a.mode == CliArgs::Mode::DiffFacts || a.mode == CliArgs::Mode::DiffNodes))
+        usageError(std::string("--all-keys and ") + (a.mode == CliArgs::Mode::DiffFacts ? "--diff-facts" : "--diff")
+                   + " cannot be used together");
     if (allKeys)
         a.mode = CliArgs::Mode::AllKeys;
+    if (a.mode == CliArgs::Mode::DiffNodes && a.nodesPath.empty())
+        usageError("--diff compares two nodes of a library: give it with --nodes DIR|FILE (or use --diff-facts FILE_A FILE_B)");
     if (!a.nodesPath.empty()) {
-        if (a.mode != CliArgs::Mode::Lookup)
-            usageError("--nodes cannot be used with --all-keys or --diff-facts");
-        if (!a.factsFile.empty() || !a.node.empty() || !a.scopeFile.empty() || a.explain)
-            usageError("--nodes looks KEY up on every node of the library: it cannot be used with --facts, --node, "
-                       "--scope or --explain");
-        a.mode = CliArgs::Mode::Fleet;
+        if (a.mode == CliArgs::Mode::DiffFacts)
+            usageError("--nodes cannot be used with --diff-facts (--diff compares two nodes of the library)");
+        if (!a.factsFile.empty() || !a.scopeFile.empty())
+            usageError("--nodes gives the facts: it cannot be used with --facts or --scope");
+        if (a.mode == CliArgs::Mode::DiffNodes && !a.node.empty())
+            usageError("--diff names its two nodes: it cannot be used with --node");
+        if (a.mode == CliArgs::Mode::AllKeys && a.node.empty())
+            usageError("--nodes with --all-keys needs --node NAME: the node of the library to resolve");
+        if (a.mode == CliArgs::Mode::Lookup && a.node.empty()) {
+            if (a.explain)
+                usageError("--explain explains one node: give --node NAME with --nodes");
+            a.mode = CliArgs::Mode::Fleet;
+        }
     }
     const char* modeFlag = a.mode == CliArgs::Mode::AllKeys ? "--all-keys"
         : a.mode == CliArgs::Mode::Fleet                   ? "--nodes"
+        : a.mode == CliArgs::Mode::DiffNodes               ? "--diff"
                                                            : "--diff-facts";
-    if (a.mode == CliArgs::Mode::AllKeys || a.mode == CliArgs::Mode::DiffFacts) {
+    if (a.mode == CliArgs::Mode::AllKeys || a.mode == CliArgs::Mode::DiffFacts || a.mode == CliArgs::Mode::DiffNodes) {
         if (!a.key.empty())
             usageError(std::string(modeFlag) + " takes no KEY (got '" + a.key + "')");
         if (a.explain)
@@ -210,8 +241,8 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
     }
     if (a.mode == CliArgs::Mode::DiffFacts && (!a.factsFile.empty() || !a.node.empty() || !a.scopeFile.empty()))
         usageError("--diff-facts cannot be used with --facts, --node or --scope: each facts file is one node");
-    if (prefixGiven && a.mode != CliArgs::Mode::DiffFacts)
-        usageError("--prefix needs --diff-facts");
+    if (prefixGiven && a.mode != CliArgs::Mode::DiffFacts && a.mode != CliArgs::Mode::DiffNodes)
+        usageError("--prefix needs --diff-facts or --diff");
     // The formats each mode prints: a lookup a value, --all-keys the node's data, --diff-facts a report,
     // --nodes the nodes grouped by value. The first is the default.
     using F = CliArgs::Format;

@@ -28,10 +28,13 @@ struct CliArgs
     std::string key;
     // What the run does: look KEY up, print every key of the node (--all-keys), or compare the nodes of
     // two facts files key by key (--diff-facts A B; --prefix limits the keys), or look KEY up on every
-    // node of a library (--nodes DIR|FILE: a directory of facts files or a PuppetDB export).
-    enum class Mode { Lookup, AllKeys, DiffFacts, Fleet } mode = Mode::Lookup;
+    // node of a library (--nodes DIR|FILE: a directory of facts files or a PuppetDB export), or compare
+    // two nodes of the library (--nodes ... --diff A B). With --nodes, --node NAME picks the node of a
+    // lookup or of --all-keys from the library (as puppet lookup --node takes its facts from PuppetDB).
+    enum class Mode { Lookup, AllKeys, DiffFacts, Fleet, DiffNodes } mode = Mode::Lookup;
     std::string nodesPath;
     std::vector<std::string> diffFacts;
+    std::vector<std::string> diffNodes; // --diff A B: two node names of the library
     std::string prefix;
     bool help = false;
     bool version = false;

@@ -91,20 +91,32 @@ bool writeAll(const std::string& text)
 
 } // namespace
 
-int runFleet(const hiera::Engine& engine, const CliArgs& args)
+hiera::NodeLibrary loadNodeLibrary(const CliArgs& args)
 {
-    g_revealSecrets = args.showSecrets;
     hiera::NodeLibraryOptions libraryOptions;
     libraryOptions.environment = args.environment;
-    const hiera::NodeLibrary library = hiera::NodeLibrary::load(args.nodesPath, libraryOptions);
+    hiera::NodeLibrary library = hiera::NodeLibrary::load(args.nodesPath, libraryOptions);
     for (const auto& e : library.errors())
         std::cerr << "hiera-lookup: skipped: " << hiera::printableLine(e.what()) << '\n';
     for (const auto& w : library.warnings())
         std::cerr << "hiera-lookup: warning: " << hiera::printableLine(w) << '\n';
-    if (library.empty()) {
-        std::cerr << "hiera-lookup: error: " << hiera::printableLine(args.nodesPath) << ": no node could be read\n";
-        return 2;
-    }
+    if (library.empty())
+        throw hiera::Error(hiera::ErrorCode::Io, args.nodesPath + ": no node could be read");
+    return library;
+}
+
+const hiera::Node& libraryNode(const hiera::NodeLibrary& library, const std::string& name)
+{
+    if (const hiera::Node* node = library.find(name))
+        return *node;
+    throw hiera::Error(hiera::ErrorCode::Io, "no node named '" + name + "' in " + library.path() + " ("
+                                                 + std::to_string(library.size()) + " nodes)");
+}
+
+int runFleet(const hiera::Engine& engine, const CliArgs& args)
+{
+    g_revealSecrets = args.showSecrets;
+    const hiera::NodeLibrary library = loadNodeLibrary(args);
     hiera::LookupRequest request;
     request.merge = args.merge;
     const hiera::FleetResult r = hiera::lookupAcross(engine, library, args.key, request);

@@ -5,7 +5,16 @@
 #include "cliargs.h"
 
 #include <hiera/engine.h>
+#include <hiera/nodelibrary.h>
+
+#include <string>
 
 // Loads the library named by args.nodesPath, looks args.key up on every node and prints the result
 // in args.format. Bad facts files are named on stderr, one line each. Returns the exit status.
 int runFleet(const hiera::Engine& engine, const CliArgs& args);
+
+// Loads the library named by args.nodesPath; bad facts files are named on stderr, one line each.
+// Throws hiera::Error when no node at all could be read.
+hiera::NodeLibrary loadNodeLibrary(const CliArgs& args);
+// The library's node of that name. Throws hiera::Error saying that it is not there.
+const hiera::Node& libraryNode(const hiera::NodeLibrary& library, const std::string& name);

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string_view>
 #include <thread>
 #include <unistd.h>
@@ -131,7 +132,18 @@ int main(int argc, char** argv)
         return writeStdout(std::string("hiera-lookup ") + HIERA_VERSION + '\n');
 
     try {
-        const hiera::MapScope scope(nodeScopeTree(args.factsFile, args.node, args.scopeFile, args.environment));
+        // The node: from --facts / --scope / --node, or (with --nodes) the library's node of --node.
+        std::optional<hiera::NodeLibrary> library;
+        if (!args.nodesPath.empty() && args.mode != CliArgs::Mode::Fleet)
+            library = loadNodeLibrary(args);
+        std::optional<hiera::MapScope> ownScope;
+        const hiera::Scope* node = nullptr; // unset for --diff and for --nodes alone (every node)
+        if (!library) {
+            ownScope.emplace(nodeScopeTree(args.factsFile, args.node, args.scopeFile, args.environment));
+            node = &*ownScope;
+        } else if (!args.node.empty()) {
+            node = libraryNode(*library, args.node).scope.get();
+        }
         std::vector<hiera::MapScope> diffScopes; // --diff-facts: both nodes, read before the engine loads
         for (const std::string& file : args.diffFacts)
             diffScopes.emplace_back(nodeScopeTree(file, {}, {}, args.environment));
@@ -168,6 +180,14 @@ int main(int argc, char** argv)
             return finish(runDiff(*engine, {nodeName(diffScopes[0], args.diffFacts[0]), &diffScopes[0]},
                                   {nodeName(diffScopes[1], args.diffFacts[1]), &diffScopes[1]}, args, repositoryRoot));
         }
+        if (args.mode == CliArgs::Mode::DiffNodes) {
+            const hiera::Node& a = libraryNode(*library, args.diffNodes[0]);
+            const hiera::Node& b = libraryNode(*library, args.diffNodes[1]);
+            preloadInParallel(*engine, *a.scope);
+            preloadInParallel(*engine, *b.scope);
+            return finish(runDiff(*engine, {a.name, a.scope.get()}, {b.name, b.scope.get()}, args, repositoryRoot));
+        }
+        const hiera::Scope& scope = *node;
         preloadInParallel(*engine, scope);
         if (args.mode == CliArgs::Mode::AllKeys)
             return finish(runAllKeys(*engine, scope, args, repositoryRoot));

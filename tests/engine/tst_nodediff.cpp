@@ -9,6 +9,8 @@
 #include <hiera/lookupkey.h>
 #include <hiera/nodediff.h>
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <set>
@@ -118,6 +120,7 @@ private Q_SLOTS:
     void cliDiffFacts();
     void cliDiffFactsFormats_data();
     void cliDiffFactsFormats();
+    void cliLibraryNodes();
 };
 
 void TestNodeDiff::demoAgainstPerKeyLookups()
@@ -319,6 +322,69 @@ void TestNodeDiff::cliDiffFacts()
     r = runHieraLookup(base + QStringList{facts + QStringLiteral("web01.example.com.yaml")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: --diff-facts needs two facts files")), qPrintable(r.err));
+}
+
+// With --nodes, the library gives the facts: --diff A B, --node N KEY and --node N --all-keys print
+// exactly what the same nodes' facts files print, a bad file of the library is named and skipped, and
+// a node the library lacks is one error line.
+void TestNodeDiff::cliLibraryNodes()
+{
+#ifndef HIERA_LOOKUP_BIN
+    QSKIP("hiera-lookup is not built");
+#endif
+    QTemporaryDir library;
+    QVERIFY(library.isValid());
+    const QString facts = qs(demo::dir + "/facts/");
+    for (const char* file : {"web01.example.com.yaml", "db01.example.com.yaml", "web02.example.com.json"})
+        QVERIFY(QFile::copy(facts + QLatin1String(file), library.filePath(QLatin1String(file))));
+    QFile bad(library.filePath(QStringLiteral("broken.yaml")));
+    QVERIFY(bad.open(QIODevice::WriteOnly) && bad.write("os: {family: [\n") > 0);
+    bad.close();
+    const QStringList config{QStringLiteral("--config"), qs(demo::dir), QStringLiteral("--eyaml-private-key"),
+                             qs(demo::dir + "/keys/private_key.pkcs7.pem")};
+    const QStringList nodes = config + QStringList{QStringLiteral("--nodes"), library.path()};
+    auto skippedLine = [&](const CliResult& r) {
+        return r.err.startsWith(QStringLiteral("hiera-lookup: skipped: ") + library.filePath(QStringLiteral("broken.yaml")) + QLatin1Char(':'))
+               && r.err.count(QLatin1Char('\n')) == 1;
+    };
+
+    for (const QString& format : {QStringLiteral("table"), QStringLiteral("json"), QStringLiteral("csv"), QStringLiteral("markdown")}) {
+        const CliResult fromLibrary = runHieraLookup(nodes + QStringList{QStringLiteral("--diff"), QStringLiteral("web01.example.com"),
+                                                                         QStringLiteral("db01.example.com"), QStringLiteral("--prefix"),
+                                                                         QStringLiteral("profile::"), QStringLiteral("--format"), format});
+        const CliResult fromFiles = runHieraLookup(config + QStringList{QStringLiteral("--diff-facts"), facts + QStringLiteral("web01.example.com.yaml"),
+                                                                        facts + QStringLiteral("db01.example.com.yaml"), QStringLiteral("--prefix"),
+                                                                        QStringLiteral("profile::"), QStringLiteral("--format"), format});
+        QCOMPARE(fromLibrary.exitCode, 1);
+        QCOMPARE(fromFiles.exitCode, 1);
+        QVERIFY2(!fromLibrary.out.isEmpty() && fromLibrary.out == fromFiles.out, qPrintable(format));
+        QVERIFY2(skippedLine(fromLibrary), qPrintable(fromLibrary.err));
+    }
+
+    CliResult fromLibrary = runHieraLookup(nodes + QStringList{QStringLiteral("--node"), QStringLiteral("web02.example.com"),
+                                                               QStringLiteral("--all-keys"), QStringLiteral("--format"), QStringLiteral("json")});
+    CliResult fromFiles = runHieraLookup(config + QStringList{QStringLiteral("--facts"), facts + QStringLiteral("web02.example.com.json"),
+                                                              QStringLiteral("--all-keys"), QStringLiteral("--format"), QStringLiteral("json")});
+    QCOMPARE(fromLibrary.exitCode, 0);
+    QVERIFY(fromLibrary.out.contains(QStringLiteral("\"profile::ntp\"")));
+    QCOMPARE(fromLibrary.out, fromFiles.out);
+
+    fromLibrary = runHieraLookup(nodes + QStringList{QStringLiteral("--node"), QStringLiteral("db01.example.com"), QStringLiteral("profile::ntp.servers")});
+    fromFiles = runHieraLookup(config + QStringList{QStringLiteral("--facts"), facts + QStringLiteral("db01.example.com.yaml"),
+                                                    QStringLiteral("profile::ntp.servers")});
+    QCOMPARE(fromLibrary.exitCode, 0);
+    QVERIFY(!fromLibrary.out.isEmpty());
+    QCOMPARE(fromLibrary.out, fromFiles.out);
+
+    const CliResult missing = runHieraLookup(nodes + QStringList{QStringLiteral("--diff"), QStringLiteral("web01.example.com"), QStringLiteral("nope")});
+    QCOMPARE(missing.exitCode, 2);
+    QVERIFY(missing.out.isEmpty());
+    QVERIFY2(missing.err.endsWith(QStringLiteral("hiera-lookup: error: no node named 'nope' in ") + library.path() + QStringLiteral(" (3 nodes)\n")),
+             qPrintable(missing.err));
+
+    const CliResult noLibrary = runHieraLookup(config + QStringList{QStringLiteral("--diff"), QStringLiteral("a"), QStringLiteral("b")});
+    QCOMPARE(noLibrary.exitCode, 2);
+    QVERIFY2(noLibrary.err.startsWith(QStringLiteral("hiera-lookup: --diff compares two nodes of a library")), qPrintable(noLibrary.err));
 }
 
 void TestNodeDiff::cliDiffFactsFormats_data()
