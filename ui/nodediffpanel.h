@@ -19,6 +19,7 @@ class NodeDiffModel;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QStringListModel;
 class QTableView;
 class QTimer;
 class QToolButton;
@@ -59,6 +60,7 @@ private:
     FleetRunner* m_fleet;
     LookupRunner* m_runner;
     NodeDiffModel* m_model;
+    QStringListModel* m_names; // both pickers': the current facts, then the library's nodes
     QComboBox* m_nodeA;
     QComboBox* m_nodeB;
     QLineEdit* m_prefix;

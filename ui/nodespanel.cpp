@@ -102,6 +102,9 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
+    // Column widths from a sample of rows: measuring all 20,000 nodes' cells took ~100 ms per library.
+    m_view->horizontalHeader()->setResizeContentsPrecision(200);
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     layout->addWidget(m_view, 1);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("nodesStatus"));

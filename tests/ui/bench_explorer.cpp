@@ -9,18 +9,29 @@
 //  (b) on LARGE_DIR: the longest GUI-thread stall while the hierarchy loads and the first lookup runs
 //      (then while one fact edit is answered), from a 1 ms heartbeat timer: the largest gap between
 //      two ticks minus 1 ms. explorer_max_stall_ms, explorer_max_stall_edit_ms.
+//  (c) on LARGE_DIR, with the Across nodes tab in front: the longest stall while its facts folder
+//      (20,000 nodes) opens as the node library and the key runs across it, then while a second
+//      key runs (explorer_fleet_max_stall_ms, explorer_fleet_second_key_max_stall_ms, and the times
+//      to the result on screen); with the All keys tab in front, while every key of the node is
+//      resolved and shown (explorer_all_keys_max_stall_ms).
 // Runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise. Not part of ctest.
 
+#include "allkeyspanel.h"
 #include "facttreemodel.h"
+#include "fleetmodel.h"
+#include "fleetpanel.h"
+#include "fleetrunner.h"
 #include "hierarchymodel.h"
 #include "lookuprunner.h"
 #include "mainwindow.h"
+#include "nodespanel.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -255,6 +266,34 @@ int stalls(const Fixture& f)
         QTest::qWait(50);
         print("explorer_max_stall_edit_ms", stall());
     }
+
+    // (c) the many-node panels.
+    window->raisePanel(window->fleetPanel());
+    auto fleetShows = [&](const QString& key) {
+        const FleetResultPtr r = window->fleetPanel()->model()->result();
+        return r && r->key == key.toStdString() && !window->fleetRunner()->isBusy();
+    };
+    beat();
+    QTimer::singleShot(0, window.get(), [&] { window->nodesPanel()->openLibrary(f.dir + QStringLiteral("/facts")); });
+    if (!spinUntil([&] { return fleetShows(f.key); }, 600000)) {
+        std::fprintf(stderr, "bench-explorer: no fleet result on %s\n", qPrintable(f.dir));
+        return 1;
+    }
+    print("explorer_fleet_library_and_key_ms", ms(clock.nsecsElapsed()));
+    print("explorer_fleet_max_stall_ms", stall());
+    const QString second = QStringLiteral("profile::base::ntp_servers");
+    beat();
+    QTimer::singleShot(0, window.get(), [&] { window->setKey(second); });
+    spinUntil([&] { return fleetShows(second); }, 300000);
+    print("explorer_fleet_second_key_ms", ms(clock.nsecsElapsed()));
+    print("explorer_fleet_second_key_max_stall_ms", stall());
+
+    QSignalSpy allKeys(window->allKeysPanel(), &AllKeysPanel::allKeysShown);
+    beat();
+    QTimer::singleShot(0, window.get(), [&] { window->raisePanel(window->allKeysPanel()); });
+    spinUntil([&] { return allKeys.count() > 0; }, 300000);
+    print("explorer_all_keys_ms", ms(clock.nsecsElapsed()));
+    print("explorer_all_keys_max_stall_ms", stall());
     return 0;
 }
 
