@@ -123,6 +123,11 @@ void AllKeysPanel::show(const AllKeysReportPtr& report)
     m_model->setReport(report, QFileInfo(m_runner->hieraYaml()).absolutePath(), m_runner->revealSecrets());
     m_export->setEnabled(true);
     m_summary->setText(summaryText());
+    // The warnings (files skipped, values left encrypted) in full, where the summary counts them.
+    QStringList warnings;
+    for (const std::string& w : report->data.warnings)
+        warnings << ValueConvert::toQString(w);
+    m_summary->setToolTip(warnings.join(QLatin1Char('\n')));
     m_runner->releaseLater(previous);
     Q_EMIT allKeysShown();
 }
@@ -142,7 +147,7 @@ QString AllKeysPanel::summaryText() const
         text += tr(", %n with an error", nullptr, static_cast<int>(errors));
     if (!r->data.warnings.empty())
         text += tr(", %n warning(s)", nullptr, static_cast<int>(r->data.warnings.size()));
-    text += tr(" (resolved in %1 ms)").arg(r->elapsedMs, 0, 'f', 0);
+    text += r->elapsedMs < 1 ? tr(" (resolved in under 1 ms)") : tr(" (resolved in %1 ms)").arg(r->elapsedMs, 0, 'f', 0);
     return text;
 }
 

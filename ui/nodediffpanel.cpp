@@ -199,6 +199,12 @@ void NodeDiffPanel::show(const NodeDiffReportPtr& report)
     m_model->setReport(report, QFileInfo(m_runner->hieraYaml()).absolutePath(), m_runner->revealSecrets());
     m_export->setEnabled(true);
     m_summary->setText(summaryText());
+    QStringList details;
+    for (const auto& [key, error] : report->diff.failedOnBoth)
+        details << tr("%1 fails on both: %2").arg(ValueConvert::toQString(key), ValueConvert::toQString(error));
+    for (const std::string& w : report->diff.warnings)
+        details << ValueConvert::toQString(w);
+    m_summary->setToolTip(details.join(QLatin1Char('\n')));
     m_runner->releaseLater(previous);
     Q_EMIT diffShown();
 }
@@ -223,9 +229,11 @@ QString NodeDiffPanel::summaryText() const
         text += tr(" (keys starting with %1)").arg(ValueConvert::toQString(r->prefix));
     if (!d.failedOnBoth.empty())
         text += tr("; %n key(s) fail on both", nullptr, static_cast<int>(d.failedOnBoth.size()));
+    if (!d.warnings.empty())
+        text += tr("; %n warning(s)", nullptr, static_cast<int>(d.warnings.size()));
     if (d.cancelled)
         text += tr(" (stopped early)");
-    text += tr(" — %1 ms").arg(r->elapsedMs, 0, 'f', 0);
+    text += r->elapsedMs < 1 ? tr(" — under 1 ms") : tr(" — %1 ms").arg(r->elapsedMs, 0, 'f', 0);
     return text;
 }
 
