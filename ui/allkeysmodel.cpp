@@ -3,8 +3,6 @@
 #include "modelroles.h"
 #include "valueconvert.h"
 
-#include <hiera/valueformat.h>
-
 #include <QBrush>
 #include <QPalette>
 
@@ -51,11 +49,7 @@ const QString& AllKeysModel::valueText(std::size_t row) const
         const hiera::ResolvedKey& k = m_report->data.keys[row];
         QString text;
         if (k.status == hiera::LookupResult::Status::Found) {
-            try {
-                text = ValueConvert::toQString(hiera::toJson(m_reveal ? k.value : hiera::redactSecrets(k.value)));
-            } catch (const std::exception& e) { // NaN / infinity have no JSON form
-                text = ValueConvert::displayText(k.value);
-            }
+            text = ValueConvert::compactJson(k.value, m_reveal);
         } else if (k.status == hiera::LookupResult::Status::NotFound) {
             text = tr("(not found)");
         } else {

@@ -5,6 +5,7 @@
 #include "reportexport.h"
 #include "shownrefresh.h"
 #include "topscope.h"
+#include "treeviews.h"
 #include "valueconvert.h"
 
 #include <QFileInfo>
@@ -50,26 +51,12 @@ AllKeysPanel::AllKeysPanel(NodeReportRunner* reports, LookupRunner* runner, QWid
     m_proxy->setFilterRole(AllKeysModel::SearchRole);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
-    m_view = new QTableView(this);
-    m_view->setObjectName(QStringLiteral("allKeysView"));
-    m_view->setModel(m_proxy);
+    m_view = TreeViews::makeTable(this, QStringLiteral("allKeysView"), m_proxy);
     m_view->setSortingEnabled(true);
     // The report comes sorted by key: the proxy keeps that order until a header is clicked (sorting
     // thousands of keys again on the GUI thread, fetching both cells per comparison, cost ~50 ms).
     m_view->sortByColumn(-1, Qt::AscendingOrder);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_view->setWordWrap(false);
-    m_view->setAlternatingRowColors(true);
-    m_view->verticalHeader()->hide();
-    // Fixed row heights: a variable one asks every row's size hint (thousands of keys).
-    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->horizontalHeader()->resizeSection(AllKeysModel::KeyColumn, 260);
-    m_view->horizontalHeader()->resizeSection(AllKeysModel::ValueColumn, 300);
-    m_view->horizontalHeader()->resizeSection(AllKeysModel::LevelColumn, 140);
-    m_view->horizontalHeader()->resizeSection(AllKeysModel::FileColumn, 260);
+    TreeViews::setColumnWidths(m_view->horizontalHeader(), { 260, 300, 140, 260 });
     layout->addWidget(m_view, 1);
 
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
@@ -151,28 +138,25 @@ QString AllKeysPanel::summaryText() const
     return text;
 }
 
-bool AllKeysPanel::exportTo(const QString& path, QString* error) const
+QList<ReportExport::Format> AllKeysPanel::exportFormats() const
 {
     const AllKeysReportPtr r = m_model->report();
-    if (!r) {
-        *error = tr("Nothing to export yet");
-        return false;
-    }
+    if (!r)
+        return {};
     hiera::NodeExportOptions options;
     options.revealSecrets = m_runner->revealSecrets();
     options.relativeTo = ValueConvert::toStd(QFileInfo(m_runner->hieraYaml()).absolutePath());
-    const QString suffix = ReportExport::suffixOf(path);
-    const std::string text = suffix == QLatin1String("json") ? hiera::nodeDataJson(r->data, options)
-        : suffix == QLatin1String("csv")                     ? hiera::nodeDataCsv(r->data, options)
-                                                              : hiera::nodeDataYaml(r->data, options);
-    return ReportExport::write(path, text, error);
+    return { { tr("YAML"), QStringLiteral("yaml"), [r, options] { return hiera::nodeDataYaml(r->data, options); } },
+        { tr("JSON"), QStringLiteral("json"), [r, options] { return hiera::nodeDataJson(r->data, options); } },
+        { tr("CSV"), QStringLiteral("csv"), [r, options] { return hiera::nodeDataCsv(r->data, options); } } };
+}
+
+bool AllKeysPanel::exportTo(const QString& path, QString* error) const
+{
+    return ReportExport::save(path, exportFormats(), error);
 }
 
 void AllKeysPanel::chooseExport()
 {
-    const QString path = ReportExport::chooseFile(this, tr("Export this node's data"),
-        { { tr("YAML"), QStringLiteral("yaml") }, { tr("JSON"), QStringLiteral("json") }, { tr("CSV"), QStringLiteral("csv") } });
-    QString error;
-    if (!path.isEmpty() && !exportTo(path, &error))
-        m_summary->setText(error);
+    ReportExport::chooseAndSave(this, tr("Export this node's data"), exportFormats(), m_summary);
 }

@@ -10,6 +10,7 @@
 // remembers that its table is stale and catches up when it is shown.
 
 #include "nodereportrunner.h"
+#include "reportexport.h"
 
 #include <QWidget>
 
@@ -47,6 +48,7 @@ private:
     void scopeChanged(const ScopeSnapshotPtr& snapshot);
     void refresh();
     void show(const AllKeysReportPtr& report);
+    QList<ReportExport::Format> exportFormats() const;
     void chooseExport();
 
     NodeReportRunner* m_reports;

@@ -2,8 +2,6 @@
 
 #include "valueconvert.h"
 
-#include <hiera/valueformat.h>
-
 #include <QStringList>
 
 // Group rows carry no internal id; a node row carries its group's index + 1.
@@ -56,7 +54,7 @@ int FleetModel::columnCount(const QModelIndex&) const
 
 QString FleetModel::valueText(const hiera::Value& value) const
 {
-    return ValueConvert::toQString(hiera::toJson(m_reveal ? value : hiera::redactSecrets(value)));
+    return ValueConvert::compactJson(value, m_reveal);
 }
 
 QVariant FleetModel::data(const QModelIndex& index, int role) const

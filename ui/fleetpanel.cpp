@@ -133,26 +133,23 @@ QString FleetPanel::summaryText() const
     return text;
 }
 
-bool FleetPanel::exportTo(const QString& path, QString* error) const
+QList<ReportExport::Format> FleetPanel::exportFormats() const
 {
     const FleetResultPtr r = m_model->result();
-    if (!r) {
-        *error = tr("Nothing to export yet");
-        return false;
-    }
-    const QString suffix = ReportExport::suffixOf(path);
+    if (!r)
+        return {};
     const bool reveal = m_runner->revealSecrets();
-    const std::string text = suffix == QLatin1String("json") ? hiera::fleetJson(*r, reveal)
-        : suffix == QLatin1String("csv")                     ? hiera::fleetCsv(*r, reveal)
-                                                              : hiera::fleetMarkdown(*r, reveal);
-    return ReportExport::write(path, text, error);
+    return { { tr("CSV"), QStringLiteral("csv"), [r, reveal] { return hiera::fleetCsv(*r, reveal); } },
+        { tr("JSON"), QStringLiteral("json"), [r, reveal] { return hiera::fleetJson(*r, reveal); } },
+        { tr("Markdown"), QStringLiteral("md"), [r, reveal] { return hiera::fleetMarkdown(*r, reveal); } } };
+}
+
+bool FleetPanel::exportTo(const QString& path, QString* error) const
+{
+    return ReportExport::save(path, exportFormats(), error);
 }
 
 void FleetPanel::chooseExport()
 {
-    const QString path = ReportExport::chooseFile(this, tr("Export the key across the nodes"),
-        { { tr("CSV"), QStringLiteral("csv") }, { tr("JSON"), QStringLiteral("json") }, { tr("Markdown"), QStringLiteral("md") } });
-    QString error;
-    if (!path.isEmpty() && !exportTo(path, &error))
-        m_summary->setText(error);
+    ReportExport::chooseAndSave(this, tr("Export the key across the nodes"), exportFormats(), m_summary);
 }

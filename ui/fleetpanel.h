@@ -6,6 +6,7 @@
 // the result as CSV, JSON or Markdown. A node opens its own answer.
 
 #include "fleetrunner.h"
+#include "reportexport.h"
 
 #include <QWidget>
 
@@ -39,6 +40,7 @@ Q_SIGNALS:
 
 private:
     void show(const FleetResultPtr& result);
+    QList<ReportExport::Format> exportFormats() const;
     void chooseExport();
 
     FleetRunner* m_fleet;

@@ -3,8 +3,6 @@
 #include "modelroles.h"
 #include "valueconvert.h"
 
-#include <hiera/valueformat.h>
-
 #include <QBrush>
 #include <QPalette>
 #include <QStringList>
@@ -47,11 +45,7 @@ QString NodeDiffModel::answerText(const hiera::KeyDifference::Side& side) const
 {
     switch (side.status) {
     case hiera::LookupResult::Status::Found:
-        try {
-            return ValueConvert::toQString(hiera::toJson(m_reveal ? side.value : hiera::redactSecrets(side.value)));
-        } catch (const std::exception&) { // NaN / infinity have no JSON form
-            return ValueConvert::displayText(side.value);
-        }
+        return ValueConvert::compactJson(side.value, m_reveal);
     case hiera::LookupResult::Status::NotFound:
         return tr("(not found)");
     case hiera::LookupResult::Status::Error:

@@ -5,6 +5,7 @@
 #include "reportexport.h"
 #include "shownrefresh.h"
 #include "topscope.h"
+#include "treeviews.h"
 #include "valueconvert.h"
 
 #include <QComboBox>
@@ -78,21 +79,8 @@ NodeDiffPanel::NodeDiffPanel(NodeReportRunner* reports, FleetRunner* fleet, Look
     m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
 
-    m_view = new QTableView(this);
-    m_view->setObjectName(QStringLiteral("diffView"));
-    m_view->setModel(m_model);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_view->setWordWrap(false);
-    m_view->setAlternatingRowColors(true);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->horizontalHeader()->resizeSection(NodeDiffModel::KeyColumn, 240);
-    m_view->horizontalHeader()->resizeSection(NodeDiffModel::ValueAColumn, 220);
-    m_view->horizontalHeader()->resizeSection(NodeDiffModel::ValueBColumn, 220);
-    m_view->horizontalHeader()->resizeSection(NodeDiffModel::FilesAColumn, 220);
+    m_view = TreeViews::makeTable(this, QStringLiteral("diffView"), m_model);
+    TreeViews::setColumnWidths(m_view->horizontalHeader(), { 240, 220, 220, 220 });
     layout->addWidget(m_view, 1);
 
     m_names->setStringList({ currentFactsName() });
@@ -237,30 +225,27 @@ QString NodeDiffPanel::summaryText() const
     return text;
 }
 
-bool NodeDiffPanel::exportTo(const QString& path, QString* error) const
+QList<ReportExport::Format> NodeDiffPanel::exportFormats() const
 {
     const NodeDiffReportPtr r = m_model->report();
-    if (!r) {
-        *error = tr("Nothing to export yet");
-        return false;
-    }
+    if (!r)
+        return {};
     hiera::DiffExportOptions options;
     options.nameA = ValueConvert::toStd(r->nameA);
     options.nameB = ValueConvert::toStd(r->nameB);
     options.revealSecrets = m_runner->revealSecrets();
     options.relativeTo = ValueConvert::toStd(QFileInfo(m_runner->hieraYaml()).absolutePath());
-    const QString suffix = ReportExport::suffixOf(path);
-    const std::string text = suffix == QLatin1String("json") ? hiera::nodeDiffJson(r->diff, options)
-        : suffix == QLatin1String("csv")                     ? hiera::nodeDiffCsv(r->diff, options)
-                                                              : hiera::nodeDiffMarkdown(r->diff, options);
-    return ReportExport::write(path, text, error);
+    return { { tr("Markdown"), QStringLiteral("md"), [r, options] { return hiera::nodeDiffMarkdown(r->diff, options); } },
+        { tr("JSON"), QStringLiteral("json"), [r, options] { return hiera::nodeDiffJson(r->diff, options); } },
+        { tr("CSV"), QStringLiteral("csv"), [r, options] { return hiera::nodeDiffCsv(r->diff, options); } } };
+}
+
+bool NodeDiffPanel::exportTo(const QString& path, QString* error) const
+{
+    return ReportExport::save(path, exportFormats(), error);
 }
 
 void NodeDiffPanel::chooseExport()
 {
-    const QString path = ReportExport::chooseFile(this, tr("Export the node comparison"),
-        { { tr("Markdown"), QStringLiteral("md") }, { tr("JSON"), QStringLiteral("json") }, { tr("CSV"), QStringLiteral("csv") } });
-    QString error;
-    if (!path.isEmpty() && !exportTo(path, &error))
-        m_summary->setText(error);
+    ReportExport::chooseAndSave(this, tr("Export the node comparison"), exportFormats(), m_summary);
 }

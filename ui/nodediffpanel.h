@@ -11,6 +11,7 @@
 
 #include "fleetrunner.h"
 #include "nodereportrunner.h"
+#include "reportexport.h"
 
 #include <QWidget>
 
@@ -54,6 +55,7 @@ private:
     NodeSide side(const QString& name) const;
     void refresh();
     void show(const NodeDiffReportPtr& report);
+    QList<ReportExport::Format> exportFormats() const;
     void chooseExport();
 
     NodeReportRunner* m_reports;

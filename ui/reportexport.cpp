@@ -3,11 +3,43 @@
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLabel>
 #include <QSaveFile>
+#include <QStringList>
 
 namespace ReportExport {
 
-QString chooseFile(QWidget* parent, const QString& title, const QList<Format>& formats)
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("ReportExport", text);
+}
+
+} // namespace
+
+bool save(const QString& path, const QList<Format>& formats, QString* error)
+{
+    if (formats.isEmpty()) {
+        *error = tr("Nothing to export yet");
+        return false;
+    }
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const Format* format = &formats.front();
+    for (const Format& f : formats)
+        if (f.suffix == suffix || (f.suffix == QLatin1String("yaml") && suffix == QLatin1String("yml")))
+            format = &f;
+    const std::string text = format->write();
+    QSaveFile file(path);
+    const auto size = static_cast<qint64>(text.size());
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), size) != size || !file.commit()) {
+        *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void chooseAndSave(QWidget* parent, const QString& title, const QList<Format>& formats, QLabel* status)
 {
     QStringList filters;
     for (const Format& format : formats)
@@ -15,31 +47,16 @@ QString chooseFile(QWidget* parent, const QString& title, const QList<Format>& f
     QString chosen;
     QString path = QFileDialog::getSaveFileName(parent, title, QString(), filters.join(QStringLiteral(";;")), &chosen);
     if (path.isEmpty())
-        return {};
-    const QString suffix = suffixOf(path);
-    for (const Format& format : formats)
-        if (format.suffix == suffix)
-            return path;
-    for (qsizetype i = 0; i < formats.size(); ++i)
-        if (filters[i] == chosen)
-            return path + QLatin1Char('.') + formats[i].suffix;
-    return formats.isEmpty() ? path : path + QLatin1Char('.') + formats.front().suffix;
-}
-
-QString suffixOf(const QString& path)
-{
-    return QFileInfo(path).suffix().toLower();
-}
-
-bool write(const QString& path, const std::string& text, QString* error)
-{
-    QSaveFile file(path);
-    const auto size = static_cast<qint64>(text.size());
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), size) != size || !file.commit()) {
-        *error = QCoreApplication::translate("ReportExport", "Cannot write %1: %2").arg(path, file.errorString());
-        return false;
+        return;
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const bool known = std::any_of(formats.begin(), formats.end(), [&](const Format& f) { return f.suffix == suffix; });
+    if (!known && !formats.isEmpty()) {
+        const qsizetype picked = std::max<qsizetype>(0, filters.indexOf(chosen));
+        path += QLatin1Char('.') + formats[picked].suffix;
     }
-    return true;
+    QString error;
+    if (!save(path, formats, &error))
+        status->setText(error);
 }
 
 } // namespace ReportExport

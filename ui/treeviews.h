@@ -4,6 +4,7 @@
 
 #include <QAbstractItemView>
 #include <QHeaderView>
+#include <QTableView>
 #include <QTreeView>
 
 namespace TreeViews {
@@ -18,6 +19,32 @@ inline QTreeView* make(QWidget* parent, const QString& objectName, QAbstractItem
     view->header()->setStretchLastSection(true);
     view->setModel(model);
     return view;
+}
+
+// A read-only table of whole-row selection for reports of thousands of rows (all keys of a node, a
+// node diff): fixed row heights, as a variable one asks every row's size hint; no word wrap.
+inline QTableView* makeTable(QWidget* parent, const QString& objectName, QAbstractItemModel* model)
+{
+    auto* view = new QTableView(parent);
+    view->setObjectName(objectName);
+    view->setModel(model);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->setWordWrap(false);
+    view->setAlternatingRowColors(true);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setStretchLastSection(true);
+    return view;
+}
+
+// Sets the widths of the first columns, in order (the last stretches).
+inline void setColumnWidths(QHeaderView* header, std::initializer_list<int> widths)
+{
+    int column = 0;
+    for (const int width : widths)
+        header->resizeSection(column++, width);
 }
 
 // A click on the origin column (file:line) asks for that source, as does a double click (activation)

@@ -1,5 +1,6 @@
 #include "valueconvert.h"
 
+#include <hiera/error.h>
 #include <hiera/valueformat.h>
 
 #include <QDir>
@@ -52,6 +53,16 @@ QStringList typeNames()
     for (const auto& entry : typeTable)
         names << QString::fromLatin1(entry.name);
     return names;
+}
+
+QString compactJson(const Value& value, bool revealSecrets)
+{
+    const Value shown = revealSecrets ? value : hiera::redactSecrets(value);
+    try {
+        return toQString(hiera::toJson(shown));
+    } catch (const hiera::Error&) {
+        return toQString(hiera::rubyInspect(shown));
+    }
 }
 
 QString displayText(const Value& value)

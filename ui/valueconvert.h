@@ -35,6 +35,10 @@ QStringList typeNames();
 // A one-line rendering for a view cell: strings as they are, null as "null", floats the way Ruby
 // prints them, containers summarised ("[3 items]", "{2 keys}").
 QString displayText(const hiera::Value& value);
+// A whole value on one line for a report's cell (all keys, a node diff, the fleet view): compact
+// JSON, so that the string "true" and the boolean stay apart; decrypted eyaml values "<sensitive>"
+// unless `revealSecrets`; NaN and infinities, which JSON cannot hold, as Ruby's inspect prints them.
+QString compactJson(const hiera::Value& value, bool revealSecrets);
 // The text an editor starts from (containers: empty).
 QString editText(const hiera::Value& value);
 // A hash key (almost always a string; YAML allows integer keys).

@@ -21,6 +21,25 @@ template <> char* toString(const hiera::Value& value)
 class TestValueConvert : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // One line of JSON for a report's cell: types stay apart, secrets masked unless revealed, and
+    // NaN (which JSON cannot hold) still shown.
+    void compactJson()
+    {
+        QCOMPARE(ValueConvert::compactJson(Value(std::string("true")), false), QStringLiteral("\"true\""));
+        QCOMPARE(ValueConvert::compactJson(Value(true), false), QStringLiteral("true"));
+        Value secret(std::string("hunter2"));
+        hiera::SourceMark mark;
+        mark.flags |= hiera::SourceMark::Decrypted;
+        secret.setMark(mark);
+        hiera::Array array;
+        array.push_back(Value(std::int64_t(1)));
+        array.push_back(secret);
+        const Value holder{std::move(array)};
+        QCOMPARE(ValueConvert::compactJson(holder, false), QStringLiteral("[1,\"<sensitive>\"]"));
+        QCOMPARE(ValueConvert::compactJson(holder, true), QStringLiteral("[1,\"hunter2\"]"));
+        QCOMPARE(ValueConvert::compactJson(Value(std::nan("")), false), QStringLiteral("NaN"));
+    }
+
     void parseScalar_data()
     {
         QTest::addColumn<QString>("text");
