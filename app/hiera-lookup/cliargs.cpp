@@ -172,7 +172,7 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
         } else if (arg == "--all-keys") {
             allKeys = true;
         } else if (arg == "--diff-facts") {
-            if (a.mode == CliArgs::Mode::DiffFacts)
+            if (!a.diffFacts.empty())
                 usageError("--diff-facts may be given once");
             a.mode = CliArgs::Mode::DiffFacts;
             // Two values: FILE_A FILE_B (or --diff-facts=FILE_A FILE_B).
@@ -182,7 +182,7 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
             a.diffFacts.push_back(value());
             a.diffFacts.push_back(args[++i]);
         } else if (arg == "--diff") {
-            if (a.mode == CliArgs::Mode::DiffNodes)
+            if (!a.diffNodes.empty())
                 usageError("--diff may be given once");
             a.mode = CliArgs::Mode::DiffNodes;
             const std::size_t have = (inlineValue ? 1 : 0) + (args.size() - i - 1);
@@ -201,7 +201,8 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
         return a;
     if (a.config.empty() && a.globalConfig.empty())
         usageError("--config PATH is required");
-    if (a.mode == CliArgs::Mode::DiffFacts && !a.diffNodes.empty())
+    // Checked on what was given, not on the mode the last of them set.
+    if (!a.diffFacts.empty() && !a.diffNodes.empty())
         usageError("--diff-facts and --diff cannot be used together");
     if (allKeys && (a.mode == CliArgs::Mode::DiffFacts || a.mode == CliArgs::Mode::DiffNodes))
         usageError(std::string("--all-keys and ") + (a.mode == CliArgs::Mode::DiffFacts ? "--diff-facts" : "--diff")
