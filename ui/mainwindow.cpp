@@ -133,6 +133,8 @@ void MainWindow::createPanels()
     findChild<QDockWidget*>(QStringLiteral("factsDock"))->raise();
     findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->raise();
     connect(m_nodesPanel, &NodesPanel::nodeChosen, this, &MainWindow::openNode);
+    // Saved facts that belong to the library (a node's file, its PuppetDB export) are read into it again.
+    connect(m_facts, &FactsDocument::fileWritten, m_fleet, &FleetRunner::reloadIfHolds);
     connect(m_fleetPanel, &FleetPanel::nodeChosen, this, [this](const QString& name) {
         if (const NodeLibraryPtr library = m_fleet->library())
             if (const hiera::Node* node = library->find(ValueConvert::toStd(name)))
