@@ -170,6 +170,20 @@ private Q_SLOTS:
         QVERIFY(m.window->windowTitle().startsWith(QLatin1String("app02.example.com (in factsets.json)")));
         QVERIFY(!m.window->isWindowModified());
         QCOMPARE(UiTest::readFile(m_export), exportBefore); // discarded: nothing written
+
+        // Cancel stays on the node with its edits; Save writes them into its entry, then opens the other.
+        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        MainWindow::Answer answer = MainWindow::Answer::Cancel;
+        m.window->setQuestionHandler([&](MainWindow::Question, const QString&) { return answer; });
+        QVERIFY(!openNodeFromList(QStringLiteral("db02.example.com")));
+        QCOMPARE(m.window->factsDocument()->node(), QStringLiteral("app02.example.com"));
+        QVERIFY(m.window->isWindowModified());
+        answer = MainWindow::Answer::Accept;
+        QVERIFY(openNodeFromList(QStringLiteral("db02.example.com")));
+        QCOMPARE(m.window->factsDocument()->node(), QStringLiteral("db02.example.com"));
+        const hiera::NodeLibrary after = hiera::NodeLibrary::load(m_export.toStdString());
+        QCOMPARE(hiera::toJson(after.find("app02.example.com")->facts), std::string(R"({"role":"web","env":"staging"})"));
+        QCOMPARE(hiera::toJson(member(after.find("db02.example.com")->facts, "role")), std::string("\"db\""));
     }
 
     // Unsaved edits of a PuppetDB node reach the autosave as that node's; after a crash the next window
@@ -283,6 +297,8 @@ private:
                 continue;
             QSignalSpy read(m.window.get(), &MainWindow::factsLoadFinished);
             emit panel->view()->activated(index);
+            if (!m.window->isReadingFacts())
+                return false; // the user cancelled at the question about unsaved edits
             return read.wait(WindowFixture::timeoutMs) && read.last().at(0).toBool();
         }
         return false;
