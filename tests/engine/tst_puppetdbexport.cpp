@@ -20,6 +20,7 @@ class TestPuppetDBExport : public QObject {
 private Q_SLOTS:
     void findsTheEntry();
     void replaceKeepsShapesAndTheOtherNodes();
+    void onlyTheFactListChangesInTheText();
     void yamlExportStaysYaml();
     void loneFactset();
     void goneNodeIsNothing();
@@ -41,6 +42,31 @@ const char* const kExport = R"([
              {"name": "ratio", "value": 0.1}, {"name": "on", "value": true}, {"name": "none", "value": null}]},
   {"certname": "web2.example.com", "facts": [{"name": "role", "value": "web"}]}
 ])";
+
+// web1's facts as written back into kExport, role changed: indented as the line the list starts on.
+const char* const kWeb1List =
+    "[\n"
+    "     {\n"
+    "       \"name\": \"role\",\n"
+    "       \"value\": \"db\"\n"
+    "     },\n"
+    "     {\n"
+    "       \"name\": \"uptime\",\n"
+    "       \"value\": 12345678901\n"
+    "     },\n"
+    "     {\n"
+    "       \"name\": \"ratio\",\n"
+    "       \"value\": 0.1\n"
+    "     },\n"
+    "     {\n"
+    "       \"name\": \"on\",\n"
+    "       \"value\": true\n"
+    "     },\n"
+    "     {\n"
+    "       \"name\": \"none\",\n"
+    "       \"value\": null\n"
+    "     }\n"
+    "   ]";
 
 Value parsed(const std::string& text)
 {
@@ -109,6 +135,36 @@ void TestPuppetDBExport::replaceKeepsShapesAndTheOtherNodes()
     QCOMPARE(toJson(readBack), std::string(R"({"role":"web","uptime":12345678901,"ratio":0.25,"on":true,"none":null})"));
     QVERIFY(orderedEqual(library.find("db1.example.com")->facts, dbFacts));
     QCOMPARE(library.find("web1.example.com")->environment, std::string("staging"));
+}
+
+void TestPuppetDBExport::onlyTheFactListChangesInTheText()
+{
+    const std::string text = kExport;
+    Value facts = findPuppetDBFactset(text, "export.json", "web1.example.com")->facts;
+    facts.mutableHash().set("role", Value("db"));
+    const auto written = replacePuppetDBFacts(text, "export.json", "web1.example.com", facts);
+    QVERIFY(written);
+    // Everything before web1's fact list and after it is the export's own text.
+    const std::size_t begin = text.find(R"("facts": [{"name": "role", "value": "web"}, {"name": "uptime")") + 9;
+    const std::size_t end = text.find(R"(]},
+  {"certname": "web2)") + 1;
+    QCOMPARE(written->substr(0, begin), text.substr(0, begin));
+    QVERIFY(written->ends_with(text.substr(end)));
+    // The new list, pretty-printed and indented as its line.
+    const std::string list = written->substr(begin, written->size() - begin - (text.size() - end));
+    QCOMPARE(list, std::string(kWeb1List));
+    QCOMPARE(toJson(findPuppetDBFactset(*written, "export.json", "web1.example.com")->facts), toJson(facts));
+
+    // A one-line export with strings that hold brackets and escaped quotes.
+    const std::string compact = R"([{"certname":"a","facts":[{"name":"x","value":"]}\"["}]},{"certname":"b","facts":[]}])";
+    Value a = findPuppetDBFactset(compact, "c.json", "a")->facts;
+    a.mutableHash().set("y", Value(std::int64_t(1)));
+    const auto one = replacePuppetDBFacts(compact, "c.json", "a", a);
+    QVERIFY(one);
+    QVERIFY2(one->starts_with(R"([{"certname":"a","facts":[)") && one->ends_with(R"(]},{"certname":"b","facts":[]}])"),
+             one->c_str());
+    QCOMPARE(toJson(findPuppetDBFactset(*one, "c.json", "a")->facts), std::string(R"({"x":"]}\"[","y":1})"));
+    QCOMPARE(toJson(findPuppetDBFactset(*one, "c.json", "b")->facts), std::string("{}"));
 }
 
 void TestPuppetDBExport::yamlExportStaysYaml()

@@ -136,6 +136,12 @@ private Q_SLOTS:
         QVERIFY(member(member(entry, "facts"), "data").isArray());
         QVERIFY(hiera::test::orderedEqual(entries.asArray()[1], entriesBefore.asArray()[1]));
         QVERIFY(hiera::test::orderedEqual(entries.asArray()[2], entriesBefore.asArray()[2]));
+        // Byte for byte, outside app01's fact list.
+        const QByteArray original(exportText);
+        const QByteArray saved = UiTest::readFile(m_export);
+        const qsizetype listStart = original.indexOf("\"data\": [") + 8;
+        QCOMPARE(saved.left(listStart), original.left(listStart));
+        QVERIFY(saved.endsWith(original.mid(original.indexOf("]},\n   \"producer\""))));
 
         // The library reads the export again; the fleet answers with the saved facts.
         QVERIFY(reloaded.count() > 0 || reloaded.wait(WindowFixture::timeoutMs));

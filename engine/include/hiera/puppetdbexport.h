@@ -12,9 +12,10 @@
 //
 // Writing keeps the export's form: the entry's `facts` stays {"data": [...], "href": ...} (its other
 // members kept) or stays a plain [{name, value}] array; certname, environment and the entry's other
-// members, the other entries and every key order are kept. The document is serialised anew (JSON
-// pretty-printed, or YAML for an export written as YAML), so spacing may change; values do not (JSON
-// typing: 1 stays an integer, 1.0 a float, "true" a string).
+// members, the other entries and every key order are kept. In a JSON export only the node's fact list
+// is written anew (pretty-printed, indented as the line it starts on): every other byte of the file stays
+// as it was. An export in YAML (or JSON-like text that only YAML reads) is serialised anew. Values keep
+// their types (JSON typing: 1 stays an integer, 1.0 a float, "true" a string).
 
 #include <hiera/value.h>
 #include <hiera/yaml.h>

@@ -45,8 +45,11 @@ NodeFacts puppetDBEntry(const Value& entry, const std::string& file)
 
 // JSON when the document starts like JSON (YAML 1.1 typing would misread 1e3), else YAML; as
 // hiera::parseFacts does, JSON-looking text that is not strict JSON is read again as YAML.
-Value parseFactsDocument(std::string_view text, const std::string& file, const ParseLimits& limits, bool& json)
+Value parseFactsDocument(std::string_view text, const std::string& file, const ParseLimits& limits, bool& json,
+                         bool* strictJson)
 {
+    if (strictJson)
+        *strictJson = false;
     std::size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
     while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t'))
         ++i;
@@ -54,7 +57,10 @@ Value parseFactsDocument(std::string_view text, const std::string& file, const P
     if (!json)
         return parseData(text, file, DataFormat::Yaml, limits);
     try {
-        return parseData(text, file, DataFormat::Json, limits);
+        Value doc = parseData(text, file, DataFormat::Json, limits);
+        if (strictJson)
+            *strictJson = true;
+        return doc;
     } catch (const Error& e) {
         if (e.code() == ErrorCode::DataLimit)
             throw;

@@ -29,8 +29,10 @@ struct FactsSource
 };
 
 // The document of a facts file's text: JSON when it starts like JSON (`json` is set), else YAML; as
-// hiera::parseFacts does, JSON-looking text that is not strict JSON is read again as YAML.
-Value parseFactsDocument(std::string_view text, const std::string& file, const ParseLimits& limits, bool& json);
+// hiera::parseFacts does, JSON-looking text that is not strict JSON is read again as YAML (then
+// `strictJson`, if given, is false).
+Value parseFactsDocument(std::string_view text, const std::string& file, const ParseLimits& limits, bool& json,
+                         bool* strictJson = nullptr);
 
 // Parses a file's text. Throws hiera::Error naming `file` when the file as a whole cannot be used.
 FactsSource parseFactsSource(std::string_view text, const std::string& file, const ParseLimits& limits);

@@ -5,6 +5,9 @@
 #include <hiera/sourcelocation.h>
 #include <hiera/valueformat.h>
 
+#include <algorithm>
+#include <cstdint>
+
 namespace hiera {
 
 namespace {
@@ -41,9 +44,10 @@ Value* entryOf(Value& doc, std::string_view certname, const std::string& file)
                 whereIs(doc, file));
 }
 
-Value parseExport(std::string_view text, const std::string& file, const ParseLimits& limits, bool& json)
+Value parseExport(std::string_view text, const std::string& file, const ParseLimits& limits, bool& json,
+                  bool* strictJson = nullptr)
 {
-    Value doc = detail::parseFactsDocument(text, file, limits, json);
+    Value doc = detail::parseFactsDocument(text, file, limits, json, strictJson);
     if (doc.isNull())
         throw Error(ErrorCode::FactsSyntax, "empty PuppetDB export", {file, 0, 0});
     return doc;
@@ -63,6 +67,72 @@ Value factList(const Value& facts)
         list.push_back(makeHash({{"name", fact.key}, {"value", fact.value}}));
     }
     return Value(std::move(list));
+}
+
+// The byte offset of a JSON value's mark in `text` (line 1-based, column counted in UTF-8 characters
+// from 1, as the JSON loader counts), npos when it is not there.
+std::size_t offsetOf(std::string_view text, const SourceMark& mark)
+{
+    if (mark.line == 0 || mark.column == 0)
+        return std::string_view::npos;
+    std::size_t pos = 0;
+    for (std::uint32_t line = 1; line < mark.line; ++line) {
+        pos = text.find('\n', pos);
+        if (pos == std::string_view::npos)
+            return pos;
+        ++pos;
+    }
+    for (std::uint32_t column = 1; pos < text.size(); ++pos) {
+        if ((static_cast<unsigned char>(text[pos]) & 0xC0) == 0x80)
+            continue;
+        if (column++ == mark.column)
+            return pos;
+    }
+    return std::string_view::npos;
+}
+
+// One past the end of the JSON array or object that starts at `begin` (text that parsed as JSON), npos
+// when it does not end.
+std::size_t jsonCollectionEnd(std::string_view text, std::size_t begin)
+{
+    std::size_t depth = 0;
+    for (std::size_t i = begin; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') {
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                i += text[i] == '\\';
+        } else if (c == '[' || c == '{') {
+            ++depth;
+        } else if ((c == ']' || c == '}') && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return std::string_view::npos;
+}
+
+// `text` with the JSON array `old` (a value parsed from it) replaced by `list`, indented as the line it
+// starts on; every other byte of the export stays as it was. Nothing when `old` cannot be found there
+// exactly (the caller then writes the whole document anew).
+std::optional<std::string> spliced(std::string_view text, const Value& old, const Value& list)
+{
+    const std::size_t begin = offsetOf(text, old.mark());
+    if (begin == std::string_view::npos || text[begin] != '[')
+        return std::nullopt;
+    const std::size_t end = jsonCollectionEnd(text, begin);
+    if (end == std::string_view::npos)
+        return std::nullopt;
+    const std::size_t newline = text.rfind('\n', begin);
+    const std::size_t lineStart = newline == std::string_view::npos ? 0 : newline + 1;
+    const std::size_t indentEnd = text.find_first_not_of(" \t", lineStart);
+    const std::string_view indent = text.substr(lineStart, std::min(indentEnd, begin) - lineStart);
+    std::string out(text.substr(0, begin));
+    for (const char c : toJson(list, true)) {
+        out += c;
+        if (c == '\n') // JSON strings hold no raw newline: these are all the pretty printer's
+            out += indent;
+    }
+    out += text.substr(end);
+    return out;
 }
 
 } // namespace
@@ -93,13 +163,22 @@ std::optional<std::string> replacePuppetDBFacts(std::string_view text, const std
                                                 const ParseLimits& limits)
 {
     bool json = false;
-    Value doc = parseExport(text, file, limits, json);
+    bool strictJson = false;
+    Value doc = parseExport(text, file, limits, json, &strictJson);
     Value* entry = entryOf(doc, certname, file);
     if (!entry)
         return std::nullopt;
     Hash& h = entry->mutableHash();
     Value* old = h.findMutable(Value("facts"));
     const Value list = factList(facts);
+    if (strictJson && old) {
+        // Only the node's fact list changes in the text: the rest of the export keeps its bytes.
+        const Value* oldList = old->isHash() ? old->asHash().find("data") : old;
+        if (oldList && oldList->isArray()) {
+            if (auto out = spliced(text, *oldList, list))
+                return out;
+        }
+    }
     if (old && old->isHash() && old->asHash().contains("data")) {
         // {"data": [...], "href": ...}: only the data changes; href and the rest stay where they were.
         Hash wrapper = old->asHash();
