@@ -21,6 +21,7 @@ private Q_SLOTS:
     void findsTheEntry();
     void replaceKeepsShapesAndTheOtherNodes();
     void onlyTheFactListChangesInTheText();
+    void entriesTheScanCannotFollow();
     void yamlExportStaysYaml();
     void loneFactset();
     void goneNodeIsNothing();
@@ -165,6 +166,29 @@ void TestPuppetDBExport::onlyTheFactListChangesInTheText()
              one->c_str());
     QCOMPARE(toJson(findPuppetDBFactset(*one, "c.json", "a")->facts), std::string(R"({"x":"]}\"[","y":1})"));
     QCOMPARE(toJson(findPuppetDBFactset(*one, "c.json", "b")->facts), std::string("{}"));
+}
+
+// The quick scan gives up on what is not an array of objects (the whole document is parsed then, with
+// the same result), and a bad entry it finds is reported at its line in the file, not in the entry.
+void TestPuppetDBExport::entriesTheScanCannotFollow()
+{
+    const std::string mixed = "[\"junk\", {\"certname\": \"a\",\n  \"facts\": [{\"name\": \"x\", \"value\": 1}]}]";
+    Value facts = findPuppetDBFactset(mixed, "m.json", "a")->facts;
+    facts.mutableHash().set("x", Value(std::int64_t(2)));
+    const auto written = replacePuppetDBFacts(mixed, "m.json", "a", facts);
+    QVERIFY(written);
+    QVERIFY2(written->starts_with("[\"junk\", {\"certname\": \"a\",\n  \"facts\": [\n    {") && written->ends_with("  ]}]"),
+             written->c_str());
+    QCOMPARE(toJson(findPuppetDBFactset(*written, "m.json", "a")->facts), std::string(R"({"x":2})"));
+    QVERIFY(!replacePuppetDBFacts(mixed, "m.json", "b", facts));
+
+    const std::string bad = "[\n  {\"certname\": \"ok\", \"facts\": []},\n  {\"certname\": \"bad\", \"facts\": [{\"value\": 1}]}\n]";
+    try {
+        (void)findPuppetDBFactset(bad, "/tmp/bad.json", "bad");
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QVERIFY2(QByteArray(e.what()).startsWith("/tmp/bad.json:3:"), e.what());
+    }
 }
 
 void TestPuppetDBExport::yamlExportStaysYaml()
