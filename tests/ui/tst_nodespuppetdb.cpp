@@ -283,6 +283,12 @@ private Q_SLOTS:
             qPrintable(banner->text()));
         QCOMPARE(UiTest::readFile(m_export), broken);
         QVERIFY(m.window->isWindowModified());
+
+        // Opening another node of it says the same (the question about the edits answered Discard).
+        QVERIFY(!openNodeFromList(QStringLiteral("app02.example.com")));
+        QCOMPARE(banner->kind(), MessageBanner::Kind::Error);
+        QVERIFY2(banner->text().contains(m_export + QStringLiteral(":3:")) && !banner->text().contains(QLatin1Char('\n')),
+            qPrintable(banner->text()));
     }
 
 private:
