@@ -57,11 +57,14 @@ QString fileFor(const QString& hieraYaml)
         + QStringLiteral(".yaml");
 }
 
-bool write(const QString& hieraYaml, const QString& factsPath, const Value& scope, QString* error)
+bool write(const QString& hieraYaml, const QString& factsPath, const QString& factsNode, const Value& scope,
+    QString* error)
 {
     hiera::Hash entry;
     entry.set("hiera_yaml", Value(toStd(absolute(hieraYaml))));
     entry.set("facts_file", Value(toStd(absolute(factsPath))));
+    if (!factsNode.isEmpty())
+        entry.set("facts_node", Value(toStd(factsNode)));
     entry.set("scope", scope);
     QByteArray bytes("# Unsaved fact edits, autosaved by Hiera Explorer. Offered back when the hierarchy is opened.\n");
     try {
@@ -100,7 +103,8 @@ std::optional<Entry> read(const QString& hieraYaml)
         const Value* scope = hash.find("scope");
         if (!scope || !scope->isHash())
             return std::nullopt;
-        return Entry { *scope, stringAt(hash, "facts_file"), stringAt(hash, "hiera_yaml"), info.lastModified() };
+        return Entry { *scope, stringAt(hash, "facts_file"), stringAt(hash, "facts_node"), stringAt(hash, "hiera_yaml"),
+            info.lastModified() };
     } catch (const std::exception&) {
         return std::nullopt; // a damaged autosave is no autosave; the next edit overwrites it
     }

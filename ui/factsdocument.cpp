@@ -4,6 +4,7 @@
 #include "factcommands.h"
 #include "facttreemodel.h"
 #include "lookuprunner.h"
+#include "puppetdbnode.h"
 #include "valueconvert.h"
 
 #include <hiera/facts.h>
@@ -76,6 +77,17 @@ bool FactsDocument::isModified() const
     return !m_undoStack->isClean();
 }
 
+QString FactsDocument::node() const
+{
+    return m_form.shape == FactsForm::Shape::PuppetDB ? ValueConvert::toQString(m_form.node) : QString();
+}
+
+QString FactsDocument::displayName() const
+{
+    const QString name = node();
+    return name.isEmpty() ? QFileInfo(m_path).fileName() : PuppetDBNode::displayName(m_path, name);
+}
+
 Value FactsDocument::scope()
 {
     if (m_scopeDirty) {
@@ -96,13 +108,22 @@ bool FactsDocument::open(const QString& path)
     return true;
 }
 
-void FactsDocument::read(const QString& path)
+bool FactsDocument::openNode(const QString& exportPath, const QString& node)
+{
+    if (!maybeSave())
+        return false;
+    read(exportPath, node);
+    return true;
+}
+
+void FactsDocument::read(const QString& path, const QString& node)
 {
     const QString file = QFileInfo(path).absoluteFilePath();
     m_changesAtRead = m_changes;
-    m_runner->readFacts(file);
-    Q_EMIT message(MessageBanner::Kind::Information, tr("Reading facts from %1…").arg(QDir::toNativeSeparators(file)));
-    Q_EMIT statusMessage(tr("Reading facts from %1…").arg(file));
+    m_runner->readFacts(file, node);
+    const QString what = node.isEmpty() ? QDir::toNativeSeparators(file) : PuppetDBNode::displayName(file, node);
+    Q_EMIT message(MessageBanner::Kind::Information, tr("Reading facts from %1…").arg(what));
+    Q_EMIT statusMessage(tr("Reading facts from %1…").arg(what));
     Q_EMIT readStarted(file);
 }
 
@@ -129,7 +150,9 @@ void FactsDocument::onFactsRead(const QString& path, const std::shared_ptr<Facts
         return;
     }
     Q_EMIT message(MessageBanner::Kind::Information, QString());
-    Q_EMIT statusMessage(tr("Read facts from %1").arg(path));
+    const bool node = facts->form.shape == FactsForm::Shape::PuppetDB;
+    Q_EMIT statusMessage(tr("Read facts from %1")
+            .arg(node ? PuppetDBNode::displayName(path, ValueConvert::toQString(facts->form.node)) : path));
     // The tree and the scope were made on the worker: nothing here is linear in the number of facts but
     // the view's own layout. (The previous tree goes back to the runner, which frees it on a worker.)
     m_model->setPrepared(*facts->tree);
@@ -160,9 +183,11 @@ void FactsDocument::finishRead()
 
 void FactsDocument::setPath(const QString& path)
 {
-    if (path == m_path)
+    // Another node of the same export is another document too (m_form says which, set before this).
+    if (path == m_path && node() == m_pathNode)
         return;
     m_path = path;
+    m_pathNode = node();
     Q_EMIT pathChanged(m_path);
 }
 
@@ -190,7 +215,15 @@ bool FactsDocument::writeFile(const QString& path, const FactsForm::Form& form, 
     const Value current = scope();
     FactsForm::Written written;
     try {
-        written = FactsForm::write(form, current);
+        // A node of a PuppetDB export goes back into its entry of the export as the export is now.
+        written = form.shape == FactsForm::Shape::PuppetDB ? PuppetDBNode::write(path, form, current)
+                                                           : FactsForm::write(form, current);
+    } catch (const PuppetDBNode::NodeGone&) {
+        Q_EMIT message(MessageBanner::Kind::Error,
+            tr("Cannot save: %1 no longer holds the node %2. The edits are kept (Save Facts As… writes them to a "
+               "file of their own).")
+                .arg(QDir::toNativeSeparators(path), ValueConvert::toQString(form.node)));
+        return false;
     } catch (const std::exception& e) {
         Q_EMIT message(MessageBanner::Kind::Error, tr("Cannot write facts: %1").arg(QString::fromUtf8(e.what())));
         return false;
@@ -221,7 +254,7 @@ bool FactsDocument::writeFile(const QString& path, const FactsForm::Form& form, 
         notes << tr("Facts were added, removed or renamed, so the file was written anew: only its leading "
                     "comments were kept.");
     if (form.shape != FactsForm::Shape::Scope) {
-        if (const QStringList lost = notInFactsFile(); !lost.isEmpty())
+        if (const QStringList lost = notInFactsFile(form); !lost.isEmpty())
             notes << tr("A facts file does not hold %1: File ▸ Save Scope As… keeps them.")
                          .arg(lost.join(QStringLiteral(", ")));
     }
@@ -233,11 +266,13 @@ bool FactsDocument::writeFile(const QString& path, const FactsForm::Form& form, 
         discardAutosave(); // also when the stack was clean already (saved as another file)
         m_undoStack->setClean();
     }
-    Q_EMIT statusMessage(tr("Saved %1").arg(path));
+    Q_EMIT statusMessage(tr("Saved %1").arg(form.shape == FactsForm::Shape::PuppetDB
+            ? PuppetDBNode::displayName(path, ValueConvert::toQString(form.node)) : path));
+    Q_EMIT fileWritten(QFileInfo(path).absoluteFilePath());
     return true;
 }
 
-QStringList FactsDocument::notInFactsFile() const
+QStringList FactsDocument::notInFactsFile(const FactsForm::Form& form) const
 {
     const Value current = m_scopeDirty ? m_model->toValue() : m_scope;
     if (!current.isHash())
@@ -246,7 +281,9 @@ QStringList FactsDocument::notInFactsFile() const
     Value rebuilt;
     try {
         const Value f = facts && facts->isHash() ? *facts : Value(hiera::Hash());
-        rebuilt = hiera::scopeFromFacts(f, FactsFile::certnameFor(f));
+        // A PuppetDB node is named by its entry's certname, as reading it names it.
+        const bool node = form.shape == FactsForm::Shape::PuppetDB;
+        rebuilt = hiera::scopeFromFacts(f, node ? form.node : FactsFile::certnameFor(f));
     } catch (const std::exception&) {
         return {};
     }
@@ -271,9 +308,11 @@ bool FactsDocument::saveAs()
     const QString path = m_savePathPrompt ? m_savePathPrompt(m_path, SaveKind::Facts) : QString();
     if (path.isEmpty())
         return false;
-    // The same form; its text (and so its comments) goes along unless YAML becomes JSON or back.
-    FactsForm::Form form = FactsForm::forNewFile(m_path.isEmpty() ? FactsForm::Shape::Facts : m_form.shape, path);
-    if (form.json == m_form.json && !m_path.isEmpty())
+    // The same form; its text (and so its comments) goes along unless YAML becomes JSON or back. A node of
+    // a PuppetDB export becomes a facts file of its own.
+    const bool ownForm = !m_path.isEmpty() && m_form.shape != FactsForm::Shape::PuppetDB;
+    FactsForm::Form form = FactsForm::forNewFile(ownForm ? m_form.shape : FactsForm::Shape::Facts, path);
+    if (form.json == m_form.json && ownForm)
         form = m_form;
     return writeFile(path, form, true);
 }
@@ -281,8 +320,10 @@ bool FactsDocument::saveAs()
 bool FactsDocument::saveScopeAs()
 {
     QString suggestion = m_path;
-    if (!suggestion.isEmpty() && m_form.shape != FactsForm::Shape::Scope)
-        suggestion = QFileInfo(m_path).dir().filePath(QFileInfo(m_path).completeBaseName() + QStringLiteral("-scope.yaml"));
+    if (!suggestion.isEmpty() && m_form.shape != FactsForm::Shape::Scope) {
+        const QString base = node().isEmpty() ? QFileInfo(m_path).completeBaseName() : node();
+        suggestion = QFileInfo(m_path).dir().filePath(base + QStringLiteral("-scope.yaml"));
+    }
     const QString path = m_savePathPrompt ? m_savePathPrompt(suggestion, SaveKind::Scope) : QString();
     if (path.isEmpty())
         return false;
@@ -326,7 +367,7 @@ void FactsDocument::revert()
         return;
     }
     if (!m_path.isEmpty() && QFileInfo::exists(m_path)) {
-        read(m_path); // the stack lost its clean state: read the file again, in the background
+        read(m_path, node()); // the stack lost its clean state: read the file again, in the background
         return;
     }
     m_model->setScope(Value(hiera::Hash()));
@@ -369,7 +410,7 @@ void FactsDocument::writeAutosave()
     if (!m_autosavePending)
         return;
     QString error;
-    if (!FactsAutosave::write(m_hieraYaml, m_path, scope(), &error)) {
+    if (!FactsAutosave::write(m_hieraYaml, m_path, node(), scope(), &error)) {
         Q_EMIT statusMessage(tr("Cannot autosave the facts: %1").arg(error));
         return;
     }
@@ -404,14 +445,17 @@ void FactsDocument::onAutosaveRead(const QString& hieraYaml, const std::shared_p
 void FactsDocument::offerRecovery(const FactsAutosave::Entry& entry)
 {
     const QString from = entry.factsPath.isEmpty() ? tr("facts that were never saved")
-                                                   : QDir::toNativeSeparators(entry.factsPath);
+        : entry.factsNode.isEmpty()                ? QDir::toNativeSeparators(entry.factsPath)
+                                                   : PuppetDBNode::displayName(entry.factsPath, entry.factsNode);
     const QString text = tr("Fact edits for this hierarchy were not saved when Hiera Explorer last closed "
                             "(%1, autosaved %2). Recover them?")
                              .arg(from, QLocale().toString(entry.written, QLocale::ShortFormat));
     switch (ask(Question::RecoverAutosave, text)) {
     case Answer::Accept:
-        if (entry.factsPath != m_path) // the form read belongs to another file: it gets the default one
-            m_form = FactsForm::forNewFile(FactsForm::Shape::Facts, entry.factsPath);
+        // The form read belongs to another file (or node): it gets the default one, or the node's entry.
+        if (entry.factsPath != m_path || entry.factsNode != node())
+            m_form = entry.factsNode.isEmpty() ? FactsForm::forNewFile(FactsForm::Shape::Facts, entry.factsPath)
+                                               : PuppetDBNode::formFor(entry.factsNode);
         setPath(entry.factsPath);
         Q_EMIT message(MessageBanner::Kind::Information, QString());
         // Undoable, and it leaves the scope unsaved: the facts file still holds the old facts.

@@ -54,14 +54,22 @@ public:
     FactTreeModel* model() const { return m_model; }
     QUndoStack* undoStack() const { return m_undoStack; }
     QString path() const { return m_path; }
+    // The node when the facts are one node's entry of a PuppetDB export (path() is the export); empty
+    // for a facts file.
+    QString node() const;
+    // How the title names the facts: the file's name, or "node (in export.json)".
+    QString displayName() const;
     bool isModified() const;
     // The scope as a Value, rebuilt only after an edit.
     hiera::Value scope();
 
     // Reads a facts file in the background (asking first about unsaved edits; false if cancelled).
     bool open(const QString& path);
-    // Reads without asking (the caller asked already).
-    void read(const QString& path);
+    // Reads `node`'s facts from a PuppetDB export in the background (asking first, as open does). A save
+    // writes them back into that node's entry of the export.
+    bool openNode(const QString& exportPath, const QString& node);
+    // Reads without asking (the caller asked already); with a node, from a PuppetDB export.
+    void read(const QString& path, const QString& node = {});
     bool isReading() const;
     // Facts being read or an autosave about to be offered: the scope is about to change.
     bool isSettling() const;
@@ -95,6 +103,8 @@ Q_SIGNALS:
     void readFinished(bool ok); // the newest read is applied (true) or reported (false)
     void pathChanged(const QString& path);
     void modifiedChanged(bool modified);
+    // A save wrote `path` (the document's file, a PuppetDB export, or an export of the facts).
+    void fileWritten(const QString& path);
     // In-place messages about the facts (the facts panel's banner); an empty text clears it.
     void message(MessageBanner::Kind kind, const QString& text);
     void statusMessage(const QString& text); // one line for the status bar
@@ -108,7 +118,7 @@ private:
     bool writeFile(const QString& path, const FactsForm::Form& form, bool becomesDocument);
     // The top-scope variables and trusted data a facts file cannot hold (reopening it would rebuild
     // them from the facts): named after a save, so that nothing is lost silently.
-    QStringList notInFactsFile() const;
+    QStringList notInFactsFile(const FactsForm::Form& form) const;
     Answer ask(Question question, const QString& text);
     void revert();
     void writeAutosave();
@@ -122,6 +132,7 @@ private:
     QuestionHandler m_questionHandler;
     PathPrompt m_savePathPrompt;
     QString m_path;
+    QString m_pathNode; // node() when pathChanged was last announced
     FactsForm::Form m_form; // how m_path is written
     QString m_hieraYaml;
     hiera::Value m_scope;

@@ -8,6 +8,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -204,6 +205,7 @@ Value documentFor(const Form& form, const Value& scope)
 {
     switch (form.shape) {
     case Shape::Facts:
+    case Shape::PuppetDB:
         return factsOf(scope);
     case Shape::PuppetFacts: {
         hiera::Hash wrapper = form.document.isHash() ? form.document.asHash() : hiera::Hash();
@@ -218,6 +220,9 @@ Value documentFor(const Form& form, const Value& scope)
 
 Written write(const Form& form, const Value& scope)
 {
+    // The node's facts alone would replace the whole export: PuppetDBNode::write edits its entry instead.
+    if (form.shape == Shape::PuppetDB)
+        throw std::logic_error("a PuppetDB node is written into its export, not as a file of its own");
     const Value document = documentFor(form, scope);
     Written written;
     written.form = form;

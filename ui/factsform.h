@@ -23,6 +23,7 @@ enum class Shape {
     Facts, // facter -y / -j: a hash of facts
     PuppetFacts, // `puppet facts`: {"name": certname, "values": {facts...}, ...}
     Scope, // a scope saved by this window: facts, trusted and the top-scope variables
+    PuppetDB, // one node's entry in a PuppetDB factsets export (PuppetDBNode reads and writes it)
 };
 
 struct Form
@@ -31,6 +32,7 @@ struct Form
     bool json = false;
     std::string text; // the file as read (YAML only: what in-place edits patch)
     hiera::Value document; // the file as parsed (the wrapper's other keys survive a save)
+    std::string node; // PuppetDB: the certname of the entry; the export is the document's file
 };
 
 // What a file's text and parsed document are. A `.json` name or a document starting with `{` is JSON.

@@ -2,6 +2,8 @@
 
 #include "valueconvert.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QThread>
 
 FleetRunner::FleetRunner(QObject* parent)
@@ -56,6 +58,27 @@ void FleetRunner::loadLibrary(const QString& path)
         }
         return result;
     });
+}
+
+bool FleetRunner::reloadIfHolds(const QString& file)
+{
+    if (!m_library || m_libraryPath.isEmpty())
+        return false;
+    // Canonical paths: the library and the saved file may be named through different links.
+    const QFileInfo library(m_libraryPath);
+    const QFileInfo saved(file);
+    const QString savedPath = saved.canonicalFilePath();
+    bool holds = false;
+    if (library.isDir()) {
+        // A new file in the folder counts too: the library reads every facts file there.
+        static const QStringList suffixes { QStringLiteral("yaml"), QStringLiteral("yml"), QStringLiteral("json") };
+        holds = saved.dir().canonicalPath() == library.canonicalFilePath() && suffixes.contains(saved.suffix());
+    } else {
+        holds = !savedPath.isEmpty() && savedPath == library.canonicalFilePath();
+    }
+    if (holds)
+        loadLibrary(m_libraryPath); // in the background, as the first read; the fleet view runs again on it
+    return holds;
 }
 
 void FleetRunner::run(EnginePtr engine, const std::string& key, const hiera::LookupRequest& request)

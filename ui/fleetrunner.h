@@ -35,6 +35,9 @@ public:
     void loadLibrary(const QString& path);
     NodeLibraryPtr library() const { return m_library; }
     QString libraryPath() const { return m_libraryPath; }
+    // Reads the library again when `file` is one of its files (a facts file in its folder, or the export
+    // it is), so that what a save wrote is what the fleet answers with. False when it is not.
+    bool reloadIfHolds(const QString& file);
 
     // Looks `key` up on every node of the library with `engine`; fleetFinished follows (cancelled
     // runs too, with what they did). A run waits for the one before; only the newest is announced.

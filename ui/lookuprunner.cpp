@@ -1,6 +1,7 @@
 #include "lookuprunner.h"
 
 #include "memoryrelease.h"
+#include "puppetdbnode.h"
 #include "secretmask.h"
 #include "topscope.h"
 
@@ -270,11 +271,14 @@ LookupOutcomePtr LookupRunner::shown(const LookupOutcomePtr& outcome) const
     return outcome->masked && !m_revealSecrets ? outcome->masked : outcome;
 }
 
-void LookupRunner::readFacts(const QString& path)
+void LookupRunner::readFacts(const QString& path, const QString& node)
 {
     // Superseded reads are not cancelled (the parser takes no stop token): they finish on a worker and
     // their result is dropped on arrival, never applied.
-    m_facts.submit([path] { return std::make_shared<FactsFile::Scope>(FactsFile::read(path)); });
+    m_facts.submit([path, node] {
+        return std::make_shared<FactsFile::Scope>(
+            node.isEmpty() ? FactsFile::read(path) : PuppetDBNode::read(path, node));
+    });
 }
 
 void LookupRunner::readAutosave(const QString& hieraYaml)

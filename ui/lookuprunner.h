@@ -68,8 +68,9 @@ public:
 
     // Reads a facts file into a scope in the background (FactsFile::read); factsRead or factsReadFailed
     // follows. A later call supersedes one still running: only the newest read is announced, whatever
-    // order they finish in. The GUI thread never parses a facts file.
-    void readFacts(const QString& path);
+    // order they finish in. The GUI thread never parses a facts file. With a `node`, `path` is a PuppetDB
+    // export and the facts are that node's entry (PuppetDBNode::read).
+    void readFacts(const QString& path, const QString& node = {});
     // True from readFacts() until its result is announced (not while only superseded reads still run).
     bool isReadingFacts() const { return m_facts.awaitsResult(); }
     // Reads the autosave of a hierarchy in the background; autosaveRead follows, with the entry if it

@@ -152,6 +152,8 @@ void MainWindow::createPanels()
         m_nodeDiffPanel->compare(a, b);
         raisePanel(m_nodeDiffPanel);
     });
+    // Saved facts that belong to the library (a node's file, its PuppetDB export) are read into it again.
+    connect(m_facts, &FactsDocument::fileWritten, m_fleet, &FleetRunner::reloadIfHolds);
     connect(m_fleetPanel, &FleetPanel::nodeChosen, this, [this](const QString& name) {
         if (const NodeLibraryPtr library = m_fleet->library())
             if (const hiera::Node* node = library->find(ValueConvert::toStd(name)))
@@ -195,7 +197,7 @@ void MainWindow::createPanels()
     connect(m_hierarchyPanel, &HierarchyPanel::hierarchyShown, this, &MainWindow::hierarchyShown);
     connect(m_facts, &FactsDocument::readFinished, this, &MainWindow::factsLoadFinished);
     connect(m_facts, &FactsDocument::readFinished, this, [this](bool ok) {
-        if (ok)
+        if (ok && m_facts->node().isEmpty()) // a PuppetDB export is a library, not a facts file
             addRecent(recentFactsKey, m_facts->path());
     });
     connect(m_facts, &FactsDocument::pathChanged, this, &MainWindow::updateTitle);
@@ -395,7 +397,7 @@ void MainWindow::updateTitle()
 {
     QString title;
     if (!m_facts->path().isEmpty())
-        title = QFileInfo(m_facts->path()).fileName() + QStringLiteral("[*] — ");
+        title = m_facts->displayName() + QStringLiteral("[*] — ");
     else
         title = tr("unsaved facts") + QStringLiteral("[*] — ");
     if (!m_hieraYaml.isEmpty())
@@ -405,7 +407,7 @@ void MainWindow::updateTitle()
     setWindowModified(m_facts->isModified());
     if (m_factsLabel) {
         const QString path = m_facts->path();
-        QString text = path.isEmpty() ? tr("Facts: not saved to a file") : tr("Facts: %1").arg(QFileInfo(path).fileName());
+        QString text = path.isEmpty() ? tr("Facts: not saved to a file") : tr("Facts: %1").arg(m_facts->displayName());
         if (m_facts->isModified())
             text += tr(" (modified)");
         if (Demo::isDemoFile(path))
@@ -489,15 +491,12 @@ bool MainWindow::openFacts(const QString& path)
 
 void MainWindow::openNode(const QString& name, const QString& factsFile, bool ownFile)
 {
-    // A node of its own facts file opens as that file (edits are saved back in its format, autosaved).
-    // A node of a PuppetDB export shares its file with the others and is not opened as a document.
-    if (ownFile) {
+    // A node of its own facts file opens as that file; a node of a PuppetDB export as its entry there.
+    // Either way edits are saved back in the file's format and autosaved.
+    if (ownFile)
         openFacts(factsFile);
-        return;
-    }
-    m_nodesPanel->banner()->showMessage(MessageBanner::Kind::Information,
-        tr("%1 comes from a PuppetDB export: the Across nodes panel answers for it; opening its facts for "
-           "editing needs a file of its own (puppet facts, facter -y).").arg(name));
+    else
+        m_facts->openNode(factsFile, name);
 }
 
 bool MainWindow::openDemo()

@@ -182,8 +182,8 @@ void NodesPanel::activate(const QModelIndex& index)
     if (!library || !index.isValid())
         return;
     const hiera::Node& node = library->nodes()[static_cast<std::size_t>(m_proxy->mapToSource(index).row())];
-    // A node of its own file opens as that file (edits saved back in its format); a PuppetDB export
-    // holds many nodes and is never rewritten.
+    // A node of its own file opens as that file; a node of a PuppetDB export as its entry there (a save
+    // replaces that entry only).
     Q_EMIT nodeChosen(ValueConvert::toQString(node.name), ValueConvert::toQString(node.sourceFile),
         node.format != hiera::FactsFormat::PuppetDB);
 }

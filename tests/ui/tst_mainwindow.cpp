@@ -1124,7 +1124,7 @@ private Q_SLOTS:
         const QString web01 = m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"));
         hiera::Value edited = hiera::scopeFromFacts(hiera::makeHash({ { "env", "staging" } }), "web01.example.com");
         // Declined: the autosave goes, the facts stay as opened.
-        QVERIFY(FactsAutosave::write(m_hieraYaml, web01, edited));
+        QVERIFY(FactsAutosave::write(m_hieraYaml, web01, QString(), edited));
         const QString autosave = FactsAutosave::fileFor(m_hieraYaml);
         QVERIFY(QFileInfo::exists(autosave));
         m_answers << MainWindow::Answer::Discard;
@@ -1138,7 +1138,7 @@ private Q_SLOTS:
         m_testers.clear();
         m_window = std::make_unique<MainWindow>();
         m_window->setQuestionHandler(answerer());
-        QVERIFY(FactsAutosave::write(m_hieraYaml, web01, edited));
+        QVERIFY(FactsAutosave::write(m_hieraYaml, web01, QString(), edited));
         QFile facts(web01);
         QVERIFY(facts.open(QIODevice::ReadWrite));
         QVERIFY(facts.setFileTime(QDateTime::currentDateTime().addSecs(60), QFileDevice::FileModificationTime));

@@ -2,6 +2,7 @@
 // facts the hierarchy uses, filtered, remembered, a node opened as the scope) and one key across it
 // (grouped by value, checked against looking each node up alone; cancel; exports).
 
+#include "facttreemodel.h"
 #include "fleetmodel.h"
 #include "fleetpanel.h"
 #include "fleetrunner.h"
@@ -28,7 +29,11 @@ class TestNodes : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m.setUpOnce("tst_nodes")); }
-    void init() { m.createWindow(); }
+    void init()
+    {
+        m.createWindow();
+        m.window->raisePanel(m.window->fleetPanel()); // it runs while on screen (tst_nodereports: hidden)
+    }
     void cleanup()
     {
         QTRY_VERIFY(!m.window->fleetRunner()->isBusy());
@@ -79,6 +84,31 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m.window->nodesPanel()->model()->rowCount() == 4, WindowFixture::timeoutMs);
     }
 
+    // A node's own facts file saved from the explorer: the library reads it again and the fleet answers
+    // with the saved facts.
+    void savedFactsFileIsReadIntoTheLibrary()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers.0")));
+        openLibrary(m.demoPath(QStringLiteral("facts")));
+        m.window->setKey(QStringLiteral("profile::web::workers"));
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::web::workers", WindowFixture::timeoutMs);
+        QCOMPARE(fleetValue("web01.example.com"), std::string("16"));
+        QCOMPARE(m.window->factsPath(), m.demoPath(QStringLiteral("facts/web01.example.com.yaml")));
+        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        QSignalSpy reloaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
+        QVERIFY(m.window->factsDocument()->save());
+        QVERIFY(reloaded.wait(WindowFixture::timeoutMs));
+        const hiera::Node* web01 = m.window->fleetRunner()->library()->find("web01.example.com");
+        QVERIFY(web01);
+        QCOMPARE(hiera::toJson(*web01->facts.asHash().find("env")), std::string("\"staging\""));
+        // roles/web/staging.yaml: 2 workers instead of production's 16.
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::web::workers" && fleetValue("web01.example.com") == "2",
+            WindowFixture::timeoutMs);
+        checkAgainstTheEngine();
+        // A file elsewhere is not the library's: nothing is read again.
+        QVERIFY(!m.window->fleetRunner()->reloadIfHolds(m.demoPath(QStringLiteral("hiera.yaml"))));
+    }
+
     // A bad file in the library is named and skipped; the other nodes are listed.
     void badFactsFileIsNamedAndSkipped()
     {
@@ -99,7 +129,6 @@ private Q_SLOTS:
     void keyAcrossTheLibrary()
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
-        m.window->raisePanel(m.window->fleetPanel()); // it runs while on screen (tst_nodereports: hidden)
         QSignalSpy shown(m.window->fleetPanel(), &FleetPanel::fleetShown);
         openLibrary(m.demoPath(QStringLiteral("facts")));
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::ntp.servers", WindowFixture::timeoutMs);
@@ -150,7 +179,6 @@ private Q_SLOTS:
             QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("n%1.yaml").arg(i)),
                 QByteArray(facts).replace("web01.example.com", QStringLiteral("n%1.example.com").arg(i).toUtf8())));
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp")));
-        m.window->raisePanel(m.window->fleetPanel());
         openLibrary(dir.path());
         FleetRunner* fleet = m.window->fleetRunner();
         QTRY_VERIFY_WITH_TIMEOUT(!fleet->isBusy() && m.window->fleetPanel()->model()->result(), WindowFixture::timeoutMs);
@@ -190,6 +218,15 @@ private:
     {
         const FleetResultPtr r = m.window->fleetPanel()->model()->result();
         return r && !m.window->fleetRunner()->isBusy() ? r->key : std::string();
+    }
+
+    std::string fleetValue(const std::string& node) const
+    {
+        for (const hiera::FleetNodeResult& n : m.window->fleetPanel()->model()->result()->nodes) {
+            if (n.name == node)
+                return n.status == hiera::LookupResult::Status::Found ? hiera::toJson(n.value) : std::string("<none>");
+        }
+        return "<no node>";
     }
 
     // Every node's answer in the fleet view is the engine's answer for that node alone, and the groups

@@ -16,7 +16,7 @@
 // - a file: a PuppetDB factsets export — the array `/pdb/query/v4/factsets` returns and
 //   `puppet query 'factsets {}'` prints, objects with `certname`, `environment` and `facts`, the facts
 //   either as {"data": [{"name": ..., "value": ...}], "href": ...} or as a plain [{name, value}] array —
-//   or else one facts file (one node).
+//   or else one facts file (one node). (hiera/puppetdbexport.h reads and rewrites one node of an export.)
 //
 // A node's name is PuppetDB's `certname`, else `puppet facts`' `name`, else the facts' `clientcert`,
 // `trusted.certname` or `fqdn`, else the file's name without its extension. When two files give the

@@ -21,29 +21,6 @@ const std::string* stringMember(const Hash& h, std::string_view key)
     return v && v->isString() && !v->asString().empty() ? &v->asString() : nullptr;
 }
 
-// JSON when the document starts like JSON (YAML 1.1 typing would misread 1e3), else YAML; as
-// hiera::parseFacts does, JSON-looking text that is not strict JSON is read again as YAML.
-Value parseEither(std::string_view text, const std::string& file, const ParseLimits& limits, bool& json)
-{
-    std::size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t'))
-        ++i;
-    json = i < text.size() && (text[i] == '{' || text[i] == '[');
-    if (!json)
-        return parseData(text, file, DataFormat::Yaml, limits);
-    try {
-        return parseData(text, file, DataFormat::Json, limits);
-    } catch (const Error& e) {
-        if (e.code() == ErrorCode::DataLimit)
-            throw;
-        try {
-            return parseData(text, file, DataFormat::Yaml, limits);
-        } catch (const Error&) {
-            throw e; // the JSON parser's message is the one that fits a .json file
-        }
-    }
-}
-
 NodeFacts puppetDBEntry(const Value& entry, const std::string& file)
 {
     if (!entry.isHash())
@@ -65,6 +42,35 @@ NodeFacts puppetDBEntry(const Value& entry, const std::string& file)
 }
 
 } // namespace
+
+// JSON when the document starts like JSON (YAML 1.1 typing would misread 1e3), else YAML; as
+// hiera::parseFacts does, JSON-looking text that is not strict JSON is read again as YAML.
+Value parseFactsDocument(std::string_view text, const std::string& file, const ParseLimits& limits, bool& json,
+                         bool* strictJson)
+{
+    if (strictJson)
+        *strictJson = false;
+    std::size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t'))
+        ++i;
+    json = i < text.size() && (text[i] == '{' || text[i] == '[');
+    if (!json)
+        return parseData(text, file, DataFormat::Yaml, limits);
+    try {
+        Value doc = parseData(text, file, DataFormat::Json, limits);
+        if (strictJson)
+            *strictJson = true;
+        return doc;
+    } catch (const Error& e) {
+        if (e.code() == ErrorCode::DataLimit)
+            throw;
+        try {
+            return parseData(text, file, DataFormat::Yaml, limits);
+        } catch (const Error&) {
+            throw e; // the JSON parser's message is the one that fits a .json file
+        }
+    }
+}
 
 Value factsFromPuppetDB(const Value& facts)
 {
@@ -115,7 +121,7 @@ std::string nameFromFile(const std::string& file)
 FactsSource parseFactsSource(std::string_view text, const std::string& file, const ParseLimits& limits)
 {
     bool json = false;
-    const Value doc = parseEither(text, file, limits, json);
+    const Value doc = parseFactsDocument(text, file, limits, json);
     FactsSource out;
     if (doc.isNull())
         throw Error(ErrorCode::FactsSyntax, "empty facts file", {file, 0, 0});

@@ -28,6 +28,12 @@ struct FactsSource
     std::vector<Error> errors; // entries of a PuppetDB export that were skipped
 };
 
+// The document of a facts file's text: JSON when it starts like JSON (`json` is set), else YAML; as
+// hiera::parseFacts does, JSON-looking text that is not strict JSON is read again as YAML (then
+// `strictJson`, if given, is false).
+Value parseFactsDocument(std::string_view text, const std::string& file, const ParseLimits& limits, bool& json,
+                         bool* strictJson = nullptr);
+
 // Parses a file's text. Throws hiera::Error naming `file` when the file as a whole cannot be used.
 FactsSource parseFactsSource(std::string_view text, const std::string& file, const ParseLimits& limits);
 
