@@ -233,6 +233,11 @@ void TestFleet::mergedValueFiles()
                                                          tree.path(QStringLiteral("data/nodes/n1.yaml"))}));
     QCOMPARE(nodeNamed(r, "n2").decidingFiles, std::vector<std::string>{tree.path(QStringLiteral("data/common.yaml"))});
     QCOMPARE(r.groups[0].members.size(), std::size_t(3));
+    // The merged value's first key comes from common.yaml, but the node's own file is searched first:
+    // it is the file (and level) that stands for the value.
+    QCOMPARE(n1.file, tree.path(QStringLiteral("data/nodes/n1.yaml")));
+    QCOMPARE(n1.level, std::string("Per-node"));
+    QCOMPARE(nodeNamed(r, "n2").file, tree.path(QStringLiteral("data/common.yaml")));
 }
 
 void TestFleet::errorsAreGrouped()

@@ -9,8 +9,8 @@
 //
 // Where a value was decided comes from the values' source marks, not from an explain trace (which
 // would cost ten times more a node): `decidingFiles` are the files the value's leaves were written in
-// (several for a merged value), and `file` the one of its first leaf (the value's own file when it
-// comes from one file). `level` is the name of
+// (several for a merged value), and `file` the one of them searched first: the highest-priority
+// level that contributed (the value's own file when it comes from one file). `level` is the name of
 // the hierarchy level that holds `file` for this node. A value that did not come from a data file
 // (interpolated from facts only, a convert_to result) may have no file.
 

@@ -29,9 +29,10 @@ struct ResolvedKey
     LookupResult::Status status = LookupResult::Status::NotFound;
     Value value;      // Found: the answer, merged and converted as `puppet lookup KEY` returns it
     std::string error; // Error: one printable line, "file:line:col: message" where known
-    // Where the answer was written: the value's own mark (a merged hash: the one of the highest-priority
-    // level that holds it); for a value the merge built anew (a unique array), the mark of its leaf
-    // from the highest-priority file. Empty when unknown (e.g. a value made by convert_to).
+    // Where the answer was written: the value's own mark; for a merged value (whose own mark is the
+    // one of whichever value the merge started from) and a value the merge built anew (a unique
+    // array), the mark of its leaf from the highest-priority file that contributed. Empty when unknown
+    // (e.g. a value made by convert_to).
     SourceLocation location;
     std::string level; // the hierarchy level that file belongs to ("Per-node data"); empty when unknown
     std::string layer; // its layer: "global", "environment", "module profile"

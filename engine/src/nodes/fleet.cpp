@@ -4,6 +4,7 @@
 #include <hiera/fleet.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <bit>
 #include <cmath>
 #include <functional>
@@ -69,22 +70,30 @@ void collectFiles(const Value& v, std::vector<std::uint32_t>& ids)
             collectFiles(e.value, ids);
 }
 
-// Which level holds a file, learnt from the first node that reads it and shared by the others: the
-// same data file is in the same level for every node (unless two levels' globs overlap, where the
-// first node's level is reported).
+// Which level holds a file, and where that level stands in the hierarchy (0 = searched first),
+// learnt from the first node that reads it and shared by the others: the same data file is in the
+// same level for every node (unless two levels' globs overlap, where the first node's level is
+// reported).
 class LevelNames
 {
 public:
+    struct Level
+    {
+        std::string name;         // empty: no level of the node holds the file (a value from elsewhere)
+        std::size_t rank = SIZE_MAX; // the level's position in the node's hierarchy, layers in order
+    };
+
     explicit LevelNames(const Engine& engine) : m_engine(engine) { }
 
-    std::string levelOf(const std::string& file, const Scope& scope)
+    Level levelOf(const std::string& file, const Scope& scope)
     {
         {
             std::shared_lock lock(m_mutex);
             if (auto it = m_levels.find(file); it != m_levels.end())
                 return it->second;
         }
-        std::unordered_map<std::string, std::string> found;
+        std::unordered_map<std::string, Level> found;
+        std::size_t rank = 0;
         for (const ResolvedLevel& level : m_engine.resolveHierarchy(scope)) {
             if (!level.level)
                 continue;
@@ -93,13 +102,14 @@ public:
                 name += " (" + level.layer->displayName() + ")";
             for (const ResolvedLocation& loc : level.locations)
                 if (loc.status == ResolvedLocation::Status::Present)
-                    found.emplace(loc.path, name);
+                    found.emplace(loc.path, Level{name, rank});
+            ++rank;
         }
         std::unique_lock lock(m_mutex);
-        for (auto& [path, name] : found)
-            m_levels.emplace(path, name);
+        for (auto& [path, level] : found)
+            m_levels.emplace(path, level);
         // A file no level of this node holds (a value from elsewhere) is remembered as such too.
-        return m_levels.emplace(file, std::string()).first->second;
+        return m_levels.emplace(file, Level()).first->second;
     }
 
     // SourceFiles::name, without its global lock and a fresh string for every node.
@@ -118,7 +128,7 @@ public:
 private:
     const Engine& m_engine;
     std::shared_mutex m_mutex;
-    std::unordered_map<std::string, std::string> m_levels;
+    std::unordered_map<std::string, Level> m_levels;
     std::unordered_map<std::uint32_t, std::string> m_names;
 };
 
@@ -144,14 +154,19 @@ FleetNodeResult lookupNode(const NodeLookup& lookup, const Node& node, std::size
         ids.push_back(out.value.mark().file);
     for (std::uint32_t id : ids)
         out.decidingFiles.push_back(levels.fileName(id));
-    // The first leaf's file stands for the value: for a value from one file, that file; for a merged
-    // one, the file of its first element or key (for unique and deep merges, the highest level that
-    // contributed).
-    if (!ids.empty())
-        out.file = out.decidingFiles.front();
+    // The file of the highest level that contributed stands for the value: for a value from one file,
+    // that file; for a merged one, not the file of its first element (a merge's order is Puppet's, not
+    // the hierarchy's), but the one searched first.
+    std::size_t best = SIZE_MAX;
+    for (const std::string& file : out.decidingFiles) {
+        LevelNames::Level level = levels.levelOf(file, *node.scope);
+        if (out.file.empty() || level.rank < best) {
+            best = level.rank;
+            out.file = file;
+            out.level = std::move(level.name);
+        }
+    }
     std::sort(out.decidingFiles.begin(), out.decidingFiles.end());
-    if (!out.file.empty())
-        out.level = levels.levelOf(out.file, *node.scope);
     return out;
 }
 

@@ -77,9 +77,16 @@ ResolvedKey NodeResolver::resolve(std::string_view root, std::vector<std::string
     if (!r.found())
         return k;
     k.value = std::move(r.value);
-    // A value built by the merge (a unique array) has no mark of its own: the winning file is then
-    // the one of its highest-priority leaf.
-    const SourceMark mark = k.value.mark().isValid() ? k.value.mark() : topLeafMark(k.value);
+    // A value built by the merge (a unique array) has no mark of its own, and a merged hash keeps the
+    // mark of whichever value the merge started from (often the lowest level's): the winning file is
+    // then the one of its highest-priority leaf. A value from one file keeps its own mark (the line of
+    // the key's value, not of one of its leaves).
+    SourceMark mark = k.value.mark();
+    if (!mark.isValid() || k.value.isArray() || k.value.isHash()) {
+        const SourceMark top = topLeafMark(k.value);
+        if (!mark.isValid() || (top.isValid() && rankOf(top.file) < rankOf(mark.file)))
+            mark = top;
+    }
     if (const FileInfo* info = fileInfo(mark.file)) {
         k.location = SourceLocation{info->path, static_cast<int>(mark.line), static_cast<int>(mark.column)};
         k.level = info->level->name;
@@ -106,6 +113,12 @@ void forEachLeafMark(const Value& v, F&& f)
     }
 }
 } // namespace
+
+std::size_t NodeResolver::rankOf(std::uint32_t file) const
+{
+    const FileInfo* info = fileInfo(file);
+    return info ? info->rank : m_files.size();
+}
 
 SourceMark NodeResolver::topLeafMark(const Value& v) const
 {

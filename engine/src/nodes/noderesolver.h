@@ -48,6 +48,8 @@ private:
         std::size_t rank = 0; // position in the hierarchy: 0 = highest priority
     };
     const FileInfo* fileInfo(std::uint32_t id) const;
+    // The file's position in the node's hierarchy (after every file of it when it is not one).
+    std::size_t rankOf(std::uint32_t file) const;
     // The mark of the leaf of `v` written in the highest-priority file (first of them in `v`).
     SourceMark topLeafMark(const Value& v) const;
 
