@@ -229,6 +229,9 @@ QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QSt
     dock->setObjectName(objectName);
     dock->setWidget(panel);
     addDockWidget(area, dock);
+    // A tab behind another stays isVisible() (Qt only covers it), so Tab walked into its widgets and
+    // typing went to a list nobody saw. Disabled while covered, it is out of the focus chain.
+    connect(dock, &QDockWidget::visibilityChanged, panel, &QWidget::setEnabled);
     return dock;
 }
 
@@ -285,8 +288,10 @@ void MainWindow::createActions()
     saveScopeAction->setStatusTip(tr("Save facts, trusted data and top-scope variables as one scope file for "
                                      "Hiera Explorer (not a facts file)"));
     fileMenu->addAction(tr("&Export Facts Only…"), this, &MainWindow::exportFactsDialog);
-    fileMenu->addAction(tr("Open &Node Library…"), m_nodesPanel, &NodesPanel::chooseLibrary)
-        ->setObjectName(QStringLiteral("openNodeLibraryAction"));
+    fileMenu->addAction(tr("Open &Node Library…"), this, [this] {
+            raisePanel(m_nodesPanel); // where the library will show, and its progress meanwhile
+            m_nodesPanel->chooseLibrary();
+        })->setObjectName(QStringLiteral("openNodeLibraryAction"));
     fileMenu->addSeparator();
     QAction* exportAction = fileMenu->addAction(tr("Export E&xplanation…"), this, &MainWindow::exportExplanationDialog);
     exportAction->setObjectName(QStringLiteral("exportExplanationAction"));
