@@ -118,60 +118,48 @@ Value SubtreeInterner::intern(Value root)
 
 Value SubtreeInterner::canonical(Value&& v, std::uint64_t& hash, bool isRoot)
 {
+    // Children are made canonical in place: mutableArray()/mutableHash() take the storage as it is when
+    // this is its only owner (a fresh parse), so nothing is copied, no key is hashed into a new index,
+    // and only the growth slack is given back. A container equal to one seen before is dropped for it.
     const SourceMark mark = v.mark();
     if (v.isArray()) {
-        // mutableArray() takes the storage as it is when this is its only owner (a fresh parse), so
-        // the items move rather than copy.
-        Array& source = v.mutableArray();
-        Array items;
-        items.reserve(source.size());
-        hash = hashMix(static_cast<std::uint64_t>(Value::Type::Array), source.size());
-        for (Value& item : source) {
+        Array& items = v.mutableArray();
+        hash = hashMix(static_cast<std::uint64_t>(Value::Type::Array), items.size());
+        for (Value& item : items) {
             std::uint64_t h = 0;
-            items.push_back(canonical(std::move(item), h, false));
+            item = canonical(std::move(item), h, false);
             hash = hashMix(hash, h);
         }
+        items.shrink_to_fit();
         if (isRoot)
-            return Value(std::move(items)).withMark(mark);
+            return std::move(v);
         auto& shard = m_table->shardFor(hash);
         std::lock_guard lock(shard.mutex);
         for (auto [it, end] = shard.subtrees.equal_range(hash); it != end; ++it)
             if (it->second.isArray() && sameArray(it->second.asArray(), items))
                 return it->second.withMark(mark);
-        Value made = Value(std::move(items)).withMark(mark);
-        shard.subtrees.emplace(hash, made);
-        return made;
+        shard.subtrees.emplace(hash, v);
+        return std::move(v);
     }
     if (v.isHash()) {
-        Hash& source = v.mutableHash();
-        std::vector<Hash::Entry> entries;
-        entries.reserve(source.size());
-        hash = hashMix(static_cast<std::uint64_t>(Value::Type::Hash), source.size());
-        for (std::size_t i = 0; i < source.size(); ++i) {
-            const Value& key = source.entries()[i].key;
-            Value* slot = source.findMutable(key); // the entry's value, to move from
+        Hash& entries = v.mutableHash();
+        hash = hashMix(static_cast<std::uint64_t>(Value::Type::Hash), entries.size());
+        for (std::size_t i = 0; i < entries.size(); ++i) {
             std::uint64_t h = 0;
-            Value value = canonical(slot ? std::move(*slot) : Value(source.entries()[i].value), h, false);
-            hash = hashMix(hashMix(hash, scalarHash(key)), h);
-            entries.push_back({key, std::move(value)});
+            Value& value = entries.valueAt(i);
+            value = canonical(std::move(value), h, false);
+            hash = hashMix(hashMix(hash, scalarHash(entries.entries()[i].key)), h);
         }
-        auto build = [&] {
-            Hash made;
-            made.reserve(entries.size());
-            for (auto& e : entries)
-                made.set(std::move(e.key), std::move(e.value));
-            return Value(std::move(made)).withMark(mark);
-        };
+        entries.shrinkToFit();
         if (isRoot)
-            return build();
+            return std::move(v);
         auto& shard = m_table->shardFor(hash);
         std::lock_guard lock(shard.mutex);
         for (auto [it, end] = shard.subtrees.equal_range(hash); it != end; ++it)
-            if (it->second.isHash() && sameEntries(it->second.asHash().entries(), entries))
+            if (it->second.isHash() && sameEntries(it->second.asHash().entries(), entries.entries()))
                 return it->second.withMark(mark);
-        Value made = build();
-        shard.subtrees.emplace(hash, made);
-        return made;
+        shard.subtrees.emplace(hash, v);
+        return std::move(v);
     }
     hash = scalarHash(v);
     return std::move(v);
