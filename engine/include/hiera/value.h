@@ -177,6 +177,7 @@ private:
     std::optional<std::size_t> indexOfString(std::string_view key) const;
     void rebuildIndex();
     void indexInsert(std::size_t entry);
+    void indexInsert(std::size_t entry, std::size_t hash);
 
     std::vector<Entry> m_entries;
     // Open-addressing table, kept up to date by every change once a hash has a few entries, so that a
