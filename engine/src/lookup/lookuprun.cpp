@@ -110,29 +110,54 @@ LookupResult LookupRun::run(std::string_view key, const LookupRequest& request)
 KeyPresence::KeyPresence(const NodeSnapshot& snapshot)
 {
     std::vector<const DataFile*> files;
+    std::unordered_map<const DataFile*, std::uint64_t> fileLevels; // the levels each file is read by
     std::size_t entries = 0;
+    int bit = 0;
     for (const LayerState& layer : snapshot.layers)
-        for (const auto* levels : {&layer.levels, &layer.defaultLevels})
-            for (const LevelState& level : *levels)
+        for (const auto* levels : {&layer.levels, &layer.defaultLevels}) {
+            m_firstBits.emplace_back(levels, bit);
+            for (const LevelState& level : *levels) {
+                const std::uint64_t mask = bit < 64 ? std::uint64_t(1) << bit : 0;
+                ++bit;
+                bool quiet = !level.error && level.provider && !level.provider->unrunnable()
+                             && level.provider->answersFromDataHash();
                 for (const ResolvedFile& rf : level.files) {
                     const DataFile* file = rf.file.get();
-                    if (file && file->exists && !file->error && file->data.isHash()
-                        && std::find(files.begin(), files.end(), file) == files.end()) {
-                        files.push_back(file);
-                        entries += file->data.asHash().size();
+                    quiet = quiet && file && (!file->exists || (!file->error && file->warnings.empty()));
+                    if (file && file->exists && !file->error && file->data.isHash()) {
+                        if (std::find(files.begin(), files.end(), file) == files.end()) {
+                            files.push_back(file);
+                            entries += file->data.asHash().size();
+                        }
+                        fileLevels[file] |= mask;
                     }
                 }
+                if (quiet)
+                    m_quietLevels |= mask;
+            }
+        }
     m_files.reserve(entries);
-    for (const DataFile* file : files)
+    for (const DataFile* file : files) {
+        const std::uint64_t levels = fileLevels[file];
         for (const auto& e : file->data.asHash()) {
             if (!e.key.isString())
                 continue;
             Holders& h = m_files[e.key.asString()];
+            h.levels |= levels;
             if (h.count < Holders::kMax)
                 h.files[h.count++] = file;
             else
                 h.all = true;
         }
+    }
+}
+
+int KeyPresence::firstLevelBit(const std::vector<LevelState>& levels) const
+{
+    for (const auto& [v, bit] : m_firstBits)
+        if (v == &levels)
+            return bit;
+    return -1;
 }
 
 const KeyPresence::Holders& KeyPresence::filesWith(std::string_view root) const
@@ -428,7 +453,10 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
             n.children.reserve(levels.size());
         });
         Fold inLayer(merge);
+        const int firstBit = holders ? m_presence->firstLevelBit(levels) : -1;
         for (std::size_t lv = 0; lv < levels.size() && !(first && inLayer.have()); ++lv) {
+            if (holders && m_presence->skips(*holders, firstBit < 0 ? -1 : firstBit + static_cast<int>(lv)))
+                continue; // no file of the level holds the key, and the level has nothing else to say
             const LevelState& level = levels[lv];
             const TraceCursor levelTrace = layerTrace.child(TraceNode::Kind::Level);
             levelTrace.with([&](TraceNode& n) { n.name = level.level->name; });
