@@ -136,13 +136,29 @@ KeyPresence::KeyPresence(const NodeSnapshot& snapshot)
                     m_quietLevels |= mask;
             }
         }
-    m_files.reserve(entries);
+    std::size_t capacity = 16;
+    while (capacity < entries * 2)
+        capacity <<= 1;
+    m_slots.assign(capacity, 0);
+    m_keys.reserve(entries);
+    const std::size_t mask = capacity - 1;
     for (const DataFile* file : files) {
         const std::uint64_t levels = fileLevels[file];
         for (const auto& e : file->data.asHash()) {
             if (!e.key.isString())
                 continue;
-            Holders& h = m_files[e.key.asString()];
+            const Hash::PreparedKey key(e.key.asString());
+            std::size_t i = key.hash() & mask;
+            for (; m_slots[i] != 0; i = (i + 1) & mask) {
+                const Keyed& k = m_keys[m_slots[i] - 1];
+                if (k.hash == key.hash() && k.key == key.text())
+                    break;
+            }
+            if (m_slots[i] == 0) {
+                m_keys.push_back({key.text(), key.hash(), {}});
+                m_slots[i] = static_cast<std::uint32_t>(m_keys.size());
+            }
+            Holders& h = m_keys[m_slots[i] - 1].holders;
             h.levels |= levels;
             if (h.count < Holders::kMax)
                 h.files[h.count++] = file;
@@ -160,11 +176,16 @@ int KeyPresence::firstLevelBit(const std::vector<LevelState>& levels) const
     return -1;
 }
 
-const KeyPresence::Holders& KeyPresence::filesWith(std::string_view root) const
+const KeyPresence::Holders& KeyPresence::filesWith(const Hash::PreparedKey& root) const
 {
     static const Holders kNone;
-    const auto it = m_files.find(root);
-    return it == m_files.end() ? kNone : it->second;
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t i = root.hash() & mask; m_slots[i] != 0; i = (i + 1) & mask) {
+        const Keyed& k = m_keys[m_slots[i] - 1];
+        if (k.hash == root.hash() && k.key == root.text())
+            return k.holders;
+    }
+    return kNone;
 }
 
 std::optional<Value> LookupRun::subLookup(const std::string& key, TraceCursor trace)
@@ -431,7 +452,7 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
     const bool first = merge.strategy == MergeStrategy::First;
     Fold all(merge);
     const Hash::PreparedKey prepared(root); // hashed once for every level's file
-    const KeyPresence::Holders* holders = m_presence ? &m_presence->filesWith(root) : nullptr;
+    const KeyPresence::Holders* holders = m_presence ? &m_presence->filesWith(prepared) : nullptr;
     const auto& layers = m_snapshot.layers;
     for (std::size_t li = 0; li < layers.size() && !(first && all.have()); ++li) {
         const LayerState& layer = layers[li];

@@ -82,7 +82,7 @@ public:
 
     explicit KeyPresence(const NodeSnapshot& snapshot);
     // The files holding `root` (none: an empty Holders).
-    const Holders& filesWith(std::string_view root) const;
+    const Holders& filesWith(const Hash::PreparedKey& root) const;
 
     // The bit of the first level of `levels` (a LayerState's levels or defaultLevels); level lv of it
     // has bit first + lv. Levels past the 64th have none (-1 or beyond 63: never skipped).
@@ -96,7 +96,17 @@ public:
     }
 
 private:
-    std::unordered_map<std::string_view, Holders> m_files; // views into the files' keys
+    // An open-addressing table over the distinct keys (one per key, not a node each): the all-keys view
+    // asks it once for every key and sub-lookup, and a node-based map's pointer chasing was a seventh
+    // of that view's time.
+    struct Keyed
+    {
+        std::string_view key; // a view into the file's key
+        std::size_t hash;     // Hash::PreparedKey's
+        Holders holders;
+    };
+    std::vector<Keyed> m_keys;
+    std::vector<std::uint32_t> m_slots; // index into m_keys + 1; 0 = empty; at most half full
     std::vector<std::pair<const std::vector<LevelState>*, int>> m_firstBits;
     std::uint64_t m_quietLevels = 0;
 };
