@@ -88,8 +88,8 @@ struct SubtreeInterner::Table
     // Sharded so that the loader's threads rarely wait for each other. Each shard is an open-addressing
     // table over a dense list of the canonical subtrees: a probe reads one slot (the subtree's position
     // and the upper half of its hash) and touches a subtree only when that half matches. A node-based
-    // multimap here cost three cache misses a probe, for every container of every node (perf: 8 % of a
-    // large library's load, and its destruction another 1.5 %).
+    // multimap here cost three cache misses a probe, for every container of every node (perf: 8 % of the
+    // cold fleet-library run's samples on the large fixture, and its destruction another 1.5 %).
     struct Shard
     {
         std::mutex mutex;
