@@ -103,6 +103,11 @@ void TestBlockYaml::subset_data()
         << QByteArray("a: |\n  x\n  y\nb: >\n  ENC[PKCS7,MIIB\n  DQYJ]") << true;
     QTest::newRow("literal block in a sequence") << QByteArray("- |\n  x\n  # kept\n- y\n") << true;
     QTest::newRow("merge key with a block mapping") << QByteArray("a:\n  <<:\n    x: 1\n  y: 2\n") << true;
+    QTest::newRow("keys with colons") << QByteArray("profile::base::ntp_servers:\n  - a\nx::y: 1\na:b: c\nq:\n  r::s:t: u\n")
+                                      << true;
+    QTest::newRow("hash signs before and after the colon")
+        << QByteArray("a#b: c\nk: v # c: d\nm::n: # x: y\n  o: p\n") << true;
+    QTest::newRow("comment before any colon") << QByteArray("a #b: c\n") << false;
     QTest::newRow("UTF-8") << QByteArray("\xC3\xA9: 1\nb: \xC3\xA9 x\nc: [\xE2\x82\xAC, d]\n") << true;
     QTest::newRow("mapping indented as a whole") << QByteArray("  a: 1\n  b: 2\n") << true;
     QTest::newRow("CRLF line breaks")

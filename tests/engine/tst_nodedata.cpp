@@ -105,6 +105,7 @@ private Q_SLOTS:
     void oneBadKeyOthersResolve();
     void brokenFileSkipped();
     void sharedWorkAnswersAsAlone();
+    void skippedLevelsAnswerAsAlone();
     void cancel();
     void cliAllKeys_data();
     void cliAllKeys();
@@ -388,6 +389,54 @@ void TestNodeData::sharedWorkAnswersAsAlone()
     QCOMPARE(findKey(data, "wide")->value, json(R"({"k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6})"));
     QCOMPARE(findKey(data, "narrow")->value, json(R"(["three", "five"])"));
     QCOMPARE(qs(findKey(data, "narrow")->level), QStringLiteral("L3"));
+}
+
+// Levels none of whose files hold a key are passed over whole (KeyPresence::skips): the answers must be
+// those of plain lookups, past the 64 levels the index has bits for, with missing files, and with a
+// level whose file warns (a level that has something to say is never passed over).
+void TestNodeData::skippedLevelsAnswerAsAlone()
+{
+    QByteArray hiera = "version: 5\nhierarchy:\n";
+    FileList files;
+    for (int i = 1; i <= 70; ++i) {
+        hiera += "  - name: L" + QByteArray::number(i) + "\n    path: l" + QByteArray::number(i) + ".yaml\n";
+        if (i % 7 == 0)
+            continue; // a missing file
+        QByteArray text = "own" + QByteArray::number(i) + ": " + QByteArray::number(i) + "\n";
+        if (i == 1)
+            text += "lookup_options: {spread: {merge: unique}}\n";
+        if (i == 2 || i == 40 || i == 66 || i == 69)
+            text += "spread: [" + QByteArray::number(i) + "]\nfirst: at" + QByteArray::number(i) + "\n";
+        if (i == 30)
+            text = "- not\n- a hash\n"; // yaml_data warns about it in every lookup that reaches it
+        files.append({QStringLiteral("data/l%1.yaml").arg(i), text});
+    }
+    files.append({QStringLiteral("hiera.yaml"), hiera});
+    TempTree tree(files);
+    QVERIFY(tree.isValid());
+    const auto engine = Engine::load(tree.hieraYaml());
+    const MapScope scope;
+    const NodeData data = resolveAllKeys(*engine, scope);
+    QCOMPARE(data.keys.size(), std::size_t(61)); // own1..own69 but the missing and l30, spread, first
+    QStringList expected; // every lookup's warnings, each once in first-seen order, as resolveAllKeys keeps them
+    for (const ResolvedKey& k : data.keys) {
+        const LookupResult r = engine->lookup(scope, k.key);
+        QVERIFY2(int(r.status) == int(k.status), k.key.c_str());
+        HIERA_COMPARE_ORDERED(k.value, r.value);
+        for (const std::string& w : r.warnings)
+            if (!expected.contains(qs(w)))
+                expected << qs(w);
+    }
+    QCOMPARE(findKey(data, "spread")->value, json(R"([2, 40, 66, 69])"));
+    QCOMPARE(findKey(data, "first")->value, Value("at2"));
+    QCOMPARE(findKey(data, "own69")->value, Value(69));
+    QCOMPARE(qs(findKey(data, "own69")->level), QStringLiteral("L69"));
+    QStringList warnings;
+    for (const std::string& w : data.warnings)
+        warnings << qs(w);
+    QCOMPARE(warnings.size(), 1);
+    QVERIFY2(warnings.front().contains(QStringLiteral("l30.yaml")), qPrintable(warnings.front()));
+    QCOMPARE(warnings, expected);
 }
 
 void TestNodeData::cancel()

@@ -181,7 +181,8 @@ void TestNodeLibrary::puppetDBFileInDirectory()
 void TestNodeLibrary::scopeOverlay()
 {
     TempTree tree({{QStringLiteral("x.yaml"), "clientcert: c1\ntrusted: {extra: x, certname: fake}\nfacts: shadowed\n"
-                                              "environment: dev\nrole: r\n\"dotted.name\": d\n"},
+                                              "environment: dev\nrole: r\n\"dotted.name\": d\n"
+                                              "ints: {1: one, \"2\": two}\nlist: [a, {b: c}]\nnum: 5\n"},
                    {QStringLiteral("y.yaml"), "role: s\n"}});
     const NodeLibrary library = NodeLibrary::load(tree.path());
     QCOMPARE(library.size(), std::size_t(2));
@@ -191,7 +192,11 @@ void TestNodeLibrary::scopeOverlay()
         const MapScope expected(scopeFromFacts(facts, node.name, extra));
         for (const char* ref : {"trusted", "trusted.extra", "trusted.certname", "facts", "facts.facts", "environment",
                                 "facts.environment", "role", "::role", "'dotted.name'", "facts.'dotted.name'",
-                                "facts.trusted.certname", "clientcert"})
+                                "facts.trusted.certname", "clientcert",
+                                // the plain dotted walk (FactsScope) against LookupKey's: integer keys,
+                                // array indexes, scalars in the way, blanks, empty segments
+                                "ints.1", "ints.2", "facts.ints.1", "list.1.b", "list.b", "num.x", "role.x",
+                                "facts. role", "facts.role ", "facts..role", "facts.role.", ".role", "1.x"})
             QCOMPARE(scopeString(*node.scope, ref), scopeString(expected, ref));
     }
 }

@@ -144,6 +144,9 @@ public:
     };
     const Entry* findEntry(const PreparedKey& key) const;
     Value* findMutable(const Value& key);
+    // The value of the i-th entry (entries() order), for rewriting values in place without a key
+    // lookup (keys, and so the index, stay as they are).
+    Value& valueAt(std::size_t i) { return m_entries[i].value; }
 
     // Insert or replace (keeping the first position).
     void set(Value key, Value value);
@@ -153,6 +156,8 @@ public:
     // Remove a key; later entries move up. Returns whether it was there.
     bool remove(const Value& key);
     void reserve(std::size_t n) { m_entries.reserve(n); }
+    // Gives back the entries' growth slack (a hash that is complete and kept for long).
+    void shrinkToFit() { m_entries.shrink_to_fit(); }
 
     bool operator==(const Hash& other) const;
 
@@ -172,6 +177,7 @@ private:
     std::optional<std::size_t> indexOfString(std::string_view key) const;
     void rebuildIndex();
     void indexInsert(std::size_t entry);
+    void indexInsert(std::size_t entry, std::size_t hash);
 
     std::vector<Entry> m_entries;
     // Open-addressing table, kept up to date by every change once a hash has a few entries, so that a

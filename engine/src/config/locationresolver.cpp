@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <optional>
+#include <string_view>
 #include <glob.h>
 
 namespace hiera::detail {
@@ -19,11 +21,15 @@ namespace fs = std::filesystem;
 // Collapses "//", "/./" and a trailing "/" or "/.", which the file system reads the same way. ".." is
 // kept: `nodes/../common.yaml` exists only when nodes/ does, and Puppet asks the file system (Puppet
 // 7.23: a missing nodes/ gives location_not_found). Paths that need nothing are returned as they are.
+bool isTidy(std::string_view p)
+{
+    return p.find("//") == std::string_view::npos && p.find("/./") == std::string_view::npos && !p.ends_with("/.")
+           && !p.starts_with("./") && (p.size() < 2 || p.back() != '/');
+}
+
 std::string tidy(std::string p)
 {
-    const bool clean = p.find("//") == std::string::npos && p.find("/./") == std::string::npos
-                       && !p.ends_with("/.") && !p.starts_with("./") && (p.size() < 2 || p.back() != '/');
-    if (clean)
+    if (isTidy(p))
         return p;
     const bool absolute = !p.empty() && p[0] == '/';
     std::string out = absolute ? "/" : "";
@@ -80,8 +86,45 @@ std::pair<std::string, std::string> consumeLeading(std::string base, const std::
     return {base, rel.substr(pos)};
 }
 
+// A relative path of plain components (no "." or "..", no empty one, no trailing "/"): what nearly
+// every hierarchy path interpolates to (`nodes/web01.yaml`).
+bool isPlainRelative(std::string_view rel)
+{
+    if (rel.empty() || rel.front() == '/' || rel.back() == '/')
+        return false;
+    std::size_t start = 0;
+    while (start <= rel.size()) {
+        std::size_t end = rel.find('/', start);
+        if (end == std::string_view::npos)
+            end = rel.size();
+        const std::string_view part = rel.substr(start, end - start);
+        if (part.empty() || part == "." || part == "..")
+            return false;
+        start = end + 1;
+    }
+    return true;
+}
+
+// The common case of joinPath and appendPath, every level of every node: a tidy base and a plain
+// relative path join as written (the general code would return the same string, at several times the
+// cost). Empty when the case does not apply.
+std::optional<std::string> joinPlain(const std::string& base, const std::string& rel)
+{
+    if (base.empty() || base == "." || !isTidy(base) || !isPlainRelative(rel))
+        return std::nullopt;
+    std::string out;
+    out.reserve(base.size() + 1 + rel.size());
+    out += base;
+    if (base != "/")
+        out += '/';
+    out += rel;
+    return out;
+}
+
 std::string appendPath(const std::string& base, const std::string& rest)
 {
+    if (auto plain = joinPlain(base, rest))
+        return std::move(*plain);
     if (rest.empty())
         return base.empty() ? std::string(".") : base;
     if (base.empty())
@@ -94,6 +137,8 @@ std::string joinPath(const std::string& base, const std::string& rel)
 {
     if (!rel.empty() && rel[0] == '/')
         return tidy(rel);
+    if (auto plain = joinPlain(base, rel))
+        return std::move(*plain);
     auto [b, rest] = consumeLeading(base, rel);
     return appendPath(b, rest);
 }

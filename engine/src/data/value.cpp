@@ -226,8 +226,12 @@ void Hash::rebuildIndex()
 
 void Hash::indexInsert(std::size_t entry)
 {
+    indexInsert(entry, hashKey(m_entries[entry].key));
+}
+
+void Hash::indexInsert(std::size_t entry, std::size_t h)
+{
     const std::size_t mask = m_index.size() - 1;
-    const std::size_t h = hashKey(m_entries[entry].key);
     std::size_t slot = h & mask;
     while (m_index[slot].entry != 0)
         slot = (slot + 1) & mask;
@@ -303,7 +307,11 @@ Value* Hash::findMutable(const Value& key)
 
 void Hash::set(Value key, Value value)
 {
-    if (auto i = key.isString() ? indexOfString(key.asString()) : indexOf(key)) {
+    // The key is hashed once, for the probe and for its slot (parsers build every hash through here).
+    const std::size_t hash = m_index.empty() ? 0 : hashKey(key);
+    const auto i = key.isString() ? indexOfString(key.asString(), hash)
+                                  : probe(hash, [&](const Value& k) { return k == key; });
+    if (i) {
         m_entries[*i].value = std::move(value);
         return;
     }
@@ -311,7 +319,7 @@ void Hash::set(Value key, Value value)
     if (m_entries.size() < kIndexThreshold)
         return;
     if (!m_index.empty() && m_entries.size() * 2 <= m_index.size())
-        indexInsert(m_entries.size() - 1);
+        indexInsert(m_entries.size() - 1, hash);
     else
         rebuildIndex(); // doubles the table: amortised O(1) a key
 }

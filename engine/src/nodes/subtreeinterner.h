@@ -19,11 +19,12 @@ public:
     SubtreeInterner(const SubtreeInterner&) = delete;
     SubtreeInterner& operator=(const SubtreeInterner&) = delete;
 
-    // `root` (moved from: a fresh parse is taken apart, not copied) rebuilt so that each array and hash below it is the canonical (first seen) one of equal
-    // content, and every container is sized exactly (no parser slack). Equality here is strict: key
-    // order, types and the bits of floats all count; marks do not. Each replaced subtree keeps the
-    // mark `root` had at that place; marks inside it are the first node's. `root` itself is rebuilt
-    // but not interned (a node's whole facts are rarely anyone else's). Thread-safe.
+    // `root` (moved from: a fresh parse is rewritten in place, not copied) with each array and hash
+    // below it replaced by the canonical (first seen) one of equal content, and every container's
+    // growth slack given back. Equality here is strict: key order, types and the bits of floats all
+    // count; marks do not. Each replaced subtree keeps the mark `root` had at that place; marks inside
+    // it are the first node's. `root` itself is not interned (a node's whole facts are rarely anyone
+    // else's). Thread-safe.
     Value intern(Value root);
 
     std::size_t distinctSubtrees() const;

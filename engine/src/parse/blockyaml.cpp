@@ -19,6 +19,7 @@
 #include <yaml-cpp/mark.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -57,11 +58,29 @@ bool isIndicator(char c)
 
 // Tabs, a lone CR, other control characters, NEL, U+2028/U+2029 and a byte-order mark inside the text: each
 // has its own rules (indentation, line breaks, what counts as white space) that yaml-cpp applies.
+// Whether none of the eight bytes of `w` is a control character, DEL or a non-ASCII byte: such words
+// (most of a file, all but the one holding a line break) need no byte-by-byte look.
+bool plainAsciiWord(std::uint64_t w)
+{
+    constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    const std::uint64_t below0x20 = (w - 0x20 * ones) & ~w & highs; // exact once no byte has its high bit
+    const std::uint64_t x = w ^ (0x7F * ones);
+    const std::uint64_t del = (x - ones) & ~x & highs;
+    return (w & highs) == 0 && below0x20 == 0 && del == 0;
+}
+
 bool hasUnusualCharacters(std::string_view s)
 {
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
     const std::size_t n = s.size();
     for (std::size_t i = 0; i < n; ++i) {
+        if (std::uint64_t w = 0; i % 8 == 0 && i + 8 <= n) {
+            std::memcpy(&w, p + i, 8);
+            if (plainAsciiWord(w)) {
+                i += 7;
+                continue;
+            }
+        }
         const unsigned char c = p[i];
         if (c >= 0x20 && c < 0x7F)
             continue;
@@ -263,12 +282,28 @@ private:
             if (p < end && m_text[p] == ':' && (p + 1 == end || m_text[p + 1] == ' '))
                 colon = p;
         } else if (plainMayStart(offset, end, " ")) {
-            for (std::size_t i = offset; i < end && colon == npos; ++i) {
-                const char c = m_text[i];
-                if (c == ':' && (i + 1 == end || m_text[i + 1] == ' '))
-                    colon = i;
-                else if (c == '#' && i > offset && m_text[i - 1] == ' ')
-                    break; // a comment starts before any ':'
+            // The first ':' followed by a space or the line's end, unless a comment (" #") starts
+            // before it; memchr jumps from ':' to ':' (keys such as profile::ntp::servers have several).
+            const char* const text = m_text.data();
+            for (std::size_t i = offset; i < end;) {
+                const auto* c = static_cast<const char*>(std::memchr(text + i, ':', end - i));
+                const std::size_t at = c ? static_cast<std::size_t>(c - text) : end;
+                bool comment = false;
+                for (const char* h = text + i; !comment;) {
+                    h = static_cast<const char*>(std::memchr(h, '#', static_cast<std::size_t>(text + at - h)));
+                    if (!h)
+                        break;
+                    const auto pos = static_cast<std::size_t>(h - text);
+                    comment = pos > offset && text[pos - 1] == ' ';
+                    ++h;
+                }
+                if (comment || at == end)
+                    break;
+                if (at + 1 == end || text[at + 1] == ' ') {
+                    colon = at;
+                    break;
+                }
+                i = at + 1;
             }
         }
         if (colon != npos && colon - offset > kMaxKeyBytes)

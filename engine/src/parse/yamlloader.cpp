@@ -175,7 +175,6 @@ private:
     {
         std::optional<detail::ScalarProblem> problem;
         Value v;
-        const std::string core = coreTag(tag);
         if (tag == "!") {
             v = Value(text); // quoted: always a string
         } else if (tag == "?" || tag.empty()) {
@@ -195,7 +194,7 @@ private:
             }
         } else if (isRubyTag(tag)) {
             problem = detail::ScalarProblem{"Tried to load unspecified class: " + tag};
-        } else if (core == "str") {
+        } else if (const std::string core = coreTag(tag); core == "str") {
             v = Value(text);
         } else if (core == "int") {
             auto i = detail::parsePsychInteger(text, problem);
