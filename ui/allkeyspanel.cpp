@@ -127,13 +127,13 @@ QString AllKeysPanel::summaryText() const
                                   : tr("Open a hierarchy to see every key it defines for this node.");
     const std::size_t total = r->data.keys.size();
     const std::size_t errors = r->data.errorCount();
-    QString text = tr("%n key(s)", nullptr, static_cast<int>(total));
+    QString text = total == 1 ? tr("1 key") : tr("%1 keys").arg(total);
     if (m_proxy->rowCount() != static_cast<int>(total))
         text = tr("%1 of %2 keys match").arg(m_proxy->rowCount()).arg(total);
     if (errors > 0)
-        text += tr(", %n with an error", nullptr, static_cast<int>(errors));
+        text += tr(", %1 with an error").arg(errors);
     if (!r->data.warnings.empty())
-        text += tr(", %n warning(s)", nullptr, static_cast<int>(r->data.warnings.size()));
+        text += r->data.warnings.size() == 1 ? tr(", 1 warning") : tr(", %1 warnings").arg(r->data.warnings.size());
     text += r->elapsedMs < 1 ? tr(" (resolved in under 1 ms)") : tr(" (resolved in %1 ms)").arg(r->elapsedMs, 0, 'f', 0);
     return text;
 }

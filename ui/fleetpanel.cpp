@@ -17,9 +17,12 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace {
 
 constexpr std::size_t maxGroupsShownOpen = 50;
+constexpr std::size_t maxNodesShownOpen = 500;
 
 } // namespace
 
@@ -40,9 +43,15 @@ FleetPanel::FleetPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     row->addWidget(m_summary, 1);
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("fleetProgress"));
-    m_progress->setMaximumWidth(200);
+    m_progress->setMinimumWidth(160);
+    m_progress->setMaximumWidth(260);
+    m_progress->setFormat(QStringLiteral("%v/%m"));
     m_progress->hide();
     row->addWidget(m_progress);
+    m_run = new QPushButton(tr("Run"), this);
+    m_run->setObjectName(QStringLiteral("fleetRun"));
+    m_run->setToolTip(tr("Look the key up on every node again (after a Cancel, or facts changed on disk)"));
+    row->addWidget(m_run);
     m_cancel = new QPushButton(tr("Cancel"), this);
     m_cancel->setObjectName(QStringLiteral("fleetCancel"));
     m_cancel->setEnabled(false);
@@ -61,20 +70,29 @@ FleetPanel::FleetPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     layout->addWidget(m_view, 1);
 
     connect(m_cancel, &QPushButton::clicked, fleet, &FleetRunner::cancel);
+    connect(m_run, &QPushButton::clicked, this, &FleetPanel::runNow);
     connect(m_export, &QToolButton::clicked, this, &FleetPanel::chooseExport);
     connect(fleet, &FleetRunner::progress, this, [this](const QString& what, qulonglong done, qulonglong total) {
-        m_progress->setFormat(QStringLiteral("%1: %v/%m").arg(what));
+        // What runs goes in the summary, where there is room for a long key; the bar counts.
+        m_summary->setText(what + QStringLiteral("…"));
+        m_progress->setToolTip(what);
         m_progress->setMaximum(total > 0 ? static_cast<int>(total) : 0); // 0: busy, total not known yet
         m_progress->setValue(static_cast<int>(done));
     });
     connect(fleet, &FleetRunner::busyChanged, this, [this](bool busy) {
         m_progress->setVisible(busy);
         m_cancel->setEnabled(busy);
+        m_run->setEnabled(!busy);
+        if (!busy)
+            m_summary->setText(summaryText()); // a load that failed or was cancelled leaves no result
     });
     connect(fleet, &FleetRunner::fleetFinished, this, &FleetPanel::show);
     // The panel follows the key bar: each answered key (or merge) runs across the library too.
     connect(runner, &LookupRunner::lookupFinished, this, [this](const LookupOutcomePtr& outcome) {
-        if (outcome->request.key == m_key && outcome->request.merge == m_request.merge && m_model->result())
+        // The same key again (Return in the key field, a fact edit) keeps a finished result: the fleet
+        // does not change with the current node. A cancelled one runs again.
+        if (outcome->request.key == m_key && outcome->request.merge == m_request.merge && m_model->result()
+            && !m_model->result()->cancelled)
             return;
         m_key = outcome->request.key;
         m_request = hiera::LookupRequest();
@@ -102,12 +120,14 @@ void FleetPanel::show(const FleetResultPtr& result)
 {
     const FleetResultPtr previous = m_model->result();
     m_model->setResult(result, QFileInfo(m_runner->hieraYaml()).absolutePath(), m_runner->revealSecrets());
-    // Few groups open, to show who gets what at a glance. A key with a value per node (a hostname, a
-    // motd) makes thousands of one-node groups: opening them all laid out tens of thousands of rows on
-    // the GUI thread (150 ms on 20,000 nodes) for a list nobody reads opened.
-    if (result->groups.size() <= maxGroupsShownOpen)
+    // Groups are shown open when that stays readable, to show who gets what at a glance. A large fleet
+    // opened is thousands of rows to scroll past to see the groups (and a key with a value per node
+    // made 20,000 one-node groups, laid out open: 150 ms on the GUI thread).
+    if (result->groups.size() <= maxGroupsShownOpen && result->nodes.size() <= maxNodesShownOpen)
         m_view->expandToDepth(0);
+    // Wide enough for most values, never so wide that a long hash pushes the counts and files away.
     m_view->resizeColumnToContents(FleetModel::WhatColumn);
+    m_view->setColumnWidth(FleetModel::WhatColumn, std::min(m_view->columnWidth(FleetModel::WhatColumn), m_view->viewport()->width() / 2));
     m_export->setEnabled(true);
     m_summary->setText(summaryText());
     m_runner->releaseLater(previous);

@@ -49,6 +49,7 @@ private:
     ShownRefresh* m_refresh; // a key runs across the library while the panel is on screen
     QLabel* m_summary;
     QProgressBar* m_progress;
+    QPushButton* m_run;
     QPushButton* m_cancel;
     QToolButton* m_export;
     QTreeView* m_view;

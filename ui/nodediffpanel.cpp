@@ -30,7 +30,7 @@ QComboBox* makeNodePicker(QWidget* parent, const QString& objectName)
     box->setObjectName(objectName);
     box->setEditable(true);
     box->setInsertPolicy(QComboBox::NoInsert);
-    box->setMinimumContentsLength(18);
+    box->setMinimumContentsLength(28);
     box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     box->completer()->setCompletionMode(QCompleter::PopupCompletion);
     box->completer()->setFilterMode(Qt::MatchContains);
@@ -89,8 +89,12 @@ NodeDiffPanel::NodeDiffPanel(NodeReportRunner* reports, FleetRunner* fleet, Look
     m_prefixDelay->setSingleShot(true);
     m_prefixDelay->setInterval(250); // typing a prefix runs one comparison, not one per letter
 
-    for (QComboBox* box : { m_nodeA, m_nodeB })
+    for (QComboBox* box : { m_nodeA, m_nodeB }) {
         connect(box, &QComboBox::currentIndexChanged, m_refresh, &ShownRefresh::request);
+        // A name typed and confirmed without picking it from the list: the combo would keep the text
+        // and compare the previous node; find the node it names, or say that there is none.
+        connect(box->lineEdit(), &QLineEdit::editingFinished, this, [this, box] { acceptTypedName(box); });
+    }
     connect(m_prefix, &QLineEdit::textChanged, m_prefixDelay, qOverload<>(&QTimer::start));
     connect(m_prefixDelay, &QTimer::timeout, m_refresh, &ShownRefresh::request);
     connect(m_export, &QToolButton::clicked, this, &NodeDiffPanel::chooseExport);
@@ -156,6 +160,31 @@ void NodeDiffPanel::compare(const QString& a, const QString& b)
     m_refresh->request();
 }
 
+void NodeDiffPanel::acceptTypedName(QComboBox* box)
+{
+    const QString typed = box->currentText().trimmed();
+    if (box->currentIndex() >= 0 && box->itemText(box->currentIndex()) == typed)
+        return;
+    int match = box->findText(typed, Qt::MatchFixedString); // whole name, any case
+    if (match < 0) {
+        // Part of one name only ("web01" for web01.example.com).
+        const QModelIndexList hits = m_names->match(m_names->index(0), Qt::DisplayRole, typed, 2, Qt::MatchContains);
+        if (hits.size() == 1)
+            match = hits.front().row();
+        else {
+            m_model->setReport(nullptr, {}, false);
+            m_export->setEnabled(false);
+            m_summary->setText(hits.isEmpty() ? tr("No node of the library is named %1.").arg(typed)
+                                              : tr("Several nodes match %1: pick one from the list.").arg(typed));
+            return;
+        }
+    }
+    if (match == box->currentIndex())
+        box->setEditText(box->itemText(match));
+    else
+        box->setCurrentIndex(match);
+}
+
 NodeSide NodeDiffPanel::side(const QString& name) const
 {
     if (name == currentFactsName()) {
@@ -174,6 +203,8 @@ void NodeDiffPanel::refresh()
     NodeSide a = side(m_nodeA->currentText());
     NodeSide b = side(m_nodeB->currentText());
     if (!engine || !a.scope || !b.scope || a.name == b.name) {
+        m_model->setReport(nullptr, {}, false); // no table that answers another question
+        m_export->setEnabled(false);
         m_summary->setText(summaryText());
         return;
     }
@@ -209,16 +240,16 @@ QString NodeDiffPanel::summaryText() const
     if (!r)
         return tr("Pick two nodes to compare.");
     const hiera::NodeDiff& d = r->diff;
-    QString text = tr("%1 against %2: %3 of %4 keys differ")
+    QString text = tr("%1 against %2: %3 of %4 differ")
                        .arg(r->nameA, r->nameB)
                        .arg(d.keys.size())
-                       .arg(d.keysCompared);
+                       .arg(d.keysCompared == 1 ? tr("1 key") : tr("%1 keys").arg(d.keysCompared));
     if (!r->prefix.empty())
         text += tr(" (keys starting with %1)").arg(ValueConvert::toQString(r->prefix));
     if (!d.failedOnBoth.empty())
-        text += tr("; %n key(s) fail on both", nullptr, static_cast<int>(d.failedOnBoth.size()));
+        text += d.failedOnBoth.size() == 1 ? tr("; 1 key fails on both") : tr("; %1 keys fail on both").arg(d.failedOnBoth.size());
     if (!d.warnings.empty())
-        text += tr("; %n warning(s)", nullptr, static_cast<int>(d.warnings.size()));
+        text += d.warnings.size() == 1 ? tr("; 1 warning") : tr("; %1 warnings").arg(d.warnings.size());
     if (d.cancelled)
         text += tr(" (stopped early)");
     text += r->elapsedMs < 1 ? tr(" — under 1 ms") : tr(" — %1 ms").arg(r->elapsedMs, 0, 'f', 0);

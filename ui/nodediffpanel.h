@@ -52,6 +52,7 @@ Q_SIGNALS:
 
 private:
     void libraryChanged(const NodeLibraryPtr& library);
+    void acceptTypedName(QComboBox* box);
     NodeSide side(const QString& name) const;
     void refresh();
     void show(const NodeDiffReportPtr& report);

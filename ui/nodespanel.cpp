@@ -18,29 +18,32 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <vector>
+
 namespace {
 
 const QString libraryKey = QStringLiteral("nodes/library");
 
-// "text" keeps the rows where any column contains it; "fact=value" the rows whose column of that
-// fact equals it (both ignore case).
+// Space-separated terms, all of which a row must meet: "text" keeps the rows where any column
+// contains it; "fact=value" the rows whose column of that fact equals it. The fact is a column's name
+// ("facts.role") or its last part ("role"). Both ignore case.
 class NodeFilter : public QSortFilterProxyModel {
 public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
 
     void setText(const QString& text)
     {
-        m_column = -1;
-        m_text = text.trimmed();
-        const int eq = m_text.indexOf(QLatin1Char('='));
-        if (eq > 0) {
-            const QString fact = m_text.left(eq).trimmed();
-            for (int c = 0; c < sourceModel()->columnCount(); ++c) {
-                if (sourceModel()->headerData(c, Qt::Horizontal).toString().compare(fact, Qt::CaseInsensitive) == 0) {
-                    m_column = c;
-                    m_text = m_text.mid(eq + 1).trimmed();
-                }
+        m_terms.clear();
+        for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            Term term { -1, word };
+            const qsizetype eq = word.indexOf(QLatin1Char('='));
+            if (eq > 0) {
+                term.column = columnOf(word.left(eq));
+                term.text = word.mid(eq + 1);
+                if (term.column < 0)
+                    term.column = NoSuchColumn; // matches nothing: "0 of N nodes" says so
             }
+            m_terms.push_back(term);
         }
         invalidateFilter();
     }
@@ -48,19 +51,45 @@ public:
 protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override
     {
-        if (m_text.isEmpty())
-            return true;
-        if (m_column >= 0)
-            return sourceModel()->index(row, m_column, parent).data().toString().compare(m_text, Qt::CaseInsensitive) == 0;
+        for (const Term& term : m_terms)
+            if (!accepts(term, row, parent))
+                return false;
+        return true;
+    }
+
+private:
+    static constexpr int NoSuchColumn = -2;
+    struct Term {
+        int column; // -1: any column contains `text`
+        QString text;
+    };
+
+    int columnOf(const QString& fact) const
+    {
+        int suffixMatch = -1;
+        for (int c = 0; c < sourceModel()->columnCount(); ++c) {
+            const QString name = sourceModel()->headerData(c, Qt::Horizontal).toString();
+            if (name.compare(fact, Qt::CaseInsensitive) == 0)
+                return c;
+            if (suffixMatch < 0 && name.endsWith(QLatin1Char('.') + fact, Qt::CaseInsensitive))
+                suffixMatch = c;
+        }
+        return suffixMatch;
+    }
+
+    bool accepts(const Term& term, int row, const QModelIndex& parent) const
+    {
+        if (term.column == NoSuchColumn)
+            return false;
+        if (term.column >= 0)
+            return sourceModel()->index(row, term.column, parent).data().toString().compare(term.text, Qt::CaseInsensitive) == 0;
         for (int c = 0; c < sourceModel()->columnCount(parent); ++c)
-            if (sourceModel()->index(row, c, parent).data().toString().contains(m_text, Qt::CaseInsensitive))
+            if (sourceModel()->index(row, c, parent).data().toString().contains(term.text, Qt::CaseInsensitive))
                 return true;
         return false;
     }
 
-private:
-    QString m_text;
-    int m_column = -1;
+    std::vector<Term> m_terms;
 };
 
 } // namespace
@@ -81,6 +110,10 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     m_filter = new QLineEdit(this);
     m_filter->setObjectName(QStringLiteral("nodeFilter"));
     m_filter->setPlaceholderText(tr("Filter: text, or fact=value"));
+    m_filter->setToolTip(tr("<p>Keeps the nodes that match every word:</p><ul>"
+                            "<li><b>web</b>: the name or a column contains it</li>"
+                            "<li><b>facts.role=db</b> or <b>role=db</b>: that column is exactly db</li></ul>"
+                            "<p>For example <b>role=db env=prod</b>. Case is ignored.</p>"));
     m_filter->setClearButtonEnabled(true);
     toolBar->addWidget(m_filter);
     layout->addWidget(toolBar);

@@ -47,7 +47,8 @@ std::string pad(std::string s, std::size_t width)
 // The default output: the groups with their counts, then one line per node.
 std::string table(const hiera::FleetResult& r)
 {
-    std::string out = r.key + " on " + std::to_string(r.nodes.size()) + " nodes: " + std::to_string(r.groups.size())
+    std::string out = r.key + " on " + std::to_string(r.nodes.size()) + (r.nodes.size() == 1 ? " node: " : " nodes: ")
+                      + std::to_string(r.groups.size())
                       + (r.groups.size() == 1 ? " answer" : " distinct answers") + "\n\n";
     std::size_t countWidth = 0;
     for (const auto& g : r.groups)
@@ -109,8 +110,18 @@ const hiera::Node& libraryNode(const hiera::NodeLibrary& library, const std::str
 {
     if (const hiera::Node* node = library.find(name))
         return *node;
+    // A short name ("web01") for a certname ("web01.example.com"): say which one was meant.
+    std::string hint;
+    std::size_t candidates = 0;
+    for (const hiera::Node& node : library.nodes())
+        if (node.name.size() > name.size() && node.name.compare(0, name.size(), name) == 0 && node.name[name.size()] == '.'
+            && ++candidates == 1)
+            hint = "; did you mean " + node.name;
+    if (candidates != 1)
+        hint.clear(); // none, or more than one: no guess
     throw hiera::Error(hiera::ErrorCode::Io, "no node named '" + name + "' in " + library.path() + " ("
-                                                 + std::to_string(library.size()) + " nodes)");
+                                                 + std::to_string(library.size()) + (library.size() == 1 ? " node" : " nodes")
+                                                 + (hint.empty() ? "" : hint + "?") + ")");
 }
 
 int runFleet(const hiera::Engine& engine, const CliArgs& args)

@@ -123,7 +123,8 @@ int main(int argc, char** argv)
     try {
         args = parseCliArgs(std::vector<std::string>(argv + 1, argv + argc));
     } catch (const std::invalid_argument& e) {
-        std::cerr << "hiera-lookup: " << hiera::printableLine(e.what()) << "\n\n" << kUsage;
+        // One line, as every error: the whole usage after it buried the message under 75 lines.
+        std::cerr << "hiera-lookup: " << hiera::printableLine(e.what()) << " (hiera-lookup --help shows the usage)\n";
         return 2;
     }
     if (args.help)

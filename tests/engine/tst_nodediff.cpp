@@ -382,9 +382,16 @@ void TestNodeDiff::cliLibraryNodes()
     QVERIFY2(missing.err.endsWith(QStringLiteral("hiera-lookup: error: no node named 'nope' in ") + library.path() + QStringLiteral(" (3 nodes)\n")),
              qPrintable(missing.err));
 
+    // A short name for a certname gets a guess.
+    const CliResult shortName = runHieraLookup(nodes + QStringList{QStringLiteral("--node"), QStringLiteral("db01"), QStringLiteral("--all-keys")});
+    QCOMPARE(shortName.exitCode, 2);
+    QVERIFY2(shortName.err.endsWith(QStringLiteral("(3 nodes; did you mean db01.example.com?)\n")), qPrintable(shortName.err));
+
+    // A usage error is one line.
     const CliResult noLibrary = runHieraLookup(config + QStringList{QStringLiteral("--diff"), QStringLiteral("a"), QStringLiteral("b")});
     QCOMPARE(noLibrary.exitCode, 2);
     QVERIFY2(noLibrary.err.startsWith(QStringLiteral("hiera-lookup: --diff compares two nodes of a library")), qPrintable(noLibrary.err));
+    QCOMPARE(noLibrary.err.count(QLatin1Char('\n')), 1);
 }
 
 void TestNodeDiff::cliDiffFactsFormats_data()

@@ -22,6 +22,7 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -147,10 +148,12 @@ private Q_SLOTS:
         AllKeysPanel* panel = m.window->allKeysPanel();
         QCOMPARE(panel->model()->report(), nullptr);
         QVERIFY(panel->isStale());
+        QVERIFY(!panel->isEnabled()); // covered: out of the Tab focus chain
         QSignalSpy shown(panel, &AllKeysPanel::allKeysShown);
         m.window->raisePanel(panel);
         QVERIFY(shown.wait(WindowFixture::timeoutMs));
         QVERIFY(!panel->isStale());
+        QVERIFY(panel->isEnabled());
 
         // The fleet view too: a library opened behind the Hierarchy tab waits for the tab.
         QSignalSpy loaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
@@ -196,6 +199,25 @@ private Q_SLOTS:
             if (key.rfind("profile::", 0) == 0)
                 expected.insert(key);
         QVERIFY(narrowed == expected);
+
+        // A name typed in a picker and confirmed: the node it names, in full or in part; none, said.
+        panel->prefixEdit()->clear();
+        panel->nodeBBox()->lineEdit()->setText(QStringLiteral("WEB02"));
+        emit panel->nodeBBox()->lineEdit()->editingFinished();
+        QCOMPARE(panel->nodeBBox()->currentText(), QStringLiteral("web02.example.com"));
+        QTRY_VERIFY_WITH_TIMEOUT(diffShownFor("web01.example.com", "web02.example.com", ""), WindowFixture::timeoutMs);
+        panel->nodeBBox()->lineEdit()->setText(QStringLiteral("nosuch"));
+        emit panel->nodeBBox()->lineEdit()->editingFinished();
+        QCOMPARE(panel->summaryText().isEmpty(), false);
+        QCOMPARE(model->report(), nullptr); // no table that answers the previous question
+        QVERIFY(!panel->findChild<QLabel*>(QStringLiteral("diffSummary"))->text().isEmpty());
+        QCOMPARE(panel->findChild<QLabel*>(QStringLiteral("diffSummary"))->text(), QStringLiteral("No node of the library is named nosuch."));
+        panel->nodeBBox()->lineEdit()->setText(QStringLiteral("example.com")); // every node: ambiguous
+        emit panel->nodeBBox()->lineEdit()->editingFinished();
+        QVERIFY(panel->findChild<QLabel*>(QStringLiteral("diffSummary"))->text().startsWith(QStringLiteral("Several nodes match")));
+        panel->compare(QStringLiteral("web01.example.com"), QStringLiteral("db01.example.com"));
+        panel->prefixEdit()->setText(QStringLiteral("profile::"));
+        QTRY_VERIFY_WITH_TIMEOUT(diffShownFor("web01.example.com", "db01.example.com", "profile::"), WindowFixture::timeoutMs);
 
         // Exports.
         QTemporaryDir out;

@@ -65,6 +65,14 @@ private Q_SLOTS:
 
         panel->filterEdit()->setText(QStringLiteral("facts.role=web"));
         QCOMPARE(panel->proxy()->rowCount(), 2);
+        panel->filterEdit()->setText(QStringLiteral("role=web")); // a column's last part names it too
+        QCOMPARE(panel->proxy()->rowCount(), 2);
+        // Every word must match.
+        panel->filterEdit()->setText(QStringLiteral("role=web 02"));
+        QCOMPARE(panel->proxy()->rowCount(), 1);
+        QCOMPARE(panel->proxy()->index(0, 0).data().toString(), QStringLiteral("web02.example.com"));
+        panel->filterEdit()->setText(QStringLiteral("nosuchfact=web"));
+        QCOMPARE(panel->proxy()->rowCount(), 0);
         panel->filterEdit()->setText(QStringLiteral("build"));
         QCOMPARE(panel->proxy()->rowCount(), 1);
         QCOMPARE(panel->statusText().left(15), QStringLiteral("1 of 4 nodes · "));
@@ -198,6 +206,20 @@ private Q_SLOTS:
         QVERIFY2(result->nodes.size() < result->total, qPrintable(QString::number(result->nodes.size())));
         QTRY_VERIFY(m.window->fleetPanel()->summaryText().contains(QLatin1String("(cancelled after")));
         QTRY_VERIFY(!m.window->fleetPanel()->cancelButton()->isEnabled());
+        // Run looks the cancelled key up again, to the end.
+        QPushButton* run = m.window->fleetPanel()->findChild<QPushButton*>(QStringLiteral("fleetRun"));
+        QVERIFY(run && run->isEnabled());
+        m.window->setKey(QStringLiteral("profile::firewall::rules"));
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::firewall::rules" && !m.window->fleetPanel()->model()->result()->cancelled,
+            WindowFixture::timeoutMs);
+        fleet->cancel(); // nothing runs: no effect
+        fleet->run(cold, "profile::firewall::rules");
+        fleet->cancel();
+        QVERIFY(finished.wait(WindowFixture::timeoutMs));
+        QTRY_VERIFY(m.window->fleetPanel()->model()->result()->cancelled);
+        run->click();
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::firewall::rules" && !m.window->fleetPanel()->model()->result()->cancelled,
+            WindowFixture::timeoutMs);
         // And usable: the next key runs to the end.
         m.window->setKey(QStringLiteral("profile::base::timezone"));
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::base::timezone" && !m.window->fleetPanel()->model()->result()->cancelled,

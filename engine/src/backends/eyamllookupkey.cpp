@@ -88,7 +88,7 @@ private:
             reason = e.message();
         }
         if (m_hostKeyFile.empty()) {
-            reason += " (no other key given: hiera-lookup --eyaml-private-key, or the explorer's eyaml key)";
+            reason += " (no other key given: hiera-lookup --eyaml-private-key, or the explorer's Repository > Choose eyaml Private Key)";
             return nullptr;
         }
         try {
