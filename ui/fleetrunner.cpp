@@ -86,14 +86,16 @@ void FleetRunner::run(EnginePtr engine, const std::string& key, const hiera::Loo
     if (!engine || !m_library)
         return;
     // A new engine (a reload): new contexts. The old ones hold every node's snapshot (hundreds of MB on
-    // a large fleet): they are freed on a worker, not here.
-    if (!m_contexts || &m_contexts->engine() != engine.get())
-        releaseLater(std::exchange(m_contexts, std::make_shared<hiera::FleetContexts>(engine, *m_library)));
+    // a large fleet): they are freed on a worker, not here. They are made on the worker too: 20,000
+    // Contexts took the GUI thread ~200 ms.
+    if (!m_contexts || m_contexts->engine != engine)
+        releaseLater(std::exchange(m_contexts, std::make_shared<ContextsSlot>(engine)));
     auto progress = std::make_shared<Progress>();
     progress->what = tr("Looking up %1").arg(ValueConvert::toQString(key));
     track(progress);
     // The library and the contexts travel with the job: replacing them meanwhile frees them after it.
-    m_runs.submit([contexts = m_contexts, library = m_library, key, request, progress]() -> FleetResultPtr {
+    m_runs.submit([slot = m_contexts, library = m_library, key, request, progress]() -> FleetResultPtr {
+        const std::shared_ptr<const hiera::FleetContexts> contexts = slot->contextsFor(*library);
         hiera::FleetOptions options;
         options.cancel = &progress->cancel;
         options.progress = [progress](std::size_t done, std::size_t total) {
@@ -102,6 +104,14 @@ void FleetRunner::run(EnginePtr engine, const std::string& key, const hiera::Loo
         };
         return std::make_shared<hiera::FleetResult>(hiera::lookupAcross(*contexts, key, request, options));
     });
+}
+
+std::shared_ptr<const hiera::FleetContexts> FleetRunner::ContextsSlot::contextsFor(const hiera::NodeLibrary& library)
+{
+    const std::lock_guard lock(mutex);
+    if (!contexts)
+        contexts = std::make_shared<hiera::FleetContexts>(engine, library);
+    return contexts;
 }
 
 void FleetRunner::cancel()

@@ -20,6 +20,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 
 using NodeLibraryPtr = std::shared_ptr<const hiera::NodeLibrary>;
 using FleetResultPtr = std::shared_ptr<const hiera::FleetResult>;
@@ -81,8 +82,20 @@ private:
     QThreadPool m_pool;
     NodeLibraryPtr m_library;
     QString m_libraryPath;
-    // Contexts of the current engine and library, made by the first run and reused by the next.
-    std::shared_ptr<const hiera::FleetContexts> m_contexts;
+    // Contexts of the current engine and library, made on a worker by the first run that needs them
+    // and reused by the next runs.
+    struct ContextsSlot {
+        explicit ContextsSlot(EnginePtr e)
+            : engine(std::move(e))
+        {
+        }
+        std::shared_ptr<const hiera::FleetContexts> contextsFor(const hiera::NodeLibrary& library);
+
+        const EnginePtr engine;
+        std::mutex mutex;
+        std::shared_ptr<const hiera::FleetContexts> contexts;
+    };
+    std::shared_ptr<ContextsSlot> m_contexts;
     std::shared_ptr<Progress> m_progress;
     QTimer m_poll;
     bool m_wasBusy = false;
