@@ -182,6 +182,17 @@ void TestPuppetDBExport::entriesTheScanCannotFollow()
     QCOMPARE(toJson(findPuppetDBFactset(*written, "m.json", "a")->facts), std::string(R"({"x":2})"));
     QVERIFY(!replacePuppetDBFacts(mixed, "m.json", "b", facts));
 
+    // Text after the array (here YAML: a mapping whose key is the array) is not a JSON export: it is
+    // read whole, and never spliced into (fuzz_puppetdbexport: the written text no longer parsed).
+    const std::string trailing = "[{\"certname\": \"a\", \"facts\": []}]:";
+    try {
+        const auto set = findPuppetDBFactset(trailing, "t.json", "a");
+        const auto out = replacePuppetDBFacts(trailing, "t.json", "a", facts);
+        QVERIFY(!set && !out);
+    } catch (const Error& e) {
+        QVERIFY2(QByteArray(e.what()).startsWith("t.json"), e.what());
+    }
+
     const std::string bad = "[\n  {\"certname\": \"ok\", \"facts\": []},\n  {\"certname\": \"bad\", \"facts\": [{\"value\": 1}]}\n]";
     try {
         (void)findPuppetDBFactset(bad, "/tmp/bad.json", "bad");

@@ -140,8 +140,8 @@ std::optional<std::string> spliced(std::string_view text, std::size_t base, cons
 // Where `certname`'s entry is in an export that is a JSON array of objects, found without parsing the
 // other entries: a 70 MB export takes half a second to parse, a tenth of that to scan. Only entries whose
 // text holds the quoted certname are parsed. Unknown when the text is not something this scan follows
-// (YAML, a lone factset, broken JSON, an entry that does not parse): the caller parses the whole
-// document then, which also gives a broken export its located error.
+// (YAML, a lone factset, broken JSON, an entry that does not parse, text after the array): the caller
+// parses the whole document then, which also gives a broken export its located error.
 enum class Scan { Found, Absent, Unknown };
 
 struct EntrySpan
@@ -166,6 +166,10 @@ Scan scanForEntry(std::string_view text, std::string_view certname, const std::s
     if (i >= text.size() || text[i] != '[')
         return Scan::Unknown;
     ++i;
+    // The entry is only taken once the whole text has proved to be one JSON array: after a found
+    // entry, text that JSON does not end there (YAML such as `[...]:`) must be parsed as a whole, or
+    // the splice would write into a document of another shape.
+    bool haveFound = false;
     for (bool first = true;; first = false) {
         blanks();
         if (i < text.size() && text[i] == ']' && first) {
@@ -178,12 +182,12 @@ Scan scanForEntry(std::string_view text, std::string_view certname, const std::s
         if (end == std::string_view::npos)
             return Scan::Unknown;
         const std::string_view entryText = text.substr(i, end - i);
-        if (entryText.find(quoted) != std::string_view::npos) {
+        if (!haveFound && entryText.find(quoted) != std::string_view::npos) {
             try {
                 Value entry = parseData(entryText, file, DataFormat::Json, limits);
                 if (namesNode(entry, certname)) {
                     found = {i, std::move(entry)};
-                    return Scan::Found;
+                    haveFound = true;
                 }
             } catch (const Error&) {
                 return Scan::Unknown;
@@ -202,7 +206,9 @@ Scan scanForEntry(std::string_view text, std::string_view certname, const std::s
         return Scan::Unknown;
     }
     blanks();
-    return i == text.size() ? Scan::Absent : Scan::Unknown;
+    if (i != text.size())
+        return Scan::Unknown;
+    return haveFound ? Scan::Found : Scan::Absent;
 }
 
 PuppetDBFactset factsetOf(const Value& entry, std::string_view certname, const std::string& file)
