@@ -5,7 +5,7 @@
 //                                                  each row the median of 5 batches; --rows prints them)
 //   hiera-bench fleet FIXTURE KEY [--threads N]   one key on every node of nodes.txt
 //   hiera-bench load  FIXTURE [--threads N]       parse every data file (the key inventory)
-//   hiera-bench fleet-library FIXTURE KEY [--threads N] [--no-share]  cold, in one process: the node
+//   hiera-bench fleet-library FIXTURE KEY [--threads N]  cold, in one process: the node
 //                                                  library from FIXTURE/facts, the engine, KEY on every
 //                                                  node (parsing the data), then a warm pass; peak memory
 //   hiera-bench warm-eyaml FIXTURE [--repeat N]  `warm` on the fixture's eyaml variant: every level
@@ -247,12 +247,11 @@ int fleet(const fs::path& fixture, const std::string& key, int threads, int pass
 }
 
 // The node library's end-to-end figures: what the explorer and `hiera-lookup --nodes` do, cold.
-int fleetLibrary(const fs::path& fixture, const std::string& key, int threads, bool share)
+int fleetLibrary(const fs::path& fixture, const std::string& key, int threads)
 {
     const auto t0 = Clock::now();
     hiera::NodeLibraryOptions libraryOptions;
     libraryOptions.threads = static_cast<unsigned>(threads);
-    libraryOptions.shareSubtrees = share;
     const hiera::NodeLibrary library = hiera::NodeLibrary::load((fixture / "facts").string(), libraryOptions);
     const double loadSeconds = seconds(Clock::now() - t0);
     const long loadRssKiB = peakRssKiB();
@@ -291,6 +290,7 @@ int fleetLibrary(const fs::path& fixture, const std::string& key, int threads, b
               << "\nfleet_library_warm_us_per_node=" << warmSeconds / static_cast<double>(std::max<std::size_t>(1, library.size())) * 1e6
               << "\nfleet_library_load_peak_rss_mib=" << static_cast<double>(loadRssKiB) / 1024
               << "\nfleet_library_loaded_rss_mib=" << libraryRssMiB
+              << "\nfleet_library_stored_mib=" << static_cast<double>(library.storedBytes()) / (1 << 20)
               << "\nfleet_library_peak_rss_mib=" << peakMiB << "\nfleet_library_facts_mib=" << factsMiB
               << "\nfleet_library_peak_ratio=" << peakMiB / std::max(factsMiB, 1e-9)
               << "\nfleet_library_contexts_first_pass_s=" << contextsFirstSeconds
@@ -493,7 +493,7 @@ int main(int argc, char** argv)
         if (args.size() >= 3 && args[0] == "fleet")
             return fleet(args[1], args[2], threads, option("--passes", 2));
         if (args.size() >= 3 && args[0] == "fleet-library")
-            return fleetLibrary(args[1], args[2], threads, !flag("--no-share"));
+            return fleetLibrary(args[1], args[2], threads);
         if (args.size() >= 2 && args[0] == "load")
             return load(args[1], threads);
         if (args.size() >= 2 && args[0] == "warm-eyaml")
@@ -514,7 +514,7 @@ int main(int argc, char** argv)
         return 2;
     }
     std::cerr << "usage: hiera-bench warm FIXTURE [--repeat N] [--rows] | fleet FIXTURE KEY [--threads N] | fleet-library "
-                 "FIXTURE KEY [--threads N] [--no-share] | load FIXTURE [--threads N] | warm-eyaml FIXTURE [--repeat N] "
+                 "FIXTURE KEY [--threads N] | load FIXTURE [--threads N] | warm-eyaml FIXTURE [--repeat N] "
                  "[--rows] | all-keys FIXTURE [NODE] [--passes N] | diff FIXTURE [NODE_A NODE_B] [--passes N]\n";
     return 2;
 }

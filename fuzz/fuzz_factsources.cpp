@@ -1,13 +1,13 @@
 // Node library files: parseFactsSource (facter, puppet facts, PuppetDB exports in both facts shapes),
-// then two differential checks per node: the library's FactsScope against MapScope(scopeFromFacts)
-// on the same references, and the subtree interner's output against its input (same value, same key
-// order, same float signs).
+// then two differential checks per node: the library's FactsScope (over its FactStore) against
+// MapScope(scopeFromFacts) on the same references, and the store's decoded facts against the parsed
+// ones (same value, same key order, same float signs, equal subtrees stored once).
 
 #include "fuzz_common.h"
 
 #include "nodes/factsources.h"
 #include "nodes/factsscope.h"
-#include "nodes/subtreeinterner.h"
+#include "nodes/factstore.h"
 
 #include <hiera/facts.h>
 #include <hiera/scope.h>
@@ -15,7 +15,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
+#include <vector>
 
 namespace {
 
@@ -43,15 +45,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (e.location().file != "facts.json" || e.location().line < 1)
             fuzz::violated("a skipped PuppetDB entry without its file and line", e.what());
     }
-    hiera::detail::SubtreeInterner interner;
+    auto store = std::make_shared<hiera::detail::FactStore>();
     const hiera::Value extra = hiera::makeHash({{"environment", hiera::Value("production")}});
+    std::vector<hiera::detail::FactStore::Cell> cells;
     for (const auto& node : source.nodes) {
         if (!node.facts.isHash())
             fuzz::violated("a node whose facts are not a hash", node.facts.typeName());
-        const hiera::Value shared = interner.intern(node.facts);
-        if (hiera::rubyInspect(shared) != hiera::rubyInspect(node.facts))
-            fuzz::violated("interning changed the facts", hiera::rubyInspect(node.facts));
-        const hiera::detail::FactsScope scope(shared, node.name, extra);
+        cells.push_back(store->add(node.facts));
+        if (store->add(node.facts) != cells.back())
+            fuzz::violated("the same facts stored twice", hiera::rubyInspect(node.facts));
+    }
+    store->finishBuilding();
+    for (std::size_t i = 0; i < source.nodes.size(); ++i) {
+        const auto& node = source.nodes[i];
+        const hiera::Value decoded = store->value(cells[i]);
+        if (hiera::rubyInspect(decoded) != hiera::rubyInspect(node.facts) || !(decoded == node.facts))
+            fuzz::violated("the store changed the facts", hiera::rubyInspect(node.facts));
+        const hiera::detail::FactsScope scope(store, cells[i], {}, hiera::detail::FactsScope::certnameFor(node.facts, node.name),
+                                              extra);
         const hiera::MapScope expected(hiera::scopeFromFacts(node.facts, node.name, extra));
         auto check = [&](std::string_view ref) {
             if (shown(scope.lookup(ref)) != shown(expected.lookup(ref)))
@@ -59,6 +70,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         };
         for (const char* ref : {"facts", "trusted", "trusted.certname", "::clientcert", "environment", "facts.os.family",
                                 "os.release.major", "facts.trusted.certname", "facts.environment"})
+            check(ref);
+        for (const char* ref : {"trusted.'certname'", "trusted.0", "facts.0", "'facts'", "trusted.certname.x",
+                                "facts.a.0.b", "a.1"})
             check(ref);
         std::size_t n = 0;
         for (const auto& e : node.facts.asHash()) {
@@ -68,6 +82,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 check(e.key.asString());
                 check("::" + e.key.asString());
                 check("facts." + e.key.asString());
+                if (e.value.isHash()) { // a dotted walk into the store, decoding only what it finds
+                    std::size_t m = 0;
+                    for (const auto& child : e.value.asHash()) {
+                        if (++m > 4 || !child.key.isString())
+                            break;
+                        check(e.key.asString() + "." + child.key.asString());
+                        check("facts." + e.key.asString() + "." + child.key.asString() + ".x");
+                    }
+                }
             }
         }
     }

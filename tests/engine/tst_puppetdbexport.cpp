@@ -132,9 +132,9 @@ void TestPuppetDBExport::replaceKeepsShapesAndTheOtherNodes()
     const NodeLibrary library = NodeLibrary::load(tree.path(QStringLiteral("export.json")));
     QVERIFY(library.errors().empty());
     QCOMPARE(library.size(), std::size_t(3));
-    const Value& readBack = library.find("web1.example.com")->facts;
+    const Value readBack = library.find("web1.example.com")->facts();
     QCOMPARE(toJson(readBack), std::string(R"({"role":"web","uptime":12345678901,"ratio":0.25,"on":true,"none":null})"));
-    QVERIFY(orderedEqual(library.find("db1.example.com")->facts, dbFacts));
+    QVERIFY(orderedEqual(library.find("db1.example.com")->facts(), dbFacts));
     QCOMPARE(library.find("web1.example.com")->environment, std::string("staging"));
 }
 

@@ -108,7 +108,7 @@ private Q_SLOTS:
         QVERIFY(reloaded.wait(WindowFixture::timeoutMs));
         const hiera::Node* web01 = m.window->fleetRunner()->library()->find("web01.example.com");
         QVERIFY(web01);
-        QCOMPARE(hiera::toJson(*web01->facts.asHash().find("env")), std::string("\"staging\""));
+        QCOMPARE(hiera::toJson(*web01->facts().asHash().find("env")), std::string("\"staging\""));
         // roles/web/staging.yaml: 2 workers instead of production's 16.
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::web::workers" && fleetValue("web01.example.com") == "2",
             WindowFixture::timeoutMs);

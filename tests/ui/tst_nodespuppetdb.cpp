@@ -113,18 +113,18 @@ private Q_SLOTS:
         const hiera::NodeLibrary after = hiera::NodeLibrary::load(m_export.toStdString());
         QVERIFY(after.errors().empty());
         QCOMPARE(after.size(), std::size_t(3));
-        const hiera::Value& app01 = after.find("app01.example.com")->facts;
+        const hiera::Value app01 = after.find("app01.example.com")->facts();
         QCOMPARE(hiera::toJson(app01),
             std::string(R"({"clientcert":"app01.example.com","role":"web","env":"staging","cores":16,"load":1.0,)"
                         R"("virtual":"true","os":{"family":"Debian","release":{"major":"12","full":"12.5"}}})"));
         QCOMPARE(member(app01, "load").type(), hiera::Value::Type::Float);
         QCOMPARE(member(app01, "virtual").type(), hiera::Value::Type::String);
         for (const char* other : { "db02.example.com", "app02.example.com" }) {
-            QVERIFY(hiera::test::orderedEqual(after.find(other)->facts, before.find(other)->facts));
+            QVERIFY(hiera::test::orderedEqual(after.find(other)->facts(), before.find(other)->facts()));
             QCOMPARE(after.find(other)->environment, before.find(other)->environment);
         }
-        QCOMPARE(member(after.find("db02.example.com")->facts, "uptime_seconds").type(), hiera::Value::Type::Integer);
-        QCOMPARE(member(after.find("db02.example.com")->facts, "ratio").type(), hiera::Value::Type::Float);
+        QCOMPARE(member(after.find("db02.example.com")->facts(), "uptime_seconds").type(), hiera::Value::Type::Integer);
+        QCOMPARE(member(after.find("db02.example.com")->facts(), "ratio").type(), hiera::Value::Type::Float);
 
         // The entries keep their shape and their other members, in their order.
         const hiera::Value entries = parsedExport(m_export);
@@ -189,8 +189,8 @@ private Q_SLOTS:
         QVERIFY(openNodeFromList(QStringLiteral("db02.example.com")));
         QCOMPARE(m.window->factsDocument()->node(), QStringLiteral("db02.example.com"));
         const hiera::NodeLibrary after = hiera::NodeLibrary::load(m_export.toStdString());
-        QCOMPARE(hiera::toJson(after.find("app02.example.com")->facts), std::string(R"({"role":"web","env":"staging"})"));
-        QCOMPARE(hiera::toJson(member(after.find("db02.example.com")->facts, "role")), std::string("\"db\""));
+        QCOMPARE(hiera::toJson(after.find("app02.example.com")->facts()), std::string(R"({"role":"web","env":"staging"})"));
+        QCOMPARE(hiera::toJson(member(after.find("db02.example.com")->facts(), "role")), std::string("\"db\""));
     }
 
     // Unsaved edits of a PuppetDB node reach the autosave as that node's; after a crash the next window
@@ -235,7 +235,7 @@ private Q_SLOTS:
         QVERIFY(doc->save());
         QVERIFY(!QFileInfo::exists(autosave));
         const hiera::NodeLibrary after = hiera::NodeLibrary::load(m_export.toStdString());
-        QCOMPARE(hiera::toJson(after.find("app02.example.com")->facts), std::string(R"({"role":"web","env":"staging"})"));
+        QCOMPARE(hiera::toJson(after.find("app02.example.com")->facts()), std::string(R"({"role":"web","env":"staging"})"));
         QCOMPARE(after.find("app02.example.com")->environment, std::string("staging"));
         QCOMPARE(after.size(), std::size_t(3));
     }
@@ -257,8 +257,8 @@ private Q_SLOTS:
         QVERIFY(UiTest::writeFile(m_export, changed));
         QVERIFY(doc->save());
         hiera::NodeLibrary library = hiera::NodeLibrary::load(m_export.toStdString());
-        QCOMPARE(hiera::toJson(member(library.find("app02.example.com")->facts, "env")), std::string("\"qa\""));
-        QCOMPARE(hiera::toJson(member(library.find("db02.example.com")->facts, "role")), std::string("\"cache\""));
+        QCOMPARE(hiera::toJson(member(library.find("app02.example.com")->facts(), "env")), std::string("\"qa\""));
+        QCOMPARE(hiera::toJson(member(library.find("db02.example.com")->facts(), "role")), std::string("\"cache\""));
 
         // db02 left the export.
         QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("queue")));

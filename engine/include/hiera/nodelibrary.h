@@ -25,12 +25,11 @@
 // A file that cannot be used (unreadable, too big for ParseLimits, not YAML/JSON, empty, not a hash)
 // is skipped and becomes one Error naming it (file:line:col where known); the rest still loads.
 //
-// Memory: identical array and hash subtrees of different nodes (the os hash, a processor list, the
-// same mount options) are stored once and shared (hiera::Value shares its storage on copy). A shared
-// subtree keeps the marks of the node that was read first, so the SourceMark of a value *inside* a
-// node's facts may name another node's file (with that file's line); the facts hash itself and each
-// fact's top-level value keep their own file's marks. Facts only feed interpolation, where a mark is
-// not reported, so lookups are not affected.
+// Memory: the facts are held in a compact store shared by the whole library (engine/src/nodes/
+// factstore.h): 8 bytes a value, each distinct string and each distinct array or hash stored once for
+// every node that has it (the os hash, a processor list, the same mount options). A node's scope reads
+// it in place; Node::facts() decodes a copy. Decoded facts are marked with the node's file (no line):
+// facts only feed interpolation, where a mark is not reported.
 
 #include <hiera/error.h>
 #include <hiera/scope.h>
@@ -47,6 +46,11 @@
 #include <vector>
 
 namespace hiera {
+
+namespace detail {
+class FactStore;
+class FactsScope;
+}
 
 // Where a node's facts came from.
 enum class FactsFormat {
@@ -65,10 +69,15 @@ struct Node
     std::string sourceFile; // the file it was read from (a PuppetDB export holds many nodes)
     FactsFormat format = FactsFormat::FacterYaml;
     std::string environment; // PuppetDB's `environment`; empty for other formats
-    Value facts;             // a Hash
     // The scope `hiera-lookup --facts FILE --node NAME` builds for this node (scopeFromFacts with the
     // node's name, plus $environment when the facts have none), so that both answer alike.
     std::shared_ptr<const Scope> scope;
+    // The node's facts (a Hash), decoded from the library's store: a new copy each call, so keep it
+    // while it is used (`const Value facts = node.facts();`).
+    Value facts() const;
+
+    // The same object as `scope`, with the node's stored facts.
+    std::shared_ptr<const detail::FactsScope> storedFacts;
 };
 
 struct NodeLibraryOptions
@@ -84,8 +93,6 @@ struct NodeLibraryOptions
     ParseLimits limits;
     // The top-scope $environment of nodes whose facts do not set one (hiera-lookup's --environment).
     std::string environment = "production";
-    // Share identical subtrees between nodes (see above). Off: each node owns all of its facts.
-    bool shareSubtrees = true;
 };
 
 class NodeLibrary
@@ -111,6 +118,8 @@ public:
     const std::string& path() const { return m_path; }
     // Bytes of the facts files that were read.
     std::uint64_t factBytes() const { return m_factBytes; }
+    // Bytes the library's facts take in memory (its store).
+    std::size_t storedBytes() const;
 
 private:
     std::string m_path;
@@ -120,6 +129,7 @@ private:
     std::vector<std::string> m_warnings;
     bool m_cancelled = false;
     std::uint64_t m_factBytes = 0;
+    std::shared_ptr<const detail::FactStore> m_store;
 };
 
 } // namespace hiera

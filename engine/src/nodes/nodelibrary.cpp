@@ -1,7 +1,7 @@
 #include "nodes/factsources.h"
 #include "nodes/factsscope.h"
 #include "nodes/parallel.h"
-#include "nodes/subtreeinterner.h"
+#include "nodes/factstore.h"
 
 #include <hiera/nodelibrary.h>
 
@@ -45,16 +45,8 @@ struct FileResult
     bool done = false;
 };
 
-std::shared_ptr<const Scope> nodeScope(const Value& facts, const std::string& name, const NodeLibraryOptions& options)
-{
-    // What hiera-lookup --facts FILE --node NAME builds (scopeFromFacts), $environment included.
-    Value extra;
-    if (!facts.asHash().contains("environment"))
-        extra = makeHash({{"environment", Value(options.environment)}});
-    return std::make_shared<detail::FactsScope>(facts, name, extra);
-}
-
-FileResult loadFile(const std::string& file, const NodeLibraryOptions& options, detail::SubtreeInterner* interner)
+FileResult loadFile(const std::string& file, const NodeLibraryOptions& options,
+                    const std::shared_ptr<detail::FactStore>& store, const Value& environment)
 {
     FileResult r;
     try {
@@ -68,9 +60,16 @@ FileResult loadFile(const std::string& file, const NodeLibraryOptions& options, 
             node.sourceFile = file;
             node.format = parsed.format;
             node.environment = std::move(parsed.environment);
-            node.facts = interner ? interner->intern(std::move(parsed.facts)) : std::move(parsed.facts);
+            // The scope hiera-lookup --facts FILE --node NAME builds (scopeFromFacts), with $environment
+            // when the facts have none. Worked out from the parsed facts: the store is not read while
+            // other threads add to it.
+            const Value extra = parsed.facts.asHash().contains("environment") ? Value() : environment;
+            std::string certname = detail::FactsScope::certnameFor(parsed.facts, node.name);
+            const SourceMark mark{parsed.facts.mark().file, 0, 0, 0};
+            const detail::FactStore::Cell cell = store->add(parsed.facts);
             parsed.facts = Value();
-            node.scope = nodeScope(node.facts, node.name, options);
+            node.storedFacts = std::make_shared<detail::FactsScope>(store, cell, mark, std::move(certname), extra);
+            node.scope = node.storedFacts;
             r.nodes.push_back(std::move(node));
         }
     } catch (const Error& e) {
@@ -113,17 +112,19 @@ NodeLibrary NodeLibrary::load(const std::string& path, const NodeLibraryOptions&
     library.m_path = path;
     const std::vector<std::string> files = listFiles(path);
     std::vector<FileResult> results(files.size());
-    auto interner = options.shareSubtrees ? std::make_unique<detail::SubtreeInterner>() : nullptr;
+    auto store = std::make_shared<detail::FactStore>();
+    const Value environment = makeHash({{"environment", Value(options.environment)}}); // shared by every node
 
     std::atomic<std::size_t> done{0};
     detail::parallelItems(files.size(), options.threads, options.cancel, [&](std::size_t i) {
-        results[i] = loadFile(files[i], options, interner.get());
+        results[i] = loadFile(files[i], options, store, environment);
         results[i].done = true;
         const std::size_t n = ++done;
         if (options.progress)
             options.progress(n, files.size());
     });
-    interner.reset(); // the table is only needed while reading; the nodes keep what they share
+    store->finishBuilding(); // drops the indexes only adding needs
+    library.m_store = store;
 
     for (auto& r : results) {
         if (!r.done) {
@@ -145,6 +146,16 @@ NodeLibrary NodeLibrary::load(const std::string& path, const NodeLibraryOptions&
         }
     }
     return library;
+}
+
+std::size_t NodeLibrary::storedBytes() const
+{
+    return m_store ? m_store->bytes() : 0;
+}
+
+Value Node::facts() const
+{
+    return storedFacts ? storedFacts->facts() : Value(Hash());
 }
 
 const Node* NodeLibrary::find(std::string_view name) const
