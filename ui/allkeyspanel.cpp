@@ -158,5 +158,7 @@ bool AllKeysPanel::exportTo(const QString& path, QString* error) const
 
 void AllKeysPanel::chooseExport()
 {
-    ReportExport::chooseAndSave(this, tr("Export this node's data"), exportFormats(), m_summary);
+    const AllKeysReportPtr r = m_model->report();
+    const QString node = r && !r->data.node.empty() ? ValueConvert::toQString(r->data.node) : tr("current-facts");
+    ReportExport::chooseAndSave(this, tr("Export this node's data"), exportFormats(), m_summary, node + QStringLiteral("-all-keys"));
 }

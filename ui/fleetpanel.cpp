@@ -158,10 +158,12 @@ QList<ReportExport::Format> FleetPanel::exportFormats() const
     const FleetResultPtr r = m_model->result();
     if (!r)
         return {};
-    const bool reveal = m_runner->revealSecrets();
-    return { { tr("CSV"), QStringLiteral("csv"), [r, reveal] { return hiera::fleetCsv(*r, reveal); } },
-        { tr("JSON"), QStringLiteral("json"), [r, reveal] { return hiera::fleetJson(*r, reveal); } },
-        { tr("Markdown"), QStringLiteral("md"), [r, reveal] { return hiera::fleetMarkdown(*r, reveal); } } };
+    hiera::FleetExportOptions options;
+    options.revealSecrets = m_runner->revealSecrets();
+    options.relativeTo = ValueConvert::toStd(QFileInfo(m_runner->hieraYaml()).absolutePath());
+    return { { tr("CSV"), QStringLiteral("csv"), [r, options] { return hiera::fleetCsv(*r, options); } },
+        { tr("JSON"), QStringLiteral("json"), [r, options] { return hiera::fleetJson(*r, options); } },
+        { tr("Markdown"), QStringLiteral("md"), [r, options] { return hiera::fleetMarkdown(*r, options); } } };
 }
 
 bool FleetPanel::exportTo(const QString& path, QString* error) const
@@ -171,5 +173,7 @@ bool FleetPanel::exportTo(const QString& path, QString* error) const
 
 void FleetPanel::chooseExport()
 {
-    ReportExport::chooseAndSave(this, tr("Export the key across the nodes"), exportFormats(), m_summary);
+    const FleetResultPtr r = m_model->result();
+    const QString key = r ? ValueConvert::toQString(r->key) : QString();
+    ReportExport::chooseAndSave(this, tr("Export the key across the nodes"), exportFormats(), m_summary, key + QStringLiteral("-nodes"));
 }

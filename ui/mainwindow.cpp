@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "reportexport.h"
 
 #include "allkeyspanel.h"
 #include "answerpanel.h"
@@ -554,10 +555,12 @@ void MainWindow::openFactsDialog()
 
 void MainWindow::exportFactsDialog()
 {
-    const QString path
-        = QFileDialog::getSaveFileName(this, tr("Export facts"), QString(), tr("YAML (*.yaml *.yml);;JSON (*.json)"));
-    if (!path.isEmpty())
-        m_facts->saveTo(path, true);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export facts"), ReportExport::lastFolder(),
+                                                      tr("YAML (*.yaml *.yml);;JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    ReportExport::rememberFolder(path);
+    m_facts->saveTo(path, true);
 }
 
 ExplanationReport MainWindow::explanationReport() const
@@ -584,16 +587,14 @@ void MainWindow::exportExplanationDialog()
     if (!lastOutcome())
         return;
     // A name that says what it is (profile--ntp-web01.example.com.md), in the folder used last time.
-    QSettings settings;
-    const QString folder = settings.value(QStringLiteral("export/folder"), QDir::homePath()).toString();
     const QString name = ExplanationReport::suggestedFileName(lastOutcome()->request.key, m_facts->path());
     QString filter;
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Export explanation"), QDir(folder).filePath(name), ExplanationReport::fileFilters(), &filter);
+    QString path = QFileDialog::getSaveFileName(this, tr("Export explanation"), QDir(ReportExport::lastFolder()).filePath(name),
+                                                ExplanationReport::fileFilters(), &filter);
     if (path.isEmpty())
         return;
     path = ExplanationReport::withExtension(path, filter);
-    settings.setValue(QStringLiteral("export/folder"), QFileInfo(path).absolutePath());
+    ReportExport::rememberFolder(path);
     QString error;
     if (!explanationReport().save(path, &error))
         answerBanner()->showMessage(MessageBanner::Kind::Error, error);

@@ -278,5 +278,7 @@ bool NodeDiffPanel::exportTo(const QString& path, QString* error) const
 
 void NodeDiffPanel::chooseExport()
 {
-    ReportExport::chooseAndSave(this, tr("Export the node comparison"), exportFormats(), m_summary);
+    const NodeDiffReportPtr r = m_model->report();
+    const QString name = r ? r->nameA + QStringLiteral("-vs-") + r->nameB : QStringLiteral("nodes");
+    ReportExport::chooseAndSave(this, tr("Export the node comparison"), exportFormats(), m_summary, name);
 }

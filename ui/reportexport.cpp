@@ -1,10 +1,12 @@
 #include "reportexport.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QSaveFile>
+#include <QSettings>
 #include <QStringList>
 
 namespace ReportExport {
@@ -39,13 +41,39 @@ bool save(const QString& path, const QList<Format>& formats, QString* error)
     return true;
 }
 
-void chooseAndSave(QWidget* parent, const QString& title, const QList<Format>& formats, QLabel* status)
+QString lastFolder()
+{
+    const QString folder = QSettings().value(QStringLiteral("export/folder")).toString();
+    return !folder.isEmpty() && QFileInfo(folder).isDir() ? folder : QDir::homePath();
+}
+
+void rememberFolder(const QString& savedFile)
+{
+    QSettings().setValue(QStringLiteral("export/folder"), QFileInfo(savedFile).absolutePath());
+}
+
+QString safeFileName(const QString& name)
+{
+    QString out = name;
+    out.replace(QStringLiteral("::"), QStringLiteral("--"));
+    for (QChar& c : out)
+        if (!c.isLetterOrNumber() && c != QLatin1Char('.') && c != QLatin1Char('_') && c != QLatin1Char('-'))
+            c = QLatin1Char('-');
+    while (out.startsWith(QLatin1Char('.')))
+        out.remove(0, 1); // not a hidden file
+    return out.isEmpty() ? QStringLiteral("export") : out;
+}
+
+void chooseAndSave(QWidget* parent, const QString& title, const QList<Format>& formats, QLabel* status,
+                   const QString& suggestedName)
 {
     QStringList filters;
     for (const Format& format : formats)
         filters << QStringLiteral("%1 (*.%2)").arg(format.name, format.suffix);
     QString chosen;
-    QString path = QFileDialog::getSaveFileName(parent, title, QString(), filters.join(QStringLiteral(";;")), &chosen);
+    const QString suggestion = QDir(lastFolder()).filePath(
+        safeFileName(suggestedName) + (formats.isEmpty() ? QString() : QLatin1Char('.') + formats.front().suffix));
+    QString path = QFileDialog::getSaveFileName(parent, title, suggestion, filters.join(QStringLiteral(";;")), &chosen);
     if (path.isEmpty())
         return;
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -55,8 +83,11 @@ void chooseAndSave(QWidget* parent, const QString& title, const QList<Format>& f
         path += QLatin1Char('.') + formats[picked].suffix;
     }
     QString error;
-    if (!save(path, formats, &error))
+    if (!save(path, formats, &error)) {
         status->setText(error);
+        return;
+    }
+    rememberFolder(path);
 }
 
 } // namespace ReportExport

@@ -6,7 +6,7 @@
 //
 //     QList<ReportExport::Format> formats() const  // empty while there is nothing to save
 //     { return { { tr("CSV"), "csv", [r] { return hiera::fleetCsv(*r); } }, ... }; }
-//     ReportExport::chooseAndSave(this, tr("Export …"), formats(), m_summary);
+//     ReportExport::chooseAndSave(this, tr("Export …"), formats(), m_summary, "profile--ntp-nodes");
 
 #include <QList>
 #include <QString>
@@ -28,8 +28,17 @@ struct Format {
 // Writes `path` in the format its suffix names (the first format for any other suffix), atomically
 // (QSaveFile). On failure (nothing to save, a write error), false and `error` says it in one line.
 bool save(const QString& path, const QList<Format>& formats, QString* error);
-// The save dialog (a name typed without a known suffix gets the chosen filter's), then save(); a
-// failure is said in `status`.
-void chooseAndSave(QWidget* parent, const QString& title, const QList<Format>& formats, QLabel* status);
+// The save dialog, opening in the folder of the last export (any kind) with `suggestedName` (made safe
+// for a file name, the first format's suffix added) filled in; a name typed without a known suffix
+// gets the chosen filter's. Then save(); a failure is said in `status`.
+void chooseAndSave(QWidget* parent, const QString& title, const QList<Format>& formats, QLabel* status,
+                   const QString& suggestedName);
+
+// The folder exports start in (the last one used, else the home folder), and remembering it.
+QString lastFolder();
+void rememberFolder(const QString& savedFile);
+// `name` made safe as a file name: "::" becomes "--", anything but letters, digits, '.', '_' and '-'
+// becomes '-'.
+QString safeFileName(const QString& name);
 
 } // namespace ReportExport

@@ -124,30 +124,42 @@ const hiera::Node& libraryNode(const hiera::NodeLibrary& library, const std::str
                                                  + (hint.empty() ? "" : hint + "?") + ")");
 }
 
-int runFleet(const hiera::Engine& engine, const CliArgs& args)
+int runFleet(const hiera::Engine& engine, const CliArgs& args, const std::string& repositoryRoot)
 {
     g_revealSecrets = args.showSecrets;
     const hiera::NodeLibrary library = loadNodeLibrary(args);
     hiera::LookupRequest request;
     request.merge = args.merge;
-    const hiera::FleetResult r = hiera::lookupAcross(engine, library, args.key, request);
+    hiera::FleetResult r = hiera::lookupAcross(engine, library, args.key, request);
+    hiera::FleetExportOptions options;
+    options.revealSecrets = args.showSecrets;
+    options.relativeTo = repositoryRoot;
 
     std::string out;
     switch (args.format) {
     case CliArgs::Format::Table:
+        // Files named from the repository's root, as every other report does.
+        for (auto& n : r.nodes) {
+            n.file = hiera::relativePath(n.file, repositoryRoot);
+            for (auto& f : n.decidingFiles)
+                f = hiera::relativePath(f, repositoryRoot);
+        }
+        for (auto& g : r.groups)
+            for (auto& f : g.decidingFiles)
+                f = hiera::relativePath(f, repositoryRoot);
         out = table(r);
         break;
     case CliArgs::Format::Csv:
-        out = hiera::fleetCsv(r, args.showSecrets);
+        out = hiera::fleetCsv(r, options);
         break;
     case CliArgs::Format::Json:
-        out = hiera::fleetJson(r, args.showSecrets);
+        out = hiera::fleetJson(r, options);
         break;
     case CliArgs::Format::Markdown:
-        out = hiera::fleetMarkdown(r, args.showSecrets);
+        out = hiera::fleetMarkdown(r, options);
         break;
     case CliArgs::Format::Yaml:
-        out = hiera::toYaml(hiera::fleetValue(r, args.showSecrets));
+        out = hiera::toYaml(hiera::fleetValue(r, options));
         break;
     }
     if (!writeAll(out))

@@ -10,8 +10,9 @@
 #include <string>
 
 // Loads the library named by args.nodesPath, looks args.key up on every node and prints the result
-// in args.format. Bad facts files are named on stderr, one line each. Returns the exit status.
-int runFleet(const hiera::Engine& engine, const CliArgs& args);
+// in args.format, files named relative to `repositoryRoot`. Bad facts files are named on stderr, one line
+// each. Returns the exit status.
+int runFleet(const hiera::Engine& engine, const CliArgs& args, const std::string& repositoryRoot);
 
 // Loads the library named by args.nodesPath; bad facts files are named on stderr, one line each.
 // Throws hiera::Error when no node at all could be read.

@@ -174,7 +174,7 @@ int main(int argc, char** argv)
         }
         auto engine = hiera::Engine::fromLayers(std::move(layers), engineOptions);
         if (args.mode == CliArgs::Mode::Fleet)
-            return runFleet(*engine, args);
+            return runFleet(*engine, args, repositoryRoot);
         if (args.mode == CliArgs::Mode::DiffFacts) {
             for (const auto& s : diffScopes)
                 preloadInParallel(*engine, s);

@@ -31,6 +31,7 @@ private Q_SLOTS:
     void csvExport();
     void jsonExport();
     void markdownExport();
+    void exportsNameFilesFromTheRepository();
     void cli_data();
     void cli();
     void cliBadFile();
@@ -358,6 +359,31 @@ void TestFleet::markdownExport()
     QVERIFY(row.contains(QStringLiteral("n1, n2, n3, n4")));
 }
 
+void TestFleet::exportsNameFilesFromTheRepository()
+{
+    const TempTree tree = makeTree();
+    const NodeLibrary library = NodeLibrary::load(tree.path(QStringLiteral("facts")));
+    auto engine = Engine::load(tree.hieraYaml());
+    const FleetResult r = lookupAcross(*engine, library, "k");
+    QVERIFY(!r.nodes.empty() && !r.nodes[0].file.empty() && !r.groups[0].decidingFiles.empty());
+    FleetExportOptions options;
+    options.relativeTo = tree.path() + "/"; // a trailing slash changes nothing
+    for (const std::string& out : {fleetCsv(r, options), fleetJson(r, options), fleetMarkdown(r, options)}) {
+        QVERIFY2(out.find(tree.path()) == std::string::npos, out.c_str());
+        QVERIFY2(out.find(relativePath(r.groups[0].decidingFiles[0], tree.path())) != std::string::npos, out.c_str());
+    }
+    const QList<QStringList> rows = parseCsv(QString::fromStdString(fleetCsv(r, options)));
+    for (std::size_t i = 0; i < r.nodes.size(); ++i) {
+        QVERIFY(!qs(relativePath(r.nodes[i].file, tree.path())).startsWith(QLatin1Char('/')));
+        QCOMPARE(rows[qsizetype(i + 1)][3], qs(relativePath(r.nodes[i].file, tree.path())));
+    }
+    const Value doc = json(fleetJson(r, options));
+    QCOMPARE(doc.asHash().find("nodes")->asArray()[0].asHash().find("files")->asArray()[0],
+             Value(relativePath(r.nodes[0].decidingFiles[0], tree.path())));
+    // Without a root, the paths are as the engine gives them.
+    QVERIFY(fleetCsv(r).find(r.nodes[0].file) != std::string::npos);
+}
+
 void TestFleet::cli_data()
 {
     QTest::addColumn<QStringList>("extra");
@@ -384,6 +410,8 @@ void TestFleet::cli()
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(expected), qPrintable(r.out));
     QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+    // Files are named from the repository's root in every format, as the other reports do.
+    QVERIFY2(!r.out.contains(tree.root()), qPrintable(r.out));
     if (extra.contains(QStringLiteral("json")))
         QCOMPARE(json(ss(r.out)).asHash().find("groups")->asArray().size(), std::size_t(3));
     if (extra.contains(QStringLiteral("yaml")))

@@ -281,16 +281,20 @@ void TestNodeData::csvTable()
     NodeExportOptions options;
     options.relativeTo = demo::dir;
     const QStringList lines = qs(nodeDataCsv(data, options)).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
-    QCOMPARE(lines.first(), QStringLiteral("key,value,level,file,merge,merge_source,lookup_options,error"));
+    QCOMPARE(lines.first(), QStringLiteral("node,key,value,level,file,merge,merge_source,lookup_options,error"));
+    QCOMPARE(data.node, std::string("web01.example.com")); // the facts' trusted.certname names the node
+    // The YAML export names it in a comment at the top (and still reads back as the data), JSON in a field.
+    QVERIFY(nodeDataYaml(data, options).rfind("# node: web01.example.com\n", 0) == 0);
+    QCOMPARE(*parseData(nodeDataJson(data, options), "x.json", DataFormat::Json).asHash().find("node"), Value("web01.example.com"));
     const auto found = std::count_if(data.keys.begin(), data.keys.end(), [](const ResolvedKey& k) { return k.found(); });
     QCOMPARE(lines.size(), int(found) + 1);
     const ResolvedKey* tz = findKey(data, "profile::base::timezone");
     QVERIFY(tz && tz->found());
-    const QString tzRow = QStringLiteral("profile::base::timezone,\"\"\"%1\"\"\",%2,%3,first,default,,")
+    const QString tzRow = QStringLiteral("web01.example.com,profile::base::timezone,\"\"\"%1\"\"\",%2,%3,first,default,,")
                               .arg(qs(tz->value.asString()), qs(tz->level),
                                    qs(tz->location.toString().substr(demo::dir.size() + 1)));
     QVERIFY2(lines.contains(tzRow), qPrintable(tzRow));
-    QVERIFY(lines.filter(QStringLiteral("profile::ntp,")).first().contains(QStringLiteral(",deep,lookup_options,profile::ntp,")));
+    QVERIFY(lines.filter(QStringLiteral(",profile::ntp,")).first().contains(QStringLiteral(",deep,lookup_options,profile::ntp,")));
 }
 
 void TestNodeData::oneBadKeyOthersResolve()
@@ -450,7 +454,7 @@ void TestNodeData::cancel()
     NodeData data = resolveAllKeys(*engine, scope, options);
     QVERIFY(data.cancelled);
     QVERIFY(data.keys.empty());
-    QVERIFY(nodeDataYaml(data).starts_with("# Cancelled"));
+    QVERIFY(nodeDataYaml(data).starts_with("# node: web01.example.com\n# Cancelled"));
 
     // Stopped from the progress callback after three keys.
     std::stop_source later;

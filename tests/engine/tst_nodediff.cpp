@@ -256,7 +256,10 @@ void TestNodeDiff::exportsReadBack()
 
     const QStringList csv = qs(nodeDiffCsv(diff, options)).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
     QCOMPARE(csv.size(), int(diff.keys.size()) + 1);
-    QCOMPARE(csv[0], QStringLiteral("key,a_status,a_value,a_files,b_status,b_value,b_files"));
+    QCOMPARE(csv[0], QStringLiteral("key,a_node,a_status,a_value,a_files,b_node,b_status,b_value,b_files"));
+    // Every row names both nodes, so that rows pasted elsewhere still say what was compared.
+    for (qsizetype i = 1; i < csv.size(); ++i)
+        QVERIFY2(csv[i].contains(QStringLiteral(",web01,")) && csv[i].contains(QStringLiteral(",db01,")), qPrintable(csv[i]));
 }
 
 void TestNodeDiff::cancel()

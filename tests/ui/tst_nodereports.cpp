@@ -124,7 +124,8 @@ private Q_SLOTS:
         }
         QFile csv(out.filePath(QStringLiteral("web01.csv")));
         QVERIFY(csv.open(QIODevice::ReadOnly));
-        QVERIFY(csv.readLine().startsWith("key,value,level,file,merge"));
+        QVERIFY(csv.readLine().startsWith("node,key,value,level,file,merge"));
+        QVERIFY(csv.readLine().startsWith("web01.example.com,"));
 
         // A fact edit: the keys follow (db01's role gives other answers).
         const QModelIndex role = m.window->factModel()->indexForKeyPath(QStringLiteral("facts.role"));

@@ -105,16 +105,23 @@ FleetResult lookupAcross(const FleetContexts& contexts, std::string_view key, co
                          const FleetOptions& options = {});
 
 // Exports. Values are JSON (secrets shown as `<sensitive>` unless revealSecrets).
+struct FleetExportOptions
+{
+    bool revealSecrets = false;
+    // File paths below this directory are written relative to it (a control repository's root); empty:
+    // absolute paths.
+    std::string relativeTo;
+};
 // CSV (RFC 4180, a header row): node,status,value,file,level — status found / not found / error, the
 // value as JSON (the error message for errors).
-std::string fleetCsv(const FleetResult& result, bool revealSecrets = false);
+std::string fleetCsv(const FleetResult& result, const FleetExportOptions& options = {});
 // {"key": ..., "total": n, "cancelled": b, "groups": [{"status", "value"|"error", "count", "nodes": [...],
 // "files": [...]}...], "nodes": [{"node", "status", "value"|"error", "file", "level", "files"}...]}
-std::string fleetJson(const FleetResult& result, bool revealSecrets = false);
+std::string fleetJson(const FleetResult& result, const FleetExportOptions& options = {});
 // The same document as a Value (for YAML output: toYaml(fleetValue(r))).
-Value fleetValue(const FleetResult& result, bool revealSecrets = false);
+Value fleetValue(const FleetResult& result, const FleetExportOptions& options = {});
 // A Markdown table of the groups: | nodes | value | files | (with the node names, the first few).
-std::string fleetMarkdown(const FleetResult& result, bool revealSecrets = false);
+std::string fleetMarkdown(const FleetResult& result, const FleetExportOptions& options = {});
 
 // "found", "not found", "error".
 const char* fleetStatusName(LookupResult::Status status);

@@ -43,6 +43,7 @@ struct ResolvedKey
 
 struct NodeData
 {
+    std::string node;                  // the scope's trusted.certname (empty when it has none): exports name it
     std::vector<ResolvedKey> keys;     // sorted by key; every root key of the inventory, found or not
     std::vector<std::string> warnings; // the lookups' warnings, each once (files skipped, levels skipped)
     bool cancelled = false;            // stopped early: `keys` holds the keys resolved until then
@@ -72,13 +73,13 @@ struct NodeExportOptions
 
 // The node's data as one YAML hash, key -> value in key order, the way `puppet lookup` answers each
 // key. Keys not found are left out; keys that failed are left out too and listed, with their errors,
-// in a comment at the top. Reads back (hiera::parseData) as that hash.
+// in a comment at the top, below a `# node: NAME` comment. Reads back (hiera::parseData) as that hash.
 std::string nodeDataYaml(const NodeData& data, const NodeExportOptions& options = {});
-// {"data": {key: value...}, "errors": {key: message...}} — JSON has no comments, so the errors get a
-// field of their own.
+// {"node": NAME, "data": {key: value...}, "errors": {key: message...}} — JSON has no comments, so the
+// errors get a field of their own ("node" only when NodeData::node is set).
 std::string nodeDataJson(const NodeData& data, const NodeExportOptions& options = {});
 // A table, one row per key that was found or failed (RFC 4180 CSV, header row):
-// key,value,level,file,merge,merge_source,lookup_options,error. `value` is the JSON text of the value
+// node,key,value,level,file,merge,merge_source,lookup_options,error (node: NodeData::node on every row). `value` is the JSON text of the value
 // (so that the string "true" and the boolean true stay apart); `file` is file:line:col.
 std::string nodeDataCsv(const NodeData& data, const NodeExportOptions& options = {});
 

@@ -76,8 +76,9 @@ std::string nodeDiffMarkdown(const NodeDiff& diff, const DiffExportOptions& opti
 // {"a": NAME, "b": NAME, "keys_compared": N, "differences": [{"key", "a": {"status", "value"|"error",
 // "files"}, "b": {...}}...]}
 std::string nodeDiffJson(const NodeDiff& diff, const DiffExportOptions& options = {});
-// key,a_status,a_value,a_files,b_status,b_value,b_files: status found / not found / error, the value as
-// JSON text or the error message, files ';'-separated.
+// key,a_node,a_status,a_value,a_files,b_node,b_status,b_value,b_files: the node columns are nameA and
+// nameB, status found / not found / error, the value as JSON text or the error message, files
+// ';'-separated.
 std::string nodeDiffCsv(const NodeDiff& diff, const DiffExportOptions& options = {});
 // Plain text for a terminal: per key, the key, then each side's answer and files, indented.
 std::string nodeDiffText(const NodeDiff& diff, const DiffExportOptions& options = {});

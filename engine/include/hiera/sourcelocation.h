@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace hiera {
 
@@ -50,5 +51,17 @@ public:
     static SourceLocation locate(const SourceMark& mark);
     static SourceMark mark(const std::string& path, int line, int column);
 };
+
+// `path` relative to `base` when it lies below it, else `path` as it is (reports name files from a
+// control repository's root).
+inline std::string relativePath(const std::string& path, std::string_view base)
+{
+    while (base.size() > 1 && base.back() == '/')
+        base.remove_suffix(1);
+    if (!base.empty() && path.size() > base.size() && path.compare(0, base.size(), base) == 0
+        && path[base.size()] == '/')
+        return path.substr(base.size() + 1);
+    return path;
+}
 
 } // namespace hiera

@@ -46,7 +46,8 @@ std::uint64_t payloadOf(FactStore::Cell c)
 //   boxed number: its 64 bits.
 enum Kind : std::uint64_t { kArrayKind = 0, kHashKind = 1, kIntKind = 2, kFloatKind = 3 };
 constexpr std::size_t kLinearKeys = 16;
-// A key id with this bit names a key that is not a string (YAML's `1:`, `true:`), kept as a Value.
+// A key id with this bit names a key that is not a string (YAML's `1:`, `true:`, a hash as a key),
+// stored as a cell of its own.
 constexpr std::uint32_t kOtherKey = 0x80000000u;
 
 std::uint64_t header(Kind kind, std::size_t count)
@@ -221,7 +222,8 @@ struct FactStore::Impl
     std::mutex mutex; // held while adding
     StringPool keys;    // hash keys; its index stays, find() needs it
     StringPool strings; // string values; its index is dropped when building ends
-    std::vector<Value> otherKeys;
+    std::vector<Cell> otherKeys;                            // by key id without kOtherKey
+    std::unordered_map<Cell, std::uint32_t> otherKeyIds;     // while building
     Arena<std::uint64_t> words;
     std::vector<const std::uint64_t*> containers;
     std::vector<std::uint32_t> containerSlots = std::vector<std::uint32_t>(1024, 0); // id + 1; 0 = empty
@@ -229,24 +231,30 @@ struct FactStore::Impl
 
     Cell add(const Value& v, std::unordered_map<const void*, Cell>& seen);
     Cell addContainer(Tag tag, const std::vector<std::uint64_t>& content);
-    std::uint32_t keyId(const Value& key);
+    std::uint32_t keyId(const Value& key, std::unordered_map<const void*, Cell>& seen);
     std::uint32_t* containerSlot(const std::uint64_t* content, std::size_t n, std::uint64_t hash);
     void rebuildContainerIndex();
 
     const std::uint64_t* container(Cell c) const { return containers[payloadOf(c)]; }
     std::optional<Cell> findKey(const std::uint64_t* hash, std::uint32_t key) const;
     std::optional<Cell> findIntegerKey(const std::uint64_t* hash, long long key) const;
-    Value keyValue(std::uint32_t id) const;
 };
 
-std::uint32_t FactStore::Impl::keyId(const Value& key)
+std::uint32_t FactStore::Impl::keyId(const Value& key, std::unordered_map<const void*, Cell>& seen)
 {
     if (key.isString())
         return keys.intern(key.asString());
+    const Cell cell = add(key, seen);
+    if (building)
+        if (auto it = otherKeyIds.find(cell); it != otherKeyIds.end())
+            return it->second;
     if (otherKeys.size() >= kOtherKey - 1)
         tooMany("keys");
-    otherKeys.push_back(key.withMark({}));
-    return kOtherKey | static_cast<std::uint32_t>(otherKeys.size() - 1);
+    otherKeys.push_back(cell);
+    const std::uint32_t id = kOtherKey | static_cast<std::uint32_t>(otherKeys.size() - 1);
+    if (building)
+        otherKeyIds.emplace(cell, id);
+    return id;
 }
 
 std::uint32_t* FactStore::Impl::containerSlot(const std::uint64_t* content, std::size_t n, std::uint64_t hash)
@@ -337,7 +345,7 @@ FactStore::Cell FactStore::Impl::add(const Value& v, std::unordered_map<const vo
         std::size_t i = 0;
         for (const Hash::Entry& e : hash) {
             content[1 + i] = add(e.value, seen);
-            setHalf(content.data() + keysAt, i, keyId(e.key));
+            setHalf(content.data() + keysAt, i, keyId(e.key, seen));
             ++i;
         }
         if (n > kLinearKeys) {
@@ -388,19 +396,15 @@ std::optional<FactStore::Cell> FactStore::Impl::findIntegerKey(const std::uint64
     for (std::size_t i = 0; i < n; ++i) {
         const std::uint32_t id = halfAt(keyIds, i);
         if ((id & kOtherKey) != 0) {
-            const Value& k = otherKeys[id & ~kOtherKey];
-            if (k.isInteger() && k.asInteger() == key)
+            const Cell k = otherKeys[id & ~kOtherKey];
+            const bool inlined = tagOf(k) == kInt && (static_cast<std::int64_t>(k) >> kTagBits) == key;
+            const bool boxed = tagOf(k) == kBoxed && kindOf(container(k)) == kIntKind
+                && static_cast<std::int64_t>(container(k)[1]) == key;
+            if (inlined || boxed)
                 return hash[1 + i];
         }
     }
     return std::nullopt;
-}
-
-Value FactStore::Impl::keyValue(std::uint32_t id) const
-{
-    if ((id & kOtherKey) != 0)
-        return otherKeys[id & ~kOtherKey];
-    return Value(keys.text(id));
 }
 
 FactStore::FactStore() : m(std::make_unique<Impl>()) { }
@@ -423,6 +427,7 @@ void FactStore::finishBuilding()
     std::vector<std::uint32_t>().swap(m->containerSlots);
     m->containers.shrink_to_fit();
     m->otherKeys.shrink_to_fit();
+    std::unordered_map<Cell, std::uint32_t>().swap(m->otherKeyIds);
 }
 
 Value::Type FactStore::type(Cell c) const
@@ -518,7 +523,8 @@ Value FactStore::value(Cell c, SourceMark mark) const
         Hash out;
         out.reserve(n);
         for (std::size_t i = 0; i < n; ++i) {
-            Value key = m->keyValue(halfAt(hash + 1 + n, i));
+            const std::uint32_t id = halfAt(hash + 1 + n, i);
+            Value key = (id & kOtherKey) != 0 ? value(m->otherKeys[id & ~kOtherKey], mark) : Value(m->keys.text(id));
             key.setMark(mark);
             out.set(std::move(key), value(hash[1 + i], mark));
         }
@@ -533,7 +539,7 @@ Value FactStore::value(Cell c, SourceMark mark) const
 std::size_t FactStore::bytes() const
 {
     return m->keys.bytes() + m->strings.bytes() + m->words.bytes() + m->containers.capacity() * sizeof(void*)
-        + m->containerSlots.capacity() * sizeof(std::uint32_t) + m->otherKeys.capacity() * sizeof(Value);
+        + m->containerSlots.capacity() * sizeof(std::uint32_t) + m->otherKeys.capacity() * sizeof(Cell);
 }
 
 std::size_t FactStore::containers() const

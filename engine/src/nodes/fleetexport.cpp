@@ -1,5 +1,7 @@
 // The fleet result as CSV, JSON and Markdown, for the command line and the explorer's export.
 
+#include "nodes/relativepath.h"
+
 #include <hiera/fleet.h>
 #include <hiera/valueformat.h>
 
@@ -40,15 +42,6 @@ std::string csvField(const std::string& s)
         out += c;
     }
     return out + '"';
-}
-
-Value stringArray(const std::vector<std::string>& items)
-{
-    Array a;
-    a.reserve(items.size());
-    for (const auto& s : items)
-        a.emplace_back(s);
-    return Value(std::move(a));
 }
 
 std::string markdownCell(const std::string& s)
@@ -93,19 +86,29 @@ std::string answerText(LookupResult::Status status, const Value& value, const st
 
 } // namespace
 
-std::string fleetCsv(const FleetResult& result, bool revealSecrets)
+std::string fleetCsv(const FleetResult& result, const FleetExportOptions& options)
 {
+    const bool revealSecrets = options.revealSecrets;
     std::string out = "node,status,value,file,level\r\n";
     for (const auto& n : result.nodes) {
         out += csvField(n.name) + ',' + csvField(fleetStatusName(n.status)) + ','
-               + csvField(answerText(n.status, n.value, n.error, revealSecrets)) + ',' + csvField(n.file) + ','
+               + csvField(answerText(n.status, n.value, n.error, revealSecrets)) + ','
+               + csvField(detail::relativePath(n.file, options.relativeTo)) + ','
                + csvField(n.level) + "\r\n";
     }
     return out;
 }
 
-Value fleetValue(const FleetResult& result, bool revealSecrets)
+Value fleetValue(const FleetResult& result, const FleetExportOptions& options)
 {
+    const bool revealSecrets = options.revealSecrets;
+    auto files = [&](const std::vector<std::string>& paths) {
+        Array out;
+        out.reserve(paths.size());
+        for (const std::string& p : paths)
+            out.emplace_back(detail::relativePath(p, options.relativeTo));
+        return Value(std::move(out));
+    };
     auto answer = [&](Hash& h, LookupResult::Status status, const Value& value, const std::string& error) {
         h.set("status", Value(fleetStatusName(status)));
         if (status == LookupResult::Status::Found)
@@ -122,7 +125,7 @@ Value fleetValue(const FleetResult& result, bool revealSecrets)
         for (std::size_t m : g.members)
             names.emplace_back(result.nodes[m].name);
         h.set("nodes", Value(std::move(names)));
-        h.set("files", stringArray(g.decidingFiles));
+        h.set("files", files(g.decidingFiles));
         groups.emplace_back(std::move(h));
     }
     Array nodes;
@@ -130,9 +133,9 @@ Value fleetValue(const FleetResult& result, bool revealSecrets)
         Hash h;
         h.set("node", Value(n.name));
         answer(h, n.status, n.value, n.error);
-        h.set("file", Value(n.file));
+        h.set("file", Value(detail::relativePath(n.file, options.relativeTo)));
         h.set("level", Value(n.level));
-        h.set("files", stringArray(n.decidingFiles));
+        h.set("files", files(n.decidingFiles));
         nodes.emplace_back(std::move(h));
     }
     Hash doc;
@@ -144,13 +147,14 @@ Value fleetValue(const FleetResult& result, bool revealSecrets)
     return Value(std::move(doc));
 }
 
-std::string fleetJson(const FleetResult& result, bool revealSecrets)
+std::string fleetJson(const FleetResult& result, const FleetExportOptions& options)
 {
-    return toJson(fleetValue(result, revealSecrets), true) + '\n';
+    return toJson(fleetValue(result, options), true) + '\n';
 }
 
-std::string fleetMarkdown(const FleetResult& result, bool revealSecrets)
+std::string fleetMarkdown(const FleetResult& result, const FleetExportOptions& options)
 {
+    const bool revealSecrets = options.revealSecrets;
     constexpr std::size_t kNamesShown = 5;
     std::string out = "`" + markdownCell(result.key) + "` on " + std::to_string(result.nodes.size()) + " of "
                       + std::to_string(result.total) + " nodes" + (result.cancelled ? " (cancelled)" : "") + "\n\n";
@@ -167,7 +171,7 @@ std::string fleetMarkdown(const FleetResult& result, bool revealSecrets)
                                       + (g.error.empty() ? "" : ": " + markdownCell(g.error));
         std::string files;
         for (std::size_t i = 0; i < g.decidingFiles.size(); ++i)
-            files += (i ? "<br>" : "") + markdownCell(g.decidingFiles[i]);
+            files += (i ? "<br>" : "") + markdownCell(detail::relativePath(g.decidingFiles[i], options.relativeTo));
         out += "| " + names + " | " + std::to_string(g.members.size()) + " | " + value + " | " + files + " |\n";
     }
     return out;

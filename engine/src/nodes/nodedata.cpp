@@ -28,6 +28,8 @@ std::string describeMerge(const MergeUsed& merge)
 NodeData resolveAllKeys(const Engine& engine, const Scope& scope, const ResolveOptions& options)
 {
     NodeData data;
+    if (const auto certname = scope.lookup("trusted.certname"); certname && certname->isString())
+        data.node = certname->asString();
     const detail::NodeResolver node(engine, scope);
     const std::vector<std::string_view> roots = node.rootKeys();
     data.keys.reserve(roots.size());

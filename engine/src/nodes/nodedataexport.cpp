@@ -43,6 +43,8 @@ std::string jsonOrError(const Value& v, std::string& error)
 std::string nodeDataYaml(const NodeData& data, const NodeExportOptions& options)
 {
     std::string out;
+    if (!data.node.empty())
+        out += "# node: " + printableLine(data.node) + "\n";
     if (data.errorCount() > 0) {
         out += "# Keys left out, their lookups failed:\n";
         for (const ResolvedKey& k : data.keys)
@@ -71,6 +73,8 @@ std::string nodeDataJson(const NodeData& data, const NodeExportOptions& options)
         }
     }
     Hash doc;
+    if (!data.node.empty())
+        doc.set("node", Value(data.node));
     doc.set("data", Value(std::move(found)));
     doc.set("errors", Value(std::move(errors)));
     if (data.cancelled)
@@ -81,7 +85,7 @@ std::string nodeDataJson(const NodeData& data, const NodeExportOptions& options)
 std::string nodeDataCsv(const NodeData& data, const NodeExportOptions& options)
 {
     std::string out;
-    detail::appendCsvRow(out, {"key", "value", "level", "file", "merge", "merge_source", "lookup_options", "error"});
+    detail::appendCsvRow(out, {"node", "key", "value", "level", "file", "merge", "merge_source", "lookup_options", "error"});
     for (const ResolvedKey& k : data.keys) {
         if (k.status == LookupResult::Status::NotFound)
             continue;
@@ -92,7 +96,7 @@ std::string nodeDataCsv(const NodeData& data, const NodeExportOptions& options)
         const std::string entry = k.merge ? std::string(k.merge->entryName()) : std::string();
         SourceLocation where = k.location;
         where.file = detail::relativePath(where.file, options.relativeTo);
-        detail::appendCsvRow(out, {k.key, value, k.level, where.toString(), merge, source, entry, error});
+        detail::appendCsvRow(out, {data.node, k.key, value, k.level, where.toString(), merge, source, entry, error});
     }
     return out;
 }

@@ -144,13 +144,13 @@ std::string nodeDiffJson(const NodeDiff& diff, const DiffExportOptions& options)
 std::string nodeDiffCsv(const NodeDiff& diff, const DiffExportOptions& options)
 {
     std::string out;
-    detail::appendCsvRow(out, {"key", "a_status", "a_value", "a_files", "b_status", "b_value", "b_files"});
+    detail::appendCsvRow(out, {"key", "a_node", "a_status", "a_value", "a_files", "b_node", "b_status", "b_value", "b_files"});
     auto value = [&](const Side& s) {
         return s.found() ? valueText(s.value, options) : s.status == LookupResult::Status::Error ? s.error : "";
     };
     for (const KeyDifference& d : diff.keys)
-        detail::appendCsvRow(out, {d.key, statusName(d.a.status), value(d.a), joinFiles(d.a, options, ";"),
-                                   statusName(d.b.status), value(d.b), joinFiles(d.b, options, ";")});
+        detail::appendCsvRow(out, {d.key, options.nameA, statusName(d.a.status), value(d.a), joinFiles(d.a, options, ";"),
+                                   options.nameB, statusName(d.b.status), value(d.b), joinFiles(d.b, options, ";")});
     return out;
 }
 
