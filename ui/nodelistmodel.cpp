@@ -6,6 +6,8 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
+
 NodeListModel::NodeListModel(QObject* parent)
     : QAbstractTableModel(parent)
 {
@@ -70,6 +72,20 @@ const QStringList& NodeListModel::cells(int row) const
         cached = std::move(values);
     }
     return *cached;
+}
+
+QStringList NodeListModel::columnsNoNodeHas() const
+{
+    QStringList missing;
+    if (!m_library || m_library->empty())
+        return missing;
+    for (const QString& column : m_columns) {
+        const std::string ref = ValueConvert::toStd(column);
+        const auto& nodes = m_library->nodes();
+        if (std::none_of(nodes.begin(), nodes.end(), [&](const hiera::Node& n) { return n.scope->lookup(ref).has_value(); }))
+            missing << column;
+    }
+    return missing;
 }
 
 int NodeListModel::rowCount(const QModelIndex& parent) const

@@ -22,6 +22,11 @@ public:
     void setHierarchy(const EnginePtr& engine);
     NodeLibraryPtr library() const { return m_library; }
     QStringList factColumns() const { return m_columns; }
+    // The fact columns no node of the library has: a hierarchy level that interpolates one matches no
+    // file for any node, which usually means the library is not this hierarchy's (or its facts lack
+    // what the hierarchy expects, such as trusted extensions). Stops at the first node that has a
+    // fact; a fact absent everywhere costs one lookup per node (about 10 ms for 20,000 nodes).
+    QStringList columnsNoNodeHas() const;
 
     // The references the hierarchy's location templates use (%{facts.role}, %{::trusted.certname}),
     // in hierarchy order, each once; a mapped_paths loop variable stands for the fact it runs over.

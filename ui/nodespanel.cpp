@@ -155,6 +155,8 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     connect(runner, &LookupRunner::engineLoaded, this, [this](const QString&, EnginePtr engine) {
         m_model->setHierarchy(engine);
         m_view->resizeColumnsToContents();
+        if (m_model->library())
+            showProblems();
     });
     m_status->setText(statusText());
 }
@@ -183,17 +185,31 @@ void NodesPanel::showLibrary(const NodeLibraryPtr& library)
     m_model->setLibrary(library);
     m_fleet->release(std::move(previous)); // not on the GUI thread, should this have been the last reference
     m_view->resizeColumnsToContents();
+    showProblems();
+    m_status->setText(statusText());
+}
+
+void NodesPanel::showProblems()
+{
+    const NodeLibraryPtr library = m_model->library();
+    if (!library)
+        return;
     // Skipped files, each one line naming file:line:col; duplicate names. The rest answers.
     QStringList problems;
     for (const hiera::Error& e : library->errors())
         problems << tr("Skipped %1").arg(QString::fromUtf8(e.what()));
     for (const std::string& w : library->warnings())
         problems << ValueConvert::toQString(w);
+    const QStringList missing = m_model->columnsNoNodeHas();
+    if (!missing.isEmpty())
+        problems.prepend(tr("No node of this library has %1, which the hierarchy's paths use: the levels that use "
+                            "%2 match no file for any node. Is this the library for this hierarchy?",
+                            nullptr, int(missing.size()))
+                             .arg(missing.join(QStringLiteral(", ")), missing.size() == 1 ? tr("it") : tr("them")));
     if (problems.isEmpty())
         m_banner->clearMessage();
     else
         m_banner->showMessage(MessageBanner::Kind::Warning, problems.join(QLatin1Char('\n')));
-    m_status->setText(statusText());
 }
 
 QString NodesPanel::statusText() const

@@ -45,6 +45,8 @@ Q_SIGNALS:
 
 private:
     void showLibrary(const NodeLibraryPtr& library);
+    // The library's problems in the banner: skipped files, duplicate names, hierarchy facts no node has.
+    void showProblems();
     void activate(const QModelIndex& index);
     void showContextMenu(const QPoint& position);
 

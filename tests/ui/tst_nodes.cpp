@@ -58,6 +58,9 @@ private Q_SLOTS:
         const QStringList columns = model->factColumns();
         for (const char* fact : { "trusted.certname", "facts.role", "facts.env", "facts.os.family", "facts.datacenters" })
             QVERIFY2(columns.contains(QLatin1String(fact)), qPrintable(columns.join(QLatin1Char(' '))));
+        // Every fact the paths use is on some node (build01 has no role, the others do): no warning.
+        QVERIFY(model->columnsNoNodeHas().isEmpty());
+        QVERIFY(!panel->banner()->text().contains(QLatin1String("No node")));
         QVERIFY(!columns.contains(QStringLiteral("dc")));
         const int role = 1 + static_cast<int>(columns.indexOf(QStringLiteral("facts.role")));
         QCOMPARE(model->index(1, role).data().toString(), QStringLiteral("db"));
@@ -130,6 +133,27 @@ private Q_SLOTS:
         QCOMPARE(banner->kind(), MessageBanner::Kind::Warning);
         QVERIFY2(banner->text().contains(QLatin1String("broken.yaml:")), qPrintable(banner->text()));
         QVERIFY(m.window->nodesPanel()->statusText().contains(QLatin1String("1 files skipped")));
+    }
+
+    // A library whose facts lack what the hierarchy's paths use is pointed out, once the hierarchy is
+    // known, whichever of the two arrives first.
+    void libraryWithoutTheHierarchysFactsIsPointedOut()
+    {
+        QTemporaryDir dir;
+        QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("a.yaml")), "clientcert: a\nos: {family: Debian}\nrole: web\n"));
+        QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("b.yaml")), "clientcert: b\nos: {family: RedHat}\n"));
+        openLibrary(dir.path()); // no hierarchy yet: nothing to compare with
+        QVERIFY(!m.window->nodesPanel()->banner()->text().contains(QLatin1String("No node")));
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers.0")));
+        MessageBanner* banner = m.window->nodesPanel()->banner();
+        QTRY_VERIFY(banner->text().contains(QLatin1String("No node")));
+        QCOMPARE(banner->kind(), MessageBanner::Kind::Warning);
+        const QStringList missing = m.window->nodesPanel()->model()->columnsNoNodeHas();
+        QCOMPARE(missing, QStringList({ QStringLiteral("facts.env"), QStringLiteral("facts.os.release.major"),
+                              QStringLiteral("facts.datacenters") }));
+        for (const QString& fact : missing)
+            QVERIFY2(banner->text().contains(fact), qPrintable(banner->text()));
+        QVERIFY2(!banner->text().contains(QLatin1String("facts.role")), qPrintable(banner->text())); // a has it
     }
 
     // The current key across the library: one group per distinct answer, largest first, each node's
