@@ -4,7 +4,6 @@
 #include "lookuprunner.h"
 #include "reportexport.h"
 #include "shownrefresh.h"
-#include "topscope.h"
 #include "treeviews.h"
 #include "valueconvert.h"
 
@@ -100,7 +99,7 @@ void AllKeysPanel::refresh()
 {
     if (!m_snapshot || !m_snapshot->error.empty())
         return;
-    m_reports->resolveAllKeys(m_snapshot->engine, std::make_shared<TopScope>(m_snapshot->scope, m_snapshot->environment));
+    m_reports->resolveAllKeys(m_snapshot->engine, m_snapshot->topScope());
     m_summary->setText(tr("Resolving every key…"));
 }
 

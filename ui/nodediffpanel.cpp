@@ -4,7 +4,6 @@
 #include "nodediffmodel.h"
 #include "reportexport.h"
 #include "shownrefresh.h"
-#include "topscope.h"
 #include "treeviews.h"
 #include "valueconvert.h"
 
@@ -190,7 +189,7 @@ NodeSide NodeDiffPanel::side(const QString& name) const
     if (name == currentFactsName()) {
         if (!m_snapshot)
             return { name, nullptr };
-        return { name, std::make_shared<TopScope>(m_snapshot->scope, m_snapshot->environment) };
+        return { name, m_snapshot->topScope() };
     }
     const NodeLibraryPtr library = m_fleet->library();
     const hiera::Node* node = library ? library->find(ValueConvert::toStd(name)) : nullptr;

@@ -31,6 +31,10 @@ struct ScopeSnapshot {
     std::vector<std::string> candidateFiles; // Engine::candidateFiles
     std::string error; // the engine threw (it should not; shown, not fatal)
     double elapsedMs = 0;
+
+    // The scope lookups for this snapshot run with (scope plus $environment), for a job of its own
+    // (all keys, a node comparison): it shares the scope tree.
+    std::shared_ptr<const hiera::Scope> topScope() const;
 };
 
 struct LookupOutcome {

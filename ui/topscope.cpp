@@ -1,4 +1,5 @@
 #include "topscope.h"
+#include "snapshots.h"
 
 TopScope::TopScope(hiera::Value scope, const std::string& environment)
     : m_scope(std::move(scope))
@@ -18,4 +19,9 @@ std::optional<hiera::Value> TopScope::lookup(std::string_view ref) const
     if (ref == "environment")
         return m_environment;
     return std::nullopt;
+}
+
+std::shared_ptr<const hiera::Scope> ScopeSnapshot::topScope() const
+{
+    return std::make_shared<TopScope>(scope, environment);
 }

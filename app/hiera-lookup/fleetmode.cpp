@@ -92,11 +92,12 @@ bool writeAll(const std::string& text)
 
 } // namespace
 
-hiera::NodeLibrary loadNodeLibrary(const CliArgs& args)
+hiera::NodeLibrary loadNodeLibrary(const CliArgs& args, const std::vector<std::string>& names)
 {
     hiera::NodeLibraryOptions libraryOptions;
     libraryOptions.environment = args.environment;
-    hiera::NodeLibrary library = hiera::NodeLibrary::load(args.nodesPath, libraryOptions);
+    hiera::NodeLibrary library = names.empty() ? hiera::NodeLibrary::load(args.nodesPath, libraryOptions)
+                                               : hiera::NodeLibrary::loadNodes(args.nodesPath, names, libraryOptions);
     for (const auto& e : library.errors())
         std::cerr << "hiera-lookup: skipped: " << hiera::printableLine(e.what()) << '\n';
     for (const auto& w : library.warnings())
@@ -127,7 +128,7 @@ const hiera::Node& libraryNode(const hiera::NodeLibrary& library, const std::str
 int runFleet(const hiera::Engine& engine, const CliArgs& args, const std::string& repositoryRoot)
 {
     g_revealSecrets = args.showSecrets;
-    const hiera::NodeLibrary library = loadNodeLibrary(args);
+    const hiera::NodeLibrary library = loadNodeLibrary(args, {});
     hiera::LookupRequest request;
     request.merge = args.merge;
     hiera::FleetResult r = hiera::lookupAcross(engine, library, args.key, request);

@@ -136,7 +136,9 @@ int main(int argc, char** argv)
         // The node: from --facts / --scope / --node, or (with --nodes) the library's node of --node.
         std::optional<hiera::NodeLibrary> library;
         if (!args.nodesPath.empty() && args.mode != CliArgs::Mode::Fleet)
-            library = loadNodeLibrary(args);
+            library = loadNodeLibrary(args, args.mode == CliArgs::Mode::DiffNodes ? args.diffNodes
+                                               : args.node.empty()                    ? std::vector<std::string>()
+                                                                                      : std::vector<std::string>{args.node});
         std::optional<hiera::MapScope> ownScope;
         const hiera::Scope* node = nullptr; // unset for --diff and for --nodes alone (every node)
         if (!library) {

@@ -328,8 +328,9 @@ void TestNodeDiff::cliDiffFacts()
 }
 
 // With --nodes, the library gives the facts: --diff A B, --node N KEY and --node N --all-keys print
-// exactly what the same nodes' facts files print, a bad file of the library is named and skipped, and
-// a node the library lacks is one error line.
+// exactly what the same nodes' facts files print, reading only the files named after the nodes when
+// there are such files; otherwise the whole library is read, a bad file of it named and skipped, and a
+// node the library lacks is one error line.
 void TestNodeDiff::cliLibraryNodes()
 {
 #ifndef HIERA_LOOKUP_BIN
@@ -361,7 +362,7 @@ void TestNodeDiff::cliLibraryNodes()
         QCOMPARE(fromLibrary.exitCode, 1);
         QCOMPARE(fromFiles.exitCode, 1);
         QVERIFY2(!fromLibrary.out.isEmpty() && fromLibrary.out == fromFiles.out, qPrintable(format));
-        QVERIFY2(skippedLine(fromLibrary), qPrintable(fromLibrary.err));
+        QVERIFY2(fromLibrary.err.isEmpty(), qPrintable(fromLibrary.err)); // broken.yaml was not read
     }
 
     CliResult fromLibrary = runHieraLookup(nodes + QStringList{QStringLiteral("--node"), QStringLiteral("web02.example.com"),
@@ -384,6 +385,17 @@ void TestNodeDiff::cliLibraryNodes()
     QVERIFY(missing.out.isEmpty());
     QVERIFY2(missing.err.endsWith(QStringLiteral("hiera-lookup: error: no node named 'nope' in ") + library.path() + QStringLiteral(" (3 nodes)\n")),
              qPrintable(missing.err));
+    // No file is named nope: the whole library was read, its bad file named.
+    QVERIFY2(missing.err.startsWith(QStringLiteral("hiera-lookup: skipped: ") + library.filePath(QStringLiteral("broken.yaml"))),
+             qPrintable(missing.err));
+
+    // A node whose file has another name is found in the whole library.
+    QVERIFY(QFile::rename(library.filePath(QStringLiteral("db01.example.com.yaml")), library.filePath(QStringLiteral("renamed.yaml"))));
+    const CliResult renamed = runHieraLookup(nodes + QStringList{QStringLiteral("--node"), QStringLiteral("db01.example.com"),
+                                                                 QStringLiteral("profile::ntp.servers")});
+    QCOMPARE(renamed.exitCode, 0);
+    QCOMPARE(renamed.out, fromFiles.out);
+    QVERIFY2(skippedLine(renamed), qPrintable(renamed.err));
 
     // A short name for a certname gets a guess.
     const CliResult shortName = runHieraLookup(nodes + QStringList{QStringLiteral("--node"), QStringLiteral("db01"), QStringLiteral("--all-keys")});

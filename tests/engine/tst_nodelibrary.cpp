@@ -30,6 +30,8 @@ private Q_SLOTS:
     void missingPath();
     void progressAndCancel();
     void storedOnce();
+    void aliasesStayShared();
+    void loadNodesReadsTheirFiles();
 };
 
 namespace {
@@ -187,9 +189,10 @@ void TestNodeLibrary::scopeOverlay()
                                               "k10: 10, k11: 11, k12: 12, k13: 13, k14: 14, k15: 15, k16: 16, k17: 17, "
                                               "k18: {x: 18}, 19: nineteen, k20: -0.0, k21: 1234567890123456789}\n"},
                    {QStringLiteral("y.yaml"), "role: s\ntrusted: not a hash\n"},
+                   {QStringLiteral("w.yaml"), "clientcert: w\ntrusted: [a, {x: 1}]\n"},
                    {QStringLiteral("z.yaml"), "role: t\n"}});
     const NodeLibrary library = NodeLibrary::load(tree.path());
-    QCOMPARE(library.size(), std::size_t(3));
+    QCOMPARE(library.size(), std::size_t(4));
     for (const Node& node : library.nodes()) {
         const Value facts = loadFactsFile(node.sourceFile);
         const Value extra = facts.asHash().contains("environment") ? Value() : makeHash({{"environment", Value("production")}});
@@ -203,7 +206,7 @@ void TestNodeLibrary::scopeOverlay()
                                 "facts. role", "facts.role ", "facts..role", "facts.role.", ".role", "1.x",
                                 // trusted: the facts' hash with the certname over it, or the certname alone
                                 "trusted.'certname'", "trusted.certname.x", "trusted.extra.x", "trusted.nope",
-                                "'trusted'", "'facts'", "::trusted.certname", "trusted.0",
+                                "'trusted'", "'facts'", "::trusted.certname", "trusted.0", "trusted.1.x", "facts.trusted.0",
                                 // a hash large enough to be searched rather than scanned
                                 "big", "big.k0", "big.k7", "big.k17", "big.k18.x", "big.19", "big.'19'", "big.k20",
                                 "big.k21", "big.nope", "facts.big.k16"})
@@ -323,6 +326,54 @@ void TestNodeLibrary::storedOnce()
              qPrintable(QStringLiteral("%1 bytes for 300 nodes, %2 for one").arg(all.storedBytes()).arg(single.storedBytes())));
     QVERIFY2(all.storedBytes() * 10 < all.factBytes(), qPrintable(QString::number(all.factBytes())));
     QVERIFY(orderedEqual(all.find("node299")->facts(), loadFactsFile(all.find("node299")->sourceFile)));
+}
+
+// A YAML alias bomb (six levels of twelve: three million values expanded) is stored as seven
+// containers and decoded as shared storage, never expanded.
+void TestNodeLibrary::aliasesStayShared()
+{
+    std::string yaml = "clientcert: bomb\na: &a [x, y, z, x, y, z, x, y, z, x, y, z]\n";
+    for (char level = 'b'; level <= 'f'; ++level) {
+        yaml += std::string(1, level) + ": &" + level + " [";
+        for (int i = 0; i < 12; ++i)
+            yaml += std::string(i ? ", *" : "*") + char(level - 1);
+        yaml += "]\n";
+    }
+    TempTree tree({{QStringLiteral("bomb.yaml"), QByteArray::fromStdString(yaml)}});
+    const NodeLibrary library = NodeLibrary::load(tree.path());
+    QCOMPARE(library.size(), std::size_t(1));
+    const std::optional<Value> f = library.nodes()[0].scope->lookup("facts.f");
+    QVERIFY(f && f->isArray() && f->asArray().size() == 12);
+    QCOMPARE(&f->asArray()[0].asArray(), &f->asArray()[11].asArray());
+    QCOMPARE(&f->asArray()[0].asArray()[0].asArray(), &f->asArray()[5].asArray()[7].asArray());
+    const Value facts = library.nodes()[0].facts();
+    QCOMPARE(&facts.asHash().find("e")->asArray(), &facts.asHash().find("f")->asArray()[3].asArray());
+    QCOMPARE(*library.nodes()[0].scope->lookup("facts.f.11.0.0.0.0.2"), Value("z"));
+}
+
+// loadNodes reads the files named after the nodes asked for, and falls back to the whole library
+// when a file is missing, names another node, or the name is not a plain file name.
+void TestNodeLibrary::loadNodesReadsTheirFiles()
+{
+    TempTree tree({{QStringLiteral("a.yaml"), "clientcert: a\nrole: x\n"},
+                   {QStringLiteral("b.json"), R"({"clientcert": "b", "role": "y"})"},
+                   {QStringLiteral("c.yaml"), "clientcert: other\n"},
+                   {QStringLiteral("d.yaml"), "role: z\n"},
+                   {QStringLiteral("broken.yaml"), "[\n"}});
+    QVERIFY(tree.isValid());
+    const NodeLibrary one = NodeLibrary::loadNodes(tree.path(), {"a"});
+    QCOMPARE(one.size(), std::size_t(1));
+    QVERIFY(one.errors().empty()); // broken.yaml was not read
+    QCOMPARE(*one.find("a")->scope->lookup("role"), Value("x"));
+    QCOMPARE(NodeLibrary::loadNodes(tree.path(), {"a", "b"}).size(), std::size_t(2));
+    QCOMPARE(NodeLibrary::loadNodes(tree.path(), {"d"}).size(), std::size_t(1)); // named after its file
+    for (const std::vector<std::string>& names : std::vector<std::vector<std::string>>{
+             {"other"}, {"c"}, {"a", "missing"}, {"../" + tree.path().substr(tree.path().rfind('/') + 1) + "/a"}, {".a"}, {}}) {
+        const NodeLibrary all = NodeLibrary::loadNodes(tree.path(), names);
+        QCOMPARE(all.size(), std::size_t(4));
+        QCOMPARE(all.errors().size(), std::size_t(1));
+    }
+    QVERIFY(NodeLibrary::loadNodes(tree.path(), {"other"}).find("other"));
 }
 
 QTEST_APPLESS_MAIN(TestNodeLibrary)

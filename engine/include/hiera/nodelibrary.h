@@ -103,6 +103,13 @@ public:
     // Reads `path` (a directory or a file, see above). Never throws for a bad facts file; throws
     // hiera::Error(Io) only when `path` itself cannot be read as a directory or a file.
     static NodeLibrary load(const std::string& path, const NodeLibraryOptions& options = {});
+    // A library holding at least the nodes named `names`, reading as little as it can: in a directory,
+    // the files named after them (NAME.yaml, NAME.yml, NAME.json) when each of those names its node;
+    // else (a name with no such file, a file that names another node, a PuppetDB export) the whole
+    // library, as load() does. A name that is not a plain file name (a '/', a leading '.') never picks a
+    // file. What `hiera-lookup --nodes DIR --node NAME` reads: one file, not 20,000.
+    static NodeLibrary loadNodes(const std::string& path, const std::vector<std::string>& names,
+                                 const NodeLibraryOptions& options = {});
 
     // Nodes in file name order (a PuppetDB export's in the export's order).
     const std::vector<Node>& nodes() const { return m_nodes; }
@@ -122,6 +129,9 @@ public:
     std::size_t storedBytes() const;
 
 private:
+    static NodeLibrary loadFiles(const std::string& path, const std::vector<std::string>& files,
+                                 const NodeLibraryOptions& options);
+
     std::string m_path;
     std::vector<Node> m_nodes;
     std::unordered_map<std::string, std::size_t> m_byName;

@@ -160,8 +160,11 @@ std::optional<Value> FactsScope::lookup(std::string_view ref) const
                 return Value(m_certname).withMark(m_mark);
             return std::nullopt; // a string in the way
         }
+        // The facts' trusted hash under the certname; a trusted fact that is not a hash is replaced.
         const auto stored = m_store->find(m_facts, "trusted");
-        return decoded(stored ? m_store->dig(*stored, segments) : std::nullopt);
+        if (!stored || m_store->type(*stored) != Value::Type::Hash)
+            return std::nullopt;
+        return decoded(m_store->dig(*stored, segments));
     }
     return decoded(r.cell ? m_store->dig(*r.cell, key->segments()) : std::nullopt);
 }

@@ -148,18 +148,17 @@ public:
                 return *slot - 1;
         if (s.size() > UINT32_MAX || m_starts.size() >= kOtherKey - 1)
             tooMany("strings");
+        // The index grows first: a failure (out of memory) then leaves no string without its slot.
+        if (m_indexed && (m_starts.size() + 1) * 2 > m_slots.size())
+            rebuildIndex();
         char* p = m_chars.allocate(4 + s.size());
         const auto length = static_cast<std::uint32_t>(s.size());
         std::memcpy(p, &length, 4);
         std::memcpy(p + 4, s.data(), s.size());
         m_starts.push_back(p);
         const auto id = static_cast<std::uint32_t>(m_starts.size() - 1);
-        if (m_indexed) {
-            if (m_starts.size() * 2 > m_slots.size())
-                rebuildIndex();
-            else
-                *const_cast<std::uint32_t*>(probe(s, hash)) = id + 1;
-        }
+        if (m_indexed)
+            *const_cast<std::uint32_t*>(probe(s, hash)) = id + 1;
         return id;
     }
 
@@ -202,7 +201,8 @@ private:
     }
     void rebuildIndex()
     {
-        m_slots.assign(std::max<std::size_t>(1024, m_slots.size() * 2), 0);
+        std::vector<std::uint32_t> bigger(std::max<std::size_t>(1024, m_slots.size() * 2), 0);
+        m_slots.swap(bigger);
         for (std::size_t id = 0; id < m_starts.size(); ++id) {
             const std::string_view s = text(static_cast<std::uint32_t>(id));
             *const_cast<std::uint32_t*>(probe(s, std::hash<std::string_view>{}(s))) = static_cast<std::uint32_t>(id + 1);
@@ -238,6 +238,7 @@ struct FactStore::Impl
     const std::uint64_t* container(Cell c) const { return containers[payloadOf(c)]; }
     std::optional<Cell> findKey(const std::uint64_t* hash, std::uint32_t key) const;
     std::optional<Cell> findIntegerKey(const std::uint64_t* hash, long long key) const;
+    Value decode(Cell c, SourceMark mark, std::unordered_map<Cell, Value>& decoded) const;
 };
 
 std::uint32_t FactStore::Impl::keyId(const Value& key, std::unordered_map<const void*, Cell>& seen)
@@ -272,7 +273,8 @@ std::uint32_t* FactStore::Impl::containerSlot(const std::uint64_t* content, std:
 
 void FactStore::Impl::rebuildContainerIndex()
 {
-    containerSlots.assign(std::max<std::size_t>(1024, containerSlots.size() * 2), 0);
+    std::vector<std::uint32_t> bigger(std::max<std::size_t>(1024, containerSlots.size() * 2), 0);
+    containerSlots.swap(bigger);
     for (std::size_t id = 0; id < containers.size(); ++id) {
         const std::size_t n = containerWords(containers[id]);
         *containerSlot(containers[id], n, hashWords(containers[id], n)) = static_cast<std::uint32_t>(id + 1);
@@ -288,16 +290,14 @@ FactStore::Cell FactStore::Impl::addContainer(Tag tag, const std::vector<std::ui
             return makeCell(tag, *slot - 1);
     if (containers.size() >= UINT32_MAX - 1)
         tooMany("arrays and hashes");
+    if (building && (containers.size() + 1) * 2 > containerSlots.size())
+        rebuildContainerIndex(); // first: a failure then leaves no container without its slot
     std::uint64_t* stored = words.allocate(n);
     std::copy(content.begin(), content.end(), stored);
     containers.push_back(stored);
     const auto id = static_cast<std::uint32_t>(containers.size() - 1);
-    if (building) {
-        if (containers.size() * 2 > containerSlots.size())
-            rebuildContainerIndex();
-        else
-            *containerSlot(stored, n, hash) = id + 1;
-    }
+    if (building)
+        *containerSlot(stored, n, hash) = id + 1;
     return makeCell(tag, id);
 }
 
@@ -485,7 +485,7 @@ std::optional<FactStore::Cell> FactStore::dig(Cell root, const std::vector<KeySe
     return c;
 }
 
-Value FactStore::value(Cell c, SourceMark mark) const
+Value FactStore::Impl::decode(Cell c, SourceMark mark, std::unordered_map<Cell, Value>& decoded) const
 {
     Value v;
     switch (tagOf(c)) {
@@ -498,42 +498,53 @@ Value FactStore::value(Cell c, SourceMark mark) const
         v = Value(static_cast<std::int64_t>(c) >> kTagBits);
         break;
     case kString:
-        v = Value(m->strings.text(static_cast<std::uint32_t>(payloadOf(c))));
+        v = Value(strings.text(static_cast<std::uint32_t>(payloadOf(c))));
         break;
     case kBoxed: {
-        const std::uint64_t* box = m->container(c);
+        const std::uint64_t* box = container(c);
         if (kindOf(box) == kIntKind)
             v = Value(static_cast<std::int64_t>(box[1]));
         else
             v = Value(std::bit_cast<double>(box[1]));
         break;
     }
-    case kArray: {
-        const std::uint64_t* items = m->container(c);
-        Array out;
-        out.reserve(countOf(items));
-        for (std::size_t i = 0; i < countOf(items); ++i)
-            out.push_back(value(items[1 + i], mark));
-        v = Value(std::move(out));
-        break;
-    }
+    case kArray:
     case kHash: {
-        const std::uint64_t* hash = m->container(c);
-        const std::size_t n = countOf(hash);
-        Hash out;
-        out.reserve(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::uint32_t id = halfAt(hash + 1 + n, i);
-            Value key = (id & kOtherKey) != 0 ? value(m->otherKeys[id & ~kOtherKey], mark) : Value(m->keys.text(id));
-            key.setMark(mark);
-            out.set(std::move(key), value(hash[1 + i], mark));
+        // Equal containers are one cell: decoded once, then shared (a Value copy is a reference count).
+        if (auto it = decoded.find(c); it != decoded.end())
+            return it->second;
+        const std::uint64_t* items = container(c);
+        const std::size_t n = countOf(items);
+        if (tagOf(c) == kArray) {
+            Array out;
+            out.reserve(n);
+            for (std::size_t i = 0; i < n; ++i)
+                out.push_back(decode(items[1 + i], mark, decoded));
+            v = Value(std::move(out));
+        } else {
+            Hash out;
+            out.reserve(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::uint32_t id = halfAt(items + 1 + n, i);
+                Value key = (id & kOtherKey) != 0 ? decode(otherKeys[id & ~kOtherKey], mark, decoded) : Value(keys.text(id));
+                key.setMark(mark);
+                out.set(std::move(key), decode(items[1 + i], mark, decoded));
+            }
+            v = Value(std::move(out));
         }
-        v = Value(std::move(out));
-        break;
+        v.setMark(mark);
+        decoded.emplace(c, v);
+        return v;
     }
     }
     v.setMark(mark);
     return v;
+}
+
+Value FactStore::value(Cell c, SourceMark mark) const
+{
+    std::unordered_map<Cell, Value> decoded;
+    return m->decode(c, mark, decoded);
 }
 
 std::size_t FactStore::bytes() const

@@ -1,12 +1,13 @@
 #include "nodes/factsources.h"
 #include "nodes/factsscope.h"
-#include "nodes/parallel.h"
 #include "nodes/factstore.h"
+#include "nodes/parallel.h"
 
 #include <hiera/nodelibrary.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <thread>
 
 namespace hiera {
@@ -104,13 +105,52 @@ std::vector<std::string> listFiles(const std::string& path)
     return files;
 }
 
+
+// A file name for a node name, or nothing when the name could reach outside the directory or is
+// not one file's name.
+std::optional<std::string> plainFileName(const std::string& name)
+{
+    if (name.empty() || name.front() == '.' || name.find_first_of(std::string_view("/\\\0", 3)) != std::string::npos)
+        return std::nullopt;
+    return name;
+}
+
 } // namespace
 
 NodeLibrary NodeLibrary::load(const std::string& path, const NodeLibraryOptions& options)
 {
+    return loadFiles(path, listFiles(path), options);
+}
+
+NodeLibrary NodeLibrary::loadNodes(const std::string& path, const std::vector<std::string>& names,
+                                   const NodeLibraryOptions& options)
+{
+    std::error_code ec;
+    if (!names.empty() && fs::is_directory(path, ec)) {
+        std::vector<std::string> files;
+        for (const std::string& name : names) {
+            const auto file = plainFileName(name);
+            if (!file)
+                break;
+            for (const char* ext : {".yaml", ".yml", ".json"}) {
+                const std::string candidate = (fs::path(path) / (*file + ext)).string();
+                if (fs::is_regular_file(candidate, ec) && std::find(files.begin(), files.end(), candidate) == files.end())
+                    files.push_back(candidate);
+            }
+        }
+        std::sort(files.begin(), files.end());
+        NodeLibrary some = loadFiles(path, files, options);
+        if (std::all_of(names.begin(), names.end(), [&](const std::string& n) { return some.find(n) != nullptr; }))
+            return some;
+    }
+    return load(path, options);
+}
+
+NodeLibrary NodeLibrary::loadFiles(const std::string& path, const std::vector<std::string>& files,
+                                   const NodeLibraryOptions& options)
+{
     NodeLibrary library;
     library.m_path = path;
-    const std::vector<std::string> files = listFiles(path);
     std::vector<FileResult> results(files.size());
     auto store = std::make_shared<detail::FactStore>();
     const Value environment = makeHash({{"environment", Value(options.environment)}}); // shared by every node
