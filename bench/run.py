@@ -172,9 +172,10 @@ def main():
     rows.append(("fleet-library: peak memory / facts bytes",
                  f"{fl.get('fleet_library_load_peak_rss_mib', 0) / facts_mib:.1f}x library "
                  f"({fl.get('fleet_library_load_peak_rss_mib', 0):.0f} MiB for {facts_mib:.0f} MiB), "
-                 f"{fl.get('fleet_library_peak_ratio', 0):.1f}x with the parsed data "
+                 f"{fl.get('fleet_library_peak_ratio', 0):.1f}x for the whole run with the engine's parsed data "
                  f"({fl.get('fleet_library_peak_rss_mib', 0):.0f} MiB)", "<= 3x", "-", "-",
-                 "yes" if fl.get("fleet_library_peak_ratio", 99) <= 3 else "no"))
+                 # The target is the library's: the parsed data has its own row (load: peak memory).
+                 "yes" if fl.get("fleet_library_load_peak_rss_mib", 1e9) / facts_mib <= 3 else "no"))
 
     # load
     l = figures(run([bench, "load", large]))
