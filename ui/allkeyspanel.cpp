@@ -38,10 +38,13 @@ AllKeysPanel::AllKeysPanel(NodeReportRunner* reports, LookupRunner* runner, QWid
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("allKeysSummary"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setWordWrap(true); // never pushes Export out of the panel
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->addWidget(m_summary, 1);
     m_export = new QToolButton(this);
     m_export->setText(tr("Export"));
-    m_export->setToolTip(tr("Save this node's resolved data as YAML or JSON, or the table as CSV"));
+    m_export->setToolTip(tr("Save this node's resolved data, every key whatever the search shows, as YAML or JSON, "
+                            "or the table as CSV"));
     m_export->setEnabled(false);
     row->addWidget(m_export);
     layout->addLayout(row);

@@ -40,6 +40,9 @@ FleetPanel::FleetPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("fleetSummary"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long summary (a long key, a cancelled run) wraps: it never pushes the buttons out of the panel.
+    m_summary->setWordWrap(true);
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->addWidget(m_summary, 1);
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("fleetProgress"));
@@ -81,8 +84,7 @@ FleetPanel::FleetPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     });
     connect(fleet, &FleetRunner::busyChanged, this, [this](bool busy) {
         m_progress->setVisible(busy);
-        m_cancel->setEnabled(busy);
-        m_run->setEnabled(!busy);
+        updateButtons();
         if (!busy)
             m_summary->setText(summaryText()); // a load that failed or was cancelled leaves no result
     });
@@ -101,12 +103,24 @@ FleetPanel::FleetPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     });
     connect(runner, &LookupRunner::engineLoaded, this, [this] { m_model->setResult(nullptr, {}, false); });
     connect(fleet, &FleetRunner::libraryLoaded, m_refresh, &ShownRefresh::request);
+    connect(fleet, &FleetRunner::libraryLoaded, this, &FleetPanel::updateButtons);
+    connect(runner, &LookupRunner::engineLoaded, this, &FleetPanel::updateButtons);
     connect(m_view, &QTreeView::activated, this, [this](const QModelIndex& index) {
         const QString name = index.data(FleetModel::NodeNameRole).toString();
         if (!name.isEmpty())
             Q_EMIT nodeChosen(name);
     });
     m_summary->setText(summaryText());
+    updateButtons();
+}
+
+void FleetPanel::updateButtons()
+{
+    const bool busy = m_fleet->isBusy();
+    m_cancel->setEnabled(busy);
+    // Run needs a library and a hierarchy; Export a result, and none while another run replaces it.
+    m_run->setEnabled(!busy && m_fleet->library() && m_runner->engine());
+    m_export->setEnabled(!busy && m_model->result());
 }
 
 void FleetPanel::runNow()
@@ -128,7 +142,7 @@ void FleetPanel::show(const FleetResultPtr& result)
     // Wide enough for most values, never so wide that a long hash pushes the counts and files away.
     m_view->resizeColumnToContents(FleetModel::WhatColumn);
     m_view->setColumnWidth(FleetModel::WhatColumn, std::min(m_view->columnWidth(FleetModel::WhatColumn), m_view->viewport()->width() / 2));
-    m_export->setEnabled(true);
+    updateButtons();
     m_summary->setText(summaryText());
     m_runner->releaseLater(previous);
     Q_EMIT fleetShown();
@@ -141,10 +155,10 @@ QString FleetPanel::summaryText() const
         return tr("Open a node library (Nodes panel) to see the key on every node.");
     if (!r)
         return tr("%1 nodes in the library: type a key.").arg(m_fleet->library()->size());
-    QString text = tr("%1 on %2 nodes: %3 distinct answers, %4 found, %5 not found, %6 errors")
+    QString text = tr("%1 on %2: %3, %4 found, %5 not found, %6 errors")
                        .arg(ValueConvert::toQString(r->key))
-                       .arg(r->nodes.size())
-                       .arg(r->groups.size())
+                       .arg(r->nodes.size() == 1 ? tr("1 node") : tr("%1 nodes").arg(r->nodes.size()))
+                       .arg(r->groups.size() == 1 ? tr("1 answer") : tr("%1 distinct answers").arg(r->groups.size()))
                        .arg(r->count(hiera::LookupResult::Status::Found))
                        .arg(r->count(hiera::LookupResult::Status::NotFound))
                        .arg(r->count(hiera::LookupResult::Status::Error));

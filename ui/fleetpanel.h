@@ -31,6 +31,7 @@ public:
 
     // Runs the current key (the key bar's) across the library now.
     void runNow();
+    void updateButtons();
     // Writes the shown result to `path` as CSV, JSON or Markdown, by its extension (.csv, .json, .md).
     bool exportTo(const QString& path, QString* error) const;
 

@@ -30,6 +30,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QLineEdit>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
@@ -289,10 +290,12 @@ void MainWindow::createActions()
     saveScopeAction->setStatusTip(tr("Save facts, trusted data and top-scope variables as one scope file for "
                                      "Hiera Explorer (not a facts file)"));
     fileMenu->addAction(tr("&Export Facts Only…"), this, &MainWindow::exportFactsDialog);
-    fileMenu->addAction(tr("Open &Node Library…"), this, [this] {
-            raisePanel(m_nodesPanel); // where the library will show, and its progress meanwhile
-            m_nodesPanel->chooseLibrary();
-        })->setObjectName(QStringLiteral("openNodeLibraryAction"));
+    QAction* openLibraryAction = fileMenu->addAction(tr("Open &Node Library…"), this, [this] {
+        raisePanel(m_nodesPanel); // where the library will show, and its progress meanwhile
+        m_nodesPanel->chooseLibrary();
+    });
+    openLibraryAction->setObjectName(QStringLiteral("openNodeLibraryAction"));
+    openLibraryAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     fileMenu->addSeparator();
     QAction* exportAction = fileMenu->addAction(tr("Export E&xplanation…"), this, &MainWindow::exportExplanationDialog);
     exportAction->setObjectName(QStringLiteral("exportExplanationAction"));
@@ -318,9 +321,13 @@ void MainWindow::createActions()
     editMenu->addAction(tr("&Add Fact"), m_factsPanel, &FactsPanel::addFact);
     editMenu->addAction(m_factsPanel->removeAction());
     editMenu->addSeparator();
-    QAction* findAction = editMenu->addAction(tr("&Find Key"), m_lookupBar, &LookupBar::focusKey);
-    // Ctrl+L as a browser's address bar, Ctrl+F as a search field: both lead to the key.
-    findAction->setShortcuts({ QKeySequence(Qt::CTRL | Qt::Key_L), QKeySequence(QKeySequence::Find) });
+    // Ctrl+F searches where the user is: the search of the panel in focus (All keys, Nodes, Compare
+    // nodes' prefix), else the key. Ctrl+L, as a browser's address bar, always leads to the key.
+    QAction* findAction = editMenu->addAction(tr("&Find"), this, &MainWindow::findInFocusedPanel);
+    findAction->setObjectName(QStringLiteral("findAction"));
+    findAction->setShortcut(QKeySequence::Find);
+    QAction* keyAction = editMenu->addAction(tr("Go to &Key"), m_lookupBar, &LookupBar::focusKey);
+    keyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     QAction* copyAction = editMenu->addAction(tr("&Copy Value as YAML"), m_answerPanel, &AnswerPanel::copyYaml);
     copyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
 
@@ -551,6 +558,24 @@ void MainWindow::openFactsDialog()
         = QFileDialog::getOpenFileName(this, tr("Open facts"), start, tr("Facts (*.yaml *.yml *.json);;All files (*)"));
     if (!path.isEmpty())
         m_facts->read(path);
+}
+
+void MainWindow::findInFocusedPanel()
+{
+    const QWidget* focus = QApplication::focusWidget();
+    const std::pair<const QWidget*, QLineEdit*> searches[] = {
+        { m_allKeysPanel, m_allKeysPanel->searchEdit() },
+        { m_nodesPanel, m_nodesPanel->filterEdit() },
+        { m_nodeDiffPanel, m_nodeDiffPanel->prefixEdit() },
+    };
+    for (const auto& [panel, search] : searches) {
+        if (focus && panel->isAncestorOf(focus)) {
+            search->setFocus(Qt::ShortcutFocusReason);
+            search->selectAll();
+            return;
+        }
+    }
+    m_lookupBar->focusKey();
 }
 
 void MainWindow::exportFactsDialog()

@@ -166,6 +166,7 @@ private:
     void openRepositoryFolderDialog();
     void openFactsDialog();
     void exportFactsDialog();
+    void findInFocusedPanel();
     void exportExplanationDialog();
     void printExplanationDialog();
     QString askSavePath(const QString& suggestion, FactsDocument::SaveKind kind);

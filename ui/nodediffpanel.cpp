@@ -124,6 +124,14 @@ QString NodeDiffPanel::currentFactsName()
     return tr("Current facts");
 }
 
+QString NodeDiffPanel::currentCertname() const
+{
+    if (!m_snapshot)
+        return {};
+    const std::optional<hiera::Value> certname = m_snapshot->topScope()->lookup("trusted.certname");
+    return certname && certname->isString() ? ValueConvert::toQString(certname->asString()) : QString();
+}
+
 void NodeDiffPanel::libraryChanged(const NodeLibraryPtr& library)
 {
     QStringList names { currentFactsName() };
@@ -131,7 +139,7 @@ void NodeDiffPanel::libraryChanged(const NodeLibraryPtr& library)
     for (const hiera::Node& node : library->nodes())
         names << ValueConvert::toQString(node.name);
     // Keep the sides the user picked when the new library still has them; else current facts against
-    // the first node, the comparison most people start with.
+    // the first node that is not the current one (comparing a node with itself says nothing).
     const QString a = m_nodeA->currentText();
     const QString b = m_nodeB->currentText();
     {
@@ -144,7 +152,10 @@ void NodeDiffPanel::libraryChanged(const NodeLibraryPtr& library)
     const int ia = m_nodeA->findText(a);
     const int ib = m_nodeB->findText(b);
     m_nodeA->setCurrentIndex(ia >= 0 ? ia : 0);
-    m_nodeB->setCurrentIndex(ib > 0 ? ib : (names.size() > 1 ? 1 : 0));
+    int other = names.size() > 1 ? 1 : 0;
+    if (const QString current = currentCertname(); other == 1 && names.size() > 2 && names[1] == current)
+        other = 2;
+    m_nodeB->setCurrentIndex(ib > 0 ? ib : other);
     m_refresh->request();
 }
 
@@ -189,7 +200,9 @@ NodeSide NodeDiffPanel::side(const QString& name) const
     if (name == currentFactsName()) {
         if (!m_snapshot)
             return { name, nullptr };
-        return { name, m_snapshot->topScope() };
+        // Named with the node the facts are for, so that a report (and its export) says which.
+        const QString certname = currentCertname();
+        return { certname.isEmpty() ? name : tr("%1 (%2)").arg(name, certname), m_snapshot->topScope() };
     }
     const NodeLibraryPtr library = m_fleet->library();
     const hiera::Node* node = library ? library->find(ValueConvert::toStd(name)) : nullptr;

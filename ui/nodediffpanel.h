@@ -40,6 +40,8 @@ public:
 
     // The name the current facts have in the side pickers.
     static QString currentFactsName();
+    // The current facts' trusted.certname (empty before a scope is resolved).
+    QString currentCertname() const;
     // Compares node `a` with node `b` (library node names, or currentFactsName()).
     void compare(const QString& a, const QString& b);
     // Writes the comparison to `path`: Markdown (.md), JSON (.json) or CSV (.csv).

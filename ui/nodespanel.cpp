@@ -6,8 +6,10 @@
 #include "nodelistmodel.h"
 #include "valueconvert.h"
 
+#include <QAction>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -97,6 +99,7 @@ private:
 NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent)
     : QWidget(parent)
     , m_fleet(fleet)
+    , m_runner(runner)
     , m_model(new NodeListModel(this))
     , m_proxy(new NodeFilter(this))
 {
@@ -115,6 +118,12 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
                             "<li><b>facts.role=db</b> or <b>role=db</b>: that column is exactly db</li></ul>"
                             "<p>For example <b>role=db env=prod</b>. Case is ignored.</p>"));
     m_filter->setClearButtonEnabled(true);
+    // Escape clears the filter, as in a browser's find bar.
+    auto* clearFilter = new QAction(m_filter);
+    clearFilter->setShortcut(QKeySequence(Qt::Key_Escape));
+    clearFilter->setShortcutContext(Qt::WidgetShortcut);
+    connect(clearFilter, &QAction::triggered, m_filter, &QLineEdit::clear);
+    m_filter->addAction(clearFilter);
     toolBar->addWidget(m_filter);
     layout->addWidget(toolBar);
     m_banner = new MessageBanner(this);
@@ -171,9 +180,13 @@ void NodesPanel::chooseLibrary()
 {
     // A folder is what most people have; a PuppetDB export is a file: the folder dialog lets one type
     // a file name too.
-    QSettings settings;
-    const QString path = QFileDialog::getExistingDirectory(
-        this, tr("Open a node library (a folder of fact files)"), settings.value(libraryKey).toString());
+    // It starts beside the library opened last (inside it, its files would be hidden: the dialog shows
+    // folders), else in the hierarchy's repository, where a facts folder usually is.
+    const QString previous = QSettings().value(libraryKey).toString();
+    const QString start = !previous.isEmpty() ? QFileInfo(previous).absolutePath()
+        : !m_runner->hieraYaml().isEmpty()    ? QFileInfo(m_runner->hieraYaml()).absolutePath()
+                                              : QDir::homePath();
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open a node library (a folder of fact files)"), start);
     if (!path.isEmpty())
         openLibrary(path);
 }
@@ -182,6 +195,10 @@ void NodesPanel::showLibrary(const NodeLibraryPtr& library)
 {
     QSettings().setValue(libraryKey, ValueConvert::toQString(library->path()));
     NodeLibraryPtr previous = m_model->library();
+    // Another library: a filter typed for the last one would hide nodes that are there (the same
+    // library read again keeps it).
+    if (previous && previous->path() != library->path())
+        m_filter->clear();
     m_model->setLibrary(library);
     m_fleet->release(std::move(previous)); // not on the GUI thread, should this have been the last reference
     m_view->resizeColumnsToContents();

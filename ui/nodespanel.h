@@ -51,6 +51,7 @@ private:
     void showContextMenu(const QPoint& position);
 
     FleetRunner* m_fleet;
+    LookupRunner* m_runner;
     NodeListModel* m_model;
     QSortFilterProxyModel* m_proxy;
     MessageBanner* m_banner;

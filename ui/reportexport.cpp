@@ -5,8 +5,10 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMainWindow>
 #include <QSaveFile>
 #include <QSettings>
+#include <QStatusBar>
 #include <QStringList>
 
 namespace ReportExport {
@@ -88,6 +90,9 @@ void chooseAndSave(QWidget* parent, const QString& title, const QList<Format>& f
         return;
     }
     rememberFolder(path);
+    // Said where the window says what it did (File ▸ Save does the same).
+    if (auto* window = qobject_cast<QMainWindow*>(parent->window()))
+        window->statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
 
 } // namespace ReportExport

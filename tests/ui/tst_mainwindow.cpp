@@ -3,6 +3,7 @@
 // Nothing lost: unsaved edits are asked about before closing or opening other files, autosaved, and
 // offered back; the hierarchy's own files are never written.
 
+#include "allkeyspanel.h"
 #include "contributionmodel.h"
 #include "datafilewatcher.h"
 #include "demo.h"
@@ -18,6 +19,7 @@
 #include "memoryrelease.h"
 #include "messagebanner.h"
 #include "modelroles.h"
+#include "nodespanel.h"
 #include "sourceviewer.h"
 #include "uitestutils.h"
 #include "valuetreemodel.h"
@@ -537,6 +539,19 @@ private Q_SLOTS:
         m_window->factView()->setFocus();
         QTest::keySequence(m_window.get(), QKeySequence::Find);
         QTRY_VERIFY(m_window->keyEdit()->hasFocus());
+        // In a panel with a search of its own, Ctrl+F goes there; Ctrl+L always to the key.
+        m_window->raisePanel(m_window->allKeysPanel());
+        m_window->allKeysPanel()->view()->setFocus();
+        QTRY_VERIFY(m_window->allKeysPanel()->view()->hasFocus());
+        QTest::keySequence(m_window.get(), QKeySequence::Find);
+        QTRY_VERIFY(m_window->allKeysPanel()->searchEdit()->hasFocus());
+        QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_L));
+        QTRY_VERIFY(m_window->keyEdit()->hasFocus());
+        m_window->raisePanel(m_window->nodesPanel());
+        m_window->nodesPanel()->view()->setFocus();
+        QTRY_VERIFY(m_window->nodesPanel()->view()->hasFocus());
+        QTest::keySequence(m_window.get(), QKeySequence::Find);
+        QTRY_VERIFY(m_window->nodesPanel()->filterEdit()->hasFocus());
     }
 
     void settingsRestoreLayout()

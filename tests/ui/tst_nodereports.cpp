@@ -168,6 +168,23 @@ private Q_SLOTS:
         QCOMPARE(m.window->fleetPanel()->model()->result()->key, std::string("profile::ntp.servers"));
     }
 
+    // A library whose first node is the one the current facts are for: the pickers start on the
+    // current facts against another node, not against itself.
+    void defaultPairIsTwoNodes()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
+        QTemporaryDir library;
+        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/web01.example.com.yaml")), library.filePath(QStringLiteral("1.yaml"))));
+        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")), library.filePath(QStringLiteral("2.yaml"))));
+        NodeDiffPanel* panel = m.window->nodeDiffPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->currentCertname() == QLatin1String("web01.example.com"), WindowFixture::timeoutMs);
+        QSignalSpy loaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
+        m.window->nodesPanel()->openLibrary(library.path());
+        QVERIFY(loaded.wait(WindowFixture::timeoutMs));
+        QCOMPARE(panel->nodeABox()->currentText(), NodeDiffPanel::currentFactsName());
+        QCOMPARE(panel->nodeBBox()->currentText(), QStringLiteral("db01.example.com"));
+    }
+
     // Node against node: the keys listed are exactly the keys whose engine answers differ; a prefix
     // narrows them; the current facts are a side; exports.
     void nodeAgainstNode()
@@ -238,7 +255,12 @@ private Q_SLOTS:
         // current facts makes one, without saving.
         panel->prefixEdit()->clear();
         emit m.window->nodesPanel()->compareRequested(NodeDiffPanel::currentFactsName(), QStringLiteral("web01.example.com"));
-        QTRY_VERIFY_WITH_TIMEOUT(diffShownFor(NodeDiffPanel::currentFactsName(), "web01.example.com", ""), WindowFixture::timeoutMs);
+        // The current facts' side is named with the node they are for, in the report and its exports.
+        const QString current = NodeDiffPanel::currentFactsName() + QStringLiteral(" (web01.example.com)");
+        QTRY_VERIFY_WITH_TIMEOUT(diffShownFor(current, "web01.example.com", ""), WindowFixture::timeoutMs);
+        QVERIFY2(panel->exportTo(out.filePath(QStringLiteral("current.json")), &error), qPrintable(error));
+        QCOMPARE(readData(out.filePath(QStringLiteral("current.json")), hiera::DataFormat::Json).asHash().find("a")->asString(),
+                 ValueConvert::toStd(current));
         QCOMPARE(model->rowCount(), 0);
         QVERIFY(model->report()->diff.keysCompared > 10);
         const QModelIndex role = m.window->factModel()->indexForKeyPath(QStringLiteral("facts.role"));
@@ -256,7 +278,7 @@ private:
 
     std::shared_ptr<const hiera::Scope> scopeOf(const QString& name) const
     {
-        if (name == NodeDiffPanel::currentFactsName())
+        if (name.startsWith(NodeDiffPanel::currentFactsName()))
             return std::make_shared<TopScope>(m.window->factsDocument()->scope(), m.window->runner()->environmentName().toStdString());
         return m.window->fleetRunner()->library()->find(ValueConvert::toStd(name))->scope;
     }

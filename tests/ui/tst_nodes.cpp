@@ -135,6 +135,31 @@ private Q_SLOTS:
         QVERIFY(m.window->nodesPanel()->statusText().contains(QLatin1String("1 files skipped")));
     }
 
+    // The filter: Escape clears it; another library clears it (its nodes would look missing), the
+    // same library read again keeps it.
+    void filterClearsWithEscapeAndAnotherLibrary()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers.0")));
+        NodesPanel* panel = m.window->nodesPanel();
+        openLibrary(m.demoPath(QStringLiteral("facts")));
+        panel->filterEdit()->setText(QStringLiteral("role=web"));
+        QCOMPARE(panel->proxy()->rowCount(), 2);
+        openLibrary(m.demoPath(QStringLiteral("facts")));
+        QCOMPARE(panel->filterEdit()->text(), QStringLiteral("role=web"));
+        QTemporaryDir other;
+        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")), other.filePath(QStringLiteral("db01.yaml"))));
+        openLibrary(other.path());
+        QVERIFY(panel->filterEdit()->text().isEmpty());
+        QCOMPARE(panel->proxy()->rowCount(), 1);
+        panel->filterEdit()->setText(QStringLiteral("nothing matches"));
+        QCOMPARE(panel->proxy()->rowCount(), 0);
+        m.window->raisePanel(panel);
+        panel->filterEdit()->setFocus();
+        QTest::keyClick(panel->filterEdit(), Qt::Key_Escape);
+        QVERIFY(panel->filterEdit()->text().isEmpty());
+        QCOMPARE(panel->proxy()->rowCount(), 1);
+    }
+
     // A library whose facts lack what the hierarchy's paths use is pointed out, once the hierarchy is
     // known, whichever of the two arrives first.
     void libraryWithoutTheHierarchysFactsIsPointedOut()
@@ -142,9 +167,13 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("a.yaml")), "clientcert: a\nos: {family: Debian}\nrole: web\n"));
         QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("b.yaml")), "clientcert: b\nos: {family: RedHat}\n"));
+        auto* run = m.window->fleetPanel()->findChild<QPushButton*>(QStringLiteral("fleetRun"));
+        QVERIFY(run && !run->isEnabled()); // nothing to run on yet
         openLibrary(dir.path()); // no hierarchy yet: nothing to compare with
         QVERIFY(!m.window->nodesPanel()->banner()->text().contains(QLatin1String("No node")));
+        QVERIFY(!run->isEnabled()); // a library, but no hierarchy
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers.0")));
+        QTRY_VERIFY(run->isEnabled() || m.window->fleetRunner()->isBusy());
         MessageBanner* banner = m.window->nodesPanel()->banner();
         QTRY_VERIFY(banner->text().contains(QLatin1String("No node")));
         QCOMPARE(banner->kind(), MessageBanner::Kind::Warning);
