@@ -13,6 +13,7 @@
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -32,7 +33,16 @@ FleetPanel::FleetPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     , m_runner(runner)
     , m_model(new FleetModel(this))
     , m_refresh(new ShownRefresh(this, [this] { runNow(); }))
+    , m_selectionDelay(new QTimer(this))
 {
+    m_selectionDelay->setSingleShot(true);
+    m_selectionDelay->setInterval(300);
+    connect(m_selectionDelay, &QTimer::timeout, this, [this] {
+        // Not when a run has used these nodes already (a library read runs the key by itself).
+        const NodeSelection now = effectiveSelection();
+        if (now.nodes != m_runSelection.nodes || now.library != m_runSelection.library)
+            m_refresh->request();
+    });
     setObjectName(QStringLiteral("fleetPanel"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -94,7 +104,7 @@ FleetPanel::FleetPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
         // The same key again (Return in the key field, a fact edit) keeps a finished result: the fleet
         // does not change with the current node. A cancelled one runs again.
         if (outcome->request.key == m_key && outcome->request.merge == m_request.merge && m_model->result()
-            && !m_model->result()->cancelled)
+            && !m_model->result()->cancelled && effectiveSelection().nodes == m_shownSelection.nodes)
             return;
         m_key = outcome->request.key;
         m_request = hiera::LookupRequest();
@@ -123,16 +133,33 @@ void FleetPanel::updateButtons()
     m_export->setEnabled(!busy && m_model->result());
 }
 
+void FleetPanel::setNodeSelection(const NodeSelection& selection)
+{
+    const bool changed = selection.nodes != m_selection.nodes || selection.library != m_selection.library;
+    m_selection = selection;
+    if (changed && m_model->result())
+        m_selectionDelay->start();
+}
+
+NodeSelection FleetPanel::effectiveSelection() const
+{
+    if (m_selection.nodes && m_selection.library == m_fleet->library())
+        return m_selection;
+    return { m_fleet->library(), nullptr, QString() };
+}
+
 void FleetPanel::runNow()
 {
     if (m_key.empty() || !m_fleet->library() || !m_runner->engine())
         return;
-    m_fleet->run(m_runner->engine(), m_key, m_request);
+    m_runSelection = effectiveSelection();
+    m_fleet->run(m_runner->engine(), m_key, m_request, m_runSelection.nodes);
 }
 
 void FleetPanel::show(const FleetResultPtr& result)
 {
     const FleetResultPtr previous = m_model->result();
+    m_shownSelection = m_runSelection;
     m_model->setResult(result, QFileInfo(m_runner->hieraYaml()).absolutePath(), m_runner->revealSecrets());
     // Groups are shown open when that stays readable, to show who gets what at a glance. A large fleet
     // opened is thousands of rows to scroll past to see the groups (and a key with a value per node
@@ -155,9 +182,14 @@ QString FleetPanel::summaryText() const
         return tr("Open a node library (Nodes panel) to see the key on every node.");
     if (!r)
         return tr("%1 nodes in the library: type a key.").arg(m_fleet->library()->size());
+    // A run on the Nodes filter's nodes says so: "on 2 of 4 nodes (the Nodes filter role=web)".
+    const std::size_t librarySize = m_shownSelection.library ? m_shownSelection.library->size() : r->total;
+    const QString nodes = !m_shownSelection.nodes
+        ? (r->nodes.size() == 1 ? tr("1 node") : tr("%1 nodes").arg(r->nodes.size()))
+        : tr("%1 of %2 nodes (the Nodes filter %3)").arg(r->nodes.size()).arg(librarySize).arg(m_shownSelection.filter);
     QString text = tr("%1 on %2: %3, %4 found, %5 not found, %6 errors")
                        .arg(ValueConvert::toQString(r->key))
-                       .arg(r->nodes.size() == 1 ? tr("1 node") : tr("%1 nodes").arg(r->nodes.size()))
+                       .arg(nodes)
                        .arg(r->groups.size() == 1 ? tr("1 answer") : tr("%1 distinct answers").arg(r->groups.size()))
                        .arg(r->count(hiera::LookupResult::Status::Found))
                        .arg(r->count(hiera::LookupResult::Status::NotFound))

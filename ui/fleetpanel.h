@@ -1,7 +1,7 @@
 #pragma once
 
-// FleetPanel — the current key across every node of the library: which nodes get which value (largest
-// group first), from which files. It follows the key bar: each new key runs in the background, with
+// FleetPanel — the current key across every node of the library (or the nodes the Nodes panel's
+// filter shows): which nodes get which value (largest group first), from which files. It follows the key bar: each new key runs in the background, with
 // progress and Cancel, while the panel is on screen (a hidden tab catches up when shown). Export saves
 // the result as CSV, JSON or Markdown. A node opens its own answer.
 
@@ -16,6 +16,7 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QToolButton;
+class QTimer;
 class QTreeView;
 class ShownRefresh;
 
@@ -31,7 +32,9 @@ public:
 
     // Runs the current key (the key bar's) across the library now.
     void runNow();
-    void updateButtons();
+    // The nodes to run on: the Nodes panel's filter (every node when it has none). A change runs the
+    // key again, a moment after the last one (typing a filter runs once).
+    void setNodeSelection(const NodeSelection& selection);
     // Writes the shown result to `path` as CSV, JSON or Markdown, by its extension (.csv, .json, .md).
     bool exportTo(const QString& path, QString* error) const;
 
@@ -41,6 +44,9 @@ Q_SIGNALS:
 
 private:
     void show(const FleetResultPtr& result);
+    void updateButtons();
+    // The selection a run uses now: the Nodes filter's nodes when they are of the current library.
+    NodeSelection effectiveSelection() const;
     QList<ReportExport::Format> exportFormats() const;
     void chooseExport();
 
@@ -56,4 +62,8 @@ private:
     QTreeView* m_view;
     std::string m_key;
     hiera::LookupRequest m_request;
+    NodeSelection m_selection;      // the newest, from the Nodes panel
+    NodeSelection m_runSelection;   // the one the newest run used
+    NodeSelection m_shownSelection; // the one the result on screen used
+    QTimer* m_selectionDelay;
 };

@@ -81,7 +81,8 @@ bool FleetRunner::reloadIfHolds(const QString& file)
     return holds;
 }
 
-void FleetRunner::run(EnginePtr engine, const std::string& key, const hiera::LookupRequest& request)
+void FleetRunner::run(EnginePtr engine, const std::string& key, const hiera::LookupRequest& request,
+                      std::shared_ptr<const std::vector<std::size_t>> nodes)
 {
     if (!engine || !m_library)
         return;
@@ -94,9 +95,10 @@ void FleetRunner::run(EnginePtr engine, const std::string& key, const hiera::Loo
     progress->what = tr("Looking up %1").arg(ValueConvert::toQString(key));
     track(progress);
     // The library and the contexts travel with the job: replacing them meanwhile frees them after it.
-    m_runs.submit([slot = m_contexts, library = m_library, key, request, progress]() -> FleetResultPtr {
+    m_runs.submit([slot = m_contexts, library = m_library, key, request, progress, nodes]() -> FleetResultPtr {
         const std::shared_ptr<const hiera::FleetContexts> contexts = slot->contextsFor(*library);
         hiera::FleetOptions options;
+        options.nodes = nodes.get();
         options.cancel = &progress->cancel;
         options.progress = [progress](std::size_t done, std::size_t total) {
             progress->total = total;

@@ -25,6 +25,13 @@
 using NodeLibraryPtr = std::shared_ptr<const hiera::NodeLibrary>;
 using FleetResultPtr = std::shared_ptr<const hiera::FleetResult>;
 
+// Some nodes of a library: those the Nodes panel's filter shows.
+struct NodeSelection {
+    NodeLibraryPtr library; // the library the indices are of
+    std::shared_ptr<const std::vector<std::size_t>> nodes; // indices into library->nodes(); null: every node
+    QString filter; // the filter that chose them, to say so
+};
+
 class FleetRunner : public QObject, private JobHost {
     Q_OBJECT
 public:
@@ -40,9 +47,11 @@ public:
     // it is), so that what a save wrote is what the fleet answers with. False when it is not.
     bool reloadIfHolds(const QString& file);
 
-    // Looks `key` up on every node of the library with `engine`; fleetFinished follows (cancelled
-    // runs too, with what they did). A run waits for the one before; only the newest is announced.
-    void run(EnginePtr engine, const std::string& key, const hiera::LookupRequest& request = {});
+    // Looks `key` up on every node of the library with `engine` (or only on `nodes`, indices into the
+    // library's nodes); fleetFinished follows (cancelled runs too, with what they did). A run waits for
+    // the one before; only the newest is announced.
+    void run(EnginePtr engine, const std::string& key, const hiera::LookupRequest& request = {},
+             std::shared_ptr<const std::vector<std::size_t>> nodes = nullptr);
     // Stops what runs now (a load or a fleet run): it returns soon with what it has.
     void cancel();
     bool isBusy() const { return m_loads.isBusy() || m_runs.isBusy(); }

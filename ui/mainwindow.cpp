@@ -150,6 +150,8 @@ void MainWindow::createPanels()
     findChild<QDockWidget*>(QStringLiteral("factsDock"))->raise();
     findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->raise();
     connect(m_nodesPanel, &NodesPanel::nodeChosen, this, &MainWindow::openNode);
+    // The fleet view runs on the nodes the Nodes filter shows.
+    connect(m_nodesPanel, &NodesPanel::selectionChanged, m_fleetPanel, &FleetPanel::setNodeSelection);
     connect(m_nodesPanel, &NodesPanel::compareRequested, this, [this](const QString& a, const QString& b) {
         m_nodeDiffPanel->compare(a, b);
         raisePanel(m_nodeDiffPanel);

@@ -20,6 +20,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <vector>
 
 namespace {
@@ -152,8 +153,11 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     m_status->setObjectName(QStringLiteral("nodesStatus"));
     layout->addWidget(m_status);
 
-    connect(m_filter, &QLineEdit::textChanged, this,
-        [this](const QString& text) { static_cast<NodeFilter*>(m_proxy)->setText(text); m_status->setText(statusText()); });
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        static_cast<NodeFilter*>(m_proxy)->setText(text);
+        m_status->setText(statusText());
+        Q_EMIT selectionChanged(selection());
+    });
     connect(m_view, &QTableView::activated, this, &NodesPanel::activate);
     connect(m_view, &QTableView::customContextMenuRequested, this, &NodesPanel::showContextMenu);
     connect(fleet, &FleetRunner::libraryLoaded, this, &NodesPanel::showLibrary);
@@ -204,6 +208,21 @@ void NodesPanel::showLibrary(const NodeLibraryPtr& library)
     m_view->resizeColumnsToContents();
     showProblems();
     m_status->setText(statusText());
+    Q_EMIT selectionChanged(selection());
+}
+
+NodeSelection NodesPanel::selection() const
+{
+    NodeSelection s { m_model->library(), nullptr, m_filter->text().trimmed() };
+    if (!s.library || s.filter.isEmpty())
+        return s;
+    auto nodes = std::make_shared<std::vector<std::size_t>>();
+    nodes->reserve(static_cast<std::size_t>(m_proxy->rowCount()));
+    for (int row = 0; row < m_proxy->rowCount(); ++row)
+        nodes->push_back(static_cast<std::size_t>(m_proxy->mapToSource(m_proxy->index(row, 0)).row()));
+    std::sort(nodes->begin(), nodes->end()); // the library's order, whatever column the list is sorted by
+    s.nodes = std::move(nodes);
+    return s;
 }
 
 void NodesPanel::showProblems()

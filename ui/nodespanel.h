@@ -37,7 +37,12 @@ public:
     // The library open when the explorer last closed (empty: none).
     static QString rememberedLibrary();
 
+    // The nodes the filter shows (every node, nodes null, without a filter), for the fleet view.
+    NodeSelection selection() const;
+
 Q_SIGNALS:
+    // The filter now shows other nodes (or another library is open): selection() says which.
+    void selectionChanged(const NodeSelection& selection);
     // The user picked a node (double click, Return).
     void nodeChosen(const QString& name, const QString& factsFile, bool ownFile);
     // Compare node `a` with node `b` (a name may be NodeDiffPanel::currentFactsName()).

@@ -28,6 +28,7 @@ private Q_SLOTS:
     void mergedValueFiles();
     void errorsAreGrouped();
     void cancel();
+    void someNodesOnly();
     void csvExport();
     void jsonExport();
     void markdownExport();
@@ -256,6 +257,45 @@ void TestFleet::errorsAreGrouped()
     QVERIFY2(QString::fromStdString(n1.error).contains(QStringLiteral("n1.yaml:")), n1.error.c_str());
     const LookupResult alone = engine->lookup(*library.find("n1")->scope, "e");
     QCOMPARE(n1.error, std::string(alone.error->what()));
+}
+
+// FleetOptions::nodes: only those nodes, in that order, each answer its own node's; an index past the
+// library is ignored; an empty list is no node at all.
+void TestFleet::someNodesOnly()
+{
+    TempTree tree;
+    const QDir facts(QStringLiteral(HIERA_DEMO_DIR "/facts"));
+    for (const QString& f : facts.entryList(QDir::Files))
+        QVERIFY(QFile::copy(facts.filePath(f), tree.root() + QLatin1Char('/') + f));
+    const NodeLibrary library = NodeLibrary::load(tree.path());
+    QCOMPARE(library.size(), std::size_t(4));
+    auto engine = demoEngine();
+    const std::vector<std::size_t> some{3, 0, 99};
+    FleetOptions options;
+    options.nodes = &some;
+    const FleetContexts contexts(engine, library);
+    for (const FleetResult& r : {lookupAcross(*engine, library, "profile::ntp.servers", {}, options),
+                                 lookupAcross(contexts, "profile::ntp.servers", {}, options)}) {
+        QCOMPARE(r.total, std::size_t(2));
+        QCOMPARE(r.nodes.size(), std::size_t(2));
+        QVERIFY(!r.cancelled);
+        QCOMPARE(r.nodes[0].node, std::size_t(3));
+        QCOMPARE(r.nodes[1].node, std::size_t(0));
+        std::size_t members = 0;
+        for (const FleetGroup& g : r.groups)
+            members += g.members.size();
+        QCOMPARE(members, std::size_t(2));
+        for (const FleetNodeResult& n : r.nodes) {
+            QCOMPARE(n.name, library.nodes()[n.node].name);
+            const LookupResult alone = engine->lookup(*library.nodes()[n.node].scope, "profile::ntp.servers");
+            QCOMPARE(n.value, alone.value);
+        }
+    }
+    const std::vector<std::size_t> none;
+    options.nodes = &none;
+    const FleetResult empty = lookupAcross(*engine, library, "profile::ntp.servers", {}, options);
+    QCOMPARE(empty.total, std::size_t(0));
+    QVERIFY(empty.nodes.empty() && empty.groups.empty() && !empty.cancelled);
 }
 
 void TestFleet::cancel()

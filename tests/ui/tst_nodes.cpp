@@ -228,6 +228,34 @@ private Q_SLOTS:
             qPrintable(m.window->factsPath()));
     }
 
+    // The fleet view runs on the nodes the Nodes filter shows, and says so; without a filter, on all.
+    void fleetFollowsTheNodesFilter()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
+        openLibrary(m.demoPath(QStringLiteral("facts")));
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::ntp.servers", WindowFixture::timeoutMs);
+        const FleetPanel* fleet = m.window->fleetPanel();
+        QCOMPARE(fleet->model()->result()->nodes.size(), std::size_t(4));
+        m.window->nodesPanel()->filterEdit()->setText(QStringLiteral("role=web"));
+        QTRY_VERIFY_WITH_TIMEOUT(!m.window->fleetRunner()->isBusy() && fleet->model()->result()->nodes.size() == 2,
+                                 WindowFixture::timeoutMs);
+        QStringList names;
+        for (const hiera::FleetNodeResult& n : fleet->model()->result()->nodes)
+            names << QString::fromStdString(n.name);
+        QCOMPARE(names, QStringList({ QStringLiteral("web01.example.com"), QStringLiteral("web02.example.com") }));
+        checkAgainstTheEngine();
+        QVERIFY2(fleet->summaryText().contains(QLatin1String("on 2 of 4 nodes (the Nodes filter role=web)")),
+                 qPrintable(fleet->summaryText()));
+        // Another key keeps the filter.
+        m.window->setKey(QStringLiteral("profile::base::timezone"));
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::base::timezone", WindowFixture::timeoutMs);
+        QCOMPARE(fleet->model()->result()->nodes.size(), std::size_t(2));
+        m.window->nodesPanel()->filterEdit()->clear();
+        QTRY_VERIFY_WITH_TIMEOUT(!m.window->fleetRunner()->isBusy() && fleet->model()->result()->nodes.size() == 4,
+                                 WindowFixture::timeoutMs);
+        QVERIFY(fleet->summaryText().startsWith(QLatin1String("profile::base::timezone on 4 nodes: ")));
+    }
+
     // A run can be cancelled: it stops, says so, and the explorer stays usable.
     void cancelledRunSaysSo()
     {
@@ -305,13 +333,16 @@ private:
     }
 
     // Every node's answer in the fleet view is the engine's answer for that node alone, and the groups
-    // are the distinct answers, largest first.
+    // are the distinct answers, largest first. Every node of the run is there (the library's, or those
+    // the Nodes filter shows).
     void checkAgainstTheEngine()
     {
         const FleetResultPtr r = m.window->fleetPanel()->model()->result();
         const NodeLibraryPtr library = m.window->fleetRunner()->library();
         QVERIFY(r && library);
-        QCOMPARE(r->nodes.size(), library->size());
+        QVERIFY(!r->cancelled);
+        const NodeSelection asked = m.window->nodesPanel()->selection();
+        QCOMPARE(r->nodes.size(), asked.nodes ? asked.nodes->size() : library->size());
         std::map<std::string, std::string> expected;
         for (const hiera::Node& node : library->nodes()) {
             const hiera::LookupResult one = m.window->runner()->engine()->lookup(*node.scope, r->key);
@@ -336,7 +367,7 @@ private:
                 ++seen;
             }
         }
-        QCOMPARE(seen, library->size());
+        QCOMPARE(seen, r->nodes.size());
     }
 
     WindowFixture m;

@@ -34,6 +34,9 @@ struct FleetOptions
     // When it becomes true, the run stops within one node per thread; the result holds the nodes
     // done so far and says cancelled. May be null.
     const std::atomic<bool>* cancel = nullptr;
+    // Only these nodes (indices into NodeLibrary::nodes(), looked up in this order; an index past the
+    // library is ignored), e.g. the nodes a filter shows. Null: every node.
+    const std::vector<std::size_t>* nodes = nullptr;
 };
 
 struct FleetNodeResult
@@ -67,7 +70,7 @@ struct FleetResult
     std::string key;
     std::vector<FleetNodeResult> nodes; // in library order; only the nodes done when cancelled
     std::vector<FleetGroup> groups;     // largest first; equal sizes in order of their first node
-    std::size_t total = 0;              // nodes in the library
+    std::size_t total = 0;              // nodes asked for: the library's, or FleetOptions::nodes'
     bool cancelled = false;
 
     std::size_t count(LookupResult::Status status) const;

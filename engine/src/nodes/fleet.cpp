@@ -251,30 +251,43 @@ static FleetResult runAcross(const Engine& engine, const NodeLibrary& library, s
     FleetResult result;
     result.key = std::string(key);
     const auto& nodes = library.nodes();
-    result.total = nodes.size();
-    std::vector<FleetNodeResult> slots(nodes.size());
-    std::vector<char> done(nodes.size(), 0);
+    // Which nodes, by library index: all of them, or those asked for that the library has.
+    std::vector<std::size_t> asked;
+    if (options.nodes) {
+        asked.reserve(options.nodes->size());
+        for (std::size_t i : *options.nodes)
+            if (i < nodes.size())
+                asked.push_back(i);
+    } else {
+        asked.resize(nodes.size());
+        for (std::size_t i = 0; i < nodes.size(); ++i)
+            asked[i] = i;
+    }
+    result.total = asked.size();
+    std::vector<FleetNodeResult> slots(asked.size());
+    std::vector<char> done(asked.size(), 0);
     LevelNames levels(engine);
 
     std::atomic<std::size_t> finished{0};
-    detail::parallelItems(nodes.size(), options.threads, options.cancel, [&](std::size_t i) {
+    detail::parallelItems(asked.size(), options.threads, options.cancel, [&](std::size_t k) {
+        const std::size_t i = asked[k];
         try {
-            slots[i] = lookupNode(lookup, nodes[i], i, levels);
+            slots[k] = lookupNode(lookup, nodes[i], i, levels);
         } catch (const std::exception& e) { // lookups do not throw; a failure here is ours (bad_alloc)
-            slots[i] = FleetNodeResult{};
-            slots[i].node = i;
-            slots[i].name = nodes[i].name;
-            slots[i].status = LookupResult::Status::Error;
-            slots[i].error = printableLine(e.what());
+            slots[k] = FleetNodeResult{};
+            slots[k].node = i;
+            slots[k].name = nodes[i].name;
+            slots[k].status = LookupResult::Status::Error;
+            slots[k].error = printableLine(e.what());
         }
-        done[i] = 1;
+        done[k] = 1;
         const std::size_t n = ++finished;
         if (options.progress)
-            options.progress(n, nodes.size());
+            options.progress(n, asked.size());
     });
 
     result.nodes.reserve(finished.load());
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
+    for (std::size_t i = 0; i < asked.size(); ++i) {
         if (done[i])
             result.nodes.push_back(std::move(slots[i]));
         else
