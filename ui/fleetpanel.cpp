@@ -141,6 +141,13 @@ void FleetPanel::setNodeSelection(const NodeSelection& selection)
         m_selectionDelay->start();
 }
 
+void FleetPanel::setMissingFacts(const QStringList& facts)
+{
+    m_missingFacts = facts;
+    if (!m_fleet->isBusy())
+        m_summary->setText(summaryText());
+}
+
 NodeSelection FleetPanel::effectiveSelection() const
 {
     if (m_selection.nodes && m_selection.library == m_fleet->library())
@@ -196,6 +203,9 @@ QString FleetPanel::summaryText() const
                        .arg(r->count(hiera::LookupResult::Status::Error));
     if (r->cancelled)
         text += tr(" (cancelled after %1 of %2 nodes)").arg(r->nodes.size()).arg(r->total);
+    if (!m_missingFacts.isEmpty())
+        text += tr(". No node has %1: the levels whose paths use it matched no file (see Nodes).")
+                    .arg(m_missingFacts.join(QStringLiteral(", ")));
     return text;
 }
 

@@ -35,6 +35,9 @@ public:
     // The nodes to run on: the Nodes panel's filter (every node when it has none). A change runs the
     // key again, a moment after the last one (typing a filter runs once).
     void setNodeSelection(const NodeSelection& selection);
+    // Facts the hierarchy's paths use that no node of the library has: the summary warns that the
+    // levels using them matched nothing (NodesPanel::missingFactsChanged).
+    void setMissingFacts(const QStringList& facts);
     // Writes the shown result to `path` as CSV, JSON or Markdown, by its extension (.csv, .json, .md).
     bool exportTo(const QString& path, QString* error) const;
 
@@ -66,4 +69,5 @@ private:
     NodeSelection m_runSelection;   // the one the newest run used
     NodeSelection m_shownSelection; // the one the result on screen used
     QTimer* m_selectionDelay;
+    QStringList m_missingFacts;
 };

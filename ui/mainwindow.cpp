@@ -152,6 +152,7 @@ void MainWindow::createPanels()
     connect(m_nodesPanel, &NodesPanel::nodeChosen, this, &MainWindow::openNode);
     // The fleet view runs on the nodes the Nodes filter shows.
     connect(m_nodesPanel, &NodesPanel::selectionChanged, m_fleetPanel, &FleetPanel::setNodeSelection);
+    connect(m_nodesPanel, &NodesPanel::missingFactsChanged, m_fleetPanel, &FleetPanel::setMissingFacts);
     connect(m_nodesPanel, &NodesPanel::compareRequested, this, [this](const QString& a, const QString& b) {
         m_nodeDiffPanel->compare(a, b);
         raisePanel(m_nodeDiffPanel);
@@ -512,6 +513,7 @@ void MainWindow::openNode(const QString& name, const QString& factsFile, bool ow
         openFacts(factsFile);
     else
         m_facts->openNode(factsFile, name);
+    m_nodesPanel->markOpened(name); // however it was picked (the list, the fleet view), the list shows it
 }
 
 bool MainWindow::openDemo()

@@ -11,6 +11,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -211,6 +212,25 @@ void NodesPanel::showLibrary(const NodeLibraryPtr& library)
     Q_EMIT selectionChanged(selection());
 }
 
+void NodesPanel::markOpened(const QString& name)
+{
+    const NodeLibraryPtr library = m_model->library();
+    if (!library)
+        return;
+    const auto& nodes = library->nodes();
+    const std::string wanted = ValueConvert::toStd(name);
+    const auto it = std::find_if(nodes.begin(), nodes.end(), [&](const hiera::Node& n) { return n.name == wanted; });
+    if (it == nodes.end())
+        return;
+    const QModelIndex row = m_proxy->mapFromSource(m_model->index(static_cast<int>(it - nodes.begin()), 0));
+    if (!row.isValid()) {
+        m_view->clearSelection(); // filtered out: no other node may look open
+        return;
+    }
+    m_view->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->scrollTo(row);
+}
+
 NodeSelection NodesPanel::selection() const
 {
     NodeSelection s { m_model->library(), nullptr, m_filter->text().trimmed() };
@@ -237,6 +257,7 @@ void NodesPanel::showProblems()
     for (const std::string& w : library->warnings())
         problems << ValueConvert::toQString(w);
     const QStringList missing = m_model->columnsNoNodeHas();
+    Q_EMIT missingFactsChanged(missing);
     if (!missing.isEmpty())
         problems.prepend(tr("No node of this library has %1, which the hierarchy's paths use: the levels that use "
                             "%2 match no file for any node. Is this the library for this hierarchy?",

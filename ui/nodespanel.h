@@ -37,12 +37,18 @@ public:
     // The library open when the explorer last closed (empty: none).
     static QString rememberedLibrary();
 
+    // Selects the node `name` in the list (the one whose facts are open), scrolled to, without opening
+    // it again; nothing when the filter hides it.
+    void markOpened(const QString& name);
     // The nodes the filter shows (every node, nodes null, without a filter), for the fleet view.
     NodeSelection selection() const;
 
 Q_SIGNALS:
     // The filter now shows other nodes (or another library is open): selection() says which.
     void selectionChanged(const NodeSelection& selection);
+    // The facts the hierarchy's paths use that no node of the library has (NodeListModel), after each
+    // library or hierarchy; empty when every one is on some node.
+    void missingFactsChanged(const QStringList& facts);
     // The user picked a node (double click, Return).
     void nodeChosen(const QString& name, const QString& factsFile, bool ownFile);
     // Compare node `a` with node `b` (a name may be NodeDiffPanel::currentFactsName()).

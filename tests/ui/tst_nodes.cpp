@@ -183,6 +183,10 @@ private Q_SLOTS:
         for (const QString& fact : missing)
             QVERIFY2(banner->text().contains(fact), qPrintable(banner->text()));
         QVERIFY2(!banner->text().contains(QLatin1String("facts.role")), qPrintable(banner->text())); // a has it
+        // The fleet view, whose answers all come from the common levels then, says it too.
+        QTRY_VERIFY_WITH_TIMEOUT(!fleetKey().empty(), WindowFixture::timeoutMs);
+        QVERIFY2(m.window->fleetPanel()->summaryText().contains(QLatin1String("No node has facts.env, facts.os.release.major, facts.datacenters")),
+                 qPrintable(m.window->fleetPanel()->summaryText()));
     }
 
     // The current key across the library: one group per distinct answer, largest first, each node's
@@ -226,6 +230,10 @@ private Q_SLOTS:
         QVERIFY(factsRead.wait(WindowFixture::timeoutMs));
         QVERIFY2(m.window->factsPath().endsWith(name + QStringLiteral(".yaml")) || m.window->factsPath().endsWith(name + QStringLiteral(".json")),
             qPrintable(m.window->factsPath()));
+        // The Nodes list marks the node opened, not the one clicked there last.
+        const QTableView* list = m.window->nodesPanel()->view();
+        QCOMPARE(list->currentIndex().siblingAtColumn(0).data().toString(), name);
+        QCOMPARE(list->selectionModel()->selectedRows().size(), 1);
     }
 
     // The fleet view runs on the nodes the Nodes filter shows, and says so; without a filter, on all.
