@@ -54,6 +54,7 @@
 #include <QToolBar>
 #include <QUndoStack>
 
+#include <hiera/scope.h>
 #include <hiera/version.h>
 #include <QVBoxLayout>
 
@@ -201,6 +202,9 @@ void MainWindow::createPanels()
     connect(m_answerPanel, &AnswerPanel::answerShown, this, &MainWindow::answerShown);
     connect(m_hierarchyPanel, &HierarchyPanel::hierarchyShown, this, &MainWindow::hierarchyShown);
     connect(m_facts, &FactsDocument::readFinished, this, &MainWindow::factsLoadFinished);
+    // The Nodes list marks the node whose facts are open: when they are read, and when a library opens.
+    connect(m_facts, &FactsDocument::readFinished, this, &MainWindow::markCurrentNode);
+    connect(m_fleet, &FleetRunner::libraryLoaded, this, &MainWindow::markCurrentNode);
     connect(m_facts, &FactsDocument::readFinished, this, [this](bool ok) {
         if (ok && m_facts->node().isEmpty()) // a PuppetDB export is a library, not a facts file
             addRecent(recentFactsKey, m_facts->path());
@@ -513,7 +517,12 @@ void MainWindow::openNode(const QString& name, const QString& factsFile, bool ow
         openFacts(factsFile);
     else
         m_facts->openNode(factsFile, name);
-    m_nodesPanel->markOpened(name); // however it was picked (the list, the fleet view), the list shows it
+}
+
+void MainWindow::markCurrentNode()
+{
+    const std::optional<hiera::Value> certname = hiera::MapScope(m_facts->scope()).lookup("trusted.certname");
+    m_nodesPanel->markOpened(certname && certname->isString() ? ValueConvert::toQString(certname->asString()) : QString());
 }
 
 bool MainWindow::openDemo()

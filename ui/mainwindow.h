@@ -167,6 +167,7 @@ private:
     void openFactsDialog();
     void exportFactsDialog();
     void findInFocusedPanel();
+    void markCurrentNode();
     void exportExplanationDialog();
     void printExplanationDialog();
     QString askSavePath(const QString& suggestion, FactsDocument::SaveKind kind);

@@ -220,11 +220,11 @@ void NodesPanel::markOpened(const QString& name)
     const auto& nodes = library->nodes();
     const std::string wanted = ValueConvert::toStd(name);
     const auto it = std::find_if(nodes.begin(), nodes.end(), [&](const hiera::Node& n) { return n.name == wanted; });
-    if (it == nodes.end())
-        return;
-    const QModelIndex row = m_proxy->mapFromSource(m_model->index(static_cast<int>(it - nodes.begin()), 0));
+    const QModelIndex row = it == nodes.end()
+        ? QModelIndex()
+        : m_proxy->mapFromSource(m_model->index(static_cast<int>(it - nodes.begin()), 0));
     if (!row.isValid()) {
-        m_view->clearSelection(); // filtered out: no other node may look open
+        m_view->clearSelection(); // not in the library, or filtered out: no other node may look open
         return;
     }
     m_view->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);

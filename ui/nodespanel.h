@@ -38,7 +38,7 @@ public:
     static QString rememberedLibrary();
 
     // Selects the node `name` in the list (the one whose facts are open), scrolled to, without opening
-    // it again; nothing when the filter hides it.
+    // it again; no row at all when the library lacks it or the filter hides it.
     void markOpened(const QString& name);
     // The nodes the filter shows (every node, nodes null, without a filter), for the fleet view.
     NodeSelection selection() const;

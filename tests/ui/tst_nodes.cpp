@@ -58,6 +58,8 @@ private Q_SLOTS:
         const QStringList columns = model->factColumns();
         for (const char* fact : { "trusted.certname", "facts.role", "facts.env", "facts.os.family", "facts.datacenters" })
             QVERIFY2(columns.contains(QLatin1String(fact)), qPrintable(columns.join(QLatin1Char(' '))));
+        // The node whose facts are open is marked in the list.
+        QCOMPARE(panel->view()->currentIndex().siblingAtColumn(0).data().toString(), QStringLiteral("web01.example.com"));
         // Every fact the paths use is on some node (build01 has no role, the others do): no warning.
         QVERIFY(model->columnsNoNodeHas().isEmpty());
         QVERIFY(!panel->banner()->text().contains(QLatin1String("No node")));
