@@ -4,6 +4,9 @@
 
 #include <QStringList>
 
+#include <set>
+#include <string_view>
+
 // Group rows carry no internal id; a node row carries its group's index + 1.
 
 FleetModel::FleetModel(QObject* parent)
@@ -15,6 +18,7 @@ void FleetModel::setResult(FleetResultPtr result, const QString& baseDirectory, 
 {
     beginResetModel();
     m_result = std::move(result);
+    m_groupLevels.assign(m_result ? m_result->groups.size() : 0, std::nullopt);
     m_baseDirectory = baseDirectory;
     m_reveal = revealSecrets;
     endResetModel();
@@ -57,6 +61,21 @@ QString FleetModel::valueText(const hiera::Value& value) const
     return ValueConvert::compactJson(value, m_reveal);
 }
 
+QString FleetModel::groupLevel(std::size_t group) const
+{
+    std::optional<QString>& cached = m_groupLevels[group];
+    if (!cached) {
+        std::set<std::string_view> levels;
+        for (std::size_t member : m_result->groups[group].members)
+            if (const std::string& level = m_result->nodes[member].level; !level.empty())
+                levels.insert(level);
+        cached = levels.size() == 1 ? ValueConvert::toQString(std::string(*levels.begin()))
+            : levels.empty()        ? QString()
+                                    : tr("%1 levels").arg(levels.size());
+    }
+    return *cached;
+}
+
 QVariant FleetModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_result)
@@ -72,6 +91,8 @@ QVariant FleetModel::data(const QModelIndex& index, int role) const
                                                                               : tr("error: %1").arg(ValueConvert::toQString(group.error));
             case NodesColumn:
                 return static_cast<qulonglong>(group.members.size());
+            case LevelColumn:
+                return groupLevel(static_cast<std::size_t>(index.row()));
             case FileColumn: {
                 QStringList files;
                 for (const std::string& f : group.decidingFiles)

@@ -176,6 +176,7 @@ void FleetPanel::show(const FleetResultPtr& result)
     // Wide enough for most values, never so wide that a long hash pushes the counts and files away.
     m_view->resizeColumnToContents(FleetModel::WhatColumn);
     m_view->setColumnWidth(FleetModel::WhatColumn, std::min(m_view->columnWidth(FleetModel::WhatColumn), m_view->viewport()->width() / 2));
+    m_view->resizeColumnToContents(FleetModel::LevelColumn); // level names are short: shown whole
     updateButtons();
     m_summary->setText(summaryText());
     m_runner->releaseLater(previous);

@@ -24,6 +24,7 @@
 #include <QTreeView>
 
 #include <map>
+#include <set>
 
 class TestNodes : public QObject {
     Q_OBJECT
@@ -367,6 +368,18 @@ private:
             QVERIFY(size <= previousSize);
             previousSize = size;
             QCOMPARE(model->index(g, FleetModel::NodesColumn).data().toInt(), size);
+            // A group's level: its nodes' level when they share one, else how many levels.
+            std::set<std::string> levels;
+            for (std::size_t member : r->groups[static_cast<std::size_t>(g)].members)
+                if (!r->nodes[member].level.empty())
+                    levels.insert(r->nodes[member].level);
+            const QString level = model->index(g, FleetModel::LevelColumn).data().toString();
+            if (levels.size() == 1)
+                QCOMPARE(level, QString::fromStdString(*levels.begin()));
+            else if (levels.size() > 1)
+                QCOMPARE(level, QStringLiteral("%1 levels").arg(levels.size()));
+            else
+                QVERIFY(level.isEmpty());
             for (int n = 0; n < size; ++n) {
                 const std::string name = ValueConvert::toStd(model->index(n, 0, group).data(FleetModel::NodeNameRole).toString());
                 const hiera::FleetNodeResult& node = *std::find_if(r->nodes.begin(), r->nodes.end(),
