@@ -205,7 +205,7 @@ QString FleetPanel::summaryText() const
     if (r->cancelled)
         text += tr(" (cancelled after %1 of %2 nodes)").arg(r->nodes.size()).arg(r->total);
     if (!m_missingFacts.isEmpty())
-        text += tr(". No node has %1: the levels whose paths use it matched no file (see Nodes).")
+        text += tr(". No node has %1: the paths that use it matched no file (see Nodes).")
                     .arg(m_missingFacts.join(QStringLiteral(", ")));
     return text;
 }

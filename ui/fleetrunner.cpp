@@ -10,6 +10,10 @@ FleetRunner::FleetRunner(QObject* parent)
     : QObject(parent)
     , m_loads(*this, JobChannelBase::Policy::Supersede,
           [this](LibraryResult& result) {
+              if (result.cancelled) {
+                  Q_EMIT libraryCancelled(result.path);
+                  return;
+              }
               if (!result.library) {
                   Q_EMIT libraryFailed(result.path, result.error);
                   return;
@@ -50,7 +54,7 @@ void FleetRunner::loadLibrary(const QString& path)
             };
             auto library = std::make_shared<hiera::NodeLibrary>(hiera::NodeLibrary::load(ValueConvert::toStd(path), options));
             if (library->cancelled())
-                result.error = tr("Reading the node library was cancelled");
+                result.cancelled = true;
             else
                 result.library = std::move(library);
         } catch (const std::exception& e) {

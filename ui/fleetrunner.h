@@ -61,6 +61,8 @@ public:
 Q_SIGNALS:
     void libraryLoaded(NodeLibraryPtr library);
     void libraryFailed(const QString& path, const QString& message);
+    // Reading `path` was cancelled (Cancel): the library before, if any, stays.
+    void libraryCancelled(const QString& path);
     void fleetFinished(FleetResultPtr result);
     // What runs, and how far it is: `what` says it in a few words ("Reading facts", "Looking up X").
     void progress(const QString& what, qulonglong done, qulonglong total);
@@ -71,6 +73,7 @@ private:
         QString path;
         NodeLibraryPtr library;
         QString error;
+        bool cancelled = false;
     };
     // The worker's counters and cancel flag, shared with the GUI thread's poll.
     struct Progress {

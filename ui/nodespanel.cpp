@@ -152,16 +152,25 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     layout->addWidget(m_view, 1);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("nodesStatus"));
+    // A long library path wraps: it never makes the dock (and the window) wider.
+    m_status->setWordWrap(true);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layout->addWidget(m_status);
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
         static_cast<NodeFilter*>(m_proxy)->setText(text);
         m_status->setText(statusText());
+        markOpened(m_opened); // filtering drops the selection: the open node is marked again when shown
         Q_EMIT selectionChanged(selection());
     });
     connect(m_view, &QTableView::activated, this, &NodesPanel::activate);
     connect(m_view, &QTableView::customContextMenuRequested, this, &NodesPanel::showContextMenu);
     connect(fleet, &FleetRunner::libraryLoaded, this, &NodesPanel::showLibrary);
+    connect(fleet, &FleetRunner::libraryCancelled, this, [this](const QString& path) {
+        m_banner->showMessage(MessageBanner::Kind::Information,
+            m_model->library() ? tr("Stopped reading %1: the library before stays open.").arg(QDir::toNativeSeparators(path))
+                               : tr("Stopped reading %1.").arg(QDir::toNativeSeparators(path)));
+    });
     connect(fleet, &FleetRunner::libraryFailed, this, [this](const QString& path, const QString& message) {
         m_banner->showMessage(MessageBanner::Kind::Error,
             tr("Cannot open the node library %1: %2").arg(QDir::toNativeSeparators(path), message));
@@ -214,6 +223,7 @@ void NodesPanel::showLibrary(const NodeLibraryPtr& library)
 
 void NodesPanel::markOpened(const QString& name)
 {
+    m_opened = name;
     const NodeLibraryPtr library = m_model->library();
     if (!library)
         return;
@@ -259,7 +269,7 @@ void NodesPanel::showProblems()
     const QStringList missing = m_model->columnsNoNodeHas();
     Q_EMIT missingFactsChanged(missing);
     if (!missing.isEmpty())
-        problems.prepend(tr("No node of this library has %1, which the hierarchy's paths use: the levels that use "
+        problems.prepend(tr("No node of this library has %1, which the hierarchy's paths use: the paths that use "
                             "%2 match no file for any node. Is this the library for this hierarchy?",
                             nullptr, int(missing.size()))
                              .arg(missing.join(QStringLiteral(", ")), missing.size() == 1 ? tr("it") : tr("them")));
@@ -315,7 +325,7 @@ void NodesPanel::showContextMenu(const QPoint& position)
     const QString name = index.siblingAtColumn(0).data().toString();
     QMenu menu(this);
     menu.addAction(tr("Open %1").arg(name), this, [this, index] { activate(index); });
-    menu.addAction(tr("Compare with the Current Facts"), this,
+    menu.addAction(tr("Compare with the current facts"), this,
         [this, name] { Q_EMIT compareRequested(NodeDiffPanel::currentFactsName(), name); });
     const QStringList selected = selectedNodes();
     if (selected.size() == 2)

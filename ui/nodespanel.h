@@ -67,6 +67,7 @@ private:
     QSortFilterProxyModel* m_proxy;
     MessageBanner* m_banner;
     QLineEdit* m_filter;
+    QString m_opened; // the node whose facts are open (markOpened), marked again after each filter change
     QTableView* m_view;
     QLabel* m_status;
 };

@@ -56,13 +56,23 @@ void rememberFolder(const QString& savedFile)
 
 QString safeFileName(const QString& name)
 {
-    QString out = name;
-    out.replace(QStringLiteral("::"), QStringLiteral("--"));
-    for (QChar& c : out)
-        if (!c.isLetterOrNumber() && c != QLatin1Char('.') && c != QLatin1Char('_') && c != QLatin1Char('-'))
-            c = QLatin1Char('-');
-    while (out.startsWith(QLatin1Char('.')))
-        out.remove(0, 1); // not a hidden file
+    QString in = name;
+    in.replace(QStringLiteral("::"), QStringLiteral("--"));
+    QString out;
+    bool replaced = false; // a run of other characters becomes one '-' ("Current facts (web01)": Current-facts-web01)
+    for (const QChar c : in) {
+        const bool kept = c.isLetterOrNumber() || c == QLatin1Char('.') || c == QLatin1Char('_') || c == QLatin1Char('-');
+        if (kept && !(replaced && c == QLatin1Char('-')))
+            out += c;
+        else if (!kept && !replaced)
+            out += QLatin1Char('-');
+        replaced = !kept || (replaced && c == QLatin1Char('-'));
+    }
+    while (out.endsWith(QLatin1Char('-')) && !out.endsWith(QStringLiteral("--")))
+        out.chop(1);
+    // Not a hidden file, nor one a shell reads as an option.
+    while (out.startsWith(QLatin1Char('.')) || out.startsWith(QLatin1Char('-')))
+        out.remove(0, 1);
     return out.isEmpty() ? QStringLiteral("export") : out;
 }
 

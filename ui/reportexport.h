@@ -37,8 +37,8 @@ void chooseAndSave(QWidget* parent, const QString& title, const QList<Format>& f
 // The folder exports start in (the last one used, else the home folder), and remembering it.
 QString lastFolder();
 void rememberFolder(const QString& savedFile);
-// `name` made safe as a file name: "::" becomes "--", anything but letters, digits, '.', '_' and '-'
-// becomes '-'.
+// `name` made safe as a file name: "::" becomes "--", each run of anything but letters, digits, '.',
+// '_' and '-' becomes one '-' (none at the ends).
 QString safeFileName(const QString& name);
 
 } // namespace ReportExport

@@ -291,6 +291,13 @@ void TestFleet::someNodesOnly()
             QCOMPARE(n.value, alone.value);
         }
     }
+    // Exports say the nodes were chosen from a larger library.
+    const FleetResult some2 = lookupAcross(*engine, library, "profile::ntp.servers", {}, options);
+    QCOMPARE(some2.libraryNodes, std::size_t(4));
+    QCOMPARE(*json(fleetJson(some2)).asHash().find("library_nodes"), Value(4));
+    QVERIFY(fleetMarkdown(some2).rfind("`profile::ntp.servers` on 2 of 2 nodes (chosen from the library's 4)\n", 0) == 0);
+    const FleetResult all = lookupAcross(*engine, library, "profile::ntp.servers");
+    QVERIFY(fleetMarkdown(all).rfind("`profile::ntp.servers` on 4 of 4 nodes\n", 0) == 0);
     const std::vector<std::size_t> none;
     options.nodes = &none;
     const FleetResult empty = lookupAcross(*engine, library, "profile::ntp.servers", {}, options);

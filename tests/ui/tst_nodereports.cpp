@@ -13,6 +13,7 @@
 #include "nodediffpanel.h"
 #include "nodespanel.h"
 #include "topscope.h"
+#include "reportexport.h"
 #include "valueconvert.h"
 #include "windowfixture.h"
 
@@ -166,6 +167,18 @@ private Q_SLOTS:
         m.window->raisePanel(m.window->fleetPanel());
         QVERIFY(fleetShown.wait(WindowFixture::timeoutMs));
         QCOMPARE(m.window->fleetPanel()->model()->result()->key, std::string("profile::ntp.servers"));
+    }
+
+    // The names export dialogs suggest are plain file names that still read as what they hold.
+    void exportFileNames()
+    {
+        QCOMPARE(ReportExport::safeFileName(QStringLiteral("profile::ntp::servers-nodes")), QStringLiteral("profile--ntp--servers-nodes"));
+        QCOMPARE(ReportExport::safeFileName(QStringLiteral("Current facts (db01.example.com)-vs-build01.example.com")),
+                 QStringLiteral("Current-facts-db01.example.com-vs-build01.example.com"));
+        QCOMPARE(ReportExport::safeFileName(QStringLiteral("../../etc/passwd")), QStringLiteral("etc-passwd"));
+        QCOMPARE(ReportExport::safeFileName(QStringLiteral("a/b\\c")), QStringLiteral("a-b-c"));
+        QCOMPARE(ReportExport::safeFileName(QStringLiteral("  ")), QStringLiteral("export"));
+        QCOMPARE(ReportExport::safeFileName(QStringLiteral("web01-all-keys")), QStringLiteral("web01-all-keys"));
     }
 
     // A library whose first node is the one the current facts are for: the pickers start on the

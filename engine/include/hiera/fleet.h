@@ -71,6 +71,7 @@ struct FleetResult
     std::vector<FleetNodeResult> nodes; // in library order; only the nodes done when cancelled
     std::vector<FleetGroup> groups;     // largest first; equal sizes in order of their first node
     std::size_t total = 0;              // nodes asked for: the library's, or FleetOptions::nodes'
+    std::size_t libraryNodes = 0;       // nodes in the library (more than total when some were chosen)
     bool cancelled = false;
 
     std::size_t count(LookupResult::Status status) const;
@@ -118,7 +119,7 @@ struct FleetExportOptions
 // CSV (RFC 4180, a header row): node,status,value,file,level — status found / not found / error, the
 // value as JSON (the error message for errors).
 std::string fleetCsv(const FleetResult& result, const FleetExportOptions& options = {});
-// {"key": ..., "total": n, "cancelled": b, "groups": [{"status", "value"|"error", "count", "nodes": [...],
+// {"key": ..., "total": n, "library_nodes": m, "cancelled": b, "groups": [{"status", "value"|"error", "count", "nodes": [...],
 // "files": [...]}...], "nodes": [{"node", "status", "value"|"error", "file", "level", "files"}...]}
 std::string fleetJson(const FleetResult& result, const FleetExportOptions& options = {});
 // The same document as a Value (for YAML output: toYaml(fleetValue(r))).

@@ -264,6 +264,7 @@ static FleetResult runAcross(const Engine& engine, const NodeLibrary& library, s
             asked[i] = i;
     }
     result.total = asked.size();
+    result.libraryNodes = nodes.size();
     std::vector<FleetNodeResult> slots(asked.size());
     std::vector<char> done(asked.size(), 0);
     LevelNames levels(engine);

@@ -141,6 +141,7 @@ Value fleetValue(const FleetResult& result, const FleetExportOptions& options)
     Hash doc;
     doc.set("key", Value(result.key));
     doc.set("total", Value(static_cast<std::int64_t>(result.total)));
+    doc.set("library_nodes", Value(static_cast<std::int64_t>(result.libraryNodes)));
     doc.set("cancelled", Value(result.cancelled));
     doc.set("groups", Value(std::move(groups)));
     doc.set("nodes", Value(std::move(nodes)));
@@ -157,7 +158,9 @@ std::string fleetMarkdown(const FleetResult& result, const FleetExportOptions& o
     const bool revealSecrets = options.revealSecrets;
     constexpr std::size_t kNamesShown = 5;
     std::string out = "`" + markdownCell(result.key) + "` on " + std::to_string(result.nodes.size()) + " of "
-                      + std::to_string(result.total) + " nodes" + (result.cancelled ? " (cancelled)" : "") + "\n\n";
+                      + std::to_string(result.total) + " nodes"
+                      + (result.libraryNodes > result.total ? " (chosen from the library's " + std::to_string(result.libraryNodes) + ")" : "")
+                      + (result.cancelled ? " (cancelled)" : "") + "\n\n";
     out += "| nodes | count | value | files |\n|---|---:|---|---|\n";
     for (const auto& g : result.groups) {
         std::string names;
