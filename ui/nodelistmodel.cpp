@@ -59,17 +59,22 @@ void NodeListModel::rebuild()
     m_cells.assign(m_library ? m_library->size() : 0, std::nullopt);
 }
 
-const QStringList& NodeListModel::cells(int row) const
+const NodeListModel::RowCells& NodeListModel::cells(int row) const
 {
-    std::optional<QStringList>& cached = m_cells[static_cast<std::size_t>(row)];
+    std::optional<RowCells>& cached = m_cells[static_cast<std::size_t>(row)];
     if (!cached) {
         const hiera::Node& node = m_library->nodes()[static_cast<std::size_t>(row)];
-        QStringList values;
+        RowCells cells;
         for (const QString& column : std::as_const(m_columns)) {
             const std::optional<hiera::Value> v = node.scope->lookup(ValueConvert::toStd(column));
-            values << (v ? ValueConvert::displayText(*v) : QString());
+            cells.text << (v ? ValueConvert::displayText(*v) : QString());
+            QStringList items;
+            if (v && v->isArray())
+                for (const hiera::Value& item : v->asArray())
+                    items << ValueConvert::displayText(item);
+            cells.items.push_back(std::move(items));
         }
-        cached = std::move(values);
+        cached = std::move(cells);
     }
     return *cached;
 }
@@ -106,8 +111,10 @@ QVariant NodeListModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         if (index.column() == 0)
             return ValueConvert::toQString(node.name);
-        return cells(index.row()).value(index.column() - 1);
+        return cells(index.row()).text.value(index.column() - 1);
     }
+    if (role == ItemsRole && index.column() > 0)
+        return cells(index.row()).items[static_cast<std::size_t>(index.column() - 1)];
     if (role == Qt::ToolTipRole && index.column() == 0)
         return tr("%1\nfrom %2 (%3)")
             .arg(ValueConvert::toQString(node.name), ValueConvert::toQString(node.sourceFile),

@@ -15,6 +15,10 @@
 class NodeListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
+    // A fact column's items, when its value is an array (each item's display text): a filter's
+    // `datacenters=us-east` matches a node whose datacenters list holds us-east.
+    enum Role { ItemsRole = Qt::UserRole + 1 };
+
     explicit NodeListModel(QObject* parent = nullptr);
 
     void setLibrary(NodeLibraryPtr library);
@@ -42,10 +46,14 @@ private:
 
     NodeLibraryPtr m_library;
     QStringList m_columns;
-    const QStringList& cells(int row) const;
+    struct RowCells {
+        QStringList text;                // per fact column
+        std::vector<QStringList> items;  // per fact column: an array's items, else empty
+    };
+    const RowCells& cells(int row) const;
 
     // Display text per node and fact column, made when a row is first asked for (a view asks only for
     // the rows it shows; 20,000 nodes are not looked up on the GUI thread when a library opens) and
     // kept: the view asks again on every paint, and a scope lookup is not free.
-    mutable std::vector<std::optional<QStringList>> m_cells;
+    mutable std::vector<std::optional<RowCells>> m_cells;
 };

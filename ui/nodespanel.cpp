@@ -29,8 +29,8 @@ namespace {
 const QString libraryKey = QStringLiteral("nodes/library");
 
 // Space-separated terms, all of which a row must meet: "text" keeps the rows where any column
-// contains it; "fact=value" the rows whose column of that fact equals it. The fact is a column's name
-// ("facts.role") or its last part ("role"). Both ignore case.
+// contains it; "fact=value" the rows whose column of that fact equals it, or is a list holding it. The
+// fact is a column's name ("facts.role") or its last part ("role"). Both ignore case.
 class NodeFilter : public QSortFilterProxyModel {
 public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
@@ -85,8 +85,11 @@ private:
     {
         if (term.column == NoSuchColumn)
             return false;
-        if (term.column >= 0)
-            return sourceModel()->index(row, term.column, parent).data().toString().compare(term.text, Qt::CaseInsensitive) == 0;
+        if (term.column >= 0) {
+            const QModelIndex cell = sourceModel()->index(row, term.column, parent);
+            return cell.data().toString().compare(term.text, Qt::CaseInsensitive) == 0
+                || cell.data(NodeListModel::ItemsRole).toStringList().contains(term.text, Qt::CaseInsensitive);
+        }
         for (int c = 0; c < sourceModel()->columnCount(parent); ++c)
             if (sourceModel()->index(row, c, parent).data().toString().contains(term.text, Qt::CaseInsensitive))
                 return true;
@@ -117,7 +120,8 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     m_filter->setPlaceholderText(tr("Filter: text, or fact=value"));
     m_filter->setToolTip(tr("<p>Keeps the nodes that match every word:</p><ul>"
                             "<li><b>web</b>: the name or a column contains it</li>"
-                            "<li><b>facts.role=db</b> or <b>role=db</b>: that column is exactly db</li></ul>"
+                            "<li><b>facts.role=db</b> or <b>role=db</b>: that column is exactly db</li>"
+                            "<li><b>datacenters=dc1</b>: that column is a list holding dc1</li></ul>"
                             "<p>For example <b>role=db env=prod</b>. Case is ignored.</p>"));
     m_filter->setClearButtonEnabled(true);
     // Escape clears the filter, as in a browser's find bar.

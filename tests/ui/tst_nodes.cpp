@@ -23,6 +23,7 @@
 #include <QTableView>
 #include <QTreeView>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -145,6 +146,16 @@ private Q_SLOTS:
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers.0")));
         NodesPanel* panel = m.window->nodesPanel();
         openLibrary(m.demoPath(QStringLiteral("facts")));
+        // fact=value also matches one item of a list fact: the nodes whose datacenters hold it.
+        for (const char* dc : { "dc1", "dc2" }) {
+            int expected = 0;
+            for (const hiera::Node& node : m.window->fleetRunner()->library()->nodes())
+                if (const auto v = node.scope->lookup("facts.datacenters"); v && v->isArray())
+                    expected += std::count(v->asArray().begin(), v->asArray().end(), hiera::Value(dc)) > 0 ? 1 : 0;
+            panel->filterEdit()->setText(QStringLiteral("datacenters=%1").arg(QLatin1String(dc)));
+            QVERIFY(expected > 0);
+            QCOMPARE(panel->proxy()->rowCount(), expected);
+        }
         panel->filterEdit()->setText(QStringLiteral("role=web"));
         QCOMPARE(panel->proxy()->rowCount(), 2);
         openLibrary(m.demoPath(QStringLiteral("facts")));
