@@ -114,6 +114,16 @@ FleetPanel::FleetPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     connect(runner, &LookupRunner::engineLoaded, this, [this] { m_model->setResult(nullptr, {}, false); });
     connect(fleet, &FleetRunner::libraryLoaded, m_refresh, &ShownRefresh::request);
     connect(fleet, &FleetRunner::libraryLoaded, this, &FleetPanel::updateButtons);
+    // Another library is read: the previous one's answers leave the screen (the same one read again,
+    // after a save, keeps them until its new answers arrive).
+    connect(fleet, &FleetRunner::libraryLoading, this, [this](const QString& path) {
+        if (path == m_fleet->libraryPath() || !m_model->result())
+            return;
+        const FleetResultPtr previous = m_model->result();
+        m_model->setResult(nullptr, {}, false);
+        m_runner->releaseLater(previous);
+        updateButtons();
+    });
     connect(runner, &LookupRunner::engineLoaded, this, &FleetPanel::updateButtons);
     connect(m_view, &QTreeView::activated, this, [this](const QModelIndex& index) {
         const QString name = index.data(FleetModel::NodeNameRole).toString();

@@ -43,6 +43,7 @@ void FleetRunner::loadLibrary(const QString& path)
     auto progress = std::make_shared<Progress>();
     progress->what = tr("Reading facts");
     track(progress);
+    Q_EMIT libraryLoading(path);
     m_loads.submit([path, progress]() -> LibraryResult {
         LibraryResult result { path, nullptr, {} };
         try {

@@ -59,6 +59,8 @@ public:
     void release(std::shared_ptr<const void> data) { releaseLater(std::move(data)); }
 
 Q_SIGNALS:
+    // Reading `path` begins (libraryLoaded, libraryFailed or libraryCancelled follows).
+    void libraryLoading(const QString& path);
     void libraryLoaded(NodeLibraryPtr library);
     void libraryFailed(const QString& path, const QString& message);
     // Reading `path` was cancelled (Cancel): the library before, if any, stays.
