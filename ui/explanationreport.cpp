@@ -15,6 +15,7 @@
 #include <QPrinter>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QSettings>
 #include <QTextDocument>
 
 using hiera::TraceNode;
@@ -31,6 +32,15 @@ QString str(const std::string& s)
 {
     return QString::fromStdString(s);
 }
+
+// The extension a dialog filter names ("PDF (*.pdf)": ".pdf"); Markdown's for none.
+QString extensionOf(const QString& filter)
+{
+    const QRegularExpressionMatch ext = QRegularExpression(QStringLiteral("\\*(\\.[a-z]+)")).match(filter);
+    return ext.hasMatch() ? ext.captured(1) : QStringLiteral(".md");
+}
+
+const QLatin1String kFormatSetting("export/format/explanation");
 
 // Files under the hierarchy's directory are named from there (data/common.yaml:53): the report names
 // the hierarchy itself in full once, and absolute paths made the tables three times as tall.
@@ -329,21 +339,38 @@ QString ExplanationReport::fileFilters()
     return tr("Markdown (*.md);;HTML, self-contained (*.html);;JSON (*.json);;PDF (*.pdf)");
 }
 
-QString ExplanationReport::suggestedFileName(const std::string& key, const QString& factsPath)
+QString ExplanationReport::suggestedFileName(const std::string& key, const QString& factsPath, const QString& filter)
 {
     QString name = str(key);
     if (!factsPath.isEmpty())
         name += QLatin1Char('-') + QFileInfo(factsPath).completeBaseName();
     name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("-"));
-    return name + QStringLiteral(".md");
+    return name + extensionOf(filter);
+}
+
+QString ExplanationReport::lastFilter()
+{
+    const QStringList filters = fileFilters().split(QStringLiteral(";;"));
+    const QString suffix = QSettings().value(kFormatSetting).toString();
+    for (const QString& filter : filters)
+        if (!suffix.isEmpty() && extensionOf(filter) == QLatin1Char('.') + suffix)
+            return filter;
+    return filters.front();
+}
+
+void ExplanationReport::rememberFormat(const QString& savedPath)
+{
+    const QString suffix = QFileInfo(savedPath).suffix().toLower();
+    for (const QString& filter : fileFilters().split(QStringLiteral(";;")))
+        if (extensionOf(filter) == QLatin1Char('.') + suffix)
+            QSettings().setValue(kFormatSetting, suffix);
 }
 
 QString ExplanationReport::withExtension(const QString& path, const QString& selectedFilter)
 {
     if (!QFileInfo(path).suffix().isEmpty())
         return path;
-    const QRegularExpressionMatch ext = QRegularExpression(QStringLiteral("\\*(\\.[a-z]+)")).match(selectedFilter);
-    return path + (ext.hasMatch() ? ext.captured(1) : QStringLiteral(".md"));
+    return path + extensionOf(selectedFilter);
 }
 
 bool ExplanationReport::save(const QString& path, QString* error) const

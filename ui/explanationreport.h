@@ -31,9 +31,13 @@ struct ExplanationReport
     // From a file name's extension (.md, .html/.htm, .json, .pdf); Markdown otherwise.
     static Format formatFor(const QString& path);
     // The export dialog's filters, and the name it suggests: what was looked up, for which facts
-    // (profile--ntp-web01.example.com.md).
+    // (profile--ntp-web01.example.com.md), with the extension of `filter` (Markdown's without one).
     static QString fileFilters();
-    static QString suggestedFileName(const std::string& key, const QString& factsPath);
+    static QString suggestedFileName(const std::string& key, const QString& factsPath, const QString& filter = QString());
+    // The filter of the format the last explanation was exported in (Markdown's before any), and
+    // remembering it from the name of a file just saved.
+    static QString lastFilter();
+    static void rememberFormat(const QString& savedPath);
     // A path typed without an extension gets the one of the filter chosen (the format follows it).
     static QString withExtension(const QString& path, const QString& selectedFilter);
 

@@ -625,8 +625,9 @@ void MainWindow::exportExplanationDialog()
     if (!lastOutcome())
         return;
     // A name that says what it is (profile--ntp-web01.example.com.md), in the folder used last time.
-    const QString name = ExplanationReport::suggestedFileName(lastOutcome()->request.key, m_facts->path());
-    QString filter;
+    // The format is the one used last time.
+    QString filter = ExplanationReport::lastFilter();
+    const QString name = ExplanationReport::suggestedFileName(lastOutcome()->request.key, m_facts->path(), filter);
     QString path = QFileDialog::getSaveFileName(this, tr("Export explanation"), QDir(ReportExport::lastFolder()).filePath(name),
                                                 ExplanationReport::fileFilters(), &filter);
     if (path.isEmpty())
@@ -634,8 +635,12 @@ void MainWindow::exportExplanationDialog()
     path = ExplanationReport::withExtension(path, filter);
     ReportExport::rememberFolder(path);
     QString error;
-    if (!explanationReport().save(path, &error))
+    if (!explanationReport().save(path, &error)) {
         answerBanner()->showMessage(MessageBanner::Kind::Error, error);
+        return;
+    }
+    ExplanationReport::rememberFormat(path);
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
 
 void MainWindow::printExplanationDialog()

@@ -20,6 +20,18 @@ QString tr(const char* text)
     return QCoreApplication::translate("ReportExport", text);
 }
 
+// The format a file's name asks for ("yml" is YAML too), or null.
+const Format* formatOf(const QString& path, const QList<Format>& formats)
+{
+    QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("yml"))
+        suffix = QStringLiteral("yaml");
+    for (const Format& f : formats)
+        if (f.suffix == suffix)
+            return &f;
+    return nullptr;
+}
+
 } // namespace
 
 bool save(const QString& path, const QList<Format>& formats, QString* error)
@@ -28,11 +40,9 @@ bool save(const QString& path, const QList<Format>& formats, QString* error)
         *error = tr("Nothing to export yet");
         return false;
     }
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    const Format* format = &formats.front();
-    for (const Format& f : formats)
-        if (f.suffix == suffix || (f.suffix == QLatin1String("yaml") && suffix == QLatin1String("yml")))
-            format = &f;
+    const Format* format = formatOf(path, formats);
+    if (!format)
+        format = &formats.front();
     const std::string text = format->write();
     QSaveFile file(path);
     const auto size = static_cast<qint64>(text.size());
@@ -52,6 +62,35 @@ QString lastFolder()
 void rememberFolder(const QString& savedFile)
 {
     QSettings().setValue(QStringLiteral("export/folder"), QFileInfo(savedFile).absolutePath());
+}
+
+namespace {
+
+// The formats a panel offers name its remembered choice, so each panel keeps its own
+// ("csv-json-md" for the fleet view, "yaml-json-csv" for All keys) whatever the UI language.
+QString formatSettingsKey(const QList<Format>& formats)
+{
+    QStringList suffixes;
+    for (const Format& format : formats)
+        suffixes << format.suffix;
+    return QStringLiteral("export/format/") + suffixes.join(QLatin1Char('-'));
+}
+
+} // namespace
+
+qsizetype preferredFormat(const QList<Format>& formats)
+{
+    const QString suffix = QSettings().value(formatSettingsKey(formats)).toString();
+    for (qsizetype i = 0; i < formats.size(); ++i)
+        if (formats[i].suffix == suffix)
+            return i;
+    return 0;
+}
+
+void rememberFormat(const QList<Format>& formats, const QString& savedFile)
+{
+    if (const Format* format = formatOf(savedFile, formats))
+        QSettings().setValue(formatSettingsKey(formats), format->suffix);
 }
 
 QString safeFileName(const QString& name)
@@ -82,15 +121,14 @@ void chooseAndSave(QWidget* parent, const QString& title, const QList<Format>& f
     QStringList filters;
     for (const Format& format : formats)
         filters << QStringLiteral("%1 (*.%2)").arg(format.name, format.suffix);
-    QString chosen;
+    const qsizetype preferred = preferredFormat(formats);
+    QString chosen = filters.value(preferred);
     const QString suggestion = QDir(lastFolder()).filePath(
-        safeFileName(suggestedName) + (formats.isEmpty() ? QString() : QLatin1Char('.') + formats.front().suffix));
+        safeFileName(suggestedName) + (formats.isEmpty() ? QString() : QLatin1Char('.') + formats[preferred].suffix));
     QString path = QFileDialog::getSaveFileName(parent, title, suggestion, filters.join(QStringLiteral(";;")), &chosen);
     if (path.isEmpty())
         return;
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    const bool known = std::any_of(formats.begin(), formats.end(), [&](const Format& f) { return f.suffix == suffix; });
-    if (!known && !formats.isEmpty()) {
+    if (!formatOf(path, formats) && !formats.isEmpty()) {
         const qsizetype picked = std::max<qsizetype>(0, filters.indexOf(chosen));
         path += QLatin1Char('.') + formats[picked].suffix;
     }
@@ -100,6 +138,7 @@ void chooseAndSave(QWidget* parent, const QString& title, const QList<Format>& f
         return;
     }
     rememberFolder(path);
+    rememberFormat(formats, path);
     // Said where the window says what it did (File ▸ Save does the same).
     if (auto* window = qobject_cast<QMainWindow*>(parent->window()))
         window->statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);

@@ -29,14 +29,19 @@ struct Format {
 // (QSaveFile). On failure (nothing to save, a write error), false and `error` says it in one line.
 bool save(const QString& path, const QList<Format>& formats, QString* error);
 // The save dialog, opening in the folder of the last export (any kind) with `suggestedName` (made safe
-// for a file name, the first format's suffix added) filled in; a name typed without a known suffix
-// gets the chosen filter's. Then save(); a failure is said in `status`.
+// for a file name, the suffix of the format last saved from these formats added, else the first's) filled
+// in and that format's filter chosen; a name typed without a known suffix gets the chosen filter's.
+// Then save(); a failure is said in `status`.
 void chooseAndSave(QWidget* parent, const QString& title, const QList<Format>& formats, QLabel* status,
                    const QString& suggestedName);
 
 // The folder exports start in (the last one used, else the home folder), and remembering it.
 QString lastFolder();
 void rememberFolder(const QString& savedFile);
+// Which of `formats` the dialog starts with: the one last saved from the same formats (so each panel
+// remembers its own), else the first. rememberFormat() records the format of a file just saved.
+qsizetype preferredFormat(const QList<Format>& formats);
+void rememberFormat(const QList<Format>& formats, const QString& savedFile);
 // `name` made safe as a file name: "::" becomes "--", each run of anything but letters, digits, '.',
 // '_' and '-' becomes one '-' (none at the ends).
 QString safeFileName(const QString& name);

@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QSettings>
 
 class TestExplanationExport : public QObject {
     Q_OBJECT
@@ -51,6 +52,16 @@ private Q_SLOTS:
             QStringLiteral("/tmp/r.json"));
         QCOMPARE(ExplanationReport::formatFor(ExplanationReport::withExtension(QStringLiteral("/tmp/r"), QStringLiteral("PDF (*.pdf)"))),
             ExplanationReport::Format::Pdf);
+        // The dialog starts with the format exported last; a name saved in no offered format changes nothing.
+        QSettings().remove(QStringLiteral("export"));
+        QCOMPARE(ExplanationReport::lastFilter(), QStringLiteral("Markdown (*.md)"));
+        ExplanationReport::rememberFormat(QStringLiteral("/tmp/r.html"));
+        QCOMPARE(ExplanationReport::lastFilter(), QStringLiteral("HTML, self-contained (*.html)"));
+        QCOMPARE(ExplanationReport::suggestedFileName("k", QString(), ExplanationReport::lastFilter()), QStringLiteral("k.html"));
+        ExplanationReport::rememberFormat(QStringLiteral("/tmp/r.txt"));
+        QCOMPARE(ExplanationReport::lastFilter(), QStringLiteral("HTML, self-contained (*.html)"));
+        ExplanationReport::rememberFormat(QStringLiteral("/tmp/R.PDF"));
+        QCOMPARE(ExplanationReport::lastFilter(), QStringLiteral("PDF (*.pdf)"));
         // Every filter the dialog offers names a format save() writes.
         for (const QString& filter : ExplanationReport::fileFilters().split(QStringLiteral(";;")))
             QVERIFY(ExplanationReport::withExtension(QStringLiteral("r"), filter) != QStringLiteral("r.md") || filter.contains(QLatin1String("*.md")));

@@ -21,13 +21,18 @@
 #include <hiera/nodedata.h>
 #include <hiera/valueformat.h>
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
 
 #include <map>
 #include <set>
@@ -170,6 +175,60 @@ private Q_SLOTS:
     }
 
     // The names export dialogs suggest are plain file names that still read as what they hold.
+    // The save dialog starts with the format last saved from the same panel's formats (each set of
+    // formats its own), "yml" counts as YAML, and a name typed without a suffix gets the chosen filter's.
+    void exportRemembersTheLastFormat()
+    {
+        QSettings().remove(QStringLiteral("export"));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        ReportExport::rememberFolder(dir.filePath(QStringLiteral("x")));
+        const QList<ReportExport::Format> report = {
+            { QStringLiteral("CSV"), QStringLiteral("csv"), [] { return std::string("a,b\n"); } },
+            { QStringLiteral("JSON"), QStringLiteral("json"), [] { return std::string("{}\n"); } },
+            { QStringLiteral("YAML"), QStringLiteral("yaml"), [] { return std::string("a: 1\n"); } },
+        };
+        const QList<ReportExport::Format> other = { report[1], report[0] };
+        QCOMPARE(ReportExport::preferredFormat(report), 0);
+
+        QWidget parent;
+        QLabel status;
+        // Answers the dialog: checks what it starts with, then saves `typed` with `filter` chosen.
+        const auto exportThrough = [&](const QString& expectName, const QString& expectFilter, const QString& filter,
+                                       const QString& typed) {
+            bool seen = false;
+            QTimer::singleShot(0, [&] {
+                auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+                QVERIFY(dialog);
+                seen = true;
+                auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+                QVERIFY(name);
+                QCOMPARE(name->text(), expectName);
+                QCOMPARE(dialog->selectedNameFilter(), expectFilter);
+                dialog->selectNameFilter(filter);
+                name->setText(typed);
+                static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept is protected
+            });
+            ReportExport::chooseAndSave(&parent, QStringLiteral("Export"), report, &status, QStringLiteral("web01 report"));
+            QVERIFY(seen);
+        };
+
+        exportThrough(QStringLiteral("web01-report.csv"), QStringLiteral("CSV (*.csv)"), QStringLiteral("JSON (*.json)"),
+                      QStringLiteral("first"));
+        QCOMPARE(UiTest::readFile(dir.filePath(QStringLiteral("first.json"))), QByteArray("{}\n"));
+        QCOMPARE(ReportExport::preferredFormat(report), 1);
+        QCOMPARE(ReportExport::preferredFormat(other), 0); // another panel's formats keep their own
+
+        exportThrough(QStringLiteral("web01-report.json"), QStringLiteral("JSON (*.json)"), QStringLiteral("JSON (*.json)"),
+                      QStringLiteral("second.yml"));
+        QCOMPARE(UiTest::readFile(dir.filePath(QStringLiteral("second.yml"))), QByteArray("a: 1\n"));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("second.yml.json"))));
+        QCOMPARE(ReportExport::preferredFormat(report), 2);
+
+        ReportExport::rememberFormat(report, QStringLiteral("notes.txt")); // not one of them: kept as it was
+        QCOMPARE(ReportExport::preferredFormat(report), 2);
+    }
+
     void exportFileNames()
     {
         QCOMPARE(ReportExport::safeFileName(QStringLiteral("profile::ntp::servers-nodes")), QStringLiteral("profile--ntp--servers-nodes"));
