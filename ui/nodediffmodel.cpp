@@ -107,12 +107,68 @@ QVariant NodeDiffModel::data(const QModelIndex& index, int role) const
     }
 }
 
+namespace {
+
+// Where a name's host starts and ends: inside a closing "(…)" when the name ends with one.
+std::pair<qsizetype, qsizetype> hostSpan(const QString& name)
+{
+    if (name.endsWith(QLatin1Char(')'))) {
+        const qsizetype open = name.lastIndexOf(QLatin1Char('('));
+        if (open >= 0)
+            return { open + 1, name.size() - 1 };
+    }
+    return { 0, name.size() };
+}
+
+// The name's host domain (".example.com"), empty for a host without one.
+QString domainOf(const QString& name)
+{
+    const auto [begin, end] = hostSpan(name);
+    const qsizetype dot = name.indexOf(QLatin1Char('.'), begin);
+    return dot > begin && dot < end - 1 ? name.mid(dot, end - dot) : QString();
+}
+
+QString withoutDomain(const QString& name, qsizetype domainLength)
+{
+    const qsizetype end = hostSpan(name).second;
+    return name.left(end - domainLength) + name.mid(end);
+}
+
+} // namespace
+
+std::pair<QString, QString> NodeDiffModel::shortNames(const QString& a, const QString& b)
+{
+    const QString domain = domainOf(a);
+    if (domain.isEmpty() || domain.compare(domainOf(b), Qt::CaseInsensitive) != 0)
+        return { a, b };
+    QString shortA = withoutDomain(a, domain.size());
+    QString shortB = withoutDomain(b, domain.size());
+    if (shortA == shortB)
+        return { a, b };
+    return { shortA, shortB };
+}
+
 QVariant NodeDiffModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return {};
-    const QString a = m_report ? m_report->nameA : tr("A");
-    const QString b = m_report ? m_report->nameB : tr("B");
+    const QString fullA = m_report ? m_report->nameA : tr("A");
+    const QString fullB = m_report ? m_report->nameB : tr("B");
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case ValueAColumn:
+            return tr("The answer for %1").arg(fullA);
+        case ValueBColumn:
+            return tr("The answer for %1").arg(fullB);
+        case FilesAColumn:
+            return tr("The files that gave %1 its answer").arg(fullA);
+        case FilesBColumn:
+            return tr("The files that gave %1 its answer").arg(fullB);
+        default:
+            return {};
+        }
+    }
+    const auto [a, b] = shortNames(fullA, fullB);
     switch (section) {
     case KeyColumn:
         return tr("Key");

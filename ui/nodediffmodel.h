@@ -2,11 +2,14 @@
 
 // NodeDiffModel — two nodes compared on every key (a NodeDiffReport): one row per key whose answers
 // differ, with each side's value (compact JSON, "(not found)", "error: …"; secrets masked unless
-// revealed) and the files that contributed on each side. The headers name the two nodes.
+// revealed) and the files that contributed on each side. The headers name the two nodes, without the
+// domain they share (full names in the headers' tooltips).
 
 #include "nodereportrunner.h"
 
 #include <QAbstractTableModel>
+
+#include <utility>
 
 class NodeDiffModel : public QAbstractTableModel {
     Q_OBJECT
@@ -24,6 +27,12 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // Two node names without the DNS domain both hosts share, so headers stay readable:
+    // ("web01.example.com", "db01.example.com") gives ("web01", "db01"); a name in the form
+    // "Current facts (web01.example.com)" has its host shortened inside the parentheses. Names whose
+    // domains differ, or that would become equal, stay whole.
+    static std::pair<QString, QString> shortNames(const QString& a, const QString& b);
 
 private:
     QString answerText(const hiera::KeyDifference::Side& side) const;

@@ -229,6 +229,24 @@ private Q_SLOTS:
         QCOMPARE(ReportExport::preferredFormat(report), 2);
     }
 
+    void compareHeadersDropTheSharedDomain()
+    {
+        using P = std::pair<QString, QString>;
+        const auto shortNames = [](const char* a, const char* b) {
+            return NodeDiffModel::shortNames(QString::fromUtf8(a), QString::fromUtf8(b));
+        };
+        QCOMPARE(shortNames("web01.example.com", "db01.example.com"), P("web01", "db01"));
+        QCOMPARE(shortNames("Current facts (web01.example.com)", "db01.Example.com"), P("Current facts (web01)", "db01"));
+        QCOMPARE(shortNames("web01.dc1.example.com", "web01.dc2.example.com"), P("web01.dc1.example.com", "web01.dc2.example.com"));
+        QCOMPARE(shortNames("web01.example.com", "web01.example.com"), P("web01.example.com", "web01.example.com"));
+        QCOMPARE(shortNames("web01", "db01"), P("web01", "db01"));
+        QCOMPARE(shortNames("web01.", "db01."), P("web01.", "db01."));
+        QCOMPARE(shortNames("a.x (b)", "c.x"), P("a.x (b)", "c.x"));
+        QCOMPARE(shortNames("(web01.example.com)", "db01.example.com"), P("(web01)", "db01"));
+        QCOMPARE(shortNames("Current facts ()", "db01.example.com"), P("Current facts ()", "db01.example.com"));
+        QCOMPARE(shortNames("", ""), P("", ""));
+    }
+
     void exportFileNames()
     {
         QCOMPARE(ReportExport::safeFileName(QStringLiteral("profile::ntp::servers-nodes")), QStringLiteral("profile--ntp--servers-nodes"));
@@ -273,7 +291,11 @@ private Q_SLOTS:
         checkDiff();
         const NodeDiffModel* model = panel->model();
         QVERIFY(model->rowCount() > 0);
-        QCOMPARE(model->headerData(NodeDiffModel::ValueAColumn, Qt::Horizontal).toString(), QStringLiteral("web01.example.com"));
+        // The headers drop the domain both nodes share; their tooltips name the nodes in full.
+        QCOMPARE(model->headerData(NodeDiffModel::ValueAColumn, Qt::Horizontal).toString(), QStringLiteral("web01"));
+        QCOMPARE(model->headerData(NodeDiffModel::FilesBColumn, Qt::Horizontal).toString(), QStringLiteral("Files (db01)"));
+        QVERIFY(model->headerData(NodeDiffModel::ValueAColumn, Qt::Horizontal, Qt::ToolTipRole).toString().contains(
+            QLatin1String("web01.example.com")));
 
         // Prefix: only keys starting with it, and all of those that differ.
         std::set<std::string> all;
