@@ -343,20 +343,21 @@ void TestFleet::csvExport()
         const FleetResult r = lookupAcross(*engine, library, key);
         const QList<QStringList> rows = parseCsv(QString::fromStdString(fleetCsv(r)));
         QCOMPARE(rows.size(), qsizetype(r.nodes.size() + 1));
-        QCOMPARE(rows[0], (QStringList{QStringLiteral("node"), QStringLiteral("status"), QStringLiteral("value"),
-                                       QStringLiteral("file"), QStringLiteral("level")}));
+        QCOMPARE(rows[0], (QStringList{QStringLiteral("node"), QStringLiteral("key"), QStringLiteral("status"),
+                                       QStringLiteral("value"), QStringLiteral("file"), QStringLiteral("level")}));
         for (std::size_t i = 0; i < r.nodes.size(); ++i) {
             const QStringList& row = rows[qsizetype(i + 1)];
             const FleetNodeResult& n = r.nodes[i];
-            QCOMPARE(row.size(), 5);
+            QCOMPARE(row.size(), 6);
             QCOMPARE(row[0], qs(n.name));
-            QCOMPARE(row[1], QString::fromLatin1(fleetStatusName(n.status)));
+            QCOMPARE(row[1], QString::fromLatin1(key));
+            QCOMPARE(row[2], QString::fromLatin1(fleetStatusName(n.status)));
             if (n.status == LookupResult::Status::Found)
-                QCOMPARE(json(ss(row[2])), n.value);
+                QCOMPARE(json(ss(row[3])), n.value);
             else
-                QCOMPARE(row[2], qs(n.error));
-            QCOMPARE(row[3], qs(n.file));
-            QCOMPARE(row[4], qs(n.level));
+                QCOMPARE(row[3], qs(n.error));
+            QCOMPARE(row[4], qs(n.file));
+            QCOMPARE(row[5], qs(n.level));
         }
     }
     const FleetResult odd = lookupAcross(*engine, library, "odd");
@@ -422,7 +423,7 @@ void TestFleet::exportsNameFilesFromTheRepository()
     const QList<QStringList> rows = parseCsv(QString::fromStdString(fleetCsv(r, options)));
     for (std::size_t i = 0; i < r.nodes.size(); ++i) {
         QVERIFY(!qs(relativePath(r.nodes[i].file, tree.path())).startsWith(QLatin1Char('/')));
-        QCOMPARE(rows[qsizetype(i + 1)][3], qs(relativePath(r.nodes[i].file, tree.path())));
+        QCOMPARE(rows[qsizetype(i + 1)][4], qs(relativePath(r.nodes[i].file, tree.path())));
     }
     const Value doc = json(fleetJson(r, options));
     QCOMPARE(doc.asHash().find("nodes")->asArray()[0].asHash().find("files")->asArray()[0],
@@ -436,7 +437,7 @@ void TestFleet::cli_data()
     QTest::addColumn<QStringList>("extra");
     QTest::addColumn<QString>("expected");
     QTest::newRow("table") << QStringList{} << QStringLiteral("3 nodes");
-    QTest::newRow("csv") << QStringList{QStringLiteral("--format"), QStringLiteral("csv")} << QStringLiteral("n2,found,\"\"\"common\"\"\"");
+    QTest::newRow("csv") << QStringList{QStringLiteral("--format"), QStringLiteral("csv")} << QStringLiteral("n2,k,found,\"\"\"common\"\"\"");
     QTest::newRow("json") << QStringList{QStringLiteral("--format"), QStringLiteral("json")} << QStringLiteral("\"count\": 3");
     QTest::newRow("markdown") << QStringList{QStringLiteral("--format=markdown")} << QStringLiteral("| 3 |");
     QTest::newRow("yaml") << QStringList{QStringLiteral("--format"), QStringLiteral("yaml")} << QStringLiteral("count: 3");

@@ -231,7 +231,7 @@ private Q_SLOTS:
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
         QCOMPARE(lines.size(), 5); // header + 4 nodes
-        QVERIFY(lines.first().startsWith("node,status,value"));
+        QVERIFY(lines.first().startsWith("node,key,status,value"));
         QVERIFY2(m.window->fleetPanel()->exportTo(out.filePath(QStringLiteral("fleet.json")), &error), qPrintable(error));
         QFile json(out.filePath(QStringLiteral("fleet.json")));
         QVERIFY(json.open(QIODevice::ReadOnly));

@@ -116,7 +116,7 @@ struct FleetExportOptions
     // absolute paths.
     std::string relativeTo;
 };
-// CSV (RFC 4180, a header row): node,status,value,file,level — status found / not found / error, the
+// CSV (RFC 4180, a header row): node,key,status,value,file,level — status found / not found / error, the
 // value as JSON (the error message for errors).
 std::string fleetCsv(const FleetResult& result, const FleetExportOptions& options = {});
 // {"key": ..., "total": n, "library_nodes": m, "cancelled": b, "groups": [{"status", "value"|"error", "count", "nodes": [...],

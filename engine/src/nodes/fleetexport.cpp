@@ -89,9 +89,12 @@ std::string answerText(LookupResult::Status status, const Value& value, const st
 std::string fleetCsv(const FleetResult& result, const FleetExportOptions& options)
 {
     const bool revealSecrets = options.revealSecrets;
-    std::string out = "node,status,value,file,level\r\n";
+    // The key on every row, as the all-keys CSV names the node on every row: files of several keys
+    // concatenated stay readable.
+    std::string out = "node,key,status,value,file,level\r\n";
+    const std::string key = csvField(result.key);
     for (const auto& n : result.nodes) {
-        out += csvField(n.name) + ',' + csvField(fleetStatusName(n.status)) + ','
+        out += csvField(n.name) + ',' + key + ',' + csvField(fleetStatusName(n.status)) + ','
                + csvField(answerText(n.status, n.value, n.error, revealSecrets)) + ','
                + csvField(detail::relativePath(n.file, options.relativeTo)) + ','
                + csvField(n.level) + "\r\n";
