@@ -32,6 +32,7 @@ private Q_SLOTS:
     void storedOnce();
     void aliasesStayShared();
     void loadNodesReadsTheirFiles();
+    void duplicateNodeKeepsTheFileNamedAfterIt();
 };
 
 namespace {
@@ -374,6 +375,33 @@ void TestNodeLibrary::loadNodesReadsTheirFiles()
         QCOMPARE(all.errors().size(), std::size_t(1));
     }
     QVERIFY(NodeLibrary::loadNodes(tree.path(), {"other"}).find("other"));
+}
+
+// Two files naming one node: the whole library and a read of that node alone keep the same file, the one
+// named after the node wherever it sorts; without one, the first file in name order. Said once, naming both.
+void TestNodeLibrary::duplicateNodeKeepsTheFileNamedAfterIt()
+{
+    TempTree tree({{QStringLiteral("copy-of-web.yaml"), "clientcert: web.example.com\nrole: copy\n"},
+                   {QStringLiteral("web.example.com.yaml"), "clientcert: web.example.com\nrole: named\n"},
+                   {QStringLiteral("z-copy-of-web.yaml"), "clientcert: web.example.com\nrole: late\n"},
+                   {QStringLiteral("a1.yaml"), "clientcert: db.example.com\nrole: first\n"},
+                   {QStringLiteral("a2.yaml"), "clientcert: db.example.com\nrole: second\n"}});
+    QVERIFY(tree.isValid());
+    const NodeLibrary all = NodeLibrary::load(tree.path());
+    QCOMPARE(all.size(), std::size_t(2));
+    QCOMPARE(*all.find("web.example.com")->scope->lookup("role"), Value("named"));
+    QCOMPARE(*all.find("db.example.com")->scope->lookup("role"), Value("first"));
+    const NodeLibrary one = NodeLibrary::loadNodes(tree.path(), {"web.example.com"});
+    QCOMPARE(*one.find("web.example.com")->scope->lookup("role"), Value("named"));
+    QCOMPARE(all.warnings().size(), std::size_t(3));
+    for (const std::string& w : all.warnings()) {
+        if (w.find("web.example.com") != std::string::npos)
+            QVERIFY2(w.find("web.example.com.yaml is named after it") != std::string::npos, w.c_str());
+        else
+            QVERIFY2(w.find("a2.yaml is ignored, ") != std::string::npos && w.find("a1.yaml names it too") != std::string::npos, w.c_str());
+    }
+    // The node keeps its place in the list (where its first file put it).
+    QCOMPARE(all.nodes()[0].name, std::string("db.example.com"));
 }
 
 QTEST_APPLESS_MAIN(TestNodeLibrary)

@@ -146,6 +146,16 @@ NodeLibrary NodeLibrary::loadNodes(const std::string& path, const std::vector<st
     return load(path, options);
 }
 
+namespace {
+
+// A file named after its node (web01.example.com.yaml for web01.example.com).
+bool isNamedAfter(const Node& node)
+{
+    return fs::path(node.sourceFile).stem().string() == node.name;
+}
+
+} // namespace
+
 NodeLibrary NodeLibrary::loadFiles(const std::string& path, const std::vector<std::string>& files,
                                    const NodeLibraryOptions& options)
 {
@@ -177,9 +187,17 @@ NodeLibrary NodeLibrary::loadFiles(const std::string& path, const std::vector<st
         for (auto& node : r.nodes) {
             auto [it, inserted] = library.m_byName.emplace(node.name, library.m_nodes.size());
             if (!inserted) {
-                const Node& kept = library.m_nodes[it->second];
-                library.m_warnings.push_back("duplicate node " + printableLine(node.name) + ": " + node.sourceFile
-                                             + " is ignored, " + kept.sourceFile + " names it too");
+                // One rule wherever a node is read: the file named after the node wins (loadNodes()
+                // reads only that one), else the first file in name order.
+                Node& kept = library.m_nodes[it->second];
+                const bool replaces = isNamedAfter(node) && !isNamedAfter(kept);
+                const Node& ignored = replaces ? kept : node;
+                const Node& winner = replaces ? node : kept;
+                library.m_warnings.push_back("duplicate node " + printableLine(node.name) + ": " + ignored.sourceFile
+                                             + " is ignored, " + winner.sourceFile
+                                             + (isNamedAfter(winner) ? " is named after it" : " names it too"));
+                if (replaces)
+                    kept = std::move(node);
                 continue;
             }
             library.m_nodes.push_back(std::move(node));
