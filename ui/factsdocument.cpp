@@ -160,6 +160,7 @@ void FactsDocument::onFactsRead(const QString& path, const std::shared_ptr<Facts
     m_scopeDirty = false;
     m_undoStack->clear();
     m_form = std::move(facts->form);
+    m_stamp = facts->stamp;
     setPath(path);
     finishRead();
     Q_EMIT readFinished(true);
@@ -212,12 +213,42 @@ bool FactsDocument::writeFile(const QString& path, const FactsForm::Form& form, 
                 .arg(QDir::toNativeSeparators(path)));
         return false;
     }
+    // Another program (an editor, a facts refresh, git) changed the file since it was read here: its
+    // change would be lost without a word, so the user decides.
+    // A PuppetDB export is compared entry by entry instead (PuppetDBNode::write): other nodes' changes
+    // are kept anyway.
+    const QString name = QDir::toNativeSeparators(path);
+    const bool overDocument = !m_path.isEmpty() && QFileInfo(path).absoluteFilePath() == m_path;
+    if (overDocument && m_stamp && form.shape != FactsForm::Shape::PuppetDB && FactsFile::stampOf(path) != *m_stamp) {
+        const QString text = FactsFile::stampOf(path).size < 0
+            ? tr("%1 was deleted since it was read here. Save the facts shown here as %1 again?").arg(name)
+            : tr("%1 changed on disk since it was read here. Overwrite it with the facts shown here (the change made "
+                 "elsewhere is lost)? To keep both, cancel and use Save Facts As….").arg(name);
+        if (ask(Question::OverwriteChanged, text) != Answer::Accept) {
+            Q_EMIT statusMessage(tr("Not saved: %1 changed on disk").arg(name));
+            return false;
+        }
+    }
     const Value current = scope();
     FactsForm::Written written;
     try {
         // A node of a PuppetDB export goes back into its entry of the export as the export is now.
-        written = form.shape == FactsForm::Shape::PuppetDB ? PuppetDBNode::write(path, form, current)
-                                                           : FactsForm::write(form, current);
+        if (form.shape != FactsForm::Shape::PuppetDB) {
+            written = FactsForm::write(form, current);
+        } else {
+            try {
+                written = PuppetDBNode::write(path, form, current);
+            } catch (const PuppetDBNode::EntryChanged&) {
+                const QString text = tr("The entry for %1 in %2 changed on disk since it was read here. Write the facts "
+                                        "shown here over it (the change made elsewhere is lost; the other nodes stay as "
+                                        "they are now)?").arg(ValueConvert::toQString(form.node), name);
+                if (ask(Question::OverwriteChanged, text) != Answer::Accept) {
+                    Q_EMIT statusMessage(tr("Not saved: the entry for %1 changed on disk").arg(ValueConvert::toQString(form.node)));
+                    return false;
+                }
+                written = PuppetDBNode::write(path, form, current, true);
+            }
+        }
     } catch (const PuppetDBNode::NodeGone&) {
         Q_EMIT message(MessageBanner::Kind::Error,
             tr("Cannot save: %1 no longer holds the node %2. The edits are kept (Save Facts As… writes them to a "
@@ -260,6 +291,8 @@ bool FactsDocument::writeFile(const QString& path, const FactsForm::Form& form, 
     }
     Q_EMIT message(notes.isEmpty() ? MessageBanner::Kind::Information : MessageBanner::Kind::Warning,
         notes.isEmpty() ? QString() : tr("Saved %1. %2").arg(QDir::toNativeSeparators(path), notes.join(QLatin1Char(' '))));
+    if (becomesDocument || overDocument)
+        m_stamp = FactsFile::stampOf(path); // what this save left: the next one compares with it
     if (becomesDocument) {
         m_form = written.form;
         setPath(QFileInfo(path).absoluteFilePath());
@@ -456,6 +489,8 @@ void FactsDocument::offerRecovery(const FactsAutosave::Entry& entry)
         if (entry.factsPath != m_path || entry.factsNode != node())
             m_form = entry.factsNode.isEmpty() ? FactsForm::forNewFile(FactsForm::Shape::Facts, entry.factsPath)
                                                : PuppetDBNode::formFor(entry.factsNode);
+        if (entry.factsPath != m_path)
+            m_stamp.reset();
         setPath(entry.factsPath);
         Q_EMIT message(MessageBanner::Kind::Information, QString());
         // Undoable, and it leaves the scope unsaved: the facts file still holds the old facts.

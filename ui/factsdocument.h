@@ -20,6 +20,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 class FactTreeModel;
 class LookupRunner;
@@ -33,9 +34,10 @@ public:
     enum class Question {
         SaveChanges, // unsaved fact edits, before closing or opening other facts or another hierarchy
         RecoverAutosave, // edits autosaved by a session that ended without saving them
+        OverwriteChanged, // saving over the facts file, which another program changed since it was read
     };
     enum class Answer {
-        Accept, // save the facts / recover the autosave
+        Accept, // save the facts / recover the autosave / overwrite the changed file
         Discard, // drop the edits (the autosave goes too)
         Cancel, // do not close or open / keep the autosave for later
     };
@@ -134,6 +136,9 @@ private:
     QString m_path;
     QString m_pathNode; // node() when pathChanged was last announced
     FactsForm::Form m_form; // how m_path is written
+    // m_path as it was read or last saved here; none when that is not known (recovered edits of
+    // another file), and then a save does not compare.
+    std::optional<FactsFile::DiskStamp> m_stamp;
     QString m_hieraYaml;
     hiera::Value m_scope;
     bool m_scopeDirty = true;

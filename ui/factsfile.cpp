@@ -8,6 +8,7 @@
 #include <hiera/yaml.h>
 
 #include <QCoreApplication>
+#include <QFileInfo>
 
 #include <exception>
 #include <string_view>
@@ -42,8 +43,17 @@ std::string certnameFor(const Value& facts)
     return {};
 }
 
+DiskStamp stampOf(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        return {};
+    return { info.size(), info.lastModified() };
+}
+
 Scope read(const QString& path)
 {
+    const DiskStamp stamp = stampOf(path); // before reading: a change while reading shows at save time
     // The text and the whole document are kept (FactsForm): a save writes the file back in its form.
     const std::string file = ValueConvert::toStd(path);
     FactsForm::Form form;
@@ -69,11 +79,12 @@ Scope read(const QString& path)
         loaded = form.shape == FactsForm::Shape::PuppetFacts ? *document.asHash().find(std::string_view("values"))
                                                              : document;
     } catch (const std::exception& e) {
-        return {{}, {}, tr("Cannot read facts: %1").arg(QString::fromUtf8(e.what())), path, {}};
+        return {{}, {}, tr("Cannot read facts: %1").arg(QString::fromUtf8(e.what())), path, {}, stamp};
     }
     Scope result;
     result.path = path;
     result.form = std::move(form);
+    result.stamp = stamp;
     try {
         result.scope = result.form.shape == FactsForm::Shape::Scope ? std::move(loaded)
                                                               : hiera::scopeFromFacts(loaded, certnameFor(loaded));

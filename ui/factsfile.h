@@ -11,11 +11,22 @@
 
 #include <hiera/value.h>
 
+#include <QDateTime>
 #include <QString>
 
 #include <memory>
 
 namespace FactsFile {
+
+// What a file on disk looked like (its size and time of change), taken before reading it: a save over
+// the file compares it with the file then, so a change made by another program is not overwritten unasked.
+struct DiskStamp
+{
+    qint64 size = -1; // -1: no such file
+    QDateTime modified;
+    bool operator==(const DiskStamp&) const = default;
+};
+DiskStamp stampOf(const QString& path);
 
 struct Scope
 {
@@ -24,6 +35,7 @@ struct Scope
     QString error; // one line naming the file; empty on success
     QString path; // the file read
     FactsForm::Form form; // the shape it was written in: a save writes it back so
+    DiskStamp stamp; // the file as it was when read
 };
 
 // The node a facts hash names: clientcert (what `puppet lookup --node` uses), else its fqdn.

@@ -672,6 +672,13 @@ MainWindow::Answer MainWindow::askWithMessageBox(Question question, const QStrin
         accept = box.addButton(QMessageBox::Save);
         discard = box.addButton(QMessageBox::Discard);
         box.addButton(QMessageBox::Cancel);
+    } else if (question == Question::OverwriteChanged) {
+        box.setIcon(QMessageBox::Warning);
+        box.setWindowTitle(tr("Facts file changed on disk"));
+        accept = box.addButton(tr("&Overwrite"), QMessageBox::AcceptRole);
+        box.setDefaultButton(box.addButton(QMessageBox::Cancel)); // the safe choice on Enter
+        box.exec();
+        return box.clickedButton() == accept ? Answer::Accept : Answer::Cancel;
     } else {
         box.setIcon(QMessageBox::Question);
         box.setWindowTitle(tr("Recover unsaved facts"));

@@ -42,6 +42,7 @@ FactsFile::Scope read(const QString& exportPath, const QString& certname)
     FactsFile::Scope result;
     result.path = exportPath;
     result.form = formFor(certname);
+    result.stamp = FactsFile::stampOf(exportPath);
     const std::string file = ValueConvert::toStd(exportPath);
     try {
         const auto set = hiera::findPuppetDBFactset(hiera::readFile(file), file, ValueConvert::toStd(certname));
@@ -51,6 +52,7 @@ FactsFile::Scope read(const QString& exportPath, const QString& certname)
         }
         // The node's scope as the library builds it: trusted.certname is the entry's certname.
         result.scope = hiera::scopeFromFacts(set->facts, set->certname);
+        result.form.document = set->facts; // what a save checks the entry still holds
     } catch (const std::exception& e) {
         result.error = tr("Cannot read facts: %1").arg(QString::fromUtf8(e.what()));
         return result;
@@ -59,16 +61,26 @@ FactsFile::Scope read(const QString& exportPath, const QString& certname)
     return result;
 }
 
-FactsForm::Written write(const QString& exportPath, const FactsForm::Form& form, const Value& scope)
+FactsForm::Written write(const QString& exportPath, const FactsForm::Form& form, const Value& scope,
+                         bool overwriteChanges)
 {
     const std::string file = ValueConvert::toStd(exportPath);
-    const auto text = hiera::replacePuppetDBFacts(hiera::readFile(file), file, form.node,
-        FactsForm::documentFor(form, scope));
+    const std::string before = hiera::readFile(file);
+    // Other nodes' entries may change meanwhile (a new export); this node's own entry changing means
+    // someone else edited these facts, and writing over that is the user's call.
+    if (!overwriteChanges && !form.document.isNull()) {
+        const auto now = hiera::findPuppetDBFactset(before, file, form.node);
+        if (now && !(now->facts == form.document))
+            throw EntryChanged(form.node);
+    }
+    const Value facts = FactsForm::documentFor(form, scope);
+    const auto text = hiera::replacePuppetDBFacts(before, file, form.node, facts);
     if (!text)
         throw NodeGone(form.node);
     FactsForm::Written written;
     written.bytes = QByteArray::fromStdString(*text);
     written.form = form;
+    written.form.document = facts;
     return written;
 }
 

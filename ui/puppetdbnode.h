@@ -23,6 +23,12 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// The node's entry changed in the export since it was read (or last written) here: nothing was written.
+class EntryChanged : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 // The form of a document that is `certname`'s entry in an export.
 FactsForm::Form formFor(const QString& certname);
 
@@ -34,8 +40,11 @@ QString displayName(const QString& exportPath, const QString& certname);
 FactsFile::Scope read(const QString& exportPath, const QString& certname);
 
 // The export's new bytes with the node's facts taken from `scope` (its facts hash). Reads the export as
-// it is now. Throws NodeGone when the node is not in it, hiera::Error (file:line:col) when the export
-// cannot be read or used, std::exception when the facts cannot be written.
-FactsForm::Written write(const QString& exportPath, const FactsForm::Form& form, const hiera::Value& scope);
+// it is now. Throws NodeGone when the node is not in it, EntryChanged when its entry no longer holds the
+// facts it held when read (`form.document`) unless `overwriteChanges`, hiera::Error (file:line:col) when
+// the export cannot be read or used, std::exception when the facts cannot be written. The written form's
+// document is the facts written, for the next save's comparison.
+FactsForm::Written write(const QString& exportPath, const FactsForm::Form& form, const hiera::Value& scope,
+                         bool overwriteChanges = false);
 
 } // namespace PuppetDBNode

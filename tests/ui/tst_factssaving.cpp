@@ -15,6 +15,9 @@
 #include <hiera/yaml.h>
 
 #include <QAction>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
 #include <QTreeView>
 
 namespace {
@@ -26,6 +29,14 @@ QString text(const hiera::Value& v, const char* key)
 {
     const hiera::Value* found = v.asHash().find(std::string_view(key));
     return found ? QString::fromStdString(hiera::toJson(*found)) : QStringLiteral("<none>");
+}
+// A later time of change, as an editor saving a second later gives: the test does not depend on the
+// file system's time resolution.
+void touchLater(const QString& path)
+{
+    QFile file(path);
+    if (file.open(QIODevice::ReadWrite))
+        file.setFileTime(QDateTime::currentDateTime().addSecs(5), QFileDevice::FileModificationTime);
 }
 } // namespace
 
@@ -70,6 +81,48 @@ private Q_SLOTS:
         QVERIFY(m.window->factsDocument()->save());
         QVERIFY(UiTest::readFile(path).contains("role: web\n"));
         QCOMPARE(UiTest::readFile(path).count('#'), original.count('#'));
+    }
+
+    // Another program changed (or deleted) the facts file since it was read: Save asks before writing over
+    // it; declined, the file and the edits stay as they are. A file saved here is what the next save compares with.
+    void aFileChangedOnDiskIsNotOverwrittenUnasked()
+    {
+        const QString path = m.tmp.filePath(QStringLiteral("changed.yaml"));
+        QVERIFY(UiTest::writeFile(path, "role: web\nteam: a\n"));
+        QVERIFY(m.openFactsAndWait(path));
+        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("db")));
+        const QByteArray theirs = "role: web\nteam: theirs\n";
+        QVERIFY(UiTest::writeFile(path, theirs));
+        touchLater(path);
+
+        QVERIFY(!m.window->factsDocument()->save()); // the fixture answers Discard: not Overwrite
+        QCOMPARE(m.questions.size(), 1);
+        QVERIFY2(m.questions.first().contains(QDir::toNativeSeparators(path)) && m.questions.first().contains(QLatin1String("changed on disk")),
+            qPrintable(m.questions.first()));
+        QCOMPARE(UiTest::readFile(path), theirs);
+        QVERIFY(m.window->isWindowModified());
+
+        m.window->setQuestionHandler([this](MainWindow::Question question, const QString& text) {
+            m.questions << text;
+            return question == MainWindow::Question::OverwriteChanged ? MainWindow::Answer::Accept : MainWindow::Answer::Discard;
+        });
+        QVERIFY(m.window->factsDocument()->save());
+        QCOMPARE(m.questions.size(), 2);
+        QCOMPARE(text(factsIn(path), "role"), QStringLiteral("\"db\""));
+        QCOMPARE(text(factsIn(path), "team"), QStringLiteral("\"a\""));
+
+        // Nothing changed elsewhere since: no question.
+        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("app")));
+        QVERIFY(m.window->factsDocument()->save());
+        QCOMPARE(m.questions.size(), 2);
+
+        // Deleted meanwhile: asked too, and saved again when accepted.
+        QVERIFY(QFile::remove(path));
+        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("cache")));
+        QVERIFY(m.window->factsDocument()->save());
+        QCOMPARE(m.questions.size(), 3);
+        QVERIFY2(m.questions.last().contains(QLatin1String("deleted")), qPrintable(m.questions.last()));
+        QCOMPARE(text(factsIn(path), "role"), QStringLiteral("\"cache\""));
     }
 
     void structuralEditKeepsTheFormAndSaysWhatWasLost()

@@ -18,6 +18,7 @@
 
 #include <hiera/engine.h>
 #include <hiera/nodelibrary.h>
+#include <hiera/puppetdbexport.h>
 #include <hiera/valueformat.h>
 #include <hiera/yaml.h>
 
@@ -259,6 +260,35 @@ private Q_SLOTS:
         hiera::NodeLibrary library = hiera::NodeLibrary::load(m_export.toStdString());
         QCOMPARE(hiera::toJson(member(library.find("app02.example.com")->facts(), "env")), std::string("\"qa\""));
         QCOMPARE(hiera::toJson(member(library.find("db02.example.com")->facts(), "role")), std::string("\"cache\""));
+        QVERIFY(m.questions.isEmpty()); // another node's change is no conflict
+
+        // A second save with nothing changed elsewhere asks nothing either (the facts written are what
+        // the next save compares with, floats and big integers included).
+        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("cache2")));
+        QVERIFY(doc->save());
+        QVERIFY(m.questions.isEmpty());
+
+        // db02's own entry changed elsewhere: asked; declined, nothing is written; accepted, the edit wins.
+        hiera::Value theirs = hiera::NodeLibrary::load(m_export.toStdString()).find("db02.example.com")->facts();
+        theirs.mutableHash().set("team", hiera::Value("theirs"));
+        const std::string exportPath = m_export.toStdString();
+        const auto external = hiera::replacePuppetDBFacts(hiera::readFile(exportPath), exportPath, "db02.example.com", theirs);
+        QVERIFY(external);
+        QVERIFY(UiTest::writeFile(m_export, QByteArray::fromStdString(*external)));
+        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("mine")));
+        QVERIFY(!doc->save()); // the fixture answers Discard: not Overwrite
+        QCOMPARE(m.questions.size(), 1);
+        QVERIFY2(m.questions.first().contains(QLatin1String("db02.example.com")) && m.questions.first().contains(QLatin1String("changed on disk")),
+            qPrintable(m.questions.first()));
+        QCOMPARE(UiTest::readFile(m_export), QByteArray::fromStdString(*external));
+        QVERIFY(m.window->isWindowModified());
+        m.window->setQuestionHandler([](MainWindow::Question question, const QString&) {
+            return question == MainWindow::Question::OverwriteChanged ? MainWindow::Answer::Accept : MainWindow::Answer::Discard;
+        });
+        QVERIFY(doc->save());
+        library = hiera::NodeLibrary::load(m_export.toStdString());
+        QCOMPARE(hiera::toJson(member(library.find("db02.example.com")->facts(), "role")), std::string("\"mine\""));
+        QVERIFY(!library.find("db02.example.com")->facts().asHash().find(std::string_view("team")));
 
         // db02 left the export.
         QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("queue")));
