@@ -513,10 +513,11 @@ void MainWindow::openNode(const QString& name, const QString& factsFile, bool ow
 {
     // A node of its own facts file opens as that file; a node of a PuppetDB export as its entry there.
     // Either way edits are saved back in the file's format and autosaved.
-    if (ownFile)
-        openFacts(factsFile);
-    else
-        m_facts->openNode(factsFile, name);
+    const bool started = ownFile ? openFacts(factsFile) : m_facts->openNode(factsFile, name);
+    // Not opened (the question about unsaved edits was cancelled): the list marks the node still open,
+    // not the one clicked.
+    if (!started)
+        markCurrentNode();
 }
 
 void MainWindow::markCurrentNode()

@@ -186,6 +186,7 @@ private Q_SLOTS:
         QVERIFY(!openNodeFromList(QStringLiteral("db02.example.com")));
         QCOMPARE(m.window->factsDocument()->node(), QStringLiteral("app02.example.com"));
         QVERIFY(m.window->isWindowModified());
+        QCOMPARE(m.window->nodesPanel()->selectedNodes(), QStringList{QStringLiteral("app02.example.com")}); // still marked open
         answer = MainWindow::Answer::Accept;
         QVERIFY(openNodeFromList(QStringLiteral("db02.example.com")));
         QCOMPARE(m.window->factsDocument()->node(), QStringLiteral("db02.example.com"));
@@ -339,6 +340,8 @@ private:
             if (index.data().toString() != name)
                 continue;
             QSignalSpy read(m.window.get(), &MainWindow::factsLoadFinished);
+            // As a double click does: the row is selected, then activated.
+            panel->view()->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             emit panel->view()->activated(index);
             if (!m.window->isReadingFacts())
                 return false; // the user cancelled at the question about unsaved edits
