@@ -119,6 +119,8 @@ QVariant NodeListModel::data(const QModelIndex& index, int role) const
         return tr("%1\nfrom %2 (%3)")
             .arg(ValueConvert::toQString(node.name), ValueConvert::toQString(node.sourceFile),
                 QString::fromLatin1(hiera::factsFormatName(node.format)));
+    if (role == Qt::ToolTipRole) // a long value is elided in its cell
+        return cells(index.row()).text.value(index.column() - 1);
     return {};
 }
 

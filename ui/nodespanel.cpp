@@ -153,6 +153,10 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     // Column widths from a sample of rows: measuring all 20,000 nodes' cells took ~100 ms per library.
     m_view->horizontalHeader()->setResizeContentsPrecision(200);
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    // One line per node: a long name is elided in the middle (its start and its domain stay; the
+    // tooltip has it whole) rather than wrapped in some rows and not others.
+    m_view->setWordWrap(false);
+    m_view->setTextElideMode(Qt::ElideMiddle);
     layout->addWidget(m_view, 1);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("nodesStatus"));
@@ -181,7 +185,7 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     });
     connect(runner, &LookupRunner::engineLoaded, this, [this](const QString&, EnginePtr engine) {
         m_model->setHierarchy(engine);
-        m_view->resizeColumnsToContents();
+        fitColumns();
         if (m_model->library())
             showProblems();
     });
@@ -219,10 +223,21 @@ void NodesPanel::showLibrary(const NodeLibraryPtr& library)
         m_filter->clear();
     m_model->setLibrary(library);
     m_fleet->release(std::move(previous)); // not on the GUI thread, should this have been the last reference
-    m_view->resizeColumnsToContents();
+    fitColumns();
     showProblems();
     m_status->setText(statusText());
     Q_EMIT selectionChanged(selection());
+}
+
+void NodesPanel::fitColumns()
+{
+    // As wide as their contents, but no column wider than this: a 150-character node name pushed the
+    // fact columns out of sight.
+    constexpr int widest = 320;
+    m_view->resizeColumnsToContents();
+    for (int column = 0; column < m_model->columnCount(); ++column)
+        if (m_view->columnWidth(column) > widest)
+            m_view->setColumnWidth(column, widest);
 }
 
 void NodesPanel::markOpened(const QString& name)
@@ -292,7 +307,7 @@ QString NodesPanel::statusText() const
         ? tr("%1 nodes").arg(library->size())
         : tr("%1 of %2 nodes").arg(m_proxy->rowCount()).arg(library->size());
     if (!library->errors().empty())
-        text += tr(", %1 files skipped").arg(library->errors().size());
+        text += library->errors().size() == 1 ? tr(", 1 file skipped") : tr(", %1 files skipped").arg(library->errors().size());
     return text + tr(" · %1").arg(QDir::toNativeSeparators(ValueConvert::toQString(library->path())));
 }
 

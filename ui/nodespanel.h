@@ -55,6 +55,7 @@ Q_SIGNALS:
     void compareRequested(const QString& a, const QString& b);
 
 private:
+    void fitColumns();
     void showLibrary(const NodeLibraryPtr& library);
     // The library's problems in the banner: skipped files, duplicate names, hierarchy facts no node has.
     void showProblems();

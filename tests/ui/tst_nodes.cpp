@@ -136,7 +136,32 @@ private Q_SLOTS:
         MessageBanner* banner = m.window->nodesPanel()->banner();
         QCOMPARE(banner->kind(), MessageBanner::Kind::Warning);
         QVERIFY2(banner->text().contains(QLatin1String("broken.yaml:")), qPrintable(banner->text()));
-        QVERIFY(m.window->nodesPanel()->statusText().contains(QLatin1String("1 files skipped")));
+        QVERIFY(m.window->nodesPanel()->statusText().contains(QLatin1String("1 file skipped")));
+    }
+
+    // A very long node name keeps its column to a bounded width (the fact columns stay in view), elided
+    // on one line with the whole name in its tooltip.
+    void longNodeNameKeepsTheColumnsInView()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
+        QTemporaryDir dir;
+        const QString longName = QStringLiteral("a").repeated(150) + QStringLiteral(".example.com");
+        QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("long.yaml")),
+            QStringLiteral("clientcert: %1\nrole: web\n").arg(longName).toUtf8()));
+        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")), dir.filePath(QStringLiteral("db01.example.com.yaml"))));
+        openLibrary(dir.path());
+        QTableView* view = m.window->nodesPanel()->view();
+        QCOMPARE(view->model()->rowCount(), 2);
+        QVERIFY(view->model()->columnCount() > 1);
+        QVERIFY2(view->columnWidth(0) <= 320, qPrintable(QString::number(view->columnWidth(0))));
+        QVERIFY(view->columnWidth(0) >= view->fontMetrics().horizontalAdvance(QStringLiteral("db01.example.com")));
+        QVERIFY(!view->wordWrap());
+        QModelIndex longRow;
+        for (int row = 0; row < view->model()->rowCount(); ++row)
+            if (view->model()->index(row, 0).data().toString() == longName)
+                longRow = view->model()->index(row, 0);
+        QVERIFY(longRow.isValid());
+        QVERIFY(longRow.data(Qt::ToolTipRole).toString().contains(longName));
     }
 
     // The filter: Escape clears it; another library clears it (its nodes would look missing), the
