@@ -1,7 +1,11 @@
 #include "messagebanner.h"
 
+#include <algorithm>
+
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStyle>
 #include <QToolButton>
 
@@ -9,6 +13,7 @@ MessageBanner::MessageBanner(QWidget* parent)
     : QFrame(parent)
     , m_icon(new QLabel(this))
     , m_label(new QLabel(this))
+    , m_scroll(new QScrollArea(this))
     , m_close(new QToolButton(this))
 {
     setObjectName(QStringLiteral("messageBanner"));
@@ -16,8 +21,15 @@ MessageBanner::MessageBanner(QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 4, 4, 4);
     layout->addWidget(m_icon);
-    layout->addWidget(m_label, 1);
-    layout->addWidget(m_close);
+    layout->addWidget(m_scroll, 1);
+    layout->addWidget(m_close, 0, Qt::AlignTop);
+    layout->setAlignment(m_icon, Qt::AlignTop);
+    m_scroll->setWidget(m_label);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_scroll->viewport()->setAutoFillBackground(false); // the banner's colour shows through
+    m_label->setAutoFillBackground(false);
     m_label->setWordWrap(true);
     m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_close->setAutoRaise(true);
@@ -40,10 +52,30 @@ void MessageBanner::showMessage(Kind kind, const QString& text)
         pixmap = QStyle::SP_MessageBoxCritical;
         colors = QStringLiteral("background: #fbe9ea; border: 1px solid #d9656c;");
     }
-    setStyleSheet(QStringLiteral("#messageBanner { %1 border-radius: 3px; } QLabel { color: #202020; }").arg(colors));
+    setStyleSheet(QStringLiteral("#messageBanner { %1 border-radius: 3px; } QLabel { color: #202020; } "
+                                 "QScrollArea, QScrollArea > QWidget > QWidget { background: transparent; }").arg(colors));
     const int size = style()->pixelMetric(QStyle::PM_SmallIconSize);
     m_icon->setPixmap(style()->standardIcon(pixmap).pixmap(size, size));
+    m_scroll->verticalScrollBar()->setValue(0);
     show();
+    fitHeight();
+}
+
+void MessageBanner::resizeEvent(QResizeEvent* event)
+{
+    QFrame::resizeEvent(event);
+    fitHeight();
+}
+
+void MessageBanner::fitHeight()
+{
+    // The whole text when it is short; otherwise maxVisibleLines of it and a scroll bar.
+    const int width = m_scroll->viewport()->width() > 0 ? m_scroll->viewport()->width() : m_scroll->width();
+    const int needed = m_label->heightForWidth(width);
+    const int most = maxVisibleLines * m_label->fontMetrics().lineSpacing() + 2;
+    const int height = needed > 0 ? std::min(needed, most) : m_label->sizeHint().height();
+    if (m_scroll->height() != height)
+        m_scroll->setFixedHeight(height);
 }
 
 void MessageBanner::clearMessage()

@@ -18,6 +18,8 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -137,6 +139,29 @@ private Q_SLOTS:
         QCOMPARE(banner->kind(), MessageBanner::Kind::Warning);
         QVERIFY2(banner->text().contains(QLatin1String("broken.yaml:")), qPrintable(banner->text()));
         QVERIFY(m.window->nodesPanel()->statusText().contains(QLatin1String("1 file skipped")));
+    }
+
+    // Many skipped files: every one is named, and the banner shows a few lines and scrolls for the rest
+    // instead of taking over the panel.
+    void manyProblemsKeepTheBannerShort()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")), dir.filePath(QStringLiteral("db01.example.com.yaml"))));
+        for (int i = 0; i < 12; ++i)
+            QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("broken%1.yaml").arg(i)), "os: [unclosed\n"));
+        m.window->resize(1200, 900);
+        m.window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m.window.get()));
+        m.window->raisePanel(m.window->nodesPanel());
+        openLibrary(dir.path());
+        MessageBanner* banner = m.window->nodesPanel()->banner();
+        for (int i = 0; i < 12; ++i)
+            QVERIFY(banner->text().contains(QStringLiteral("broken%1.yaml:").arg(i)));
+        const int lines = MessageBanner::maxVisibleLines;
+        QTRY_VERIFY(banner->isVisible());
+        QVERIFY2(banner->height() <= (lines + 2) * banner->fontMetrics().lineSpacing() + 16, qPrintable(QString::number(banner->height())));
+        auto* scroll = banner->findChild<QScrollArea*>();
+        QVERIFY(scroll && scroll->verticalScrollBar()->maximum() > 0); // the rest is a scroll away
     }
 
     // A very long node name keeps its column to a bounded width (the fact columns stay in view), elided
