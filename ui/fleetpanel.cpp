@@ -13,6 +13,7 @@
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QShortcut>
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
@@ -83,6 +84,13 @@ FleetPanel::FleetPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     layout->addWidget(m_view, 1);
 
     connect(m_cancel, &QPushButton::clicked, fleet, &FleetRunner::cancel);
+    // Escape stops a run, as in a progress dialog, wherever the focus is in this panel.
+    m_cancel->setToolTip(tr("Stop reading the library or looking the key up (Esc); the nodes done so far stay"));
+    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    connect(escape, &QShortcut::activated, this, [this] {
+        if (m_cancel->isEnabled())
+            m_cancel->click();
+    });
     connect(m_run, &QPushButton::clicked, this, &FleetPanel::runNow);
     connect(m_export, &QToolButton::clicked, this, &FleetPanel::chooseExport);
     connect(fleet, &FleetRunner::progress, this, [this](const QString& what, qulonglong done, qulonglong total) {

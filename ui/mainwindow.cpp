@@ -30,6 +30,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QChildEvent>
 #include <QLineEdit>
 #include <QCloseEvent>
 #include <QDir>
@@ -50,6 +51,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
@@ -574,15 +576,63 @@ void MainWindow::openFactsDialog()
         m_facts->read(path);
 }
 
-void MainWindow::findInFocusedPanel()
+QLineEdit* MainWindow::searchOf(const QWidget* panel) const
 {
-    const QWidget* focus = QApplication::focusWidget();
     const std::pair<const QWidget*, QLineEdit*> searches[] = {
         { m_allKeysPanel, m_allKeysPanel->searchEdit() },
         { m_nodesPanel, m_nodesPanel->filterEdit() },
         { m_nodeDiffPanel, m_nodeDiffPanel->prefixEdit() },
     };
-    for (const auto& [panel, search] : searches) {
+    for (const auto& [owner, search] : searches)
+        if (owner == panel)
+            return search;
+    return nullptr;
+}
+
+void MainWindow::focusPanel(QWidget* panel)
+{
+    // Its search when it has one (Ctrl+F then searches it too), else its first widget that takes Tab.
+    if (QLineEdit* search = searchOf(panel)) {
+        search->setFocus(Qt::TabFocusReason);
+        return;
+    }
+    for (QWidget* w = panel->nextInFocusChain(); w && w != panel && panel->isAncestorOf(w); w = w->nextInFocusChain()) {
+        if ((w->focusPolicy() & Qt::TabFocus) && w->isEnabled() && w->isVisible()) {
+            w->setFocus(Qt::TabFocusReason);
+            return;
+        }
+    }
+}
+
+bool MainWindow::event(QEvent* event)
+{
+    // A dock tab clicked (the one in front too) brings its panel the keyboard: Ctrl+F and typing then go
+    // to that panel, not to the key field left focused. QMainWindow makes its tab bars as docks are
+    // tabbed together; each is met here once it is fully made.
+    if (event->type() == QEvent::ChildPolished) {
+        auto* bar = qobject_cast<QTabBar*>(static_cast<QChildEvent*>(event)->child());
+        if (bar && !bar->property("focusesPanels").toBool()) {
+            bar->setProperty("focusesPanels", true);
+            connect(bar, &QTabBar::tabBarClicked, this, [this, bar](int index) {
+                const QString title = bar->tabText(index);
+                // Once the tab has switched and its panel is enabled (addDock).
+                QTimer::singleShot(0, this, [this, title] {
+                    for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
+                        if (dock->windowTitle() == title && dock->widget() && dock->widget()->isEnabled()
+                            && dock->widget()->isVisible())
+                            focusPanel(dock->widget());
+                });
+            });
+        }
+    }
+    return QMainWindow::event(event);
+}
+
+void MainWindow::findInFocusedPanel()
+{
+    const QWidget* focus = QApplication::focusWidget();
+    for (QWidget* panel : std::initializer_list<QWidget*>{ m_allKeysPanel, m_nodesPanel, m_nodeDiffPanel }) {
+        QLineEdit* search = searchOf(panel);
         if (focus && panel->isAncestorOf(focus)) {
             search->setFocus(Qt::ShortcutFocusReason);
             search->selectAll();

@@ -145,6 +145,7 @@ Q_SIGNALS:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    bool event(QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -167,6 +168,9 @@ private:
     void openFactsDialog();
     void exportFactsDialog();
     void findInFocusedPanel();
+    // A panel's search field (All keys, Nodes, Compare), or null; and giving a panel the keyboard.
+    QLineEdit* searchOf(const QWidget* panel) const;
+    void focusPanel(QWidget* panel);
     void markCurrentNode();
     void exportExplanationDialog();
     void printExplanationDialog();

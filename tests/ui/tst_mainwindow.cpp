@@ -41,6 +41,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QSettings>
+#include <QTabBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
@@ -552,6 +553,25 @@ private Q_SLOTS:
         QTRY_VERIFY(m_window->nodesPanel()->view()->hasFocus());
         QTest::keySequence(m_window.get(), QKeySequence::Find);
         QTRY_VERIFY(m_window->nodesPanel()->filterEdit()->hasFocus());
+
+        // A dock tab clicked gives its panel the keyboard: its search, else its first widget.
+        m_window->keyEdit()->setFocus();
+        QTRY_VERIFY(m_window->keyEdit()->hasFocus());
+        const auto clickTab = [&](const QString& title) {
+            for (QTabBar* bar : m_window->findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly))
+                for (int i = 0; i < bar->count(); ++i)
+                    if (bar->tabText(i) == title && bar->isVisible()) {
+                        QTest::mouseClick(bar, Qt::LeftButton, {}, bar->tabRect(i).center());
+                        return true;
+                    }
+            return false;
+        };
+        QVERIFY(clickTab(QStringLiteral("All keys")));
+        QTRY_VERIFY(m_window->allKeysPanel()->searchEdit()->hasFocus());
+        QVERIFY(clickTab(QStringLiteral("Hierarchy")));
+        QTRY_VERIFY(QApplication::focusWidget() && m_window->findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->isAncestorOf(QApplication::focusWidget()));
+        QTest::keySequence(m_window.get(), QKeySequence::Find); // no search there: the key
+        QTRY_VERIFY(m_window->keyEdit()->hasFocus());
     }
 
     void settingsRestoreLayout()

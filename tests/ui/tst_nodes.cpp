@@ -382,6 +382,22 @@ private Q_SLOTS:
         run->click();
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::firewall::rules" && !m.window->fleetPanel()->model()->result()->cancelled,
             WindowFixture::timeoutMs);
+        // Escape in the panel stops a run as Cancel does.
+        m.window->show();
+        m.window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m.window.get()));
+        m.window->raisePanel(m.window->fleetPanel());
+        QTRY_VERIFY(m.window->fleetPanel()->isEnabled());
+        m.window->fleetPanel()->view()->setFocus();
+        QTRY_VERIFY(m.window->fleetPanel()->view()->hasFocus());
+        finished.clear();
+        fleet->run(cold, "profile::firewall::rules");
+        QVERIFY(m.window->fleetPanel()->cancelButton()->isEnabled()); // at once: the run cannot end first
+        QTest::keyClick(m.window->fleetPanel()->view(), Qt::Key_Escape);
+        QVERIFY(finished.wait(WindowFixture::timeoutMs));
+        QVERIFY(finished.last().at(0).value<FleetResultPtr>()->cancelled);
+        QTRY_VERIFY(m.window->fleetPanel()->model()->result()->cancelled);
+
         // And usable: the next key runs to the end.
         m.window->setKey(QStringLiteral("profile::base::timezone"));
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::base::timezone" && !m.window->fleetPanel()->model()->result()->cancelled,
