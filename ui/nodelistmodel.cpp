@@ -79,6 +79,19 @@ const NodeListModel::RowCells& NodeListModel::cells(int row) const
     return *cached;
 }
 
+bool NodeListModel::factEquals(int row, const std::string& reference, const QString& text) const
+{
+    const hiera::Node& node = m_library->nodes()[static_cast<std::size_t>(row)];
+    const std::optional<hiera::Value> v = node.scope->lookup(reference);
+    if (!v)
+        return false;
+    if (v->isArray())
+        return std::any_of(v->asArray().begin(), v->asArray().end(), [&](const hiera::Value& item) {
+            return ValueConvert::displayText(item).compare(text, Qt::CaseInsensitive) == 0;
+        });
+    return ValueConvert::displayText(*v).compare(text, Qt::CaseInsensitive) == 0;
+}
+
 QStringList NodeListModel::columnsNoNodeHas() const
 {
     QStringList missing;

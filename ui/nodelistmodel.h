@@ -31,6 +31,9 @@ public:
     // what the hierarchy expects, such as trusted extensions). Stops at the first node that has a
     // fact; a fact absent everywhere costs one lookup per node (about 10 ms for 20,000 nodes).
     QStringList columnsNoNodeHas() const;
+    // Whether the node in `row` has the fact `reference` (team, facts.os.family, trusted.certname) equal
+    // to `text` (case ignored), or an array holding it: the filter's fact=value for a fact no column shows.
+    bool factEquals(int row, const std::string& reference, const QString& text) const;
 
     // The references the hierarchy's location templates use (%{facts.role}, %{::trusted.certname}),
     // in hierarchy order, each once; a mapped_paths loop variable stands for the fact it runs over.

@@ -39,13 +39,20 @@ public:
     {
         m_terms.clear();
         for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-            Term term { -1, word };
+            Term term { -1, word, {} };
             const qsizetype eq = word.indexOf(QLatin1Char('='));
             if (eq > 0) {
                 term.column = columnOf(word.left(eq));
                 term.text = word.mid(eq + 1);
-                if (term.column < 0)
-                    term.column = NoSuchColumn; // matches nothing: "0 of N nodes" says so
+                if (term.column < 0) {
+                    // Not a column: any fact of the node (team=web, facts.os.family=Debian), looked up
+                    // in its scope as a path would (a leading :: is the top scope, as in %{::team}).
+                    term.column = AnyFact;
+                    QString reference = word.left(eq);
+                    if (reference.startsWith(QStringLiteral("::")))
+                        reference.remove(0, 2);
+                    term.reference = ValueConvert::toStd(reference);
+                }
             }
             m_terms.push_back(term);
         }
@@ -62,10 +69,11 @@ protected:
     }
 
 private:
-    static constexpr int NoSuchColumn = -2;
+    static constexpr int AnyFact = -2;
     struct Term {
-        int column; // -1: any column contains `text`
+        int column; // -1: any column contains `text`; AnyFact: the fact `reference` is `text`
         QString text;
+        std::string reference;
     };
 
     int columnOf(const QString& fact) const
@@ -83,8 +91,8 @@ private:
 
     bool accepts(const Term& term, int row, const QModelIndex& parent) const
     {
-        if (term.column == NoSuchColumn)
-            return false;
+        if (term.column == AnyFact)
+            return static_cast<const NodeListModel*>(sourceModel())->factEquals(row, term.reference, term.text);
         if (term.column >= 0) {
             const QModelIndex cell = sourceModel()->index(row, term.column, parent);
             return cell.data().toString().compare(term.text, Qt::CaseInsensitive) == 0
@@ -120,8 +128,9 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     m_filter->setPlaceholderText(tr("Filter: text, or fact=value"));
     m_filter->setToolTip(tr("<p>Keeps the nodes that match every word:</p><ul>"
                             "<li><b>web</b>: the name or a column contains it</li>"
-                            "<li><b>facts.role=db</b> or <b>role=db</b>: that column is exactly db</li>"
-                            "<li><b>datacenters=dc1</b>: that column is a list holding dc1</li></ul>"
+                            "<li><b>facts.role=db</b> or <b>role=db</b>: that fact is exactly db (any fact of "
+                            "the node, not only the columns: <b>team=payments</b>)</li>"
+                            "<li><b>datacenters=dc1</b>: that fact is a list holding dc1</li></ul>"
                             "<p>For example <b>role=db env=prod</b>. Case is ignored.</p>"));
     m_filter->setClearButtonEnabled(true);
     // Escape clears the filter, as in a browser's find bar.

@@ -206,6 +206,27 @@ private Q_SLOTS:
             QVERIFY(expected > 0);
             QCOMPARE(panel->proxy()->rowCount(), expected);
         }
+        // A fact no column shows is looked up in each node's facts: networking.ip, os.name, ::hostname.
+        for (const char* filter : { "networking.ip=10.1.10.11", "facts.networking.ip=10.1.10.11", "::hostname=WEB01",
+                                    "hostname=web01 os.family=debian", "no.such.fact=web01" }) {
+            const QString text = QString::fromLatin1(filter);
+            int expected = 0;
+            for (const hiera::Node& node : m.window->fleetRunner()->library()->nodes()) {
+                bool all = true;
+                for (const QString& word : text.split(QLatin1Char(' '))) {
+                    QString ref = word.section(QLatin1Char('='), 0, 0);
+                    if (ref.startsWith(QLatin1String("::")))
+                        ref.remove(0, 2);
+                    const auto v = node.scope->lookup(ref.toStdString());
+                    all = all && v && v->isString()
+                        && QString::fromStdString(v->asString()).compare(word.section(QLatin1Char('='), 1), Qt::CaseInsensitive) == 0;
+                }
+                expected += all ? 1 : 0;
+            }
+            panel->filterEdit()->setText(text);
+            QCOMPARE(panel->proxy()->rowCount(), expected);
+            QCOMPARE(expected > 0, !text.startsWith(QLatin1String("no.such")));
+        }
         panel->filterEdit()->setText(QStringLiteral("role=web"));
         QCOMPARE(panel->proxy()->rowCount(), 2);
         openLibrary(m.demoPath(QStringLiteral("facts")));
