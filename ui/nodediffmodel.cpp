@@ -120,30 +120,40 @@ std::pair<qsizetype, qsizetype> hostSpan(const QString& name)
     return { 0, name.size() };
 }
 
-// The name's host domain (".example.com"), empty for a host without one.
-QString domainOf(const QString& name)
+QStringList hostLabels(const QString& name)
 {
     const auto [begin, end] = hostSpan(name);
-    const qsizetype dot = name.indexOf(QLatin1Char('.'), begin);
-    return dot > begin && dot < end - 1 ? name.mid(dot, end - dot) : QString();
+    return name.mid(begin, end - begin).split(QLatin1Char('.'));
 }
 
-QString withoutDomain(const QString& name, qsizetype domainLength)
+// The name without the host's last `labels` labels (and their dots).
+QString withoutLastLabels(const QString& name, const QStringList& labels, qsizetype count)
 {
+    qsizetype length = count; // the dots before them
+    for (qsizetype i = labels.size() - count; i < labels.size(); ++i)
+        length += labels[i].size();
     const qsizetype end = hostSpan(name).second;
-    return name.left(end - domainLength) + name.mid(end);
+    return name.left(end - length) + name.mid(end);
 }
 
 } // namespace
 
 std::pair<QString, QString> NodeDiffModel::shortNames(const QString& a, const QString& b)
 {
-    const QString domain = domainOf(a);
-    if (domain.isEmpty() || domain.compare(domainOf(b), Qt::CaseInsensitive) != 0)
+    // The longest run of trailing labels both hosts share (".example.com" of web01.dc1.example.com and
+    // db01.dc2.example.com), leaving each at least one label of its own.
+    const QStringList labelsA = hostLabels(a);
+    const QStringList labelsB = hostLabels(b);
+    qsizetype shared = 0;
+    while (shared + 1 < labelsA.size() && shared + 1 < labelsB.size()
+           && !labelsA[labelsA.size() - 1 - shared].isEmpty()
+           && labelsA[labelsA.size() - 1 - shared].compare(labelsB[labelsB.size() - 1 - shared], Qt::CaseInsensitive) == 0)
+        ++shared;
+    if (shared == 0)
         return { a, b };
-    QString shortA = withoutDomain(a, domain.size());
-    QString shortB = withoutDomain(b, domain.size());
-    if (shortA == shortB)
+    QString shortA = withoutLastLabels(a, labelsA, shared);
+    QString shortB = withoutLastLabels(b, labelsB, shared);
+    if (shortA == shortB || labelsA[labelsA.size() - 1 - shared].isEmpty() || labelsB[labelsB.size() - 1 - shared].isEmpty())
         return { a, b };
     return { shortA, shortB };
 }

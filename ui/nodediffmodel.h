@@ -28,10 +28,11 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    // Two node names without the DNS domain both hosts share, so headers stay readable:
-    // ("web01.example.com", "db01.example.com") gives ("web01", "db01"); a name in the form
-    // "Current facts (web01.example.com)" has its host shortened inside the parentheses. Names whose
-    // domains differ, or that would become equal, stay whole.
+    // Two node names without the trailing DNS labels both hosts share, so headers stay readable:
+    // ("web01.example.com", "db01.example.com") gives ("web01", "db01"), ("web01.dc1.example.com",
+    // "web01.dc2.example.com") gives ("web01.dc1", "web01.dc2"); a name in the form
+    // "Current facts (web01.example.com)" has its host shortened inside the parentheses. Names that share
+    // no label, or would become equal, stay whole.
     static std::pair<QString, QString> shortNames(const QString& a, const QString& b);
 
 private:

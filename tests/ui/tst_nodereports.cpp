@@ -237,7 +237,11 @@ private Q_SLOTS:
         };
         QCOMPARE(shortNames("web01.example.com", "db01.example.com"), P("web01", "db01"));
         QCOMPARE(shortNames("Current facts (web01.example.com)", "db01.Example.com"), P("Current facts (web01)", "db01"));
-        QCOMPARE(shortNames("web01.dc1.example.com", "web01.dc2.example.com"), P("web01.dc1.example.com", "web01.dc2.example.com"));
+        QCOMPARE(shortNames("web01.dc1.example.com", "web01.dc2.example.com"), P("web01.dc1", "web01.dc2"));
+        QCOMPARE(shortNames("webfro002.iad1.example.com", "db01.iad1.example.com"), P("webfro002", "db01"));
+        QCOMPARE(shortNames("a.example.com", "b.example.org"), P("a.example.com", "b.example.org"));
+        QCOMPARE(shortNames("example.com", "db01.example.com"), P("example", "db01.example")); // each keeps a label of its own
+        QCOMPARE(shortNames(".example.com", "db01.example.com"), P(".example.com", "db01.example.com"));
         QCOMPARE(shortNames("web01.example.com", "web01.example.com"), P("web01.example.com", "web01.example.com"));
         QCOMPARE(shortNames("web01", "db01"), P("web01", "db01"));
         QCOMPARE(shortNames("web01.", "db01."), P("web01.", "db01."));
