@@ -25,38 +25,105 @@
 #include <cstdio>
 #include <memory>
 
-int main(int argc, char* argv[])
+namespace {
+
+struct Options {
+    QCommandLineOption facts { QStringLiteral("facts"),
+        QStringLiteral("Facts file: YAML or JSON, facter -y/-j or puppet facts output."), QStringLiteral("FILE") };
+    QCommandLineOption key { QStringLiteral("key"), QStringLiteral("Key to look up."), QStringLiteral("KEY") };
+    QCommandLineOption testEdit { QStringLiteral("test-edit"), QStringLiteral("Test hook."), QStringLiteral("KEY=VALUE") };
+    QCommandLineOption testAnswer { QStringLiteral("test-answer"), QStringLiteral("Test hook."),
+        QStringLiteral("accept|discard|cancel") };
+    QCommandLineOption testPrint { QStringLiteral("test-print-scope"), QStringLiteral("Test hook.") };
+};
+
+void setNames()
 {
-    QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("HieraExplorer"));
     QCoreApplication::setApplicationName(QStringLiteral("hiera-explorer"));
     QCoreApplication::setApplicationVersion(QStringLiteral(HIERA_VERSION));
-    // The installed desktop entry's name: Wayland compositors and task bars take the window's icon and
-    // name from it (resources/desktop/).
-    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.hieraexplorer.HieraExplorer"));
-    QGuiApplication::setApplicationDisplayName(QStringLiteral("Hiera Explorer"));
+}
 
-    QCommandLineParser parser;
+void describe(QCommandLineParser& parser, Options& options)
+{
     parser.setApplicationDescription(QStringLiteral("Explore Hiera 5 lookups: where every value comes from."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("path"),
         QStringLiteral("A control repository (its directory) or a hiera.yaml to open (default: the bundled demo)."),
         QStringLiteral("[PATH]"));
-    const QCommandLineOption factsOption(QStringLiteral("facts"),
-        QStringLiteral("Facts file: YAML or JSON, facter -y/-j or puppet facts output."), QStringLiteral("FILE"));
-    const QCommandLineOption keyOption(QStringLiteral("key"), QStringLiteral("Key to look up."), QStringLiteral("KEY"));
-    parser.addOption(factsOption);
-    parser.addOption(keyOption);
-    QCommandLineOption testEditOption(QStringLiteral("test-edit"), QStringLiteral("Test hook."), QStringLiteral("KEY=VALUE"));
-    QCommandLineOption testAnswerOption(
-        QStringLiteral("test-answer"), QStringLiteral("Test hook."), QStringLiteral("accept|discard|cancel"));
-    QCommandLineOption testPrintOption(QStringLiteral("test-print-scope"), QStringLiteral("Test hook."));
-    for (QCommandLineOption* option : { &testEditOption, &testAnswerOption, &testPrintOption }) {
+    parser.addOption(options.facts);
+    parser.addOption(options.key);
+    for (QCommandLineOption* option : { &options.testEdit, &options.testAnswer, &options.testPrint }) {
         option->setFlags(QCommandLineOption::HiddenFromHelp);
         parser.addOption(*option);
     }
+}
+
+// --help and --version print and exit without a window, so they work where there is no display (an
+// SSH session, a CI job); QApplication would abort there before the parser could answer.
+bool asksOnlyForText(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QLatin1String arg(argv[i]);
+        if (arg == QLatin1String("--"))
+            return false;
+        if (arg == QLatin1String("-h") || arg == QLatin1String("--help") || arg == QLatin1String("-?")
+            || arg == QLatin1String("--help-all") || arg == QLatin1String("-v") || arg == QLatin1String("--version"))
+            return true;
+    }
+    return false;
+}
+
+// A window needs a display; without one Qt aborts with a message about plugins. Said in one line instead.
+bool hasNoDisplay(int argc, char* argv[])
+{
+#if defined(Q_OS_UNIX) && !defined(Q_OS_MACOS)
+    for (int i = 1; i < argc; ++i)
+        if (QLatin1String(argv[i]) == QLatin1String("-platform")) // Qt's own option names one
+            return false;
+    return qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+#else
+    Q_UNUSED(argc)
+    Q_UNUSED(argv)
+    return false;
+#endif
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    Options options;
+    if (asksOnlyForText(argc, argv)) {
+        QCoreApplication app(argc, argv);
+        setNames();
+        QCommandLineParser parser;
+        describe(parser, options);
+        parser.process(app); // prints and exits
+        return 0;
+    }
+    if (hasNoDisplay(argc, argv)) {
+        std::fprintf(stderr, "hiera-explorer: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+                             "hiera-lookup answers on the command line\n");
+        return 1;
+    }
+    QApplication app(argc, argv);
+    setNames();
+    // The installed desktop entry's name: Wayland compositors and task bars take the window's icon and
+    // name from it (resources/desktop/).
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.hieraexplorer.HieraExplorer"));
+    QGuiApplication::setApplicationDisplayName(QStringLiteral("Hiera Explorer"));
+
+    QCommandLineParser parser;
+    describe(parser, options);
     parser.process(app);
+    const QCommandLineOption& factsOption = options.facts;
+    const QCommandLineOption& keyOption = options.key;
+    const QCommandLineOption& testEditOption = options.testEdit;
+    const QCommandLineOption& testAnswerOption = options.testAnswer;
+    const QCommandLineOption& testPrintOption = options.testPrint;
 
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) {

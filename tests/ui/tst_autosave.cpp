@@ -11,6 +11,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+
+#include <memory>
 #include <QTest>
 
 namespace {
@@ -91,6 +93,33 @@ private Q_SLOTS:
         const QByteArray hierarchyAfter = treeChecksum(m_demo + QStringLiteral("/data")) + treeChecksum(hieraYaml)
             + treeChecksum(m_demo + QStringLiteral("/facts"));
         QCOMPARE(hierarchyAfter, hierarchyBefore);
+    }
+
+    // Without a display: --help and --version answer, and a window is refused in one line, not aborted.
+    void withoutADisplay()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* name : { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" })
+            env.remove(QString::fromLatin1(name));
+        const auto run = [&](const QStringList& arguments) {
+            auto process = std::make_unique<QProcess>();
+            process->setProcessEnvironment(env);
+            process->start(QStringLiteral(HIERA_EXPLORER_BIN), arguments);
+            process->waitForFinished(timeoutMs);
+            return process;
+        };
+        const auto help = run({ QStringLiteral("--help") });
+        QCOMPARE(help->exitStatus(), QProcess::NormalExit);
+        QCOMPARE(help->exitCode(), 0);
+        QVERIFY(help->readAllStandardOutput().contains("--facts <FILE>"));
+        const auto version = run({ QStringLiteral("--version") });
+        QCOMPARE(version->exitCode(), 0);
+        QVERIFY(version->readAllStandardOutput().startsWith("hiera-explorer "));
+        const auto window = run({});
+        QCOMPARE(window->exitStatus(), QProcess::NormalExit);
+        QCOMPARE(window->exitCode(), 1);
+        const QByteArray error = window->readAllStandardError();
+        QVERIFY2(error.startsWith("hiera-explorer: no display") && error.count('\n') == 1, error.constData());
     }
 
 private:
