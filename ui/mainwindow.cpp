@@ -1,4 +1,6 @@
 #include "mainwindow.h"
+
+#include "elidedlabel.h"
 #include "reportexport.h"
 
 #include "allkeyspanel.h"
@@ -214,13 +216,15 @@ void MainWindow::createPanels()
     connect(m_facts, &FactsDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(m_facts, &FactsDocument::modifiedChanged, this, &MainWindow::updateTitle);
 
-    m_statusLabel = new QLabel(this);
+    // Elided to the status bar's width: a long path here set the window's minimum width.
+    m_statusLabel = new ElidedLabel(Qt::ElideMiddle, this);
     m_busyLabel = new QLabel(this);
     // A fixed size: its text comes and goes with every job, and must not re-lay out the window.
     m_busyLabel->setFixedSize(m_busyLabel->fontMetrics().horizontalAdvance(tr("Working…")) + 8,
         m_busyLabel->fontMetrics().height());
     // Which facts the answers are for, always in view (the title bar can be cut short or hidden).
-    m_factsLabel = new QLabel(this);
+    m_factsLabel = new ElidedLabel(Qt::ElideMiddle, this);
+    m_factsLabel->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred); // its full width when there is room
     m_factsLabel->setObjectName(QStringLiteral("factsFileLabel"));
     statusBar()->addWidget(m_statusLabel, 1);
     statusBar()->addPermanentWidget(m_factsLabel);
@@ -228,8 +232,8 @@ void MainWindow::createPanels()
     updateTitle();
     connect(m_runner, &LookupRunner::busyChanged, this,
         [this](bool busy) { m_busyLabel->setText(busy ? tr("Working…") : QString()); });
-    connect(m_facts, &FactsDocument::statusMessage, m_statusLabel, &QLabel::setText);
-    connect(m_answerPanel, &AnswerPanel::statusMessage, m_statusLabel, &QLabel::setText);
+    connect(m_facts, &FactsDocument::statusMessage, m_statusLabel, &ElidedLabel::setFullText);
+    connect(m_answerPanel, &AnswerPanel::statusMessage, m_statusLabel, &ElidedLabel::setFullText);
 
     resize(1500, 950);
 }
@@ -434,8 +438,8 @@ void MainWindow::updateTitle()
             text += tr(" (modified)");
         if (Demo::isDemoFile(path))
             text += tr(" (bundled demo, read-only)");
-        m_factsLabel->setText(text);
-        m_factsLabel->setToolTip(path.isEmpty() ? tr("The facts have not been saved to a file")
+        m_factsLabel->setFullText(text);
+        m_factsLabel->setExtraToolTip(path.isEmpty() ? tr("The facts have not been saved to a file")
                                                 : QDir::toNativeSeparators(path));
     }
 }
@@ -478,7 +482,7 @@ bool MainWindow::openHierarchy(const QString& hieraYaml)
 void MainWindow::loadHierarchy(const QString& hieraYaml)
 {
     const QString path = RepositoryOptions::hieraYamlFor(hieraYaml);
-    m_statusLabel->setText(tr("Loading %1…").arg(path));
+    m_statusLabel->setFullText(tr("Loading %1…").arg(path));
     m_repositoryMenu->setRepository(path);
     m_runner->load(path, m_repositoryMenu->optionsFor(path));
 }
@@ -488,14 +492,14 @@ void MainWindow::onEngineLoaded(const QString& hieraYaml)
     m_hieraYaml = hieraYaml;
     m_facts->setHierarchy(hieraYaml); // offers its autosave before the first answer
     addRecent(recentHierarchiesKey, hieraYaml);
-    m_statusLabel->setText(tr("Loaded %1 (environment %2)").arg(hieraYaml, m_runner->environmentName()));
+    m_statusLabel->setFullText(tr("Loaded %1 (environment %2)").arg(hieraYaml, m_runner->environmentName()));
     updateTitle();
     Q_EMIT engineLoadFinished(true);
 }
 
 void MainWindow::onLoadFailed(const QString& hieraYaml)
 {
-    m_statusLabel->setText(tr("Loading failed: the Hierarchy panel says why"));
+    m_statusLabel->setFullText(tr("Loading failed: the Hierarchy panel says why"));
     // The failure is told there only: make sure that panel is on screen.
     if (auto* dock = findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))) {
         dock->show();
@@ -868,7 +872,7 @@ QTableView* MainWindow::contributionView() const { return m_tracePanel->contribu
 MessageBanner* MainWindow::answerBanner() const { return m_answerPanel->banner(); }
 MessageBanner* MainWindow::factBanner() const { return m_factsPanel->banner(); }
 MessageBanner* MainWindow::hierarchyBanner() const { return m_hierarchyPanel->banner(); }
-QString MainWindow::factsStatusText() const { return m_factsLabel->text(); }
+QString MainWindow::factsStatusText() const { return m_factsLabel->fullText(); }
 QString MainWindow::answerYaml() const { return m_answerPanel->yaml(); }
 QString MainWindow::summaryText() const { return m_answerPanel->summaryText(); }
 QStringList MainWindow::keyHistory() const { return m_lookupBar->history(); }

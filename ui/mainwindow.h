@@ -34,6 +34,7 @@ class RepositoryMenu;
 class SourceViewer;
 class TracePanel;
 class ValueTreeModel;
+class ElidedLabel;
 class QDockWidget;
 class FleetPanel;
 class FleetRunner;
@@ -195,8 +196,8 @@ private:
     HelpGuide* m_helpGuide = nullptr;
     RepositoryMenu* m_repositoryMenu = nullptr;
 
-    QLabel* m_statusLabel = nullptr;
-    QLabel* m_factsLabel = nullptr; // the facts file the answers are for
+    ElidedLabel* m_statusLabel = nullptr;
+    ElidedLabel* m_factsLabel = nullptr; // the facts file the answers are for
     FleetRunner* m_fleet = nullptr;
     NodeReportRunner* m_reports = nullptr;
     AllKeysPanel* m_allKeysPanel = nullptr;

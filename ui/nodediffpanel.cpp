@@ -29,7 +29,7 @@ QComboBox* makeNodePicker(QWidget* parent, const QString& objectName)
     box->setObjectName(objectName);
     box->setEditable(true);
     box->setInsertPolicy(QComboBox::NoInsert);
-    box->setMinimumContentsLength(28);
+    box->setMinimumContentsLength(16); // the list shows names whole; the box must not widen the window
     box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     box->completer()->setCompletionMode(QCompleter::PopupCompletion);
     box->completer()->setFilterMode(Qt::MatchContains);

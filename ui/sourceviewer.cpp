@@ -1,5 +1,6 @@
 #include "sourceviewer.h"
 
+#include "elidedlabel.h"
 #include "externaleditor.h"
 #include "yamlhighlighter.h"
 
@@ -20,7 +21,7 @@ constexpr qint64 maxViewBytes = 16 * 1024 * 1024;
 
 SourceViewer::SourceViewer(QWidget* parent)
     : QWidget(parent)
-    , m_header(new QLabel(this))
+    , m_header(new ElidedLabel(Qt::ElideMiddle, this))
     , m_openInEditor(new QToolButton(this))
     , m_editor(new QPlainTextEdit(this))
     , m_highlighter(new YamlHighlighter(m_editor->document(), m_editor->palette()))
@@ -39,7 +40,7 @@ SourceViewer::SourceViewer(QWidget* parent)
     connect(m_openInEditor, &QToolButton::clicked, this, &SourceViewer::openInEditor);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setContentsMargins(4, 2, 4, 2);
-    m_header->setText(tr("Click an origin (file:line) to see it here."));
+    m_header->setFullText(tr("Click an origin (file:line) to see it here."));
     m_editor->setReadOnly(true);
     m_editor->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_editor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -79,7 +80,7 @@ void SourceViewer::clear()
     m_line = 0;
     m_openInEditor->setEnabled(false);
     m_editor->clear();
-    m_header->setText(tr("Click an origin (file:line) to see it here."));
+    m_header->setFullText(tr("Click an origin (file:line) to see it here."));
 }
 
 bool SourceViewer::loadFile()
@@ -95,18 +96,17 @@ bool SourceViewer::loadFile()
         problem = tr("Cannot read %1: %2").arg(m_path, file.errorString());
     if (!problem.isEmpty()) {
         m_editor->setPlainText(problem);
-        m_header->setText(problem);
+        m_header->setFullText(problem);
         return false;
     }
     m_editor->setPlainText(QString::fromUtf8(file.readAll()));
-    m_header->setText(m_line > 0 ? QStringLiteral("%1:%2").arg(m_path).arg(m_line) : m_path);
-    m_header->setToolTip(m_path);
+    m_header->setFullText(m_line > 0 ? QStringLiteral("%1:%2").arg(m_path).arg(m_line) : m_path);
     return true;
 }
 
 void SourceViewer::markLine()
 {
-    m_header->setText(m_line > 0 ? QStringLiteral("%1:%2").arg(m_path).arg(m_line) : m_path);
+    m_header->setFullText(m_line > 0 ? QStringLiteral("%1:%2").arg(m_path).arg(m_line) : m_path);
     QList<QTextEdit::ExtraSelection> selections;
     const QTextBlock block = m_line > 0 ? m_editor->document()->findBlockByNumber(m_line - 1) : QTextBlock();
     if (!block.isValid()) {

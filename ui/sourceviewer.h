@@ -6,7 +6,7 @@
 
 #include <QWidget>
 
-class QLabel;
+class ElidedLabel;
 class QToolButton;
 class QPlainTextEdit;
 class YamlHighlighter;
@@ -33,7 +33,7 @@ private:
     bool loadFile();
     void markLine();
 
-    QLabel* m_header;
+    ElidedLabel* m_header; // the file:line shown, elided to the dock's width
     QToolButton* m_openInEditor;
     QPlainTextEdit* m_editor;
     YamlHighlighter* m_highlighter;

@@ -574,6 +574,24 @@ private Q_SLOTS:
         QTRY_VERIFY(m_window->keyEdit()->hasFocus());
     }
 
+    // The window fits a 1024-pixel-wide screen whatever it shows: long paths in the status bar and over
+    // the source are elided (whole in their tooltips), not a floor under the window's width.
+    void windowFitsASmallScreen()
+    {
+        const QString deep = m_tmp.filePath(QStringLiteral("a-rather-long-folder-name-for-facts/") + QStringLiteral("x").repeated(120)
+            + QStringLiteral("/web01.example.com.yaml"));
+        QVERIFY(QDir().mkpath(QFileInfo(deep).absolutePath()));
+        QVERIFY(QFile::copy(m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml")), deep));
+        QVERIFY(m_window->openFacts(deep));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->factsStatusText().contains(QLatin1String("web01.example.com.yaml")), 10000);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY2(m_window->minimumSizeHint().width() <= 1024, qPrintable(QString::number(m_window->minimumSizeHint().width())));
+        QVERIFY2(m_window->minimumWidth() <= 1024, qPrintable(QString::number(m_window->minimumWidth())));
+        m_window->resize(1024, 700);
+        QTRY_COMPARE(m_window->width(), 1024);
+    }
+
     void settingsRestoreLayout()
     {
         m_window->resize(1333, 844);
