@@ -236,6 +236,8 @@ QList<ReportExport::Format> FleetPanel::exportFormats() const
     hiera::FleetExportOptions options;
     options.revealSecrets = m_runner->revealSecrets();
     options.relativeTo = ValueConvert::toStd(QFileInfo(m_runner->hieraYaml()).absolutePath());
+    if (m_shownSelection.nodes)
+        options.nodeFilter = ValueConvert::toStd(m_shownSelection.filter);
     return { { tr("CSV"), QStringLiteral("csv"), [r, options] { return hiera::fleetCsv(*r, options); } },
         { tr("JSON"), QStringLiteral("json"), [r, options] { return hiera::fleetJson(*r, options); } },
         { tr("Markdown"), QStringLiteral("md"), [r, options] { return hiera::fleetMarkdown(*r, options); } } };

@@ -296,6 +296,15 @@ void TestFleet::someNodesOnly()
     QCOMPARE(some2.libraryNodes, std::size_t(4));
     QCOMPARE(*json(fleetJson(some2)).asHash().find("library_nodes"), Value(4));
     QVERIFY(fleetMarkdown(some2).rfind("`profile::ntp.servers` on 2 of 2 nodes (chosen from the library's 4)\n", 0) == 0);
+    QVERIFY(!json(fleetJson(some2)).asHash().find("node_filter"));
+    // ... and by what, when the caller says (the explorer's Nodes filter).
+    FleetExportOptions filtered;
+    filtered.nodeFilter = "role=web env=prod";
+    QCOMPARE(*json(fleetJson(some2, filtered)).asHash().find("node_filter"), Value("role=web env=prod"));
+    QVERIFY2(fleetMarkdown(some2, filtered)
+                     .rfind("`profile::ntp.servers` on 2 of 2 nodes (chosen by the filter `role=web env=prod` from the library's 4)\n", 0)
+                 == 0,
+             fleetMarkdown(some2, filtered).c_str());
     const FleetResult all = lookupAcross(*engine, library, "profile::ntp.servers");
     QVERIFY(fleetMarkdown(all).rfind("`profile::ntp.servers` on 4 of 4 nodes\n", 0) == 0);
     const std::vector<std::size_t> none;

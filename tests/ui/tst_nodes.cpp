@@ -348,6 +348,15 @@ private Q_SLOTS:
         m.window->setKey(QStringLiteral("profile::base::timezone"));
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::base::timezone", WindowFixture::timeoutMs);
         QCOMPARE(fleet->model()->result()->nodes.size(), std::size_t(2));
+        // Its exports say how the nodes were chosen.
+        QTemporaryDir out;
+        QString error;
+        QVERIFY2(fleet->exportTo(out.filePath(QStringLiteral("fleet.json")), &error), qPrintable(error));
+        const hiera::Value doc = hiera::parseData(UiTest::readFile(out.filePath(QStringLiteral("fleet.json"))).toStdString(),
+                                                  "fleet.json", hiera::DataFormat::Json);
+        QCOMPARE(*doc.asHash().find("node_filter"), hiera::Value("role=web"));
+        QVERIFY2(fleet->exportTo(out.filePath(QStringLiteral("fleet.md")), &error), qPrintable(error));
+        QVERIFY(UiTest::readFile(out.filePath(QStringLiteral("fleet.md"))).contains("(chosen by the filter `role=web` from the library's 4)"));
         // A filter that hides the open node, then none: the open node is marked again.
         m.window->nodesPanel()->filterEdit()->setText(QStringLiteral("role=db"));
         QVERIFY(m.window->nodesPanel()->view()->selectionModel()->selectedRows().isEmpty());

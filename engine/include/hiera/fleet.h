@@ -115,11 +115,14 @@ struct FleetExportOptions
     // File paths below this directory are written relative to it (a control repository's root); empty:
     // absolute paths.
     std::string relativeTo;
+    // How the nodes were chosen from the library (the explorer's Nodes filter, "role=web env=prod"); said
+    // in the JSON ("node_filter") and the Markdown when not empty.
+    std::string nodeFilter;
 };
 // CSV (RFC 4180, a header row): node,key,status,value,file,level — status found / not found / error, the
 // value as JSON (the error message for errors).
 std::string fleetCsv(const FleetResult& result, const FleetExportOptions& options = {});
-// {"key": ..., "total": n, "library_nodes": m, "cancelled": b, "groups": [{"status", "value"|"error", "count", "nodes": [...],
+// {"key": ..., "total": n, "library_nodes": m, ["node_filter": f,] "cancelled": b, "groups": [{"status", "value"|"error", "count", "nodes": [...],
 // "files": [...]}...], "nodes": [{"node", "status", "value"|"error", "file", "level", "files"}...]}
 std::string fleetJson(const FleetResult& result, const FleetExportOptions& options = {});
 // The same document as a Value (for YAML output: toYaml(fleetValue(r))).

@@ -145,6 +145,8 @@ Value fleetValue(const FleetResult& result, const FleetExportOptions& options)
     doc.set("key", Value(result.key));
     doc.set("total", Value(static_cast<std::int64_t>(result.total)));
     doc.set("library_nodes", Value(static_cast<std::int64_t>(result.libraryNodes)));
+    if (!options.nodeFilter.empty())
+        doc.set("node_filter", Value(options.nodeFilter));
     doc.set("cancelled", Value(result.cancelled));
     doc.set("groups", Value(std::move(groups)));
     doc.set("nodes", Value(std::move(nodes)));
@@ -162,7 +164,10 @@ std::string fleetMarkdown(const FleetResult& result, const FleetExportOptions& o
     constexpr std::size_t kNamesShown = 5;
     std::string out = "`" + markdownCell(result.key) + "` on " + std::to_string(result.nodes.size()) + " of "
                       + std::to_string(result.total) + " nodes"
-                      + (result.libraryNodes > result.total ? " (chosen from the library's " + std::to_string(result.libraryNodes) + ")" : "")
+                      + (result.libraryNodes > result.total
+                              ? " (chosen" + (options.nodeFilter.empty() ? std::string() : " by the filter " + markdownCode(options.nodeFilter))
+                                    + " from the library's " + std::to_string(result.libraryNodes) + ")"
+                              : "")
                       + (result.cancelled ? " (cancelled)" : "") + "\n\n";
     out += "| nodes | count | value | files |\n|---|---:|---|---|\n";
     for (const auto& g : result.groups) {
