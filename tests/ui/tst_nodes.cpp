@@ -164,6 +164,32 @@ private Q_SLOTS:
         QVERIFY(scroll && scroll->verticalScrollBar()->maximum() > 0); // the rest is a scroll away
     }
 
+    // Another library starts at its top, not where the previous list was scrolled to.
+    void anotherLibraryStartsAtItsTop()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
+        QTemporaryDir first;
+        QTemporaryDir second;
+        for (int i = 0; i < 150; ++i) {
+            QVERIFY(UiTest::writeFile(first.filePath(QStringLiteral("a%1.yaml").arg(i)), QStringLiteral("clientcert: a%1\n").arg(i).toUtf8()));
+            QVERIFY(UiTest::writeFile(second.filePath(QStringLiteral("b%1.yaml").arg(i)), QStringLiteral("clientcert: b%1\n").arg(i).toUtf8()));
+        }
+        m.window->resize(1200, 900);
+        m.window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m.window.get()));
+        m.window->raisePanel(m.window->nodesPanel());
+        openLibrary(first.path());
+        QTableView* view = m.window->nodesPanel()->view();
+        QTRY_VERIFY(view->verticalScrollBar()->maximum() > 0);
+        view->scrollToBottom();
+        QTRY_VERIFY(view->verticalScrollBar()->value() > 0);
+        openLibrary(second.path());
+        QCOMPARE(view->model()->index(0, 0).data().toString(), QStringLiteral("b0"));
+        QCOMPARE(view->verticalScrollBar()->value(), 0);
+        // Rows are one line high.
+        QVERIFY(view->rowHeight(0) <= view->fontMetrics().height() + 8);
+    }
+
     // A very long node name keeps its column to a bounded width (the fact columns stay in view), elided
     // on one line with the whole name in its tooltip.
     void longNodeNameKeepsTheColumnsInView()
