@@ -52,6 +52,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSplitter>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTimer>
@@ -235,7 +236,10 @@ void MainWindow::createPanels()
     connect(m_facts, &FactsDocument::statusMessage, m_statusLabel, &ElidedLabel::setFullText);
     connect(m_answerPanel, &AnswerPanel::statusMessage, m_statusLabel, &ElidedLabel::setFullText);
 
-    resize(1500, 950);
+    // The first size: roomy, but inside the screen's free area (a 1280x800 laptop cut off the Source
+    // dock and the status bar). A size the user left is restored over it (readSettings()).
+    const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1500, 950);
+    resize(std::min(1500, available.width() * 9 / 10), std::min(950, available.height() * 9 / 10));
 }
 
 QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QString& objectName, Qt::DockWidgetArea area)

@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -18,7 +19,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
-#include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -119,10 +120,15 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     setObjectName(QStringLiteral("nodesPanel"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    auto* toolBar = new QToolBar(this);
-    toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    toolBar->addAction(tr("Open Library…"), this, &NodesPanel::chooseLibrary)
-        ->setToolTip(tr("A folder of fact files (facter, puppet facts, onceover) or a PuppetDB factsets export"));
+    // A row, not a QToolBar: a narrow dock folded the filter away behind the toolbar's "»" menu.
+    auto* row = new QHBoxLayout;
+    auto* open = new QToolButton(this);
+    open->setObjectName(QStringLiteral("openLibrary"));
+    open->setText(tr("Open Library…"));
+    open->setAutoRaise(true);
+    open->setToolTip(tr("A folder of fact files (facter, puppet facts, onceover) or a PuppetDB factsets export"));
+    connect(open, &QToolButton::clicked, this, &NodesPanel::chooseLibrary);
+    row->addWidget(open);
     m_filter = new QLineEdit(this);
     m_filter->setObjectName(QStringLiteral("nodeFilter"));
     m_filter->setPlaceholderText(tr("Filter: text, or fact=value"));
@@ -139,8 +145,9 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     clearFilter->setShortcutContext(Qt::WidgetShortcut);
     connect(clearFilter, &QAction::triggered, m_filter, &QLineEdit::clear);
     m_filter->addAction(clearFilter);
-    toolBar->addWidget(m_filter);
-    layout->addWidget(toolBar);
+    m_filter->setMinimumWidth(m_filter->fontMetrics().horizontalAdvance(QStringLiteral("role=web")) + 40);
+    row->addWidget(m_filter, 1);
+    layout->addLayout(row);
     m_banner = new MessageBanner(this);
     m_banner->setObjectName(QStringLiteral("nodesBanner"));
     layout->addWidget(m_banner);
