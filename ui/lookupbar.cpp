@@ -41,7 +41,7 @@ LookupBar::LookupBar(LookupRunner* runner, QWidget* parent)
     m_keyCombo->setObjectName(QStringLiteral("keyCombo"));
     m_keyCombo->setEditable(true);
     m_keyCombo->setInsertPolicy(QComboBox::NoInsert);
-    m_keyCombo->setMinimumContentsLength(24);
+    m_keyCombo->setMinimumContentsLength(18); // it stretches; this is its floor on a small screen
     m_keyCombo->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     m_keyCombo->lineEdit()->setPlaceholderText(tr("Key to look up, e.g. profile::ntp.servers.0"));
     m_keyCombo->lineEdit()->setClearButtonEnabled(true);

@@ -145,7 +145,7 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     clearFilter->setShortcutContext(Qt::WidgetShortcut);
     connect(clearFilter, &QAction::triggered, m_filter, &QLineEdit::clear);
     m_filter->addAction(clearFilter);
-    m_filter->setMinimumWidth(m_filter->fontMetrics().horizontalAdvance(QStringLiteral("role=web")) + 40);
+    m_filter->setMinimumWidth(m_filter->fontMetrics().horizontalAdvance(QStringLiteral("role=web")) + 16);
     row->addWidget(m_filter, 1);
     layout->addLayout(row);
     m_banner = new MessageBanner(this);

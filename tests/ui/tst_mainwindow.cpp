@@ -11,6 +11,7 @@
 #include "factsautosave.h"
 #include "factspanel.h"
 #include "facttreemodel.h"
+#include "fleetrunner.h"
 #include "helpguide.h"
 #include "lookupbar.h"
 #include "hierarchymodel.h"
@@ -584,8 +585,14 @@ private Q_SLOTS:
         QVERIFY(QFile::copy(m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml")), deep));
         QVERIFY(m_window->openFacts(deep));
         QTRY_VERIFY_WITH_TIMEOUT(m_window->factsStatusText().contains(QLatin1String("web01.example.com.yaml")), 10000);
+        QSignalSpy loaded(m_window->fleetRunner(), &FleetRunner::libraryLoaded);
+        m_window->nodesPanel()->openLibrary(m_tmp.filePath(QStringLiteral("demo/facts")));
+        QVERIFY(loaded.wait(timeoutMs));
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        // The Nodes filter stays in view however narrow its dock is (a toolbar folded it away).
+        m_window->raisePanel(m_window->nodesPanel());
+        QTRY_VERIFY(m_window->nodesPanel()->filterEdit()->isVisible());
         QVERIFY2(m_window->minimumSizeHint().width() <= 1024, qPrintable(QString::number(m_window->minimumSizeHint().width())));
         QVERIFY2(m_window->minimumWidth() <= 1024, qPrintable(QString::number(m_window->minimumWidth())));
         m_window->resize(1024, 700);
