@@ -262,7 +262,7 @@ void MainWindow::applyDefaultLayout()
     auto* sourceDock = findChild<QDockWidget*>(QStringLiteral("sourceDock"));
     auto* hierarchyDock = findChild<QDockWidget*>(QStringLiteral("hierarchyDock"));
     resizeDocks({ factsDock, sourceDock }, { 330, 380 }, Qt::Horizontal);
-    resizeDocks({ hierarchyDock }, { height() / 4 }, Qt::Vertical);
+    resizeDocks({ hierarchyDock }, { height() / 3 }, Qt::Vertical);
     if (auto* splitter = findChild<QSplitter*>(QStringLiteral("answerSplitter")))
         splitter->setSizes({ splitter->height() / 2, splitter->height() / 2 });
 }
@@ -796,6 +796,10 @@ void MainWindow::raisePanel(QWidget* panel)
         if (auto* dock = qobject_cast<QDockWidget*>(w)) {
             dock->show();
             dock->raise();
+            // Brought forward for a table (a node comparison, every key, a fleet): a few rows at least.
+            // Under the answer it could be a couple of rows high; the user's larger size is kept.
+            if (dockWidgetArea(dock) == Qt::BottomDockWidgetArea && !dock->isFloating() && dock->height() < height() / 3)
+                resizeDocks({ dock }, { height() * 2 / 5 }, Qt::Vertical);
             return;
         }
     }

@@ -13,6 +13,7 @@
 #include "facttreemodel.h"
 #include "fleetrunner.h"
 #include "helpguide.h"
+#include "hierarchypanel.h"
 #include "lookupbar.h"
 #include "hierarchymodel.h"
 #include "lookuprunner.h"
@@ -597,6 +598,27 @@ private Q_SLOTS:
         QVERIFY2(m_window->minimumWidth() <= 1024, qPrintable(QString::number(m_window->minimumWidth())));
         m_window->resize(1024, 700);
         QTRY_COMPARE(m_window->width(), 1024);
+    }
+
+    // A table panel under the answer brought forward (Compare from the Nodes menu, Open Node Library)
+    // gets room for rows; a larger size the user gave it stays.
+    void raisedTablePanelGetsRoom()
+    {
+        m_window->resize(1200, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        auto* hierarchy = m_window->findChild<QDockWidget*>(QStringLiteral("hierarchyDock"));
+        auto* allKeys = m_window->findChild<QDockWidget*>(QStringLiteral("allKeysDock"));
+        m_window->resizeDocks({ hierarchy }, { 90 }, Qt::Vertical);
+        QTRY_VERIFY(hierarchy->height() < m_window->height() / 4); // as small as its panels let it be
+        m_window->raisePanel(m_window->allKeysPanel());
+        QTRY_VERIFY2(allKeys->height() >= m_window->height() / 3, qPrintable(QString::number(allKeys->height())));
+        m_window->resizeDocks({ allKeys }, { m_window->height() / 2 }, Qt::Vertical);
+        QTRY_VERIFY(allKeys->height() > m_window->height() / 2 - 40);
+        const int tall = allKeys->height();
+        m_window->raisePanel(m_window->hierarchyPanel());
+        m_window->raisePanel(m_window->allKeysPanel());
+        QCOMPARE(allKeys->height(), tall);
     }
 
     void settingsRestoreLayout()
