@@ -11,6 +11,9 @@
 
 #include <QTest>
 
+#include <tuple>
+#include <vector>
+
 using namespace hiera;
 using namespace testutils;
 
@@ -27,6 +30,7 @@ private Q_SLOTS:
     void goneNodeIsNothing();
     void brokenExportIsLocated();
     void factsWithoutAPuppetDBForm();
+    void replaceSaysThePreviousFacts();
 };
 
 namespace {
@@ -170,6 +174,30 @@ void TestPuppetDBExport::onlyTheFactListChangesInTheText()
 
 // The quick scan gives up on what is not an array of objects (the whole document is parsed then, with
 // the same result), and a bad entry it finds is reported at its line in the file, not in the entry.
+// The entry's facts before the replacement come from the same pass, equal to what findPuppetDBFactset
+// reads, whether the entry was found by the scan, by reading the whole export, or in YAML.
+void TestPuppetDBExport::replaceSaysThePreviousFacts()
+{
+    const std::string mixed = "[\"junk\", {\"certname\": \"a\",\n  \"facts\": [{\"name\": \"x\", \"value\": 1}]}]";
+    const std::string yaml = "- certname: y1\n  facts:\n  - {name: role, value: web}\n  - {name: port, value: '80'}\n";
+    const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+        { kExport, "export.json", "db1.example.com" },
+        { kExport, "export.json", "web1.example.com" },
+        { mixed, "m.json", "a" },
+        { yaml, "export.yaml", "y1" },
+    };
+    for (const auto& [text, file, node] : cases) {
+        const Value before = findPuppetDBFactset(text, file, node)->facts;
+        Value previous;
+        QVERIFY(replacePuppetDBFacts(text, file, node, Value(Hash()), {}, &previous));
+        QVERIFY2(previous == before, (file + " " + node + ": " + toJson(previous)).c_str());
+        QVERIFY(previous.isHash() && !previous.asHash().empty());
+    }
+    Value untouched("unchanged");
+    QVERIFY(!replacePuppetDBFacts(kExport, "export.json", "gone.example.com", Value(Hash()), {}, &untouched));
+    QCOMPARE(untouched, Value("unchanged"));
+}
+
 void TestPuppetDBExport::entriesTheScanCannotFollow()
 {
     const std::string mixed = "[\"junk\", {\"certname\": \"a\",\n  \"facts\": [{\"name\": \"x\", \"value\": 1}]}]";

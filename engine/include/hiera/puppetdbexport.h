@@ -46,9 +46,11 @@ std::optional<PuppetDBFactset> findPuppetDBFactset(std::string_view text, const 
 
 // The export's text with the facts of `certname` replaced by `facts` (a hash of fact names to values),
 // or nothing when no entry names it. Throws hiera::Error as findPuppetDBFactset does, and for facts that
-// have no PuppetDB form (a fact name that is not a string, NaN or an infinity in JSON).
+// have no PuppetDB form (a fact name that is not a string, NaN or an infinity in JSON). When
+// `previousFacts` is given it receives the entry's facts as they were in `text` (what
+// findPuppetDBFactset would give), from the same pass: a caller can tell that someone else changed them.
 std::optional<std::string> replacePuppetDBFacts(std::string_view text, const std::string& file,
                                                 std::string_view certname, const Value& facts,
-                                                const ParseLimits& limits = {});
+                                                const ParseLimits& limits = {}, Value* previousFacts = nullptr);
 
 } // namespace hiera

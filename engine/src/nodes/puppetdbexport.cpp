@@ -263,7 +263,7 @@ std::optional<PuppetDBFactset> findPuppetDBFactset(std::string_view text, const 
 
 std::optional<std::string> replacePuppetDBFacts(std::string_view text, const std::string& file,
                                                 std::string_view certname, const Value& facts,
-                                                const ParseLimits& limits)
+                                                const ParseLimits& limits, Value* previousFacts)
 {
     const Value list = factList(facts);
     // Only the node's fact list changes in the text: the rest of the export keeps its bytes.
@@ -272,6 +272,13 @@ std::optional<std::string> replacePuppetDBFacts(std::string_view text, const std
     case Scan::Absent:
         return std::nullopt;
     case Scan::Found:
+        if (previousFacts) {
+            try {
+                *previousFacts = factsetOf(span.entry, certname, file).facts;
+            } catch (const Error&) {
+                break; // as findPuppetDBFactset: the whole document names the right line
+            }
+        }
         if (const Value* oldList = factListOf(span.entry)) {
             if (auto out = spliced(text, span.begin, *oldList, list))
                 return out;
@@ -286,6 +293,8 @@ std::optional<std::string> replacePuppetDBFacts(std::string_view text, const std
     Value* entry = entryOf(doc, certname, file);
     if (!entry)
         return std::nullopt;
+    if (previousFacts)
+        *previousFacts = factsetOf(*entry, certname, file).facts;
     Hash& h = entry->mutableHash();
     Value* old = h.findMutable(Value("facts"));
     if (strictJson && old) {
