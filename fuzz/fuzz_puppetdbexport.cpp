@@ -4,6 +4,7 @@
 // - only hiera::Error, each one printable line naming the file;
 // - differential: where the full parser (the node library's) reads the export too, the entry found
 //   has exactly its facts;
+// - the previous facts replacePuppetDBFacts reports are the ones findPuppetDBFactset found;
 // - round trip: facts written for the node read back as written (as JSON reads them), and a full parse of the new text
 //   still reads when one of the old text did.
 
@@ -67,14 +68,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     hiera::Value edited = found->facts;
     edited.mutableHash().set("fuzz_edit", hiera::Value(std::int64_t(42)));
     std::optional<std::string> written;
+    hiera::Value previous;
     try {
-        written = hiera::replacePuppetDBFacts(text, file, certname, edited, fuzz::smallLimits());
+        written = hiera::replacePuppetDBFacts(text, file, certname, edited, fuzz::smallLimits(), &previous);
     } catch (const hiera::Error& e) {
         fuzz::checkMessage(e); // facts with no PuppetDB form (NaN in JSON)
         return 0;
     }
     if (!written)
         fuzz::violated("found by findPuppetDBFactset, not by replacePuppetDBFacts");
+    if (!(previous == found->facts))
+        fuzz::violated("replacePuppetDBFacts reports other previous facts than findPuppetDBFactset found",
+                       hiera::rubyInspect(previous) + " vs " + hiera::rubyInspect(found->facts));
     std::optional<hiera::PuppetDBFactset> reread;
     try {
         reread = hiera::findPuppetDBFactset(*written, file, certname); // one value more than it had: default limits
