@@ -277,6 +277,19 @@ void TestPuppetDBExport::factsWithoutAPuppetDBForm()
     Hash facts;
     facts.set(Value(std::int64_t(5)), Value("x"));
     QVERIFY_THROWS_EXCEPTION(Error, replacePuppetDBFacts(kExport, "export.json", "web2.example.com", Value(facts)));
+    // A key that is not a string deep in a fact's value (a YAML export can hold one): JSON would write it
+    // as a string, and a null key and an empty string key would read back as one (fuzz_puppetdbexport).
+    Hash inner;
+    inner.set(Value(), Value("null key"));
+    inner.set(Value(""), Value("empty key"));
+    Hash deep;
+    deep.set("disks", Value(Array{Value(std::int64_t(1)), Value(std::move(inner))}));
+    try {
+        (void)replacePuppetDBFacts(kExport, "export.json", "web2.example.com", Value(deep));
+        QFAIL("no error");
+    } catch (const Error& e) {
+        QVERIFY2(QByteArray(e.what()).contains("disks") && !QByteArray(e.what()).contains('\n'), e.what());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestPuppetDBExport)

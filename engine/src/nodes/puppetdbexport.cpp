@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace hiera {
 
@@ -54,6 +56,30 @@ Value parseExport(std::string_view text, const std::string& file, const ParseLim
 }
 
 // The facts as PuppetDB lists them: [{"name": ..., "value": ...}] in the hash's order.
+// PuppetDB's facts are JSON: a hash key inside a fact's value that is not a string (a YAML export can
+// hold a null or an integer key) would be written as a string and read back as another hash, or merge
+// with a string key of the same text. Refused by name instead. An explicit stack: no recursion depth
+// for a deep value.
+void checkJsonKeys(const std::string& fact, const Value& value)
+{
+    std::vector<const Value*> pending{&value};
+    while (!pending.empty()) {
+        const Value* v = pending.back();
+        pending.pop_back();
+        if (v->isArray()) {
+            for (const Value& item : v->asArray())
+                pending.push_back(&item);
+        } else if (v->isHash()) {
+            for (const Hash::Entry& entry : v->asHash()) {
+                if (!entry.key.isString())
+                    throw Error(ErrorCode::FactsSyntax, "the PuppetDB fact " + fact + " has a hash key that is not a string ("
+                                                            + toJson(entry.key) + "), which JSON cannot hold");
+                pending.push_back(&entry.value);
+            }
+        }
+    }
+}
+
 Value factList(const Value& facts)
 {
     if (!facts.isHash())
@@ -64,6 +90,7 @@ Value factList(const Value& facts)
         if (!fact.key.isString())
             throw Error(ErrorCode::FactsSyntax,
                         "a PuppetDB fact name must be a string, not " + toJson(fact.key));
+        checkJsonKeys(fact.key.asString(), fact.value);
         list.push_back(makeHash({{"name", fact.key}, {"value", fact.value}}));
     }
     return Value(std::move(list));
