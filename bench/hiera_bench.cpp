@@ -15,6 +15,10 @@
 //   hiera-bench diff FIXTURE [NODE_A NODE_B] [--passes N]  two nodes compared on every key
 //                                                  (hiera/nodediff.h), warm likewise. Nodes default
 //                                                  to the first of nodes.txt.
+//   hiera-bench puppetdb-save FIXTURE [--nodes N] [--passes N]  a PuppetDB factsets export made of the
+//                                                  first N (8000) nodes of FIXTURE/facts; reading one
+//                                                  node of it (opening it in the explorer) and writing
+//                                                  its facts back (Save), the median of the passes
 
 #include <hiera/context.h>
 #include <hiera/engine.h>
@@ -23,6 +27,7 @@
 #include <hiera/nodedata.h>
 #include <hiera/nodediff.h>
 #include <hiera/nodelibrary.h>
+#include <hiera/puppetdbexport.h>
 #include <hiera/valueformat.h>
 #include <hiera/yaml.h>
 
@@ -40,6 +45,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <sys/resource.h>
@@ -476,6 +482,45 @@ int diff(const fs::path& fixture, std::string nodeA, std::string nodeB, int pass
     return 0;
 }
 
+int puppetdbSave(const fs::path& fixture, int count, int passes)
+{
+    // The export as `puppet query` writes it: an array of {certname, environment, facts: [{name, value}]}.
+    const hiera::NodeLibrary library = hiera::NodeLibrary::load((fixture / "facts").string());
+    hiera::Array entries;
+    const std::size_t n = std::min<std::size_t>(library.size(), static_cast<std::size_t>(std::max(1, count)));
+    for (std::size_t i = 0; i < n; ++i) {
+        hiera::Array list;
+        const hiera::Value facts = library.nodes()[i].facts();
+        for (const auto& fact : facts.asHash())
+            list.push_back(hiera::makeHash({{"name", fact.key}, {"value", fact.value}}));
+        entries.push_back(hiera::makeHash({{"certname", hiera::Value(library.nodes()[i].name)},
+                                           {"environment", hiera::Value("production")},
+                                           {"facts", hiera::Value(std::move(list))}}));
+    }
+    const std::string text = hiera::toJson(hiera::Value(std::move(entries)), true);
+    const std::string node = library.nodes()[n * 7 / 8].name; // towards the end: the scan reads most of it
+    std::optional<hiera::PuppetDBFactset> found;
+    const double readMs = warmMedianMs(passes, [&] { found = hiera::findPuppetDBFactset(text, "factsets.json", node); });
+    if (!found) {
+        std::cerr << "hiera-bench: " << node << " not found in the export\n";
+        return 2;
+    }
+    hiera::Value edited = found->facts;
+    edited.mutableHash().set("bench_edit", hiera::Value(std::int64_t(1)));
+    std::optional<std::string> written;
+    hiera::Value previous;
+    const double saveMs = warmMedianMs(passes, [&] {
+        written = hiera::replacePuppetDBFacts(text, "factsets.json", node, edited, {}, &previous);
+    });
+    if (!written || !(previous == found->facts)) {
+        std::cerr << "hiera-bench: the save did not find the node's facts\n";
+        return 2;
+    }
+    std::cout << "puppetdb_export_nodes=" << n << "\npuppetdb_export_mib=" << static_cast<double>(text.size()) / (1 << 20)
+              << "\npuppetdb_read_node_ms_median=" << readMs << "\npuppetdb_save_node_ms_median=" << saveMs << "\n";
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -509,12 +554,15 @@ int main(int argc, char** argv)
             return allKeys(args[1], positional(2), option("--passes", 9));
         if (args.size() >= 2 && args[0] == "diff")
             return diff(args[1], positional(2), positional(3), option("--passes", 9));
+        if (args.size() >= 2 && args[0] == "puppetdb-save")
+            return puppetdbSave(args[1], option("--nodes", 8000), option("--passes", 5));
     } catch (const std::exception& e) {
         std::cerr << "hiera-bench: " << e.what() << "\n";
         return 2;
     }
     std::cerr << "usage: hiera-bench warm FIXTURE [--repeat N] [--rows] | fleet FIXTURE KEY [--threads N] | fleet-library "
                  "FIXTURE KEY [--threads N] | load FIXTURE [--threads N] | warm-eyaml FIXTURE [--repeat N] "
-                 "[--rows] | all-keys FIXTURE [NODE] [--passes N] | diff FIXTURE [NODE_A NODE_B] [--passes N]\n";
+                 "[--rows] | all-keys FIXTURE [NODE] [--passes N] | diff FIXTURE [NODE_A NODE_B] [--passes N] | "
+                 "puppetdb-save FIXTURE [--nodes N] [--passes N]\n";
     return 2;
 }
