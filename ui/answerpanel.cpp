@@ -54,9 +54,9 @@ AnswerPanel::AnswerPanel(LookupRunner* runner, LookupScheduler* scheduler, QWidg
     m_yamlText->setObjectName(QStringLiteral("yamlText"));
     m_yamlText->setReadOnly(true);
     m_yamlText->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_tabs->addTab(m_valueView, tr("&Value"));
-    m_tabs->addTab(m_rootValueView, tr("&Root value"));
-    m_tabs->addTab(m_yamlText, tr("YA&ML"));
+    m_tabs->addTab(m_valueView, tr("V&alue"));
+    m_tabs->addTab(m_rootValueView, tr("R&oot value"));
+    m_tabs->addTab(m_yamlText, tr("&YAML"));
     auto* copyButton = new QToolButton(m_tabs);
     copyButton->setText(tr("Copy YAML"));
     copyButton->setToolTip(tr("Copy the value as YAML"));

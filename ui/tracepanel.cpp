@@ -68,7 +68,7 @@ TracePanel::TracePanel(LookupRunner* runner, LookupScheduler* scheduler, QWidget
     m_explainText->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
 
     m_tabs->addTab(m_contributionView, tr("&Sources"));
-    m_tabs->addTab(m_explanationPage, tr("&Explain"));
+    m_tabs->addTab(m_explanationPage, tr("E&xplain"));
     m_tabs->addTab(m_explainText, tr("Explain &text"));
     connect(m_tabs, &QTabWidget::currentChanged, this, &TracePanel::updateStaleViews);
     TreeViews::connectSourceClicks(

@@ -42,7 +42,12 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QLabel>
 #include <QSettings>
+#include <QMap>
+#include <QTabWidget>
+#include <QMenuBar>
+#include <QAbstractButton>
 #include <QTabBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -619,6 +624,37 @@ private Q_SLOTS:
         m_window->raisePanel(m_window->hierarchyPanel());
         m_window->raisePanel(m_window->allKeysPanel());
         QCOMPARE(allKeys->height(), tall);
+    }
+
+    // Alt+letter reaches one thing: the menus, the answer's and the trace's tabs, the labelled fields and
+    // the buttons of the window do not share a mnemonic (Alt+E opened the Explain tab, not the Edit menu).
+    void mnemonicsAreUnique()
+    {
+        QMap<QChar, QStringList> seen;
+        const auto add = [&](const QString& text, const QString& where) {
+            for (qsizetype i = text.indexOf(QLatin1Char('&')); i >= 0 && i + 1 < text.size(); i = text.indexOf(QLatin1Char('&'), i + 2)) {
+                if (text[i + 1] != QLatin1Char('&')) {
+                    seen[text[i + 1].toLower()] << where + QStringLiteral(" \"") + text + QLatin1Char('"');
+                    return;
+                }
+            }
+        };
+        for (QAction* action : m_window->menuBar()->actions())
+            add(action->text(), QStringLiteral("menu"));
+        for (QTabWidget* tabs : m_window->findChildren<QTabWidget*>())
+            for (int i = 0; i < tabs->count(); ++i)
+                add(tabs->tabText(i), QStringLiteral("tab"));
+        for (QLabel* label : m_window->findChildren<QLabel*>())
+            if (label->buddy())
+                add(label->text(), QStringLiteral("label"));
+        for (QAbstractButton* button : m_window->findChildren<QAbstractButton*>())
+            add(button->text(), QStringLiteral("button"));
+        QStringList clashes;
+        for (auto it = seen.cbegin(); it != seen.cend(); ++it)
+            if (it.value().size() > 1)
+                clashes << QStringLiteral("Alt+%1: %2").arg(it.key(), it.value().join(QStringLiteral(", ")));
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QLatin1Char('\n'))));
+        QVERIFY(seen.contains(QLatin1Char('e')) && seen.contains(QLatin1Char('x'))); // Edit, and Explain moved to x
     }
 
     void settingsRestoreLayout()
