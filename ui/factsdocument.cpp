@@ -223,7 +223,7 @@ bool FactsDocument::writeFile(const QString& path, const FactsForm::Form& form, 
         const QString text = FactsFile::stampOf(path).size < 0
             ? tr("%1 was deleted since it was read here. Save the facts shown here as %1 again?").arg(name)
             : tr("%1 changed on disk since it was read here. Overwrite it with the facts shown here (the change made "
-                 "elsewhere is lost)? To keep both, cancel and use Save Facts As….").arg(name);
+                 "elsewhere is lost)? To keep both, cancel and use File ▸ Save Facts As…").arg(name);
         if (ask(Question::OverwriteChanged, text) != Answer::Accept) {
             Q_EMIT statusMessage(tr("Not saved: %1 changed on disk").arg(name));
             return false;

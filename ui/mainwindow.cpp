@@ -374,6 +374,17 @@ void MainWindow::readSettings()
 {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    // A size saved on a larger screen (a docked laptop, then the laptop alone) is made to fit this one:
+    // restoreGeometry() brings a window back on screen but keeps its size. The margin is for the frame.
+    if (const QScreen* current = screen()) {
+        const QRect available = current->availableGeometry();
+        const QSize fit(std::min(width(), available.width() - 16), std::min(height(), available.height() - 48));
+        if (fit != size()) {
+            resize(fit.expandedTo(minimumSizeHint()));
+            move(std::clamp(x(), available.left(), std::max(available.left(), available.right() - width())),
+                 std::clamp(y(), available.top(), std::max(available.top(), available.bottom() - height())));
+        }
+    }
     m_layoutRestored = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     if (auto* splitter = findChild<QSplitter*>(QStringLiteral("answerSplitter")))
         splitter->restoreState(settings.value(QStringLiteral("window/answerSplitter")).toByteArray());
@@ -716,7 +727,12 @@ QString MainWindow::askSavePath(const QString& suggestion, FactsDocument::SaveKi
 {
     const QString title = kind == FactsDocument::SaveKind::Scope ? tr("Save scope (facts, trusted and variables) as")
                                                                  : tr("Save facts as");
-    return QFileDialog::getSaveFileName(this, title, suggestion, tr("YAML (*.yaml *.yml);;JSON (*.json)"));
+    // The bundled demo is never written: its facts are offered a name in the folder of the last export
+    // (else the home folder) instead of the demo's own, read-only one.
+    QString start = suggestion;
+    if (Demo::isDemoFile(suggestion))
+        start = QDir(ReportExport::lastFolder()).filePath(QFileInfo(suggestion).fileName());
+    return QFileDialog::getSaveFileName(this, title, start, tr("YAML (*.yaml *.yml);;JSON (*.json)"));
 }
 
 MainWindow::Answer MainWindow::askWithMessageBox(Question question, const QString& text)

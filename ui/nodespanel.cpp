@@ -365,13 +365,16 @@ void NodesPanel::showContextMenu(const QPoint& position)
     if (!index.isValid())
         return;
     const QString name = index.siblingAtColumn(0).data().toString();
+    // Names elided in the menu's text (a 150-character name made it wider than the screen); the actions
+    // still act on the full names.
+    const auto shown = [this](const QString& node) { return fontMetrics().elidedText(node, Qt::ElideMiddle, 300); };
     QMenu menu(this);
-    menu.addAction(tr("Open %1").arg(name), this, [this, index] { activate(index); });
+    menu.addAction(tr("Open %1").arg(shown(name)), this, [this, index] { activate(index); });
     menu.addAction(tr("Compare with the current facts"), this,
         [this, name] { Q_EMIT compareRequested(NodeDiffPanel::currentFactsName(), name); });
     const QStringList selected = selectedNodes();
     if (selected.size() == 2)
-        menu.addAction(tr("Compare %1 with %2").arg(selected[0], selected[1]), this,
+        menu.addAction(tr("Compare %1 with %2").arg(shown(selected[0]), shown(selected[1])), this,
             [this, selected] { Q_EMIT compareRequested(selected[0], selected[1]); });
     menu.exec(m_view->viewport()->mapToGlobal(position));
 }

@@ -42,6 +42,7 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QFileDialog>
 #include <QLabel>
 #include <QSettings>
 #include <QMap>
@@ -657,14 +658,47 @@ private Q_SLOTS:
         QVERIFY(seen.contains(QLatin1Char('e')) && seen.contains(QLatin1Char('x'))); // Edit, and Explain moved to x
     }
 
+    // Save As on the bundled demo's facts starts outside the demo (which is never written), keeping the name.
+    void saveAsOfTheDemoStartsElsewhere()
+    {
+        m_window->openDemo();
+        QTRY_VERIFY_WITH_TIMEOUT(Demo::isDemoFile(m_window->factsPath()) && !m_window->isReadingFacts(), timeoutMs);
+        QString directory;
+        QString name;
+        QTimer::singleShot(0, [&] {
+            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            directory = dialog->directory().absolutePath();
+            if (auto* edit = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
+                name = edit->text();
+            dialog->reject();
+        });
+        QVERIFY(!m_window->factsDocument()->saveAs());
+        QVERIFY2(!directory.isEmpty() && !Demo::isDemoFile(QDir(directory).filePath(name)), qPrintable(directory));
+        QCOMPARE(name, QFileInfo(m_window->factsPath()).fileName());
+    }
+
     void settingsRestoreLayout()
     {
-        m_window->resize(1333, 844);
+        // A size that fits the screen comes back as it was; a larger one (saved on a bigger screen) is
+        // made to fit this one.
+        const QRect available = m_window->screen()->availableGeometry();
+        const QSize fits(std::min(760, available.width() - 40), std::min(540, available.height() - 60));
+        m_window->resize(fits);
         m_window->setKey(QStringLiteral("remembered::key"));
         m_window->close();
-        MainWindow second;
-        QCOMPARE(second.size(), QSize(1333, 844));
-        QVERIFY(second.keyHistory().contains(QStringLiteral("remembered::key")));
+        {
+            MainWindow second;
+            QCOMPARE(second.size(), fits.expandedTo(second.minimumSizeHint()));
+            QVERIFY(second.keyHistory().contains(QStringLiteral("remembered::key")));
+            second.resize(available.width() + 500, available.height() + 300);
+            second.close();
+        }
+        MainWindow third;
+        QVERIFY2(third.width() <= std::max(available.width(), third.minimumSizeHint().width()) && third.height() <= available.height(),
+                 qPrintable(QStringLiteral("%1x%2 on %3x%4").arg(third.width()).arg(third.height()).arg(available.width()).arg(available.height())));
+        QVERIFY(third.geometry().left() >= available.left() && third.geometry().top() >= available.top());
+        QVERIFY(third.width() > fits.width()); // the larger size was saved, then fitted
     }
 
     // Set HIERA_LARGE_FIXTURE to a tree from shared/bench/gen_fixture.py (--size large) to check that
