@@ -17,6 +17,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <memory>
+
 AllKeysPanel::AllKeysPanel(NodeReportRunner* reports, LookupRunner* runner, QWidget* parent)
     : QWidget(parent)
     , m_reports(reports)
@@ -148,9 +151,29 @@ QList<ReportExport::Format> AllKeysPanel::exportFormats() const
     hiera::NodeExportOptions options;
     options.revealSecrets = m_runner->revealSecrets();
     options.relativeTo = ValueConvert::toStd(QFileInfo(m_runner->hieraYaml()).absolutePath());
+    // YAML and JSON are the node's complete data; the CSV is the table, so while a search narrows it,
+    // the rows it shows (in the data's order).
+    auto table = std::make_shared<hiera::NodeData>();
+    QString csvName = tr("CSV");
+    if (m_proxy->rowCount() != m_model->rowCount()) {
+        std::vector<std::size_t> rows;
+        rows.reserve(static_cast<std::size_t>(m_proxy->rowCount()));
+        for (int row = 0; row < m_proxy->rowCount(); ++row)
+            rows.push_back(static_cast<std::size_t>(m_proxy->mapToSource(m_proxy->index(row, 0)).row()));
+        std::sort(rows.begin(), rows.end());
+        table->node = r->data.node;
+        table->warnings = r->data.warnings;
+        table->cancelled = r->data.cancelled;
+        for (std::size_t row : rows)
+            table->keys.push_back(r->data.keys[row]);
+        csvName = tr("CSV, the %1 keys shown").arg(rows.size());
+    } else {
+        table.reset();
+    }
     return { { tr("YAML"), QStringLiteral("yaml"), [r, options] { return hiera::nodeDataYaml(r->data, options); } },
         { tr("JSON"), QStringLiteral("json"), [r, options] { return hiera::nodeDataJson(r->data, options); } },
-        { tr("CSV"), QStringLiteral("csv"), [r, options] { return hiera::nodeDataCsv(r->data, options); } } };
+        { csvName, QStringLiteral("csv"),
+            [r, table, options] { return hiera::nodeDataCsv(table ? *table : r->data, options); } } };
 }
 
 bool AllKeysPanel::exportTo(const QString& path, QString* error) const

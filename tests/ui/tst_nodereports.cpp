@@ -132,6 +132,17 @@ private Q_SLOTS:
         QVERIFY(csv.open(QIODevice::ReadOnly));
         QVERIFY(csv.readLine().startsWith("node,key,value,level,file,merge"));
         QVERIFY(csv.readLine().startsWith("web01.example.com,"));
+        QCOMPARE(UiTest::readFile(out.filePath(QStringLiteral("web01.csv"))).trimmed().count('\n'),
+                 qsizetype(model->rowCount())); // every key with no search
+
+        // While a search narrows the table, the CSV is the rows shown; YAML and JSON stay the node's data.
+        panel->searchEdit()->setText(needle);
+        QVERIFY2(panel->exportTo(out.filePath(QStringLiteral("narrowed.csv")), &error), qPrintable(error));
+        QVERIFY2(panel->exportTo(out.filePath(QStringLiteral("narrowed.yaml")), &error), qPrintable(error));
+        const QList<QByteArray> narrowed = UiTest::readFile(out.filePath(QStringLiteral("narrowed.csv"))).trimmed().split('\n');
+        QCOMPARE(narrowed.size(), qsizetype(expected + 1));
+        QCOMPARE(readData(out.filePath(QStringLiteral("narrowed.yaml")), hiera::DataFormat::Yaml).asHash().size(), found.size());
+        panel->searchEdit()->clear();
 
         // A fact edit: the keys follow (db01's role gives other answers).
         const QModelIndex role = m.window->factModel()->indexForKeyPath(QStringLiteral("facts.role"));
