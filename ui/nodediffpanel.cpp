@@ -80,7 +80,6 @@ NodeDiffPanel::NodeDiffPanel(NodeReportRunner* reports, FleetRunner* fleet, Look
 
     m_view = TreeViews::makeTable(this, QStringLiteral("diffView"), m_model);
     TreeViews::setColumnWidths(m_view->horizontalHeader(), { 240, 220, 220, 220 });
-    m_view->horizontalHeader()->setTextElideMode(Qt::ElideMiddle); // a long name keeps its start and end
     layout->addWidget(m_view, 1);
 
     m_names->setStringList({ currentFactsName() });

@@ -1,5 +1,6 @@
 #include "nodespanel.h"
 
+#include "elidingheaderview.h"
 #include "lookuprunner.h"
 #include "messagebanner.h"
 #include "nodediffpanel.h"
@@ -156,6 +157,7 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
     m_view = new QTableView(this);
     m_view->setObjectName(QStringLiteral("nodeView"));
+    m_view->setHorizontalHeader(new ElidingHeaderView(m_view)); // a long fact name elided, not clipped
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(-1, Qt::AscendingOrder); // the library's order until a header is clicked

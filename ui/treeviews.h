@@ -2,6 +2,8 @@
 
 // The way the explorer's panels set up their item views, written once.
 
+#include "elidingheaderview.h"
+
 #include <QAbstractItemView>
 #include <QHeaderView>
 #include <QTableView>
@@ -27,6 +29,7 @@ inline QTableView* makeTable(QWidget* parent, const QString& objectName, QAbstra
 {
     auto* view = new QTableView(parent);
     view->setObjectName(objectName);
+    view->setHorizontalHeader(new ElidingHeaderView(view)); // long titles elided, not clipped
     view->setModel(model);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setEditTriggers(QAbstractItemView::NoEditTriggers);

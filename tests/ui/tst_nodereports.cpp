@@ -5,6 +5,7 @@
 
 #include "allkeysmodel.h"
 #include "allkeyspanel.h"
+#include "elidingheaderview.h"
 #include "facttreemodel.h"
 #include "fleetmodel.h"
 #include "fleetpanel.h"
@@ -30,6 +31,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QStyleOptionHeader>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -260,6 +263,40 @@ private Q_SLOTS:
         QCOMPARE(shortNames("(web01.example.com)", "db01.example.com"), P("(web01)", "db01"));
         QCOMPARE(shortNames("Current facts ()", "db01.example.com"), P("Current facts ()", "db01.example.com"));
         QCOMPARE(shortNames("", ""), P("", ""));
+    }
+
+    // Table headers elide a long title in the middle to their section's width (Qt 6.4 clipped it on both
+    // sides): two long node names that differ in the middle stay apart.
+    void longHeaderTitlesAreElided()
+    {
+        struct Probe : ElidingHeaderView {
+            using ElidingHeaderView::ElidingHeaderView;
+            QString title(int section) const
+            {
+                QStyleOptionHeader option;
+                initStyleOption(&option);
+                initStyleOptionForIndex(&option, section);
+                return option.text;
+            }
+        };
+        const QString a = QStringLiteral("very-long-hostname-for-the-payments-api-gateway-cluster-node-0001.prod");
+        const QString b = QStringLiteral("very-long-hostname-for-the-payments-api-gateway-cluster-node-0002.prod");
+        QStandardItemModel model(1, 3);
+        model.setHorizontalHeaderLabels({ a, b, QStringLiteral("short") });
+        QTableView view;
+        auto* header = new Probe(&view);
+        view.setHorizontalHeader(header);
+        view.setModel(&model);
+        view.setColumnWidth(0, 220);
+        view.setColumnWidth(1, 220);
+        view.setColumnWidth(2, 220);
+        const QString shownA = header->title(0);
+        const QString shownB = header->title(1);
+        QVERIFY2(shownA.contains(QChar(0x2026)) && shownA.startsWith(QLatin1String("very")) && shownA.endsWith(QLatin1String("prod")),
+                 qPrintable(shownA));
+        QVERIFY(header->fontMetrics().horizontalAdvance(shownA) <= 220);
+        QVERIFY(shownA != shownB);
+        QCOMPARE(header->title(2), QStringLiteral("short"));
     }
 
     void exportFileNames()
