@@ -1,5 +1,6 @@
 #include "nodespanel.h"
 
+#include "elidedlabel.h"
 #include "elidingheaderview.h"
 #include "lookuprunner.h"
 #include "messagebanner.h"
@@ -178,16 +179,15 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     m_view->setWordWrap(false);
     m_view->setTextElideMode(Qt::ElideMiddle);
     layout->addWidget(m_view, 1);
-    m_status = new QLabel(this);
+    // One line, elided in the middle (the counts first, the library's folder last; whole in the
+    // tooltip): a long path wrapped over four lines in a narrow dock and never widens the window.
+    m_status = new ElidedLabel(Qt::ElideMiddle, this);
     m_status->setObjectName(QStringLiteral("nodesStatus"));
-    // A long library path wraps: it never makes the dock (and the window) wider.
-    m_status->setWordWrap(true);
-    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layout->addWidget(m_status);
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
         static_cast<NodeFilter*>(m_proxy)->setText(text);
-        m_status->setText(statusText());
+        m_status->setFullText(statusText());
         markOpened(m_opened); // filtering drops the selection: the open node is marked again when shown
         Q_EMIT selectionChanged(selection());
     });
@@ -209,7 +209,7 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
         if (m_model->library())
             showProblems();
     });
-    m_status->setText(statusText());
+    m_status->setFullText(statusText());
 }
 
 void NodesPanel::openLibrary(const QString& path)
@@ -250,7 +250,7 @@ void NodesPanel::showLibrary(const NodeLibraryPtr& library)
     m_fleet->release(std::move(previous)); // not on the GUI thread, should this have been the last reference
     fitColumns();
     showProblems();
-    m_status->setText(statusText());
+    m_status->setFullText(statusText());
     Q_EMIT selectionChanged(selection());
 }
 

@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+class ElidedLabel;
 class LookupRunner;
 class MessageBanner;
 class NodeListModel;
@@ -70,5 +71,5 @@ private:
     QLineEdit* m_filter;
     QString m_opened; // the node whose facts are open (markOpened), marked again after each filter change
     QTableView* m_view;
-    QLabel* m_status;
+    ElidedLabel* m_status;
 };

@@ -600,6 +600,10 @@ private Q_SLOTS:
         // The Nodes filter stays in view however narrow its dock is (a toolbar folded it away).
         m_window->raisePanel(m_window->nodesPanel());
         QTRY_VERIFY(m_window->nodesPanel()->filterEdit()->isVisible());
+        // The library line under the list is one line (the path elided), not four wrapped ones.
+        auto* status = m_window->nodesPanel()->findChild<QLabel*>(QStringLiteral("nodesStatus"));
+        QVERIFY(status);
+        QVERIFY2(status->height() < 2 * status->fontMetrics().lineSpacing() + 4, qPrintable(QString::number(status->height())));
         QVERIFY2(m_window->minimumSizeHint().width() <= 1024, qPrintable(QString::number(m_window->minimumSizeHint().width())));
         QVERIFY2(m_window->minimumWidth() <= 1024, qPrintable(QString::number(m_window->minimumWidth())));
         m_window->resize(1024, 700);
