@@ -1,16 +1,16 @@
 #pragma once
 
-// ExplanationReport — the current explanation as a document an auditor can keep (issue 11 §3): what
-// was looked up, the merge, the facts the hierarchy used, every level and file consulted with its
-// outcome, the value with each leaf's file:line and what it overrode, the tool's version and the time.
-// Written as Markdown, self-contained HTML (inline style, no external resources), JSON, or printed
-// (QPrinter: a printer or a PDF). Decrypted eyaml values are redacted unless the user revealed them.
+// ExplanationReport — the current explanation as a document an auditor can keep (issue 11 §3): the
+// engine's report (hiera/explanationreport.h: what was looked up, the merge, the facts the hierarchy
+// used, every level and file consulted, the value with each leaf's file:line and what it overrode, the
+// program and the time) as Markdown, self-contained HTML or JSON — the same documents
+// `hiera-lookup --explain --format markdown|html` prints — or printed (QPrinter: a printer or a PDF)
+// from its HTML. Here: the window's outcome handed to it, and the export dialog's formats and names.
+// Decrypted eyaml values are redacted unless the user revealed them.
 
-#include "overrides.h"
 #include "snapshots.h"
 
 #include <QDateTime>
-#include <QHash>
 #include <QString>
 
 class QPrinter;
@@ -18,13 +18,10 @@ class QPrinter;
 struct ExplanationReport
 {
     LookupOutcomePtr outcome; // the answer and its trace (required)
-    Overrides::ResultPtr overrides; // every level's value and the leaves' chains (optional)
+    OverrideChainPtr overrides; // every level's value and the leaves' chains (optional)
     QString hieraYaml;
     QString factsFile;
-    // mapped_paths loop variables and the fact each runs over ("dc" -> "facts.datacenters"): a path's
-    // %{dc} is bound per element, so the report names the fact instead of an unset variable.
-    QHash<QString, QString> mappedVariables;
-    QDateTime time = QDateTime::currentDateTime();
+    QDateTime time = QDateTime::currentDateTime(); // written with its zone's offset
     bool revealSecrets = false; // the user chose to show decrypted values
 
     enum class Format { Markdown, Html, Json, Pdf };

@@ -88,7 +88,7 @@ LookupRunner::LookupRunner(QObject* parent)
     , m_autosaves(*this, JobChannelBase::Policy::Supersede,
           [this](AutosaveResult& result) { Q_EMIT autosaveRead(result.hieraYaml, result.entry); })
     , m_overrides(*this, JobChannelBase::Policy::Coalesce,
-          [this](Overrides::ResultPtr& result) { Q_EMIT overridesFound(result); })
+          [this](OverrideChainPtr& result) { Q_EMIT overridesFound(result); })
 {
     // A scope resolution and a lookup run side by side, a load or a facts read beside them (a superseded
     // facts read may still be parsing a large file: it must not hold back the answer).
@@ -249,10 +249,10 @@ void LookupRunner::findOverrides(const LookupOutcomePtr& outcome)
 {
     if (!outcome || !outcome->engine)
         return;
-    m_overrides.submit([outcome, environment = m_environmentName.toStdString()]() -> Overrides::ResultPtr {
+    m_overrides.submit([outcome, environment = m_environmentName.toStdString()]() -> OverrideChainPtr {
         const TopScope scope(outcome->scope, environment);
-        return std::make_shared<const Overrides::Result>(
-            Overrides::compute(*outcome->engine, scope, outcome->request.key, outcome->request.merge));
+        return std::make_shared<const hiera::OverrideChain>(
+            hiera::overrideChain(*outcome->engine, scope, outcome->request.key, outcome->request.merge));
     });
 }
 

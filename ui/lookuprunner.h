@@ -15,7 +15,6 @@
 #include "factsautosave.h"
 #include "factsfile.h"
 #include "jobchannel.h"
-#include "overrides.h"
 #include "repositoryoptions.h"
 #include "snapshots.h"
 
@@ -57,7 +56,7 @@ public:
 
     void resolveScope(const hiera::Value& scope);
     void lookup(const hiera::Value& scope, LookupRequest request);
-    // What every level holds for the outcome's key and what each leaf overrode (Overrides::compute);
+    // What every level holds for the outcome's key and what each leaf overrode (hiera::overrideChain);
     // overridesFound follows. Asked for after an answer: it takes two more lookups.
     void findOverrides(const LookupOutcomePtr& outcome);
 
@@ -98,7 +97,7 @@ Q_SIGNALS:
     void loadFailed(const QString& hieraYaml, const QString& message);
     void scopeResolved(ScopeSnapshotPtr snapshot);
     void lookupFinished(LookupOutcomePtr outcome);
-    void overridesFound(Overrides::ResultPtr overrides);
+    void overridesFound(OverrideChainPtr overrides);
     // `facts` is the runner's: a slot may take its scope and tree (the runner frees what is left on a worker).
     void factsRead(const QString& path, const std::shared_ptr<FactsFile::Scope>& facts);
     void factsReadFailed(const QString& path, const QString& message);
@@ -143,7 +142,7 @@ private:
     JobChannel<LookupOutcomePtr> m_lookups;
     JobChannel<std::shared_ptr<FactsFile::Scope>> m_facts;
     JobChannel<AutosaveResult> m_autosaves;
-    JobChannel<Overrides::ResultPtr> m_overrides;
+    JobChannel<OverrideChainPtr> m_overrides;
     const std::array<const JobChannelBase*, 6> m_channels { &m_loads, &m_scopes, &m_lookups, &m_facts, &m_autosaves,
         &m_overrides };
 

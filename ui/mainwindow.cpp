@@ -678,14 +678,6 @@ ExplanationReport MainWindow::explanationReport() const
     report.overrides = m_overridesPanel->model()->result();
     report.hieraYaml = m_hieraYaml;
     report.factsFile = m_facts->path();
-    if (const EnginePtr engine = m_runner->engine()) {
-        for (const hiera::Layer& layer : engine->layers())
-            for (const hiera::Level& level : layer.config.hierarchy)
-                for (const hiera::LocationSpec& location : level.locations)
-                    if (location.kind == hiera::LocationSpec::Kind::MappedPaths)
-                        report.mappedVariables.insert(
-                            ValueConvert::toQString(location.loopVariable), ValueConvert::toQString(location.scopeKey));
-    }
     report.revealSecrets = m_runner->revealSecrets(); // only what the user chose to see
     return report;
 }

@@ -2,6 +2,8 @@
 
 #include "modelroles.h"
 
+#include <hiera/valueformat.h>
+
 #include <QBrush>
 #include <QDir>
 #include <QFileInfo>
@@ -23,7 +25,7 @@ QList<QStandardItem*> row(const QString& where, const hiera::Value& value, const
 {
     const hiera::Value shown = reveal ? value : hiera::redactSecrets(value);
     QList<QStandardItem*> items { new QStandardItem(where),
-        new QStandardItem(QString::fromStdString(Overrides::displayValue(shown))), new QStandardItem(fileText(at)) };
+        new QStandardItem(QString::fromStdString(hiera::cellText(shown))), new QStandardItem(fileText(at)) };
     for (QStandardItem* item : items) {
         item->setEditable(false);
         item->setData(QString::fromStdString(at.file), HieraRoles::SourceFileRole);
@@ -44,7 +46,7 @@ OverridesModel::OverridesModel(QObject* parent)
     setHorizontalHeaderLabels({ tr("Where"), tr("Value"), tr("File") });
 }
 
-void OverridesModel::setResult(const Overrides::ResultPtr& result, bool reveal)
+void OverridesModel::setResult(const OverrideChainPtr& result, bool reveal)
 {
     m_result = result;
     removeRows(0, rowCount());
@@ -56,8 +58,8 @@ void OverridesModel::setResult(const Overrides::ResultPtr& result, bool reveal)
         group->setEditable(false);
     // With one layer (a lone hiera.yaml) its name says nothing; with several, each level names its own.
     const bool oneLayer = std::all_of(result->levels.begin(), result->levels.end(),
-        [&](const Overrides::Level& l) { return l.layer == result->levels.front().layer; });
-    for (const Overrides::Level& level : result->levels) {
+        [&](const hiera::OverrideLevel& l) { return l.layer == result->levels.front().layer; });
+    for (const hiera::OverrideLevel& level : result->levels) {
         const QString where = level.layer.empty() || oneLayer
             ? QString::fromStdString(level.level)
             : QStringLiteral("%1 (%2)").arg(QString::fromStdString(level.level), QString::fromStdString(level.layer));
@@ -66,10 +68,10 @@ void OverridesModel::setResult(const Overrides::ResultPtr& result, bool reveal)
             items[0]->setToolTip(tr("Overridden: the answer uses none of this"));
         levels->appendRow(items);
     }
-    for (const Overrides::Leaf& leaf : result->leaves) {
+    for (const hiera::OverrideLeaf& leaf : result->leaves) {
         const QString where = leaf.path.empty() ? QString::fromStdString(result->key) : QString::fromStdString(leaf.path);
         auto items = row(where, leaf.value, leaf.origin, false, reveal);
-        for (const Overrides::Overridden& below : leaf.overrode)
+        for (const hiera::OverriddenValue& below : leaf.overrode)
             items[0]->appendRow(row(tr("overrode %1").arg(QString::fromStdString(below.level)), below.value, below.location, true, reveal));
         leaves->appendRow(items);
     }

@@ -1,11 +1,11 @@
 #pragma once
 
-// OverridesModel — Overrides::Result as a tree (issue 11 §2.4): "Every level" lists what each level
+// OverridesModel — the override chain (hiera::OverrideChain) as a tree (issue 11 §2.4): "Every level" lists what each level
 // holds for the key, greyed where it was overridden; "Each leaf" lists the answer's leaves with their
 // origin and, under each, the values it overrode with their file:line. Rows answer the source roles,
 // so a click shows the file. Read-only; reset per result.
 
-#include "overrides.h"
+#include "snapshots.h"
 
 #include <QStandardItemModel>
 
@@ -18,11 +18,11 @@ public:
     explicit OverridesModel(QObject* parent = nullptr);
 
     // Decrypted eyaml values are shown masked unless `revealSecrets` (the runner's reveal state).
-    void setResult(const Overrides::ResultPtr& result, bool revealSecrets = false);
-    Overrides::ResultPtr result() const { return m_result; }
+    void setResult(const OverrideChainPtr& result, bool revealSecrets = false);
+    OverrideChainPtr result() const { return m_result; }
     QModelIndex levelsRoot() const { return index(0, 0); }
     QModelIndex leavesRoot() const { return index(1, 0); }
 
 private:
-    Overrides::ResultPtr m_result;
+    OverrideChainPtr m_result;
 };

@@ -29,7 +29,7 @@ OverridesPanel::OverridesPanel(LookupRunner* runner, QWidget* parent)
     connect(m_view, &QTreeView::clicked, this, &OverridesPanel::sourceRequested);
 }
 
-void OverridesPanel::show(const Overrides::ResultPtr& result)
+void OverridesPanel::show(const OverrideChainPtr& result)
 {
     // A result for a key the answer no longer shows (the runner keeps only the newest, but an answer
     // can arrive in between) waits for its own.

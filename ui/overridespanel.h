@@ -3,7 +3,6 @@
 // OverridesPanel — what every level holds for the current key and what each leaf of the answer
 // overrode (OverridesModel). Asks the runner for them after each answer; the work is on a worker.
 
-#include "overrides.h"
 #include "snapshots.h"
 
 #include <QWidget>
@@ -25,7 +24,7 @@ Q_SIGNALS:
     void overridesShown();
 
 private:
-    void show(const Overrides::ResultPtr& result);
+    void show(const OverrideChainPtr& result);
 
     LookupRunner* m_runner;
     LookupOutcomePtr m_outcome; // the answer the rows belong to

@@ -4,6 +4,7 @@
 // keep a shared_ptr to one and convert to QString only when a view asks.
 
 #include <hiera/engine.h>
+#include <hiera/overridechain.h>
 
 #include <QMetaType>
 #include <QStringList>
@@ -54,4 +55,6 @@ using ScopeSnapshotPtr = std::shared_ptr<const ScopeSnapshot>;
 using LookupOutcomePtr = std::shared_ptr<const LookupOutcome>;
 Q_DECLARE_METATYPE(EnginePtr)
 Q_DECLARE_METATYPE(ScopeSnapshotPtr)
+using OverrideChainPtr = std::shared_ptr<const hiera::OverrideChain>; // hiera::overrideChain, made on a worker
 Q_DECLARE_METATYPE(LookupOutcomePtr)
+Q_DECLARE_METATYPE(OverrideChainPtr)

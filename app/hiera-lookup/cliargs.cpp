@@ -10,7 +10,7 @@ const char* const kUsage =
     "                    [--merge first|unique|hash|deep] [--knockout-prefix P]\n"
     "                    [--sort-merged-arrays] [--merge-hash-arrays]\n"
     "                    [--eyaml-private-key FILE] [--skip-unsupported]\n"
-    "                    [--explain [--show-secrets]] [--format json|yaml] KEY\n"
+    "                    [--explain [--show-secrets]] [--format json|yaml|markdown|html] KEY\n"
     "       hiera-lookup --config PATH --nodes DIR|FILE [--format table|csv|json|markdown|yaml]\n"
     "                    [--merge ...] KEY\n"
     "       hiera-lookup --config PATH --nodes DIR|FILE --node NAME [--explain] KEY | --all-keys\n"
@@ -54,7 +54,10 @@ const char* const kUsage =
     "  --merge-hash-arrays    deep merge: merge arrays of hashes element by element\n"
     "  --explain              print how the value was found (Puppet's --explain, plus file:line)\n"
     "  --show-secrets         with --explain, show decrypted eyaml values (default: <sensitive>)\n"
-    "  --format json|yaml     output format (default yaml); with --explain, json prints the trace\n"
+    "  --format json|yaml     output format (default yaml); with --explain, json prints the trace,\n"
+    "                         markdown and html the explanation report the explorer exports (the\n"
+    "                         facts used, every level and file consulted, each leaf's file:line and\n"
+    "                         what it overrode)\n"
     "  --all-keys             print every key the node's data files define, each resolved as\n"
     "                         `hiera-lookup KEY` would (with its lookup_options merge): yaml and json\n"
     "                         a hash key -> value, csv a table with each key's level, file and merge\n"
@@ -248,7 +251,8 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
     // --nodes the nodes grouped by value. The first is the default.
     using F = CliArgs::Format;
     const std::vector<std::pair<std::string, F>> formats =
-        a.mode == CliArgs::Mode::Lookup   ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml}, {"s", F::Yaml}, {"json", F::Json}}
+        a.mode == CliArgs::Mode::Lookup   ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml}, {"s", F::Yaml}, {"json", F::Json},
+                                                                                 {"markdown", F::Markdown}, {"md", F::Markdown}, {"html", F::Html}}
         : a.mode == CliArgs::Mode::AllKeys ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml}, {"json", F::Json}, {"csv", F::Csv}}
         : a.mode == CliArgs::Mode::Fleet
             ? std::vector<std::pair<std::string, F>>{{"table", F::Table}, {"csv", F::Csv}, {"json", F::Json},
@@ -263,10 +267,13 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
                 if (f.first != "s" && f.first != "md")
                     names += (names.empty() ? "" : ", ") + f.first;
             if (a.mode == CliArgs::Mode::Lookup)
-                usageError("--format must be json or yaml, not '" + *formatName + "'");
+                usageError("--format must be json or yaml (with --explain also markdown or html), not '" + *formatName + "'");
             usageError("--format must be one of " + names + " with " + modeFlag + ", not '" + *formatName + "'");
         }
         a.format = it->second;
+        // The explanation report: a value alone has no Markdown or HTML form.
+        if (a.mode == CliArgs::Mode::Lookup && (a.format == F::Markdown || a.format == F::Html) && !a.explain)
+            usageError("--format " + *formatName + " writes the explanation report: it needs --explain");
     }
     if (mergeName) {
         const auto strategy = hiera::mergeStrategyFromName(*mergeName);

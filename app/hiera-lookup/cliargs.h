@@ -24,7 +24,7 @@ struct CliArgs
     std::optional<hiera::MergeSpec> merge;
     bool explain = false;
     bool noCache = false;
-    enum class Format { Yaml, Json, Csv, Table, Markdown } format = Format::Yaml;
+    enum class Format { Yaml, Json, Csv, Table, Markdown, Html } format = Format::Yaml;
     std::string key;
     // What the run does: look KEY up, print every key of the node (--all-keys), or compare the nodes of
     // two facts files key by key (--diff-facts A B; --prefix limits the keys), or look KEY up on every

@@ -1,5 +1,6 @@
 #include "fleetmode.h"
 
+#include <hiera/error.h>
 #include <hiera/fleet.h>
 #include <hiera/nodelibrary.h>
 #include <hiera/valueformat.h>
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <vector>
 
 namespace {
 
@@ -44,10 +46,12 @@ std::string pad(std::string s, std::size_t width)
     return s;
 }
 
-// The default output: the groups with their counts, then one line per node.
+// The default output: the groups with their counts, then one line per node. Names, values, files and
+// levels come from data: each line is written as one printable line (docs/bad-input.md).
 std::string table(const hiera::FleetResult& r)
 {
-    std::string out = r.key + " on " + std::to_string(r.nodes.size()) + (r.nodes.size() == 1 ? " node: " : " nodes: ")
+    using hiera::printableLine;
+    std::string out = printableLine(r.key) + " on " + std::to_string(r.nodes.size()) + (r.nodes.size() == 1 ? " node: " : " nodes: ")
                       + std::to_string(r.groups.size())
                       + (r.groups.size() == 1 ? " answer" : " distinct answers") + "\n\n";
     std::size_t countWidth = 0;
@@ -59,22 +63,27 @@ std::string table(const hiera::FleetResult& r)
         std::string text = g.status == hiera::LookupResult::Status::Found ? oneLine(g.value)
                            : g.status == hiera::LookupResult::Status::Error ? "error: " + g.error
                                                                             : "(not found)";
-        out += pad(std::to_string(n) + (n == 1 ? " node" : " nodes"), countWidth) + "  " + text + "\n";
-        out += pad("", countWidth) + "  e.g. " + first;
+        out += pad(std::to_string(n) + (n == 1 ? " node" : " nodes"), countWidth) + "  " + printableLine(text) + "\n";
+        std::string example = "e.g. " + first;
         if (!g.decidingFiles.empty())
-            out += "; from " + g.decidingFiles.front()
-                   + (g.decidingFiles.size() > 1 ? " and " + std::to_string(g.decidingFiles.size() - 1) + " more" : "");
-        out += "\n";
+            example += "; from " + g.decidingFiles.front()
+                       + (g.decidingFiles.size() > 1 ? " and " + std::to_string(g.decidingFiles.size() - 1) + " more" : "");
+        out += pad("", countWidth) + "  " + printableLine(example) + "\n";
     }
+    std::vector<std::string> names;
+    names.reserve(r.nodes.size());
     std::size_t nameWidth = 4;
-    for (const auto& n : r.nodes)
-        nameWidth = std::max(nameWidth, n.name.size());
-    out += "\n" + pad("NODE", nameWidth) + "  VALUE  FILE (LEVEL)\n";
     for (const auto& n : r.nodes) {
-        out += pad(n.name, nameWidth) + "  " + answer(n);
+        names.push_back(printableLine(n.name));
+        nameWidth = std::max(nameWidth, names.back().size());
+    }
+    out += "\n" + pad("NODE", nameWidth) + "  VALUE  FILE (LEVEL)\n";
+    for (std::size_t i = 0; i < r.nodes.size(); ++i) {
+        const auto& n = r.nodes[i];
+        std::string rest = answer(n);
         if (!n.file.empty())
-            out += "  " + n.file + (n.level.empty() ? "" : " (" + n.level + ")");
-        out += "\n";
+            rest += "  " + n.file + (n.level.empty() ? "" : " (" + n.level + ")");
+        out += pad(names[i], nameWidth) + "  " + printableLine(rest) + "\n";
     }
     if (r.cancelled)
         out += "(cancelled: " + std::to_string(r.nodes.size()) + " of " + std::to_string(r.total) + " nodes)\n";
@@ -159,6 +168,7 @@ int runFleet(const hiera::Engine& engine, const CliArgs& args, const std::string
     case CliArgs::Format::Markdown:
         out = hiera::fleetMarkdown(r, options);
         break;
+    case CliArgs::Format::Html: // only the explanation report (cliargs refuses it here)
     case CliArgs::Format::Yaml:
         out = hiera::toYaml(hiera::fleetValue(r, options));
         break;

@@ -8,6 +8,7 @@
 #include <hiera/engine.h>
 #include <hiera/environment.h>
 #include <hiera/explain.h>
+#include <hiera/explanationreport.h>
 #include <hiera/facts.h>
 #include <hiera/valueformat.h>
 #include <hiera/version.h>
@@ -17,6 +18,7 @@
 #include <cerrno>
 #include <cstring>
 #include <cstdlib>
+#include <ctime>
 #include <iostream>
 #include <optional>
 #include <string_view>
@@ -102,6 +104,47 @@ std::string nodeName(const hiera::MapScope& scope, const std::string& factsFile)
     if (auto certname = scope.lookup("trusted.certname"); certname && certname->isString() && !certname->asString().empty())
         return certname->asString();
     return factsFile.substr(factsFile.find_last_of('/') + 1);
+}
+
+// Now, in ISO 8601 with the zone's offset (2025-03-01T14:05:09+01:00), as the explorer dates its reports.
+std::string isoTimeNow()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    char text[40];
+    if (!localtime_r(&now, &local) || std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S%z", &local) == 0)
+        return {};
+    std::string iso = text; // ...+0100: the offset's colon is ISO 8601's extended form
+    iso.insert(iso.size() - 2, 1, ':');
+    return iso;
+}
+
+// The explanation report of `--explain --format markdown|html`: what the explorer's File ▸ Export
+// Explanation writes, the override chain of every leaf included (two lookups more).
+std::string explanationReport(const hiera::Engine& engine, const hiera::Scope& scope, const hiera::LookupResult& result,
+                              const CliArgs& args)
+{
+    const hiera::OverrideChain chain = hiera::overrideChain(engine, scope, args.key, args.merge);
+    hiera::ExplanationReport report;
+    report.engine = &engine;
+    report.key = args.key;
+    report.merge = args.merge;
+    report.mergeChosenBy = "--merge";
+    report.result = &result;
+    report.scope = &scope;
+    report.overrides = &chain;
+    // The environment's hiera.yaml names the hierarchy (the global layer's when it is the only one).
+    for (const hiera::Layer& layer : engine.layers())
+        if (report.hieraYaml.empty() || layer.kind == hiera::Layer::Kind::Environment)
+            report.hieraYaml = layer.config.path;
+    report.factsFile = !args.factsFile.empty() ? args.factsFile
+                       : !args.nodesPath.empty() ? args.nodesPath + " (node " + args.node + ")"
+                                                 : args.scopeFile;
+    report.noFactsFile = "(none)";
+    report.tool = std::string("hiera-lookup ") + HIERA_VERSION;
+    report.time = isoTimeNow();
+    report.revealSecrets = args.showSecrets;
+    return args.format == CliArgs::Format::Html ? hiera::explanationHtml(report) : hiera::explanationMarkdown(report);
 }
 
 int finish(const CommandOutput& o)
@@ -204,8 +247,11 @@ int main(int argc, char** argv)
         {
             hiera::ExplainOptions explain;
             explain.revealSecrets = args.showSecrets;
-            out = args.format == CliArgs::Format::Json ? hiera::explainJson(*r.trace, true, explain) + '\n'
-                                                       : hiera::explainText(*r.trace, explain);
+            if (args.format == CliArgs::Format::Markdown || args.format == CliArgs::Format::Html)
+                out = explanationReport(*engine, scope, r, args);
+            else
+                out = args.format == CliArgs::Format::Json ? hiera::explainJson(*r.trace, true, explain) + '\n'
+                                                           : hiera::explainText(*r.trace, explain);
         }
         for (const auto& w : r.warnings)
             std::cerr << "hiera-lookup: warning: " << hiera::printableLine(w) << '\n';

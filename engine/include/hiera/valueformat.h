@@ -24,6 +24,11 @@ std::string interpolationString(const Value& v);
 // Ruby's inspect form: strings quoted, nil for null.
 std::string rubyInspect(const Value& v);
 
+// A value in one cell of a view or a report: a string as it is, anything else as compact JSON, and
+// what JSON cannot hold (NaN, infinities, bytes that are not UTF-8) in Ruby's inspect form. Never
+// throws.
+std::string cellText(const Value& v);
+
 // Ruby's Float#to_s.
 std::string rubyFloat(double d);
 

@@ -503,6 +503,17 @@ std::string rubyInspect(const Value& v)
     return out;
 }
 
+std::string cellText(const Value& v)
+{
+    if (v.isString())
+        return v.asString();
+    try {
+        return toJson(v);
+    } catch (const Error&) {
+        return rubyInspect(v);
+    }
+}
+
 namespace detail {
 
 bool appendInterpolationString(std::string& out, const Value& v, std::size_t maxBytes)

@@ -1,6 +1,7 @@
+#include "report/reportjson.h"
+
 #include <hiera/explain.h>
 #include <hiera/valueformat.h>
-#include <hiera/yaml.h>
 
 namespace hiera {
 
@@ -191,38 +192,16 @@ private:
     const ExplainOptions& m_options;
 };
 
-// A string as JSON; one that is not UTF-8 (a !!binary value in a key or a path) has no JSON form, and
-// is written with its bytes escaped rather than failing the whole explanation.
-std::string jsonText(const std::string& s)
+// The trace as a JSON document's value. Written by the reports' JSON writer, which keeps the document
+// valid whatever it holds: bytes that are not UTF-8 (a !!binary value in a key or a path) become
+// U+FFFD, NaN and infinities strings, each listed in "json_replacements" (report/reportjson.h).
+Value jsonNode(const TraceNode& n, const ExplainOptions& options)
 {
-    try {
-        return toJson(Value(s));
-    } catch (const Error&) {
-        return toJson(Value(printableLine(s)));
-    }
-}
-
-// A value as JSON; NaN, Infinity and strings that are not UTF-8 have no JSON form: as text instead.
-std::string safeJson(const Value& v)
-{
-    try {
-        return toJson(v);
-    } catch (const std::exception&) {
-        return jsonText(interpolationString(v));
-    }
-}
-
-void jsonNode(std::string& out, const TraceNode& n, const ExplainOptions& options)
-{
-    out += "{\"type\":";
-    out += toJson(Value(traceKindName(n.kind)));
+    Hash h;
+    h.set("type", Value(traceKindName(n.kind)));
     auto field = [&](const char* name, const std::string& value) {
-        if (value.empty())
-            return;
-        out += ",\"";
-        out += name;
-        out += "\":";
-        out += jsonText(value);
+        if (!value.empty())
+            h.set(name, Value(value));
     };
     field("event", traceEventName(n.event));
     field("name", n.name);
@@ -233,28 +212,28 @@ void jsonNode(std::string& out, const TraceNode& n, const ExplainOptions& option
     field("message", n.message);
     field("lookup_options_entry", n.lookupOptionsEntry);
     if (n.lookupOptions)
-        out += ",\"lookup_options\":" + safeJson(shown(*n.lookupOptions, options));
+        h.set("lookup_options", shown(*n.lookupOptions, options));
     if (n.merge)
-        out += ",\"merge\":" + safeJson(n.merge->toValue());
+        h.set("merge", n.merge->toValue());
     if (n.mergeFromLookupOptions)
-        out += ",\"merge_source\":\"lookup_options\"";
+        h.set("merge_source", Value("lookup_options"));
     if (n.value)
-        out += ",\"value\":" + safeJson(shown(*n.value, options));
+        h.set("value", shown(*n.value, options));
     if (n.location.isValid()) {
-        out += ",\"location\":{\"file\":" + jsonText(n.location.file)
-               + ",\"line\":" + std::to_string(n.location.line) + ",\"column\":" + std::to_string(n.location.column)
-               + "}";
+        Hash location;
+        location.set("file", Value(n.location.file));
+        location.set("line", Value(static_cast<std::int64_t>(n.location.line)));
+        location.set("column", Value(static_cast<std::int64_t>(n.location.column)));
+        h.set("location", Value(std::move(location)));
     }
     if (!n.children.empty()) {
-        out += ",\"branches\":[";
-        for (std::size_t i = 0; i < n.children.size(); ++i) {
-            if (i)
-                out += ',';
-            jsonNode(out, *n.children[i], options);
-        }
-        out += ']';
+        Array branches;
+        branches.reserve(n.children.size());
+        for (const auto& child : n.children)
+            branches.push_back(jsonNode(*child, options));
+        h.set("branches", Value(std::move(branches)));
     }
-    out += '}';
+    return Value(std::move(h));
 }
 
 } // namespace
@@ -277,12 +256,7 @@ std::string explainText(const TraceNode& root, const ExplainOptions& options)
 
 std::string explainJson(const TraceNode& root, bool pretty, const ExplainOptions& options)
 {
-    std::string out;
-    jsonNode(out, root, options);
-    if (!pretty)
-        return out;
-    // Indent by reading the document back into a Value (key order is kept) and writing it pretty.
-    return toJson(parseData(out, "explain.json", DataFormat::Json), true);
+    return detail::reportJson(jsonNode(root, options), pretty);
 }
 
 } // namespace hiera

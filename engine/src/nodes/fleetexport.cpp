@@ -1,6 +1,9 @@
 // The fleet result as CSV, JSON and Markdown, for the command line and the explorer's export.
 
 #include "nodes/relativepath.h"
+#include "report/csv.h"
+#include "report/markdown.h"
+#include "report/reportjson.h"
 
 #include <hiera/fleet.h>
 #include <hiera/valueformat.h>
@@ -8,6 +11,11 @@
 namespace hiera {
 
 namespace {
+
+using detail::csvField;
+using detail::markdownCode;
+using detail::markdownText;
+using detail::MarkdownContext;
 
 std::string valueText(const Value& v, bool revealSecrets)
 {
@@ -28,47 +36,6 @@ Value jsonValue(const Value& v, bool revealSecrets)
     } catch (const Error&) {
         return Value(rubyInspect(shown));
     }
-}
-
-// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\r\n") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + '"';
-}
-
-std::string markdownCell(const std::string& s)
-{
-    std::string out;
-    for (char c : s) {
-        if (c == '|')
-            out += "\\|";
-        else if (c == '\n')
-            out += "<br>";
-        else if (c != '\r')
-            out += c;
-    }
-    return out;
-}
-
-std::string markdownCode(const std::string& s)
-{
-    // A code span needs a fence of more backticks than any run inside it.
-    std::size_t longest = 0, run = 0;
-    for (char c : s) {
-        run = c == '`' ? run + 1 : 0;
-        longest = std::max(longest, run);
-    }
-    const std::string fence(longest + 1, '`');
-    const std::string pad = longest ? " " : "";
-    return fence + pad + markdownCell(s) + pad + fence;
 }
 
 std::string answerText(LookupResult::Status status, const Value& value, const std::string& error, bool revealSecrets)
@@ -155,17 +122,17 @@ Value fleetValue(const FleetResult& result, const FleetExportOptions& options)
 
 std::string fleetJson(const FleetResult& result, const FleetExportOptions& options)
 {
-    return toJson(fleetValue(result, options), true) + '\n';
+    return detail::reportJson(fleetValue(result, options), true) + '\n';
 }
 
 std::string fleetMarkdown(const FleetResult& result, const FleetExportOptions& options)
 {
     const bool revealSecrets = options.revealSecrets;
     constexpr std::size_t kNamesShown = 5;
-    std::string out = "`" + markdownCell(result.key) + "` on " + std::to_string(result.nodes.size()) + " of "
+    std::string out = markdownCode(result.key, MarkdownContext::Inline) + " on " + std::to_string(result.nodes.size()) + " of "
                       + std::to_string(result.total) + " nodes"
                       + (result.libraryNodes > result.total
-                              ? " (chosen" + (options.nodeFilter.empty() ? std::string() : " by the filter " + markdownCode(options.nodeFilter))
+                              ? " (chosen" + (options.nodeFilter.empty() ? std::string() : " by the filter " + markdownCode(options.nodeFilter, MarkdownContext::Inline))
                                     + " from the library's " + std::to_string(result.libraryNodes) + ")"
                               : "")
                       + (result.cancelled ? " (cancelled)" : "") + "\n\n";
@@ -173,16 +140,16 @@ std::string fleetMarkdown(const FleetResult& result, const FleetExportOptions& o
     for (const auto& g : result.groups) {
         std::string names;
         for (std::size_t i = 0; i < g.members.size() && i < kNamesShown; ++i)
-            names += (i ? ", " : "") + markdownCell(result.nodes[g.members[i]].name);
+            names += (i ? ", " : "") + markdownText(result.nodes[g.members[i]].name);
         if (g.members.size() > kNamesShown)
             names += " and " + std::to_string(g.members.size() - kNamesShown) + " more";
         std::string value = g.status == LookupResult::Status::Found
                                 ? markdownCode(valueText(g.value, revealSecrets))
                                 : "*" + std::string(fleetStatusName(g.status)) + "*"
-                                      + (g.error.empty() ? "" : ": " + markdownCell(g.error));
+                                      + (g.error.empty() ? "" : ": " + markdownText(g.error));
         std::string files;
         for (std::size_t i = 0; i < g.decidingFiles.size(); ++i)
-            files += (i ? "<br>" : "") + markdownCell(detail::relativePath(g.decidingFiles[i], options.relativeTo));
+            files += (i ? "<br>" : "") + markdownText(detail::relativePath(g.decidingFiles[i], options.relativeTo));
         out += "| " + names + " | " + std::to_string(g.members.size()) + " | " + value + " | " + files + " |\n";
     }
     return out;

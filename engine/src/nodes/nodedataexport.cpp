@@ -1,7 +1,8 @@
 // The all-keys exports: YAML and JSON as `puppet lookup` answers each key, and a CSV table.
 
-#include "nodes/csv.h"
 #include "nodes/relativepath.h"
+#include "report/csv.h"
+#include "report/reportjson.h"
 
 #include <hiera/error.h>
 #include <hiera/nodedata.h>
@@ -79,7 +80,7 @@ std::string nodeDataJson(const NodeData& data, const NodeExportOptions& options)
     doc.set("errors", Value(std::move(errors)));
     if (data.cancelled)
         doc.set("cancelled", Value(true));
-    return toJson(Value(std::move(doc)), /*pretty=*/true) + "\n";
+    return detail::reportJson(Value(std::move(doc)), /*pretty=*/true) + "\n";
 }
 
 std::string nodeDataCsv(const NodeData& data, const NodeExportOptions& options)

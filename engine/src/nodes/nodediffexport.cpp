@@ -1,11 +1,15 @@
 // The node diff's exports: Markdown, JSON, CSV and a plain-text listing for terminals.
 
-#include "nodes/csv.h"
 #include "nodes/relativepath.h"
+#include "report/csv.h"
+#include "report/markdown.h"
+#include "report/reportjson.h"
 
 #include <hiera/error.h>
 #include <hiera/nodediff.h>
 #include <hiera/valueformat.h>
+
+#include <algorithm>
 
 namespace hiera {
 
@@ -60,26 +64,15 @@ std::string joinFiles(const Side& s, const DiffExportOptions& options, std::stri
     return out;
 }
 
-std::string summary(const NodeDiff& diff, const DiffExportOptions& options)
+// `name` writes a node's name for the format (a printable line, Markdown text).
+std::string summary(const NodeDiff& diff, const DiffExportOptions& options, std::string (*name)(std::string_view))
 {
     std::string s = std::to_string(diff.keys.size()) + (diff.keys.size() == 1 ? " key differs" : " keys differ")
-        + " between " + printableLine(options.nameA) + " and " + printableLine(options.nameB) + " ("
+        + " between " + name(options.nameA) + " and " + name(options.nameB) + " ("
         + std::to_string(diff.keysCompared) + " compared)";
     if (diff.cancelled)
         s += ", cancelled before every key was compared";
     return s;
-}
-
-// A Markdown table cell: one line, pipes escaped.
-std::string cell(std::string_view text)
-{
-    std::string out;
-    for (char c : text) {
-        if (c == '|')
-            out += '\\';
-        out += c;
-    }
-    return out;
 }
 
 Value sideValue(const Side& s, const DiffExportOptions& options)
@@ -108,15 +101,27 @@ Value sideValue(const Side& s, const DiffExportOptions& options)
 
 std::string nodeDiffMarkdown(const NodeDiff& diff, const DiffExportOptions& options)
 {
-    std::string out = summary(diff, options) + ".\n";
+    using detail::markdownText;
+    std::string out = summary(diff, options, &markdownText) + ".\n";
     if (diff.keys.empty())
         return out;
-    out += "\n| key | " + cell(options.nameA) + " | " + cell(options.nameB) + " | " + cell(options.nameA)
-        + " files | " + cell(options.nameB) + " files |\n|---|---|---|---|---|\n";
+    out += "\n| key | " + markdownText(options.nameA) + " | " + markdownText(options.nameB) + " | "
+        + markdownText(options.nameA) + " files | " + markdownText(options.nameB) + " files |\n|---|---|---|---|---|\n";
+    // A value as code (JSON), "(not found)", or "error: " and the message.
+    auto answer = [&](const Side& s) {
+        if (s.found())
+            return detail::markdownCode(valueText(s.value, options));
+        return s.status == LookupResult::Status::Error ? "error: " + markdownText(s.error) : std::string("(not found)");
+    };
+    auto files = [&](const Side& s) {
+        std::string text;
+        for (const std::string& f : s.files)
+            text += (text.empty() ? "" : "<br>") + markdownText(detail::relativePath(f, options.relativeTo));
+        return text;
+    };
     for (const KeyDifference& d : diff.keys)
-        out += "| " + cell(printableLine(d.key)) + " | " + cell(answerText(d.a, options)) + " | "
-            + cell(answerText(d.b, options)) + " | " + cell(joinFiles(d.a, options, "<br>")) + " | "
-            + cell(joinFiles(d.b, options, "<br>")) + " |\n";
+        out += "| " + markdownText(d.key) + " | " + answer(d.a) + " | " + answer(d.b) + " | " + files(d.a) + " | "
+            + files(d.b) + " |\n";
     return out;
 }
 
@@ -138,7 +143,7 @@ std::string nodeDiffJson(const NodeDiff& diff, const DiffExportOptions& options)
         differences.emplace_back(std::move(h));
     }
     doc.set("differences", Value(std::move(differences)));
-    return toJson(Value(std::move(doc)), /*pretty=*/true) + "\n";
+    return detail::reportJson(Value(std::move(doc)), /*pretty=*/true) + "\n";
 }
 
 std::string nodeDiffCsv(const NodeDiff& diff, const DiffExportOptions& options)
@@ -157,19 +162,21 @@ std::string nodeDiffCsv(const NodeDiff& diff, const DiffExportOptions& options)
 std::string nodeDiffText(const NodeDiff& diff, const DiffExportOptions& options)
 {
     std::string out;
-    const std::size_t width = std::max(options.nameA.size(), options.nameB.size());
+    // Each line one printable line: values, errors and file names come from data (docs/bad-input.md).
+    const std::string nameA = printableLine(options.nameA), nameB = printableLine(options.nameB);
+    const std::size_t width = std::max(nameA.size(), nameB.size());
     auto line = [&](const std::string& name, const Side& s) {
-        out += "  " + printableLine(name) + ':' + std::string(width - name.size() + 1, ' ') + answerText(s, options);
+        std::string text = answerText(s, options);
         if (!s.files.empty())
-            out += "  (" + joinFiles(s, options, ", ") + ")";
-        out += '\n';
+            text += "  (" + joinFiles(s, options, ", ") + ")";
+        out += "  " + name + ':' + std::string(width - name.size() + 1, ' ') + printableLine(text) + '\n';
     };
     for (const KeyDifference& d : diff.keys) {
         out += printableLine(d.key) + '\n';
-        line(options.nameA, d.a);
-        line(options.nameB, d.b);
+        line(nameA, d.a);
+        line(nameB, d.b);
     }
-    return out + summary(diff, options) + '\n';
+    return out + summary(diff, options, [](std::string_view name) { return printableLine(name); }) + '\n';
 }
 
 } // namespace hiera

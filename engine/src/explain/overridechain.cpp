@@ -1,6 +1,5 @@
-#include "overrides.h"
-
 #include <hiera/lookupkey.h>
+#include <hiera/overridechain.h>
 #include <hiera/scope.h>
 #include <hiera/trace.h>
 #include <hiera/valueformat.h>
@@ -9,8 +8,7 @@
 #include <exception>
 #include <variant>
 
-using hiera::TraceNode;
-using hiera::Value;
+namespace hiera {
 
 namespace {
 
@@ -44,7 +42,7 @@ std::string pathText(const std::vector<Step>& steps)
         if (const auto* key = std::get_if<Value>(&step)) {
             if (!text.empty())
                 text += '.';
-            text += key->isString() ? key->asString() : hiera::interpolationString(*key);
+            text += key->isString() ? key->asString() : interpolationString(*key);
         } else {
             text += '[' + std::to_string(std::get<std::size_t>(step)) + ']';
         }
@@ -54,8 +52,8 @@ std::string pathText(const std::vector<Step>& steps)
 
 // The found values of the key's own sources, in the order the lookup visited them (priority order).
 // Interpolations, sub-lookups and the lookup_options meta-lookup are other keys: not walked.
-void collectLevels(const TraceNode& node, std::string layer, std::string level, const std::vector<hiera::KeySegment>& dig,
-    std::vector<Overrides::Level>& out)
+void collectLevels(const TraceNode& node, std::string layer, std::string level, const std::vector<KeySegment>& dig,
+    std::vector<OverrideLevel>& out)
 {
     switch (node.kind) {
     case TraceNode::Kind::LookupOptions:
@@ -78,12 +76,12 @@ void collectLevels(const TraceNode& node, std::string layer, std::string level, 
     if (source && node.event == TraceNode::Event::Found && node.value) {
         // A dotted key: the level holds what its root value holds at the segments, if anything.
         if (const Value* dug = dig.empty() ? &*node.value : hiera::dig(*node.value, dig)) {
-            Overrides::Level entry;
+            OverrideLevel entry;
             entry.layer = layer;
             entry.level = level;
             entry.path = node.path;
             entry.value = *dug;
-            const hiera::SourceLocation at = hiera::SourceFiles::locate(dug->mark());
+            const SourceLocation at = SourceFiles::locate(dug->mark());
             entry.location = at.isValid() ? at : node.location;
             out.push_back(std::move(entry));
         }
@@ -108,52 +106,43 @@ void collectLeaves(const Value& v, std::vector<Step>& steps, std::vector<std::pa
     out.emplace_back(steps, &v);
 }
 
-hiera::SourceLocation originOf(const Value& v)
+SourceLocation originOf(const Value& v)
 {
     if (v.isArray() && !v.asArray().empty()) {
-        const hiera::SourceLocation first = hiera::SourceFiles::locate(v.asArray().front().mark());
+        const SourceLocation first = SourceFiles::locate(v.asArray().front().mark());
         if (first.isValid())
             return first;
     }
-    return hiera::SourceFiles::locate(v.mark());
+    return SourceFiles::locate(v.mark());
 }
 
 } // namespace
 
-namespace Overrides {
-
-std::string displayValue(const Value& value)
+OverrideChain overrideChain(const Engine& engine, const Scope& scope, const std::string& key,
+                            const std::optional<MergeSpec>& merge)
 {
-    if (value.isString())
-        return value.asString();
-    return hiera::toJson(value);
-}
-
-Result compute(const hiera::Engine& engine, const hiera::Scope& scope, const std::string& key,
-    const std::optional<hiera::MergeSpec>& merge)
-{
-    Result result;
+    OverrideChain result;
     result.key = key;
     try {
-        const auto parsed = hiera::LookupKey::tryParse(key);
+        const auto parsed = LookupKey::tryParse(key);
         if (!parsed) {
             result.error = "invalid key";
             return result;
         }
         // The answer, as the user asked for it.
-        hiera::LookupRequest asked;
+        LookupRequest asked;
         asked.merge = merge;
-        const hiera::LookupResult answer = engine.lookup(scope, key, asked);
+        const LookupResult answer = engine.lookup(scope, key, asked);
         result.found = answer.found();
         if (answer.found())
             result.answer = answer.value;
         // Every level's value: a deep merge visits them all (first-found stops at the winner).
-        hiera::LookupRequest all;
-        hiera::MergeSpec deep;
-        deep.strategy = hiera::MergeStrategy::Deep;
+        LookupRequest all;
+        MergeSpec deep;
+        deep.strategy = MergeStrategy::Deep;
         all.merge = deep;
         all.explain = true;
-        const hiera::LookupResult every = engine.lookup(scope, parsed->root(), all);
+        const LookupResult every = engine.lookup(scope, parsed->root(), all);
         if (every.trace)
             collectLevels(*every.trace, {}, {}, parsed->segments(), result.levels);
         if (!answer.found())
@@ -163,13 +152,13 @@ Result compute(const hiera::Engine& engine, const hiera::Scope& scope, const std
         std::vector<std::pair<std::vector<Step>, const Value*>> leaves;
         collectLeaves(result.answer, steps, leaves);
         for (const auto& [leafSteps, leafValue] : leaves) {
-            Leaf leaf;
+            OverrideLeaf leaf;
             leaf.path = pathText(leafSteps);
             leaf.value = *leafValue;
             leaf.origin = originOf(*leafValue);
             // The lower levels below the one it came from, at the same place, are what it overrode.
             auto from = std::find_if(result.levels.begin(), result.levels.end(),
-                [&](const Level& l) { return !l.path.empty() && l.path == leaf.origin.file; });
+                [&](const OverrideLevel& l) { return !l.path.empty() && l.path == leaf.origin.file; });
             if (from != result.levels.end())
                 from->contributed = true;
             for (auto it = from == result.levels.end() ? result.levels.begin() : from + 1; it != result.levels.end(); ++it) {
@@ -182,8 +171,8 @@ Result compute(const hiera::Engine& engine, const hiera::Scope& scope, const std
             // An array merged from several levels: each level that gave an element contributed.
             if (leafValue->isArray()) {
                 for (const Value& element : leafValue->asArray()) {
-                    const std::string file = hiera::SourceFiles::locate(element.mark()).file;
-                    for (Level& l : result.levels)
+                    const std::string file = SourceFiles::locate(element.mark()).file;
+                    for (OverrideLevel& l : result.levels)
                         l.contributed = l.contributed || (!file.empty() && l.path == file);
                 }
             }
@@ -195,4 +184,4 @@ Result compute(const hiera::Engine& engine, const hiera::Scope& scope, const std
     return result;
 }
 
-} // namespace Overrides
+} // namespace hiera

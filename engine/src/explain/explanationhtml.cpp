@@ -1,0 +1,70 @@
+// The explanation report as one self-contained HTML page: the style inline, no script, no resource
+// from anywhere, a Content-Security-Policy that says so; every piece of data escaped (report/html.h).
+
+#include "explain/explanationcontent.h"
+#include "report/html.h"
+
+#include <hiera/valueformat.h>
+
+namespace hiera {
+
+namespace {
+
+constexpr std::string_view kStyle =
+    "body{font-family:sans-serif;margin:2em;max-width:70em}"
+    "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #999;padding:2px 6px;"
+    "text-align:left;vertical-align:top}code,pre{font-family:monospace}pre{background:#f4f4f4;"
+    "padding:0.5em}.over{color:#777;text-decoration:line-through}";
+
+} // namespace
+
+std::string explanationHtml(const ExplanationReport& report)
+{
+    using detail::htmlText;
+    const detail::ExplanationContent c = detail::collectExplanation(report);
+    std::string h = detail::htmlDocumentStart("Hiera lookup of " + c.key, kStyle);
+    h += "<h1>Hiera lookup of <code>" + htmlText(c.key) + "</code></h1>\n<table>";
+    const auto row = [&](std::string_view name, std::string_view value) {
+        h += "<tr><th>" + htmlText(name) + "</th><td>" + htmlText(value) + "</td></tr>";
+    };
+    row("Merge", c.merge);
+    row("Result", c.status);
+    row("Hierarchy", c.hieraYaml);
+    row("Facts", c.factsFileShown);
+    row("Made by", c.tool);
+    row("Time", c.time);
+    if (!c.error.empty())
+        row("Error", c.error);
+    for (const std::string& w : c.warnings)
+        row("Warning", w);
+    h += "</table>\n<h2>Value</h2>\n";
+    // A line break right after <pre> is dropped by HTML parsers: the one written keeps the value's own.
+    h += c.found ? "<pre>\n" + htmlText(c.valueYaml) + "</pre>\n" : std::string("<p>Not found.</p>\n");
+    if (c.redacted)
+        h += "<p>Decrypted eyaml values are redacted.</p>\n";
+    if (!c.leaves.empty()) {
+        h += "<h2>Where each part came from, and what it overrode</h2>\n"
+             "<table><tr><th>Leaf</th><th>Value</th><th>From</th><th>Overrode</th></tr>\n";
+        for (const auto& leaf : c.leaves) {
+            std::string over;
+            for (const auto& [v, where] : leaf.overrode)
+                over += (over.empty() ? "" : "<br>") + std::string("<span class=\"over\"><code>") + htmlText(cellText(v))
+                        + "</code></span> (" + htmlText(where) + ")";
+            h += "<tr><td>" + htmlText(leaf.path.empty() ? c.key : leaf.path) + "</td><td><code>" + htmlText(cellText(leaf.value))
+                 + "</code></td><td>" + htmlText(leaf.origin) + "</td><td>" + over + "</td></tr>\n";
+        }
+        h += "</table>\n";
+    }
+    h += "<h2>Facts the hierarchy used</h2>\n<table>";
+    for (const auto& [name, v] : c.facts)
+        h += "<tr><td><code>" + htmlText(name) + "</code></td><td><code>" + htmlText(cellText(v)) + "</code></td></tr>";
+    h += "</table>\n<h2>Levels and files consulted</h2>\n"
+         "<table><tr><th>Level</th><th>File</th><th>Outcome</th><th>Line</th></tr>\n";
+    for (const auto& r : c.consulted)
+        h += "<tr><td>" + htmlText(r.level) + "</td><td><code>" + htmlText(r.file) + "</code></td><td>" + htmlText(r.outcome)
+             + "</td><td>" + (r.line > 0 ? std::to_string(r.line) : std::string()) + "</td></tr>\n";
+    h += "</table>\n</body></html>\n";
+    return h;
+}
+
+} // namespace hiera

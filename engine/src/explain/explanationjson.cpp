@@ -1,0 +1,63 @@
+// The explanation report as one JSON document, written by the reports' JSON writer: valid for any
+// value (report/reportjson.h).
+
+#include "explain/explanationcontent.h"
+#include "report/reportjson.h"
+
+namespace hiera {
+
+std::string explanationJson(const ExplanationReport& report)
+{
+    const detail::ExplanationContent c = detail::collectExplanation(report);
+    Hash o;
+    o.set("key", Value(c.key));
+    o.set("merge", Value(c.merge));
+    o.set("result", Value(c.status));
+    if (c.found)
+        o.set("value", c.value);
+    if (!c.error.empty())
+        o.set("error", Value(c.error));
+    Array warnings;
+    for (const std::string& w : c.warnings)
+        warnings.emplace_back(w);
+    o.set("warnings", Value(std::move(warnings)));
+    o.set("secretsRedacted", Value(c.redacted));
+    o.set("hieraYaml", Value(c.hieraYaml));
+    o.set("factsFile", Value(c.factsFile));
+    o.set("tool", Value(c.tool));
+    o.set("time", Value(c.time));
+    Hash facts;
+    for (const auto& [name, v] : c.facts)
+        facts.set(name, v);
+    o.set("factsUsed", Value(std::move(facts)));
+    Array consulted;
+    for (const auto& row : c.consulted) {
+        Hash r;
+        r.set("level", Value(row.level));
+        r.set("file", Value(row.file));
+        r.set("outcome", Value(row.outcome));
+        r.set("line", Value(static_cast<std::int64_t>(row.line)));
+        consulted.emplace_back(std::move(r));
+    }
+    o.set("consulted", Value(std::move(consulted)));
+    Array leaves;
+    for (const auto& leaf : c.leaves) {
+        Array over;
+        for (const auto& [v, where] : leaf.overrode) {
+            Hash b;
+            b.set("value", v);
+            b.set("at", Value(where));
+            over.emplace_back(std::move(b));
+        }
+        Hash l;
+        l.set("path", Value(leaf.path));
+        l.set("value", leaf.value);
+        l.set("at", Value(leaf.origin));
+        l.set("overrode", Value(std::move(over)));
+        leaves.emplace_back(std::move(l));
+    }
+    o.set("leaves", Value(std::move(leaves)));
+    return detail::reportJson(Value(std::move(o)), /*pretty=*/true) + '\n';
+}
+
+} // namespace hiera

