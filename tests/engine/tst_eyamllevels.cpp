@@ -13,9 +13,11 @@
 #include <hiera/scope.h>
 
 #include <QDirIterator>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <atomic>
+#include <sys/stat.h>
 #include <thread>
 #include <vector>
 
@@ -63,6 +65,8 @@ private Q_SLOTS:
     void gpgStaysEncrypted();
     void explanationsRedactSecrets();
     void diskCacheHoldsNoPlaintext();
+    void keyFilesNeverShowTheirContentOrTheHostsFolder_data();
+    void keyFilesNeverShowTheirContentOrTheHostsFolder();
     void concurrentLookupsDecryptOnce();
 
 private:
@@ -220,6 +224,60 @@ void TestEyamlLevels::explanationsRedactSecrets()
     }
     const LookupResult plain = engine->lookup(scope, "plain", explain);
     QVERIFY(explainText(*plain.trace).find("visible") != std::string::npos);
+}
+
+void TestEyamlLevels::keyFilesNeverShowTheirContentOrTheHostsFolder_data()
+{
+    QTest::addColumn<QString>("hostKey"); // inside a private folder of the user's
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("not a PEM key") << "prod-private.pem" << "is not a PEM private key";
+    QTest::newRow("a directory") << "keydir" << "it is a directory";
+    QTest::newRow("missing") << "gone.pem" << "No such file or directory";
+    QTest::newRow("a FIFO") << "fifo.pem" << "not a regular file";
+}
+
+// A key file that is not a key holds something else, maybe secret: no message quotes it. The level's
+// key path is in hiera.yaml for anyone to read; the host's key (given on the command line or chosen in
+// the explorer) lives in the user's folders, and warnings travel into traces and shared reports: it is
+// named by its file name alone.
+void TestEyamlLevels::keyFilesNeverShowTheirContentOrTheHostsFolder()
+{
+    QFETCH(QString, hostKey);
+    QFETCH(QString, reason);
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    const QByteArray notAKey("-----BEGIN RSA PRIVATE KEY-----\nPASSWORD=hunter2-in-the-key-file\n");
+    {
+        QFile f(home.filePath(QStringLiteral("prod-private.pem")));
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(notAKey) == notAKey.size());
+    }
+    QVERIFY(QDir(home.path()).mkdir(QStringLiteral("keydir")));
+    QVERIFY(::mkfifo(QFile::encodeName(home.filePath(QStringLiteral("fifo.pem"))).constData(), 0600) == 0);
+    TempTree tree({{"hiera.yaml", eyamlHiera("level-key.pem")},
+                   {"data/secrets.eyaml", readFixture("secrets.eyaml")},
+                   {"data/common.yaml", ""},
+                   {"level-key.pem", notAKey}});
+    QVERIFY(tree.isValid());
+    EngineOptions options;
+    options.eyamlPrivateKey = ss(home.filePath(hostKey));
+    auto engine = Engine::load(tree.hieraYaml(), options);
+    MapScope scope;
+    LookupRequest explain;
+    explain.explain = true;
+    const LookupResult r = engine->lookup(scope, "string_form", explain);
+    QVERIFY(r.found() && r.trace);
+    QVERIFY(!r.value.isSecret()); // it stays encrypted
+    QVERIFY(warned(r, "stays encrypted"));
+    QVERIFY(warned(r, qPrintable(reason)));
+    QVERIFY(warned(r, qPrintable("…/" + hostKey + " (the host's key)")));
+    QVERIFY(warned(r, "level-key.pem")); // as hiera.yaml writes it
+    std::vector<std::string> texts{explainText(*r.trace), explainJson(*r.trace)};
+    for (const std::string& w : r.warnings)
+        texts.push_back(w);
+    for (const std::string& text : texts) {
+        QVERIFY2(text.find("hunter2") == std::string::npos, text.c_str());
+        QVERIFY2(text.find(ss(home.path())) == std::string::npos, text.c_str());
+    }
 }
 
 void TestEyamlLevels::diskCacheHoldsNoPlaintext()

@@ -94,9 +94,24 @@ private:
         try {
             return m_keys.loadFile(m_hostKeyFile);
         } catch (const Error& e) {
-            reason += "; " + e.message();
+            reason += "; " + withHostKeyNamed(e.message());
         }
         return nullptr;
+    }
+
+    // The host's key is the user's own file, most often outside the repository (~/.eyaml/prod.pem):
+    // the level's key path is written in hiera.yaml for anyone to read, this one is not. Warnings go
+    // into traces and exported reports, so it is named by its file name only (docs/bad-input.md,
+    // "eyaml").
+    std::string withHostKeyNamed(std::string message) const
+    {
+        const std::size_t slash = m_hostKeyFile.find_last_of('/');
+        const std::string shown = (slash == std::string::npos ? m_hostKeyFile : "…/" + m_hostKeyFile.substr(slash + 1))
+                                  + " (the host's key)";
+        for (std::size_t at = message.find(m_hostKeyFile); at != std::string::npos;
+             at = message.find(m_hostKeyFile, at + shown.size()))
+            message.replace(at, m_hostKeyFile.size(), shown);
+        return message;
     }
 
     std::string m_hostKeyFile;
