@@ -1,3 +1,4 @@
+#include "data/jsonescape.h"
 #include "interpolate/interpolation.h"
 #include "parse/scalarresolver.h"
 
@@ -64,25 +65,7 @@ void jsonString(std::string& out, const std::string& s, const SourceMark& mark)
                         + std::string(1, '"') + printableLine(s) + '"',
                     SourceFiles::locate(mark));
     out += '"';
-    for (unsigned char c : s) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        default:
-            if (c < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out += buf;
-            } else {
-                out += static_cast<char>(c);
-            }
-        }
-    }
+    detail::appendJsonEscaped(out, s);
     out += '"';
 }
 

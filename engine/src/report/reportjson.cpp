@@ -1,5 +1,6 @@
 #include "report/reportjson.h"
 
+#include "data/jsonescape.h"
 #include "report/utf8.h"
 
 #include <hiera/valueformat.h>
@@ -119,25 +120,7 @@ public:
         bool replacedBytes = false;
         const std::string valid = validUtf8(s, &replacedBytes);
         out += '"';
-        for (unsigned char c : valid) {
-            switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            default:
-                if (c < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                    out += buf;
-                } else {
-                    out += static_cast<char>(c);
-                }
-            }
-        }
+        appendJsonEscaped(out, valid);
         out += '"';
         return !replacedBytes;
     }
