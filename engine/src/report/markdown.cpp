@@ -92,9 +92,9 @@ std::string codeLine(const std::string& line, MarkdownContext context)
     return out + fence;
 }
 
-} // namespace
-
-std::string markdownText(std::string_view text)
+// Markdown tables and list items are one line: a line break in the text is written as <br>.
+template <typename WriteLine>
+std::string joinedWithBreaks(std::string_view text, WriteLine writeLine)
 {
     std::string out;
     bool first = true;
@@ -102,22 +102,21 @@ std::string markdownText(std::string_view text)
         if (!first)
             out += "<br>";
         first = false;
-        out += textLine(line);
+        out += writeLine(line);
     }
     return out;
 }
 
+} // namespace
+
+std::string markdownText(std::string_view text)
+{
+    return joinedWithBreaks(text, [](const std::string& line) { return textLine(line); });
+}
+
 std::string markdownCode(std::string_view text, MarkdownContext context)
 {
-    std::string out;
-    bool first = true;
-    for (const std::string& line : lines(text)) {
-        if (!first)
-            out += "<br>";
-        first = false;
-        out += codeLine(line, context);
-    }
-    return out;
+    return joinedWithBreaks(text, [context](const std::string& line) { return codeLine(line, context); });
 }
 
 std::string markdownCodeBlock(std::string_view text, std::string_view infoString)
