@@ -12,6 +12,10 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
 using namespace hiera;
 using namespace testutils;
 
@@ -100,6 +104,8 @@ private Q_SLOTS:
     void defaultHierarchyOnlyInModules();
     void explainShowsEachLayer();
     void resolvedLevelsNameTheirLayer();
+    void hostileModulepaths();
+    void moduleDataOutsideTheModuleIsNamed();
 };
 
 void TestLayers::discovery()
@@ -333,3 +339,80 @@ void TestLayers::resolvedLevelsNameTheirLayer()
 
 QTEST_APPLESS_MAIN(TestLayers)
 #include "tst_layers.moc"
+
+// environment.conf's modulepath pointing up, at the root, twice at one folder, through a link that
+// loops back, at $settings, at nothing; 2,000 modules. Discovery answers, bounded, and names every
+// entry outside the environment (Puppet uses them too, so they are used, not dropped).
+void TestLayers::hostileModulepaths()
+{
+    namespace fs = std::filesystem;
+    FileList files{{"outside/x/hiera.yaml", "version: 5\n"},
+                   {"outside/x/data/common.yaml", "x::k: outside\n"},
+                   {"repo/hiera.yaml", "version: 5\n"},
+                   {"repo/data/common.yaml", "k: env\n"},
+                   {"repo/environment.conf",
+                    "modulepath = site:./site:site/:..:/:$basemodulepath:missing:loop::site\n"}};
+    for (int i = 0; i < 2000; ++i) {
+        files.append({QStringLiteral("repo/site/m%1/hiera.yaml").arg(i), "version: 5\n"});
+        files.append({QStringLiteral("repo/site/m%1/data/common.yaml").arg(i), QStringLiteral("m%1::k: %1\n").arg(i).toUtf8()});
+    }
+    TempTree tree(files);
+    QVERIFY(tree.isValid());
+    fs::create_directory_symlink("..", tree.path("repo/loop"));
+    fs::create_directory_symlink("..", tree.path("repo/site/selfloop"));
+    const Environment env = Environment::discover(tree.path("repo"));
+    // Every module once; `..` and the link loops bring in folders that have a hiera.yaml (the repository
+    // itself, as module `repo` and `selfloop`), as they would on Puppet's modulepath.
+    std::set<std::string> modules;
+    for (const Layer& layer : env.layers)
+        if (layer.kind == Layer::Kind::Module)
+            QVERIFY2(modules.insert(layer.module).second, layer.module.c_str());
+    QVERIFY(modules.count("m0") && modules.count("m1999") && modules.count("repo") && modules.count("selfloop"));
+    QCOMPARE(std::count_if(modules.begin(), modules.end(), [](const std::string& m) { return m[0] == 'm'; }), 2000L);
+    // site once (however it is spelled), then .., / and loop (which is the repository's parent)
+    QCOMPARE(env.modulepath.size(), std::size_t(4));
+    QStringList outside;
+    for (const std::string& w : env.warnings)
+        if (qs(w).contains(QStringLiteral("outside the environment")))
+            outside << qs(w);
+    QCOMPARE(outside.size(), 3);
+    QVERIFY2(outside[0].contains(QStringLiteral("'..'")) && outside[1].contains(QStringLiteral("'/'"))
+                 && outside[2].contains(QStringLiteral("'loop'")),
+             qPrintable(outside.join(QLatin1Char('\n'))));
+    auto engine = Engine::fromLayers(env.layers);
+    MapScope scope;
+    EXPECT_FOUND(engine->lookup(scope, "m1999::k"), Value(1999));
+}
+
+// A module whose hiera.yaml reads its data from outside the module (`datadir: ../../../etc`, a path
+// climbing out): one warning per level naming the module, the level and where it reads. Levels that
+// stay inside, and interpolated ones (which only a lookup resolves), are not named.
+void TestLayers::moduleDataOutsideTheModuleIsNamed()
+{
+    TempTree tree({{"repo/hiera.yaml", "version: 5\n"},
+                   {"repo/data/common.yaml", "k: env\n"},
+                   {"repo/shared/mod.yaml", "m::k: from-outside\n"},
+                   {"repo/modules/m/hiera.yaml", "version: 5\nhierarchy:\n"
+                                                 "  - {name: up, datadir: ../../shared, path: mod.yaml}\n"
+                                                 "  - {name: climbs, path: ../../../shared/mod.yaml}\n"
+                                                 "  - {name: globbed, glob: '../../../*/mod.yaml'}\n"
+                                                 "  - {name: inside, path: common.yaml}\n"
+                                                 "  - {name: dotted, path: ./x/../common.yaml}\n"
+                                                 "  - {name: interpolated, path: '%{facts.where}.yaml'}\n"},
+                   {"repo/modules/m/data/common.yaml", "m::j: inside\n"}});
+    QVERIFY(tree.isValid());
+    const Environment env = Environment::discover(tree.path("repo"));
+    QStringList named;
+    for (const std::string& w : env.warnings)
+        if (qs(w).contains(QStringLiteral("outside the module")))
+            named << qs(w);
+    QCOMPARE(named.size(), 3);
+    QVERIFY2(named[0].contains(QStringLiteral("module 'm', level 'up'")) && named[0].contains(QStringLiteral("/repo/shared"))
+                 && named[1].contains(QStringLiteral("level 'climbs'")) && named[2].contains(QStringLiteral("level 'globbed'")),
+             qPrintable(named.join(QLatin1Char('\n'))));
+    // Read all the same, as Puppet reads it.
+    auto engine = Engine::fromLayers(env.layers);
+    MapScope scope;
+    EXPECT_FOUND(engine->lookup(scope, "m::k"), Value("from-outside"));
+    EXPECT_FOUND(engine->lookup(scope, "m::j"), Value("inside"));
+}

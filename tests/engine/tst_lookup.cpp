@@ -632,6 +632,8 @@ void TestLookup::notFound_data()
     QTest::newRow("missing sub-key") << "ntp.nosuch";
     QTest::newRow("index out of range") << "ntp.servers.9";
     QTest::newRow("negative index") << "ntp.servers.-1";
+    QTest::newRow("30-digit index") << "ntp.servers.999999999999999999999999999999";
+    QTest::newRow("2^64 + 1 index") << "ntp.servers.18446744073709551617";
     QTest::newRow("plus index") << "ntp.servers.+1";
     QTest::newRow("colon index") << "ntp.servers.:1";
     QTest::newRow("name on array") << "ntp.servers.x";

@@ -191,6 +191,12 @@ void TestLookupKey::dig_data()
     QTest::newRow("whole array") << "servers" << true << makeArray({"s0", "s1"});
     QTest::newRow("out of range") << "servers.9" << false << nothing;
     QTest::newRow("negative") << "servers.-1" << false << nothing;
+    QTest::newRow("30-digit index") << "servers.999999999999999999999999999999" << false << nothing;
+    QTest::newRow("2^64 index (wraps to 0 if unchecked)") << "servers.18446744073709551616" << false << nothing;
+    QTest::newRow("2^64 + 1 index (wraps to 1 if unchecked)") << "servers.18446744073709551617" << false << nothing;
+    QTest::newRow("2^63 index") << "servers.9223372036854775808" << false << nothing;
+    QTest::newRow("30 digits, leading zeros") << "servers.000000000000000000000000000001" << true << Value("s1");
+    QTest::newRow("30-digit integer key") << "h.999999999999999999999999999999" << false << nothing;
     QTest::newRow("plus sign") << "servers.+1" << false << nothing;
     QTest::newRow("colon") << "servers.:1" << false << nothing;
     QTest::newRow("name on array") << "servers.x" << false << nothing;

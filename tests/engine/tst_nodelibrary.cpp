@@ -11,6 +11,9 @@
 #include <QTest>
 
 #include <atomic>
+#include <filesystem>
+
+#include <sys/stat.h>
 #include <mutex>
 
 using namespace hiera;
@@ -33,6 +36,11 @@ private Q_SLOTS:
     void aliasesStayShared();
     void loadNodesReadsTheirFiles();
     void duplicateNodeKeepsTheFileNamedAfterIt();
+    void hostileNodeNames_data();
+    void hostileNodeNames();
+    void duplicateWithinOneExport();
+    void hostileFolderEntries();
+    void fiftyThousandFiles();
 };
 
 namespace {
@@ -203,7 +211,8 @@ void TestNodeLibrary::scopeOverlay()
                                 "facts.trusted.certname", "clientcert",
                                 // the plain dotted walk (FactsScope) against LookupKey's: integer keys,
                                 // array indexes, scalars in the way, blanks, empty segments
-                                "ints.1", "ints.2", "facts.ints.1", "list.1.b", "list.b", "num.x", "role.x",
+                                "ints.1", "ints.2", "facts.ints.1", "list.1.b",
+                                "list.999999999999999999999999999999", "list.000000000000000000000000000001.b", "list.18446744073709551617", "ints.18446744073709551617", "list.b", "num.x", "role.x",
                                 "facts. role", "facts.role ", "facts..role", "facts.role.", ".role", "1.x",
                                 // trusted: the facts' hash with the certname over it, or the certname alone
                                 "trusted.'certname'", "trusted.certname.x", "trusted.extra.x", "trusted.nope",
@@ -406,3 +415,144 @@ void TestNodeLibrary::duplicateNodeKeepsTheFileNamedAfterIt()
 
 QTEST_APPLESS_MAIN(TestNodeLibrary)
 #include "tst_nodelibrary.moc"
+
+// Names Puppet never gives a node (its certname rule: printable ASCII, no '/'): a name becomes
+// $trusted.certname and $clientcert, and so part of paths such as nodes/%{trusted.certname}.yaml and a
+// row of every table. Each is skipped with one printable line at its entry; the others load.
+void TestNodeLibrary::hostileNodeNames_data()
+{
+    QTest::addColumn<QByteArray>("name"); // as JSON string content
+    QTest::addColumn<QString>("what");
+    QTest::newRow("parent folders") << QByteArray("../../etc/passwd") << QStringLiteral("a '/'");
+    QTest::newRow("absolute") << QByteArray("/etc/shadow") << QStringLiteral("a '/'");
+    QTest::newRow("NUL") << QByteArray("nul\\u0000name") << QStringLiteral("a control character");
+    QTest::newRow("newline") << QByteArray("two\\nlines") << QStringLiteral("a control character");
+    QTest::newRow("terminal escape") << QByteArray("esc\\u001b[31mred") << QStringLiteral("a control character");
+    QTest::newRow("DEL") << QByteArray("del\\u007f") << QStringLiteral("a control character");
+    QTest::newRow("not ASCII") << QByteArray("n\\u0153ud") << QStringLiteral("not ASCII");
+    QTest::newRow("bidi override") << QByteArray("a\\u202eb") << QStringLiteral("not ASCII");
+}
+
+void TestNodeLibrary::hostileNodeNames()
+{
+    QFETCH(QByteArray, name);
+    QFETCH(QString, what);
+    const QByteArray exportText = R"([{"certname": "ok.example.com", "facts": [{"name": "role", "value": "a"}]},
+ {"certname": ")" + name + R"(", "facts": [{"name": "role", "value": "b"}]}])";
+    // The same name from each place a name comes from: a PuppetDB export, clientcert, trusted.certname
+    // and fqdn in a facts file.
+    TempTree tree({{QStringLiteral("export.json"), exportText},
+                   {QStringLiteral("cc.json"), R"({"clientcert": ")" + name + R"(", "role": "c"})"},
+                   {QStringLiteral("tc.json"), R"({"trusted": {"certname": ")" + name + R"("}, "role": "d"})"},
+                   {QStringLiteral("fq.json"), R"({"fqdn": ")" + name + R"(", "role": "e"})"},
+                   {QStringLiteral("plain.yaml"), "role: f\n"}});
+    const NodeLibrary library = NodeLibrary::load(tree.path());
+    QCOMPARE(library.size(), std::size_t(2));
+    QVERIFY(library.find("ok.example.com") && library.find("plain"));
+    QCOMPARE(library.errors().size(), std::size_t(4));
+    for (const Error& e : library.errors()) {
+        const QString message = qs(e.what());
+        QCOMPARE(e.code(), ErrorCode::FactsSyntax);
+        QVERIFY2(message.contains(what) && message.contains(QStringLiteral("certname")), qPrintable(message));
+        QCOMPARE(qs(printableLine(e.what())), message); // one printable line: the name is shown escaped
+    }
+    const auto exportError = std::find_if(library.errors().begin(), library.errors().end(),
+                                          [](const Error& e) { return e.location().file.ends_with("export.json"); });
+    QVERIFY(exportError != library.errors().end());
+    QCOMPARE(exportError->location().line, 2); // at its own factset
+}
+
+void TestNodeLibrary::duplicateWithinOneExport()
+{
+    TempTree tree({{QStringLiteral("export.json"), R"([{"certname": "twice", "facts": [{"name": "role", "value": "first"}]},
+  {"certname": "other", "facts": [{"name": "role", "value": "x"}]},
+  {"certname": "twice", "facts": [{"name": "role", "value": "second"}]}])"}});
+    const NodeLibrary library = NodeLibrary::load(tree.path());
+    QCOMPARE(library.size(), std::size_t(2));
+    QCOMPARE(*library.find("twice")->facts().asHash().find("role"), Value("first"));
+    QCOMPARE(library.warnings().size(), std::size_t(1));
+    const QString w = qs(library.warnings()[0]);
+    // Both factsets by line: the file alone would read "export.json is ignored, export.json names it too".
+    QVERIFY2(w.contains(QStringLiteral("export.json:3:")) && w.contains(QStringLiteral("export.json:1:"))
+                 && w.contains(QStringLiteral("'twice'")),
+             qPrintable(w));
+}
+
+// A folder of facts files holding what is not one: links in a loop, a link to a device, to /proc, to
+// nothing, a FIFO, a directory named like a facts file. Each is one error naming it (the directory is
+// left out); nothing blocks; the real files load.
+void TestNodeLibrary::hostileFolderEntries()
+{
+    namespace fs = std::filesystem;
+    TempTree tree({{QStringLiteral("good.yaml"), "role: r\n"}});
+    const fs::path dir = tree.path();
+    fs::create_directory_symlink(".", dir / "self.yaml"); // a directory through a link
+    fs::create_symlink("loop.yaml", dir / "loop.yaml");
+    fs::create_symlink("b.yaml", dir / "a.yaml");
+    fs::create_symlink("a.yaml", dir / "b.yaml");
+    fs::create_symlink("/dev/zero", dir / "zero.yaml");
+    fs::create_symlink("/proc/self/environ", dir / "environ.json");
+    fs::create_symlink("/nonexistent/x.yaml", dir / "dangling.yaml");
+    fs::create_directory(dir / "folder.yaml");
+    QCOMPARE(::mkfifo((dir / "fifo.json").c_str(), 0600), 0);
+    const NodeLibrary library = NodeLibrary::load(dir.string());
+    QCOMPARE(library.size(), std::size_t(1));
+    QVERIFY(library.find("good"));
+    QStringList named;
+    for (const Error& e : library.errors()) {
+        QCOMPARE(qs(printableLine(e.what())), qs(e.what()));
+        named << qs(fs::path(e.location().file).filename().string());
+    }
+    named.sort();
+    QCOMPARE(named, QStringList({QStringLiteral("a.yaml"), QStringLiteral("b.yaml"), QStringLiteral("dangling.yaml"),
+                                 QStringLiteral("environ.json"), QStringLiteral("fifo.json"), QStringLiteral("loop.yaml"),
+                                 QStringLiteral("zero.yaml")}));
+}
+
+// A library of 50,000 tiny files: progress counts every file, a cancel half-way stops within a file
+// per thread, and files that are refused leave nothing stored (memory follows what is kept).
+void TestNodeLibrary::fiftyThousandFiles()
+{
+    const int count = 50000;
+    FileList files;
+    files.reserve(count);
+    for (int i = 0; i < count; ++i)
+        files.append({QStringLiteral("n%1.yaml").arg(i, 5, 10, QLatin1Char('0')),
+                      i % 2 ? QByteArray("role: r\n") : QByteArray("role: [unclosed\n")});
+    TempTree tree(files);
+    QVERIFY(tree.isValid());
+    std::atomic<std::size_t> last{0};
+    NodeLibraryOptions options;
+    options.threads = 2;
+    options.progress = [&](std::size_t done, std::size_t) {
+        std::size_t seen = last.load();
+        while (done > seen && !last.compare_exchange_weak(seen, done)) { }
+    };
+    const NodeLibrary full = NodeLibrary::load(tree.path(), options);
+    QCOMPARE(last.load(), std::size_t(count));
+    QCOMPARE(full.size(), std::size_t(count / 2));
+    QCOMPARE(full.errors().size(), std::size_t(count / 2));
+    // Every kept node has the same facts, stored once: what remains per node is its cell in the store.
+    QVERIFY2(full.storedBytes() < 64 * full.size(), qPrintable(QString::number(full.storedBytes())));
+    // Refused files store nothing.
+    FileList broken;
+    for (int i = 0; i < 1000; ++i)
+        broken.append({QStringLiteral("b%1.yaml").arg(i), QByteArray("role: [unclosed ") + QByteArray(1000, 'x')});
+    TempTree brokenTree(broken);
+    const NodeLibrary none = NodeLibrary::load(brokenTree.path(), options);
+    QCOMPARE(none.size(), std::size_t(0));
+    QCOMPARE(none.errors().size(), std::size_t(1000));
+    TempTree emptyTree(FileList{});
+    QCOMPARE(none.storedBytes(), NodeLibrary::load(emptyTree.path(), options).storedBytes()); // an empty store's
+
+    std::atomic<bool> cancel{false};
+    options.cancel = &cancel;
+    options.progress = [&](std::size_t done, std::size_t) {
+        if (done >= count / 2)
+            cancel = true;
+    };
+    const NodeLibrary part = NodeLibrary::load(tree.path(), options);
+    QVERIFY(part.cancelled());
+    QVERIFY2(part.size() + part.errors().size() < std::size_t(count / 2 + 10),
+             qPrintable(QString::number(part.size() + part.errors().size())));
+}

@@ -69,6 +69,8 @@ void TestScope::mapScope_data()
     QTest::newRow("array index") << "datacenters.1" << true << Value("dc2");
     QTest::newRow("array index out of range") << "datacenters.5" << false << none;
     QTest::newRow("negative index") << "datacenters.-1" << false << none;
+    QTest::newRow("30-digit index") << "datacenters.999999999999999999999999999999" << false << none;
+    QTest::newRow("2^64 + 1 index") << "datacenters.18446744073709551617" << false << none;
     QTest::newRow("name on array") << "datacenters.x" << false << none;
     QTest::newRow("hash in array") << "list.1.name" << true << Value("b");
     QTest::newRow("integer") << "port" << true << Value(8080);

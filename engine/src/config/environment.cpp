@@ -131,6 +131,54 @@ Layer moduleLayer(const std::string& name, const fs::path& hieraYaml, std::vecto
     return layer;
 }
 
+// Whether `path` is `dir` or inside it, symbolic links resolved (a module `site/loop -> ..`, a
+// modulepath entry through a link): both exist when this is asked, or the answer is false.
+bool isWithin(const fs::path& path, const fs::path& dir)
+{
+    std::error_code ec;
+    const fs::path p = fs::weakly_canonical(path, ec);
+    if (ec)
+        return false;
+    const fs::path d = fs::weakly_canonical(dir, ec);
+    if (ec)
+        return false;
+    const auto [dEnd, pAt] = std::mismatch(d.begin(), d.end(), p.begin(), p.end());
+    return dEnd == d.end() || (std::next(dEnd) == d.end() && dEnd->empty());
+}
+
+// A module's data belongs to the module: a datadir or path written as `../../../etc` reads files of
+// the machine as the module's data. Puppet follows it, so the engine does too, and says so, once per
+// level. Only what is written without interpolation can be judged before a lookup.
+void warnAboutDataOutside(const Layer& module, std::vector<std::string>& warnings)
+{
+    const fs::path moduleDir = module.config.directory;
+    const auto outside = [&](const fs::path& p) { return !isWithin(p, moduleDir); };
+    for (const auto* levels : {&module.config.hierarchy, &module.config.defaultHierarchy}) {
+        for (const Level& level : *levels) {
+            if (level.datadir.find("%{") != std::string::npos)
+                continue;
+            const fs::path datadir = (moduleDir / level.datadir).lexically_normal();
+            std::string where;
+            if (outside(datadir)) {
+                where = "its datadir '" + level.datadir + "' is " + datadir.string();
+            } else {
+                for (const LocationSpec& spec : level.locations) {
+                    if (spec.pattern.find("%{") != std::string::npos)
+                        continue;
+                    const fs::path file = (datadir / spec.pattern).lexically_normal();
+                    if (outside(spec.kind == LocationSpec::Kind::Glob ? file.parent_path() : file)) {
+                        where = "its path '" + spec.pattern + "' is " + file.string();
+                        break;
+                    }
+                }
+            }
+            if (!where.empty())
+                warnings.push_back(module.config.path + ": module '" + module.module + "', level '" + level.name + "': "
+                                   + where + ", outside the module: read as the module's data, as Puppet reads it");
+        }
+    }
+}
+
 } // namespace
 
 Environment Environment::discover(const std::string& path, const EnvironmentOptions& options)
@@ -173,10 +221,18 @@ Environment Environment::discover(const std::string& path, const EnvironmentOpti
     for (const std::string& entry : entries) {
         if (entry.find('$') != std::string::npos)
             continue; // $basemodulepath and other Puppet settings: outside the repository
-        const fs::path dir = fs::path(entry).is_absolute() ? fs::path(entry) : root / entry;
+        fs::path dir = (fs::path(entry).is_absolute() ? fs::path(entry) : root / entry).lexically_normal();
+        if (dir.has_relative_path() && !dir.has_filename())
+            dir = dir.parent_path(); // `site/`, `..` (normal form `/repo/`): one spelling of each folder
         if (!isDirectory(dir))
             continue;
-        env.modulepath.push_back(dir.lexically_normal().string());
+        if (std::find(env.modulepath.begin(), env.modulepath.end(), dir.string()) != env.modulepath.end())
+            continue; // listed twice (`modules:./modules`): its modules are found the first time
+        if (!isWithin(dir, root))
+            env.warnings.push_back("the modulepath entry '" + entry + "' is " + dir.string()
+                                   + ", outside the environment " + root.string()
+                                   + ": its modules are used, as Puppet uses them");
+        env.modulepath.push_back(dir.string());
         std::vector<std::string> names;
         std::error_code ec;
         for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -195,6 +251,8 @@ Environment Environment::discover(const std::string& path, const EnvironmentOpti
                 continue; // no module layer, even if data/ exists (layers.md §1)
             bool include = false;
             Layer layer = moduleLayer(name, hieraYaml, env.warnings, include);
+            if (include && !layer.error)
+                warnAboutDataOutside(layer, env.warnings);
             if (include)
                 modules.push_back(std::move(layer));
         }

@@ -2,7 +2,9 @@
 #include <hiera/lookupkey.h>
 #include <hiera/value.h>
 
+#include <algorithm>
 #include <cctype>
+#include <limits>
 
 namespace hiera {
 
@@ -18,15 +20,21 @@ bool isBlank(char c)
     throw Error(ErrorCode::KeySyntax, "Syntax error in key: '" + std::string(key) + "'");
 }
 
+// The integer an unquoted all-digit segment stands for: leading zeros do not count (`servers.0001` is
+// index 1, as Ruby's to_i reads it). Nothing for text that is not all digits, or a number beyond
+// int64 (no array is that long, and no YAML integer key that large): the segment then only matches
+// a string key of the same text.
 std::optional<long long> decimalIndex(const std::string& s)
 {
-    if (s.empty() || s.size() > 18)
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
         return std::nullopt;
+    const std::size_t first = std::min(s.find_first_not_of('0'), s.size() - 1);
     long long n = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9')
+    for (std::size_t i = first; i < s.size(); ++i) {
+        const int digit = s[i] - '0';
+        if (n > (std::numeric_limits<long long>::max() - digit) / 10)
             return std::nullopt;
-        n = n * 10 + (c - '0');
+        n = n * 10 + digit;
     }
     return n;
 }

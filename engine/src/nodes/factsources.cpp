@@ -1,5 +1,7 @@
 #include "nodes/factsources.h"
 
+#include <algorithm>
+
 namespace hiera::detail {
 
 namespace {
@@ -32,8 +34,10 @@ NodeFacts puppetDBEntry(const Value& entry, const std::string& file)
     const Value* facts = h.find("facts");
     if (!facts)
         fail("the PuppetDB factset of " + *certname + " has no facts", entry, file);
+    checkNodeName(*certname, whereIs(entry, file));
     NodeFacts node;
     node.name = *certname;
+    node.at = whereIs(entry, file);
     node.format = FactsFormat::PuppetDB;
     if (const std::string* env = stringMember(h, "environment"))
         node.environment = *env;
@@ -110,6 +114,23 @@ std::string nameFromFacts(const Value& facts)
     return {};
 }
 
+void checkNodeName(const std::string& name, const SourceLocation& at)
+{
+    // Puppet's VALID_CERTNAME, /\A[ -.0-~]+\Z/: the bytes 0x20-0x7E except '/' (0x2F).
+    const auto bad = std::find_if(name.begin(), name.end(), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u < 0x20 || u > 0x7E || c == '/';
+    });
+    if (name.empty() || bad == name.end())
+        return;
+    const auto u = static_cast<unsigned char>(*bad);
+    const std::string what = *bad == '/' ? "a '/'" : u >= 0x80 ? "a character that is not ASCII" : "a control character";
+    throw Error(ErrorCode::FactsSyntax,
+                "the node name '" + printableLine(name) + "' holds " + what
+                    + ", which Puppet never allows in a certname (printable ASCII other than '/')",
+                at);
+}
+
 std::string nameFromFile(const std::string& file)
 {
     std::string base = file.substr(file.find_last_of('/') + 1);
@@ -143,6 +164,7 @@ FactsSource parseFactsSource(std::string_view text, const std::string& file, con
              file);
     const Hash& h = doc.asHash();
     NodeFacts node;
+    node.at = {file, 0, 0};
     node.format = json ? FactsFormat::FacterJson : FactsFormat::FacterYaml;
     if (h.find("certname") && h.find("facts")) {
         out.nodes.push_back(puppetDBEntry(doc, file)); // one factset on its own

@@ -20,6 +20,7 @@ struct NodeFacts
     FactsFormat format = FactsFormat::FacterYaml;
     std::string environment;
     Value facts;
+    SourceLocation at; // where the node's entry starts (a PuppetDB factset), else the file
 };
 
 struct FactsSource
@@ -46,5 +47,12 @@ std::string nameFromFacts(const Value& facts);
 
 // "web01.example.com" for ".../web01.example.com.yaml".
 std::string nameFromFile(const std::string& file);
+
+// Throws hiera::Error (FactsSyntax) at `at` when `name` is not a name Puppet gives a node: Puppet's
+// certname rule (printable ASCII, no '/'). A node name becomes $trusted.certname and $clientcert, and
+// so part of data file paths (`nodes/%{trusted.certname}.yaml`) and of every table and export: a
+// PuppetDB export or a facts file naming a node `../../x`, or with a newline or a control byte, is
+// refused at the door instead of being read as a path or printed as a row.
+void checkNodeName(const std::string& name, const SourceLocation& at);
 
 } // namespace hiera::detail

@@ -41,6 +41,7 @@ bool isFactsFileName(const fs::path& p)
 struct FileResult
 {
     std::vector<Node> nodes;
+    std::vector<SourceLocation> at; // where each of `nodes` starts in the file
     std::vector<Error> errors;
     std::uint64_t bytes = 0;
     bool done = false;
@@ -58,6 +59,12 @@ FileResult loadFile(const std::string& file, const NodeLibraryOptions& options,
         for (auto& parsed : source.nodes) {
             Node node;
             node.name = parsed.name.empty() ? detail::nameFromFile(file) : std::move(parsed.name);
+            try {
+                detail::checkNodeName(node.name, parsed.at);
+            } catch (const Error& e) {
+                r.errors.push_back(e);
+                continue;
+            }
             node.sourceFile = file;
             node.format = parsed.format;
             node.environment = std::move(parsed.environment);
@@ -72,6 +79,7 @@ FileResult loadFile(const std::string& file, const NodeLibraryOptions& options,
             node.storedFacts = std::make_shared<detail::FactsScope>(store, cell, mark, std::move(certname), extra);
             node.scope = node.storedFacts;
             r.nodes.push_back(std::move(node));
+            r.at.push_back(parsed.at);
         }
     } catch (const Error& e) {
         r.errors.push_back(e.location().isValid() ? e : Error(e.code(), e.message(), {file, 0, 0}));
@@ -176,6 +184,7 @@ NodeLibrary NodeLibrary::loadFiles(const std::string& path, const std::vector<st
     store->finishBuilding(); // drops the indexes only adding needs
     library.m_store = store;
 
+    std::vector<SourceLocation> keptAt; // where each node of library.m_nodes starts
     for (auto& r : results) {
         if (!r.done) {
             library.m_cancelled = true;
@@ -184,23 +193,34 @@ NodeLibrary NodeLibrary::loadFiles(const std::string& path, const std::vector<st
         library.m_factBytes += r.bytes;
         for (auto& e : r.errors)
             library.m_errors.push_back(std::move(e));
-        for (auto& node : r.nodes) {
+        for (std::size_t i = 0; i < r.nodes.size(); ++i) {
+            Node& node = r.nodes[i];
             auto [it, inserted] = library.m_byName.emplace(node.name, library.m_nodes.size());
             if (!inserted) {
                 // One rule wherever a node is read: the file named after the node wins (loadNodes()
-                // reads only that one), else the first file in name order.
+                // reads only that one), else the first file in name order, and within one export
+                // the first factset.
                 Node& kept = library.m_nodes[it->second];
                 const bool replaces = isNamedAfter(node) && !isNamedAfter(kept);
+                const std::string prefix = "duplicate node '" + printableLine(node.name) + "': ";
+                if (node.sourceFile == kept.sourceFile) {
+                    library.m_warnings.push_back(prefix + "the factset at " + r.at[i].toString()
+                                                 + " is ignored, the first at " + keptAt[it->second].toString()
+                                                 + " is used");
+                    continue;
+                }
                 const Node& ignored = replaces ? kept : node;
                 const Node& winner = replaces ? node : kept;
-                library.m_warnings.push_back("duplicate node " + printableLine(node.name) + ": " + ignored.sourceFile
-                                             + " is ignored, " + winner.sourceFile
+                library.m_warnings.push_back(prefix + ignored.sourceFile + " is ignored, " + winner.sourceFile
                                              + (isNamedAfter(winner) ? " is named after it" : " names it too"));
-                if (replaces)
+                if (replaces) {
                     kept = std::move(node);
+                    keptAt[it->second] = r.at[i];
+                }
                 continue;
             }
             library.m_nodes.push_back(std::move(node));
+            keptAt.push_back(r.at[i]);
         }
     }
     return library;
