@@ -73,7 +73,7 @@ QVariant AllKeysModel::data(const QModelIndex& index, int role) const
         case KeyColumn:
             return ValueConvert::toQString(k.key);
         case ValueColumn:
-            return valueText(row);
+            return ValueConvert::cellShown(valueText(row));
         case LevelColumn:
             return ValueConvert::toQString(k.level);
         case FileColumn:
@@ -85,7 +85,7 @@ QVariant AllKeysModel::data(const QModelIndex& index, int role) const
         }
     case Qt::ToolTipRole:
         if (index.column() == ValueColumn)
-            return valueText(row);
+            return ValueConvert::cellShown(valueText(row));
         if (index.column() == LevelColumn && !k.layer.empty())
             return tr("%1 (%2 layer)").arg(ValueConvert::toQString(k.level), ValueConvert::toQString(k.layer));
         if (index.column() == FileColumn)

@@ -243,7 +243,7 @@ QVariant ContributionModel::data(const QModelIndex& index, int role) const
             return row.message;
         if (index.column() == ValueColumn && row.value) {
             if (row.value->isStillEncrypted()) // the ENC[...] as written
-                return ExplanationModel::valueText(*row.value) + QLatin1Char('\n') + ValueConvert::displayText(*row.value);
+                return ExplanationModel::valueText(*row.value) + QLatin1Char('\n') + ValueConvert::cellShown(ValueConvert::displayText(*row.value));
             return ExplanationModel::valueText(*row.value);
         }
         break;

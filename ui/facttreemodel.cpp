@@ -327,7 +327,7 @@ QVariant FactTreeModel::rowData(const FactNode& row, int column, int role) const
             if (node->isContainer())
                 return role == Qt::DisplayRole ? containerText(node->children.size(), node->type == Value::Type::Array)
                                                : QVariant();
-            return role == Qt::DisplayRole ? ValueConvert::displayText(node->scalar)
+            return role == Qt::DisplayRole ? ValueConvert::cellShown(ValueConvert::displayText(node->scalar))
                                            : ValueConvert::editText(node->scalar);
         case TypeColumn:
             return ValueConvert::typeName(node->type);

@@ -58,7 +58,7 @@ int FleetModel::columnCount(const QModelIndex&) const
 
 QString FleetModel::valueText(const hiera::Value& value) const
 {
-    return ValueConvert::compactJson(value, m_reveal);
+    return ValueConvert::cellShown(ValueConvert::compactJson(value, m_reveal));
 }
 
 QString FleetModel::groupLevel(std::size_t group) const

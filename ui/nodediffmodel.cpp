@@ -45,7 +45,7 @@ QString NodeDiffModel::answerText(const hiera::KeyDifference::Side& side) const
 {
     switch (side.status) {
     case hiera::LookupResult::Status::Found:
-        return ValueConvert::compactJson(side.value, m_reveal);
+        return ValueConvert::cellShown(ValueConvert::compactJson(side.value, m_reveal));
     case hiera::LookupResult::Status::NotFound:
         return tr("(not found)");
     case hiera::LookupResult::Status::Error:

@@ -67,7 +67,7 @@ const NodeListModel::RowCells& NodeListModel::cells(int row) const
         RowCells cells;
         for (const QString& column : std::as_const(m_columns)) {
             const std::optional<hiera::Value> v = node.scope->lookup(ValueConvert::toStd(column));
-            cells.text << (v ? ValueConvert::displayText(*v) : QString());
+            cells.text << (v ? ValueConvert::cellShown(ValueConvert::displayText(*v)) : QString());
             QStringList items;
             if (v && v->isArray())
                 for (const hiera::Value& item : v->asArray())

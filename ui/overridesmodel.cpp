@@ -1,6 +1,7 @@
 #include "overridesmodel.h"
 
 #include "modelroles.h"
+#include "valueconvert.h"
 
 #include <hiera/valueformat.h>
 
@@ -25,7 +26,7 @@ QList<QStandardItem*> row(const QString& where, const hiera::Value& value, const
 {
     const hiera::Value shown = reveal ? value : hiera::redactSecrets(value);
     QList<QStandardItem*> items { new QStandardItem(where),
-        new QStandardItem(QString::fromStdString(hiera::cellText(shown))), new QStandardItem(fileText(at)) };
+        new QStandardItem(ValueConvert::cellShown(QString::fromStdString(hiera::cellText(shown)))), new QStandardItem(fileText(at)) };
     for (QStandardItem* item : items) {
         item->setEditable(false);
         item->setData(QString::fromStdString(at.file), HieraRoles::SourceFileRole);

@@ -14,9 +14,41 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace {
-// Data files are small; this only guards the GUI thread against someone pointing us at a huge file.
-constexpr qint64 maxViewBytes = 16 * 1024 * 1024;
+// Data files are small; these guard the GUI thread against a huge or hostile one (docs/bad-input.md,
+// "The explorer"). QPlainTextEdit lays a line out whole and the highlighter runs its patterns over
+// every line when the text is set: a 3 MB ENC block on one line froze the window for two seconds.
+constexpr qint64 maxViewBytes = 8 * 1024 * 1024;
+// Longer lines are cut in the view (the line numbers stay right: only a line's tail goes).
+constexpr int maxLineChars = 2000;
+// Above this the text is shown without highlighting.
+constexpr qint64 maxHighlightedBytes = 1024 * 1024;
+
+// `text` with each line longer than maxLineChars cut, saying how much of it is not shown.
+QString withLongLinesCut(const QString& text)
+{
+    QString out;
+    out.reserve(std::min<qsizetype>(text.size(), 1 << 20));
+    qsizetype start = 0;
+    while (start <= text.size()) {
+        qsizetype end = text.indexOf(QLatin1Char('\n'), start);
+        if (end < 0)
+            end = text.size();
+        const qsizetype length = end - start;
+        if (length > maxLineChars) {
+            out += QStringView(text).mid(start, maxLineChars);
+            out += SourceViewer::tr(" [… %n more characters not shown]", nullptr, static_cast<int>(length - maxLineChars));
+        } else {
+            out += QStringView(text).mid(start, length);
+        }
+        if (end < text.size())
+            out += QLatin1Char('\n');
+        start = end + 1;
+    }
+    return out;
+}
 } // namespace
 
 SourceViewer::SourceViewer(QWidget* parent)
@@ -88,8 +120,12 @@ bool SourceViewer::loadFile()
     QFile file(m_path);
     const QFileInfo info(m_path);
     QString problem;
+    // Only a regular file is opened: opening a FIFO blocks until someone writes to it, and a device
+    // (a link to /dev/zero) never ends. QFileInfo::isFile follows links and is false for both.
     if (!info.exists())
         problem = tr("%1 does not exist.").arg(m_path);
+    else if (!info.isFile())
+        problem = tr("%1 is not a regular file: not shown.").arg(m_path);
     else if (info.size() > maxViewBytes)
         problem = tr("%1 is too large to show (%2 bytes).").arg(m_path).arg(info.size());
     else if (!file.open(QIODevice::ReadOnly))
@@ -99,7 +135,9 @@ bool SourceViewer::loadFile()
         m_header->setFullText(problem);
         return false;
     }
-    m_editor->setPlainText(QString::fromUtf8(file.readAll()));
+    const QByteArray bytes = file.read(maxViewBytes + 1); // the file may have grown since it was measured
+    m_highlighter->setDocument(bytes.size() > maxHighlightedBytes ? nullptr : m_editor->document());
+    m_editor->setPlainText(withLongLinesCut(QString::fromUtf8(bytes.left(maxViewBytes))));
     m_header->setFullText(m_line > 0 ? QStringLiteral("%1:%2").arg(m_path).arg(m_line) : m_path);
     return true;
 }

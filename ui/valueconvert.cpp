@@ -65,6 +65,20 @@ QString compactJson(const Value& value, bool revealSecrets)
     }
 }
 
+QString cellShown(QString text)
+{
+    if (text.size() <= maxCellCharacters)
+        return text;
+    qsizetype cut = maxCellCharacters;
+    if (text.at(cut - 1).isHighSurrogate())
+        --cut; // never split a character outside the Basic Multilingual Plane
+    qsizetype rest = 0; // characters, not UTF-16 units
+    for (qsizetype i = cut; i < text.size(); ++i)
+        rest += text.at(i).isLowSurrogate() ? 0 : 1;
+    text.truncate(cut);
+    return text + QStringLiteral(" … (%1 more characters)").arg(rest);
+}
+
 QString displayText(const Value& value)
 {
     switch (value.type()) {

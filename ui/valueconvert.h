@@ -39,6 +39,12 @@ QString displayText(const hiera::Value& value);
 // JSON, so that the string "true" and the boolean stay apart; decrypted eyaml values "<sensitive>"
 // unless `revealSecrets`; NaN and infinities, which JSON cannot hold, as Ruby's inspect prints them.
 QString compactJson(const hiera::Value& value, bool revealSecrets);
+// A cell's text as a view shows it: at most maxCellCharacters, the rest counted ("… (N more
+// characters)"). Sizing a column to a 3 MB string (resizeColumnToContents measures every character)
+// froze the window for seconds; the whole value stays in the answer pane, the exports, the editors
+// and the clipboard. Only for Qt::DisplayRole and Qt::ToolTipRole.
+inline constexpr qsizetype maxCellCharacters = 2000;
+QString cellShown(QString text);
 // The text an editor starts from (containers: empty).
 QString editText(const hiera::Value& value);
 // A hash key (almost always a string; YAML allows integer keys).

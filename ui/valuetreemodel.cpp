@@ -129,7 +129,7 @@ QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) con
         case ValueColumn:
             if (node->value.isStillEncrypted())
                 return SecretMask::stillEncryptedText(node->value);
-            return ValueConvert::displayText(node->value);
+            return ValueConvert::cellShown(ValueConvert::displayText(node->value));
         case TypeColumn:
             return ValueConvert::typeName(node->value.type());
         case OriginColumn: {
@@ -152,13 +152,13 @@ QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) con
             return lines.join(QLatin1Char('\n'));
         }
         if (column == ValueColumn && node->value.isStillEncrypted())
-            return tr("Left encrypted: no key here decrypts it. As written:\n%1").arg(ValueConvert::displayText(node->value));
+            return tr("Left encrypted: no key here decrypts it. As written:\n%1").arg(ValueConvert::cellShown(ValueConvert::displayText(node->value)));
         if (column == ValueColumn && node->value.isSecret())
             return SecretMask::isMasked(node->value)
                 ? tr("Decrypted from eyaml, hidden: Repository ▸ Reveal Secrets shows it.")
-                : tr("Decrypted from eyaml:\n%1").arg(ValueConvert::displayText(node->value));
+                : tr("Decrypted from eyaml:\n%1").arg(ValueConvert::cellShown(ValueConvert::displayText(node->value)));
         if (column == ValueColumn && node->value.isScalar())
-            return ValueConvert::displayText(node->value);
+            return ValueConvert::cellShown(ValueConvert::displayText(node->value));
         break;
     case Qt::DecorationRole:
         if (column == ValueColumn && (node->value.isSecret() || node->value.isStillEncrypted()))

@@ -68,6 +68,7 @@ private Q_SLOTS:
     void keyFilesNeverShowTheirContentOrTheHostsFolder_data();
     void keyFilesNeverShowTheirContentOrTheHostsFolder();
     void concurrentLookupsDecryptOnce();
+    void hostileEncShapes();
 
 private:
     TestKey m_key; // a second key, that did not encrypt the fixtures
@@ -333,3 +334,45 @@ void TestEyamlLevels::concurrentLookupsDecryptOnce()
 
 QTEST_APPLESS_MAIN(TestEyamlLevels)
 #include "tst_eyamllevels.moc"
+
+// ENC blocks where no one meant one: as a hash key (hiera-eyaml decrypts values only, so the key stays
+// as written), one inside another (the regex finds the inner one, whose payload is not DER: one line,
+// nothing decrypted shown), a block cut short (no block for the regex: a plain string), a block in the
+// middle of a string (decrypted in place, the string a secret).
+void TestEyamlLevels::hostileEncShapes()
+{
+    const std::string block = m_key.enc("s3cret");
+    TempTree tree({{"hiera.yaml", eyamlHiera(m_otherKeyFile)},
+                   {"data/secrets.eyaml", QByteArray::fromStdString("keyed: {\"" + block + "\": v}\n"
+                                                                    "twice: \"ENC[PKCS7,ENC[PKCS7,abc]]\"\n"
+                                                                    "truncated: \"ENC[PKCS7,MIIBeQYJKoZI\"\n"
+                                                                    "mixed: \"pre " + block + " post\"\n")},
+                   {"data/common.yaml", ""}});
+    QVERIFY(tree.isValid());
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope;
+
+    const LookupResult keyed = engine->lookup(scope, "keyed");
+    QVERIFY(keyed.found());
+    QCOMPARE(keyed.value.asHash().size(), std::size_t(1));
+    QCOMPARE(keyed.value.asHash().begin()->key.asString(), block);
+    QVERIFY(!containsSecret(keyed.value));
+
+    const LookupResult twice = engine->lookup(scope, "twice");
+    EXPECT_ERROR(twice, ErrorCode::EyamlDecrypt);
+    QVERIFY2(!errorText(twice).contains(QLatin1Char('\n')), qPrintable(errorText(twice)));
+    QVERIFY2(errorText(twice).contains("secrets.eyaml"), qPrintable(errorText(twice)));
+
+    const LookupResult truncated = engine->lookup(scope, "truncated");
+    EXPECT_FOUND(truncated, Value("ENC[PKCS7,MIIBeQYJKoZI"));
+    QVERIFY(!truncated.value.isStillEncrypted() && !truncated.value.isSecret());
+
+    const LookupResult mixed = engine->lookup(scope, "mixed");
+    EXPECT_FOUND(mixed, Value("pre s3cret post"));
+    QVERIFY(mixed.value.isSecret());
+    LookupRequest explain;
+    explain.explain = true;
+    const LookupResult explained = engine->lookup(scope, "mixed", explain);
+    QVERIFY(explained.trace);
+    QVERIFY(explainText(*explained.trace).find("s3cret") == std::string::npos);
+}

@@ -40,6 +40,21 @@ private Q_SLOTS:
         QCOMPARE(ValueConvert::compactJson(Value(std::nan("")), false), QStringLiteral("NaN"));
     }
 
+    // A view cell holds at most maxCellCharacters and counts the rest; a character outside the BMP is
+    // never split in two.
+    void cellShown()
+    {
+        const QString small(ValueConvert::maxCellCharacters, QLatin1Char('a'));
+        QCOMPARE(ValueConvert::cellShown(small), small);
+        const QString big = small + QStringLiteral("bcd");
+        QCOMPARE(ValueConvert::cellShown(big), small + QStringLiteral(" … (3 more characters)"));
+        const QString emoji = QStringLiteral("\U0001F600");
+        const QString straddling = QString(ValueConvert::maxCellCharacters - 1, QLatin1Char('a')) + emoji + emoji;
+        const QString shown = ValueConvert::cellShown(straddling);
+        QCOMPARE(shown, QString(ValueConvert::maxCellCharacters - 1, QLatin1Char('a')) + QStringLiteral(" … (2 more characters)"));
+        QVERIFY(!shown.isEmpty());
+    }
+
     void parseScalar_data()
     {
         QTest::addColumn<QString>("text");
