@@ -10,9 +10,9 @@
 //                           "scope: {...}" on stdout
 // The autosave directory can be set with HIERA_EXPLORER_AUTOSAVE_DIR.
 
-#include "demo.h"
-#include "facttreemodel.h"
-#include "mainwindow.h"
+#include "document/demo.h"
+#include "models/facttreemodel.h"
+#include "window/mainwindow.h"
 
 #include <hiera/valueformat.h>
 #include <hiera/version.h>

@@ -16,15 +16,15 @@
 //      resolved and shown (explorer_all_keys_max_stall_ms).
 // Runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise. Not part of ctest.
 
-#include "allkeyspanel.h"
-#include "facttreemodel.h"
-#include "fleetmodel.h"
-#include "fleetpanel.h"
-#include "fleetrunner.h"
-#include "hierarchymodel.h"
-#include "lookuprunner.h"
-#include "mainwindow.h"
-#include "nodespanel.h"
+#include "panels/allkeyspanel.h"
+#include "models/facttreemodel.h"
+#include "models/fleetmodel.h"
+#include "panels/fleetpanel.h"
+#include "jobs/fleetrunner.h"
+#include "models/hierarchymodel.h"
+#include "jobs/lookuprunner.h"
+#include "window/mainwindow.h"
+#include "panels/nodespanel.h"
 
 #include <QAbstractItemView>
 #include <QApplication>

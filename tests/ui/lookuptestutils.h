@@ -3,7 +3,7 @@
 // A lookup with its explain trace, made through LookupRunner as the explorer makes it: the tests of
 // the models that show traces get their input from the one place the UI meets the engine's API.
 
-#include "lookuprunner.h"
+#include "jobs/lookuprunner.h"
 
 #include <hiera/engine.h>
 

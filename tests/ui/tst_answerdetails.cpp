@@ -3,15 +3,15 @@
 // file:line), §2.5 the source pane following the answer and "Open in editor", §2.7 messages, §2.8 the
 // summary and leaf origins of dotted keys.
 
-#include "contributionmodel.h"
-#include "valuetreemodel.h"
-#include "externaleditor.h"
-#include "modelroles.h"
-#include "overridesmodel.h"
-#include "overridespanel.h"
+#include "models/contributionmodel.h"
+#include "models/valuetreemodel.h"
+#include "widgets/externaleditor.h"
+#include "models/modelroles.h"
+#include "models/overridesmodel.h"
+#include "panels/overridespanel.h"
 #include "windowfixture.h"
 
-#include "sourceviewer.h"
+#include "widgets/sourceviewer.h"
 
 #include <QFileInfo>
 #include <QSignalSpy>

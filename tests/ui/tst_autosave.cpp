@@ -3,7 +3,7 @@
 // next start on the same hierarchy recovers the edit (or drops it when told to discard). The
 // hierarchy's files are compared byte for byte before and after.
 
-#include "factsautosave.h"
+#include "facts/factsautosave.h"
 #include "uitestutils.h"
 
 #include <QCryptographicHash>

@@ -1,8 +1,8 @@
 // The sources table: one row per data file a lookup consulted, in priority order, with what it gave.
 
-#include "contributionmodel.h"
+#include "models/contributionmodel.h"
 #include "lookuptestutils.h"
-#include "modelroles.h"
+#include "models/modelroles.h"
 #include "uitestutils.h"
 
 #include <hiera/value.h>

@@ -3,11 +3,11 @@
 // modes for levels the engine cannot run, and decrypted eyaml values masked in everything a view gets
 // (value, root value, trace, explain text, YAML) until secrets are revealed.
 
-#include "answersummary.h"
+#include "panels/answersummary.h"
 #include "controlrepofixture.h"
-#include "lookuprunner.h"
-#include "secretmask.h"
-#include "topscope.h"
+#include "jobs/lookuprunner.h"
+#include "models/secretmask.h"
+#include "facts/topscope.h"
 
 #include <hiera/explain.h>
 #include <hiera/facts.h>

@@ -1,9 +1,9 @@
 // Issue 11 §3: the explanation exported as Markdown, self-contained HTML, JSON and PDF, from the
 // window's current answer; decrypted eyaml values redacted unless revealed.
 
-#include "explanationreport.h"
-#include "overridesmodel.h"
-#include "overridespanel.h"
+#include "window/explanationreport.h"
+#include "models/overridesmodel.h"
+#include "panels/overridespanel.h"
 #include "windowfixture.h"
 
 #include <QJsonArray>

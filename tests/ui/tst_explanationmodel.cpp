@@ -1,9 +1,9 @@
 // The explain trace as a tree: one row per step, the outcome, the value and the file:line of a found
 // value; a level row takes the strongest event below it; the filter proxy keeps the path to a match.
 
-#include "explanationmodel.h"
+#include "models/explanationmodel.h"
 #include "lookuptestutils.h"
-#include "modelroles.h"
+#include "models/modelroles.h"
 #include "uitestutils.h"
 
 #include <hiera/trace.h>

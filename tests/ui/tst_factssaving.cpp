@@ -3,11 +3,11 @@
 // demo is never written (Save becomes Save As). §2.2: a fact is edited in one place; its top-scope copy
 // is marked derived, read-only, and follows the fact.
 
-#include "demo.h"
-#include "factspanel.h"
-#include "facttreemodel.h"
-#include "messagebanner.h"
-#include "modelroles.h"
+#include "document/demo.h"
+#include "panels/factspanel.h"
+#include "models/facttreemodel.h"
+#include "widgets/messagebanner.h"
+#include "models/modelroles.h"
 #include "windowfixture.h"
 
 #include <hiera/facts.h>

@@ -1,8 +1,9 @@
-#include "facttreemodel.h"
-#include "factvaluedelegate.h"
-#include "modelroles.h"
+#include "document/factcommands.h"
+#include "models/facttreemodel.h"
+#include "widgets/factvaluedelegate.h"
+#include "models/modelroles.h"
 #include "uitestutils.h"
-#include "valueconvert.h"
+#include "models/valueconvert.h"
 
 #include <hiera/facts.h>
 #include <hiera/value.h>
@@ -48,7 +49,8 @@ private Q_SLOTS:
     {
         m_model = new FactTreeModel(this);
         m_stack = new QUndoStack(this);
-        m_model->setUndoStack(m_stack);
+        m_edits = std::make_unique<UndoableFactEdits>(m_stack);
+        m_model->setEdits(m_edits.get());
         m_tester = new QAbstractItemModelTester(m_model, QAbstractItemModelTester::FailureReportingMode::QtTest, this);
         m_model->setScope(sampleScope());
     }
@@ -56,6 +58,7 @@ private Q_SLOTS:
     {
         delete m_tester;
         delete m_model;
+        m_edits.reset();
         delete m_stack;
     }
 
@@ -266,6 +269,7 @@ private Q_SLOTS:
 private:
     FactTreeModel* m_model = nullptr;
     QUndoStack* m_stack = nullptr;
+    std::unique_ptr<UndoableFactEdits> m_edits;
     QAbstractItemModelTester* m_tester = nullptr;
 };
 

@@ -1,7 +1,7 @@
 #include "controlrepofixture.h"
-#include "hierarchymodel.h"
-#include "modelroles.h"
-#include "statusicons.h"
+#include "models/hierarchymodel.h"
+#include "models/modelroles.h"
+#include "models/statusicons.h"
 #include "uitestutils.h"
 
 #include <hiera/engine.h>

@@ -5,18 +5,18 @@
 // is written, added or removed. How long the loop may pause is a speed goal: bench-explorer --hostile
 // prints it.
 
-#include "fleetmodel.h"
-#include "fleetpanel.h"
-#include "fleetrunner.h"
-#include "hierarchypanel.h"
+#include "models/fleetmodel.h"
+#include "panels/fleetpanel.h"
+#include "jobs/fleetrunner.h"
+#include "panels/hierarchypanel.h"
 #include "hostilerepofixture.h"
-#include "messagebanner.h"
-#include "nodelistmodel.h"
-#include "nodespanel.h"
-#include "overridesmodel.h"
-#include "overridespanel.h"
-#include "sourceviewer.h"
-#include "valueconvert.h"
+#include "widgets/messagebanner.h"
+#include "models/nodelistmodel.h"
+#include "panels/nodespanel.h"
+#include "models/overridesmodel.h"
+#include "panels/overridespanel.h"
+#include "widgets/sourceviewer.h"
+#include "models/valueconvert.h"
 #include "windowfixture.h"
 
 #include <hiera/valueformat.h>

@@ -1,8 +1,8 @@
-#include "contributionmodel.h"
-#include "explanationmodel.h"
-#include "lookuprunner.h"
-#include "memoryrelease.h"
-#include "modelroles.h"
+#include "models/contributionmodel.h"
+#include "models/explanationmodel.h"
+#include "jobs/lookuprunner.h"
+#include "jobs/memoryrelease.h"
+#include "models/modelroles.h"
 #include "uitestutils.h"
 
 #include <hiera/facts.h>

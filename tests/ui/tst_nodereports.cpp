@@ -3,19 +3,19 @@
 // difference checked against the engine both ways, the prefix, the current facts as a side, exports);
 // and the many-node panels wait while they are hidden tabs.
 
-#include "allkeysmodel.h"
-#include "allkeyspanel.h"
-#include "elidingheaderview.h"
-#include "facttreemodel.h"
-#include "fleetmodel.h"
-#include "fleetpanel.h"
-#include "fleetrunner.h"
-#include "nodediffmodel.h"
-#include "nodediffpanel.h"
-#include "nodespanel.h"
-#include "topscope.h"
-#include "reportexport.h"
-#include "valueconvert.h"
+#include "models/allkeysmodel.h"
+#include "panels/allkeyspanel.h"
+#include "widgets/elidingheaderview.h"
+#include "models/facttreemodel.h"
+#include "models/fleetmodel.h"
+#include "panels/fleetpanel.h"
+#include "jobs/fleetrunner.h"
+#include "models/nodediffmodel.h"
+#include "panels/nodediffpanel.h"
+#include "panels/nodespanel.h"
+#include "facts/topscope.h"
+#include "widgets/reportexport.h"
+#include "models/valueconvert.h"
 #include "windowfixture.h"
 
 #include <hiera/engine.h>

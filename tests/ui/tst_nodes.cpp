@@ -2,14 +2,14 @@
 // facts the hierarchy uses, filtered, remembered, a node opened as the scope) and one key across it
 // (grouped by value, checked against looking each node up alone; cancel; exports).
 
-#include "facttreemodel.h"
-#include "fleetmodel.h"
-#include "fleetpanel.h"
-#include "fleetrunner.h"
-#include "messagebanner.h"
-#include "nodelistmodel.h"
-#include "nodespanel.h"
-#include "valueconvert.h"
+#include "models/facttreemodel.h"
+#include "models/fleetmodel.h"
+#include "panels/fleetpanel.h"
+#include "jobs/fleetrunner.h"
+#include "widgets/messagebanner.h"
+#include "models/nodelistmodel.h"
+#include "panels/nodespanel.h"
+#include "models/valueconvert.h"
 #include "windowfixture.h"
 
 #include <hiera/engine.h>

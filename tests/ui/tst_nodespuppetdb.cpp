@@ -4,16 +4,16 @@
 // autosaved and recovered as that node's, and a node that left the export meanwhile is one clear line
 // with the edits kept.
 
-#include "factsautosave.h"
-#include "facttreemodel.h"
-#include "fleetmodel.h"
-#include "fleetpanel.h"
-#include "fleetrunner.h"
-#include "messagebanner.h"
-#include "nodelistmodel.h"
-#include "nodespanel.h"
+#include "facts/factsautosave.h"
+#include "models/facttreemodel.h"
+#include "models/fleetmodel.h"
+#include "panels/fleetpanel.h"
+#include "jobs/fleetrunner.h"
+#include "widgets/messagebanner.h"
+#include "models/nodelistmodel.h"
+#include "panels/nodespanel.h"
 #include "support/orderedequal.h"
-#include "valueconvert.h"
+#include "models/valueconvert.h"
 #include "windowfixture.h"
 
 #include <hiera/engine.h>

@@ -4,18 +4,18 @@
 // and eyaml: a key chosen per repository, decrypted values masked in every view until revealed, values
 // without a key shown as encrypted, and no plaintext in the settings.
 
-#include "contributionmodel.h"
+#include "models/contributionmodel.h"
 #include "controlrepofixture.h"
-#include "explanationmodel.h"
-#include "hierarchymodel.h"
-#include "hierarchypanel.h"
-#include "lookuprunner.h"
-#include "mainwindow.h"
-#include "messagebanner.h"
-#include "modelroles.h"
-#include "repositorymenu.h"
-#include "secretmask.h"
-#include "valuetreemodel.h"
+#include "models/explanationmodel.h"
+#include "models/hierarchymodel.h"
+#include "panels/hierarchypanel.h"
+#include "jobs/lookuprunner.h"
+#include "window/mainwindow.h"
+#include "widgets/messagebanner.h"
+#include "models/modelroles.h"
+#include "window/repositorymenu.h"
+#include "models/secretmask.h"
+#include "models/valuetreemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -1,4 +1,4 @@
-#include "valueconvert.h"
+#include "models/valueconvert.h"
 
 #include <hiera/value.h>
 #include <hiera/yaml.h>

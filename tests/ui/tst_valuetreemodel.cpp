@@ -1,6 +1,6 @@
-#include "modelroles.h"
+#include "models/modelroles.h"
 #include "uitestutils.h"
-#include "valuetreemodel.h"
+#include "models/valuetreemodel.h"
 
 #include <hiera/yaml.h>
 

@@ -4,9 +4,9 @@
 // tst_mainwindow keeps the whole-session scenarios): settings and autosave in test locations, every
 // model under QAbstractItemModelTester, questions answered from a queue, save paths from a queue.
 
-#include "factsdocument.h"
-#include "lookuprunner.h"
-#include "mainwindow.h"
+#include "document/factsdocument.h"
+#include "jobs/lookuprunner.h"
+#include "window/mainwindow.h"
 #include "uitestutils.h"
 
 #include <QAbstractItemModelTester>

@@ -1,0 +1,296 @@
+#include "models/contributionmodel.h"
+
+#include "models/explanationmodel.h"
+#include "models/modelroles.h"
+#include "models/statusicons.h"
+#include "models/valueconvert.h"
+
+#include <hiera/lookupkey.h>
+#include <hiera/merge.h>
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QPalette>
+
+using hiera::TraceNode;
+using ValueConvert::toQString;
+using Kind = TraceNode::Kind;
+using Event = TraceNode::Event;
+
+namespace {
+// The event that says what a location gave: its own, or (if the engine hangs it below) a child's.
+Event locationEvent(const TraceNode& node, const TraceNode** eventNode)
+{
+    *eventNode = &node;
+    auto decisive = [](Event e) {
+        return e == Event::Found || e == Event::NotFound || e == Event::LocationNotFound || e == Event::Failed;
+    };
+    if (decisive(node.event))
+        return node.event;
+    for (const auto& child : node.children) {
+        if (child->kind == Kind::Interpolation || child->kind == Kind::SubLookup)
+            continue;
+        if (decisive(child->event)) {
+            *eventNode = child.get();
+            return child->event;
+        }
+    }
+    return node.event;
+}
+
+ContributionModel::Outcome outcomeFor(Event e)
+{
+    switch (e) {
+    case Event::Found:
+        return ContributionModel::Outcome::Merged; // decided per strategy afterwards
+    case Event::LocationNotFound:
+        return ContributionModel::Outcome::Missing;
+    case Event::Failed:
+        return ContributionModel::Outcome::Failed;
+    default:
+        return ContributionModel::Outcome::NotFound;
+    }
+}
+
+void addLocation(std::vector<ContributionModel::Row>& rows, const QString& level, const TraceNode& node)
+{
+    const TraceNode* eventNode = nullptr;
+    const Event event = locationEvent(node, &eventNode);
+    ContributionModel::Row row;
+    row.level = level;
+    row.path = toQString(node.path);
+    row.originalPath = toQString(node.originalPath);
+    row.outcome = outcomeFor(event);
+    row.value = eventNode->value ? eventNode->value : node.value;
+    row.location = eventNode->location.isValid() ? eventNode->location : node.location;
+    row.message = toQString(eventNode->message);
+    rows.push_back(std::move(row));
+}
+
+void collectLocations(const TraceNode& node, std::vector<const TraceNode*>& out)
+{
+    for (const auto& child : node.children) {
+        if (child->kind == Kind::Location)
+            out.push_back(child.get());
+        else if (child->kind == Kind::Merge)
+            collectLocations(*child, out);
+    }
+}
+
+void walk(const TraceNode& node, std::vector<ContributionModel::Row>& rows)
+{
+    switch (node.kind) {
+    // These are about other keys (lookup_options, interpolated sub-lookups) or about digging.
+    case Kind::LookupOptions:
+    case Kind::SubLookup:
+    case Kind::Interpolation:
+    case Kind::ScopeRead:
+    case Kind::Dig:
+    case Kind::Segment:
+    case Kind::ConvertTo:
+        return;
+    case Kind::Level: {
+        const QString level = toQString(node.name);
+        std::vector<const TraceNode*> locations;
+        collectLocations(node, locations);
+        if (!locations.empty()) {
+            for (const TraceNode* location : locations)
+                addLocation(rows, level, *location);
+        } else if (node.event != Event::None) {
+            addLocation(rows, level, node);
+        } else {
+            ContributionModel::Row row;
+            row.level = level;
+            row.outcome = ContributionModel::Outcome::NoFiles;
+            rows.push_back(std::move(row));
+        }
+        return;
+    }
+    case Kind::Location:
+        addLocation(rows, QString(), node);
+        return;
+    default:
+        for (const auto& child : node.children)
+            walk(*child, rows);
+    }
+}
+} // namespace
+
+ContributionModel::ContributionModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+std::vector<ContributionModel::Row> ContributionModel::collect(const TraceNode& root)
+{
+    std::vector<Row> rows;
+    walk(root, rows);
+    const bool first = !root.merge || root.merge->strategy == hiera::MergeStrategy::First;
+    bool won = false;
+    for (Row& row : rows) {
+        if (row.outcome != Outcome::Merged || !first)
+            continue;
+        row.outcome = won ? Outcome::Shadowed : Outcome::Won;
+        won = true;
+    }
+    // A merge of a dotted key's root: a file that holds the root key but nothing at the dotted path
+    // (profile::ntp without servers) takes part in the merge yet feeds nothing into the answer. (A
+    // first lookup's winner stays the winner: it decided the answer, even when that is "not found".)
+    const auto key = hiera::LookupKey::tryParse(root.key);
+    if (key && key->isDotted() && !first) {
+        for (Row& row : rows)
+            if (row.outcome == Outcome::Merged && row.value && !hiera::dig(*row.value, key->segments()))
+                row.outcome = Outcome::RootOnly;
+    }
+    return rows;
+}
+
+void ContributionModel::setTrace(const hiera::TracePtr& trace, const QString& baseDirectory)
+{
+    beginResetModel();
+    m_baseDirectory = baseDirectory;
+    m_rows = trace ? collect(*trace) : std::vector<Row>();
+    m_rootKey.clear();
+    if (trace) {
+        if (const auto key = hiera::LookupKey::tryParse(trace->key))
+            m_rootKey = toQString(key->root());
+    }
+    endResetModel();
+}
+
+QString ContributionModel::outcomeText(Outcome outcome)
+{
+    switch (outcome) {
+    case Outcome::Won:
+        return tr("won");
+    case Outcome::Merged:
+        return tr("merged");
+    case Outcome::Shadowed:
+        return tr("shadowed");
+    case Outcome::RootOnly:
+        return tr("root key only");
+    case Outcome::NotFound:
+        return tr("no key");
+    case Outcome::Missing:
+        return tr("missing");
+    case Outcome::Failed:
+        return tr("failed");
+    case Outcome::NoFiles:
+        return tr("no files");
+    }
+    return {};
+}
+
+int ContributionModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int ContributionModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ContributionModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (role != Qt::DisplayRole)
+        return {};
+    if (orientation == Qt::Vertical)
+        return section + 1;
+    switch (section) {
+    case LevelColumn:
+        return tr("Level");
+    case FileColumn:
+        return tr("File");
+    case OutcomeColumn:
+        return tr("Outcome");
+    case ValueColumn:
+        return tr("Value");
+    case OriginColumn:
+        return tr("Origin");
+    }
+    return {};
+}
+
+QVariant ContributionModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row& row = m_rows[static_cast<std::size_t>(index.row())];
+    const bool contributed = row.outcome == Outcome::Won || row.outcome == Outcome::Merged;
+
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case LevelColumn:
+            return row.level;
+        case FileColumn:
+            return row.path.isEmpty() ? row.originalPath : ValueConvert::shortPath(row.path, m_baseDirectory);
+        case OutcomeColumn:
+            return row.message.isEmpty() ? outcomeText(row.outcome)
+                                         : QStringLiteral("%1: %2").arg(outcomeText(row.outcome), row.message);
+        case ValueColumn:
+            return row.value ? ExplanationModel::valueText(*row.value) : QString();
+        case OriginColumn:
+            return ValueConvert::locationText(row.location, m_baseDirectory);
+        }
+        break;
+    case Qt::ToolTipRole:
+        if (index.column() == FileColumn)
+            return row.originalPath.isEmpty() ? row.path : tr("%1\nas written: %2").arg(row.path, row.originalPath);
+        if (index.column() == OutcomeColumn && !row.message.isEmpty())
+            return row.message;
+        if (index.column() == ValueColumn && row.value) {
+            if (row.value->isStillEncrypted()) // the ENC[...] as written
+                return ExplanationModel::valueText(*row.value) + QLatin1Char('\n') + ValueConvert::cellShown(ValueConvert::displayText(*row.value));
+            return ExplanationModel::valueText(*row.value);
+        }
+        break;
+    case Qt::ForegroundRole:
+        switch (row.outcome) {
+        case Outcome::Won:
+        case Outcome::Merged:
+            return QBrush(QColor(0x26, 0x8a, 0x3e));
+        case Outcome::Failed:
+            return QBrush(QColor(0xc0, 0x1c, 0x28));
+        case Outcome::Shadowed:
+            return QBrush(QColor(0xb3, 0x5c, 0x00));
+        default:
+            return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
+        }
+    case Qt::FontRole:
+        if (contributed || (index.column() == OriginColumn && row.location.isValid())) {
+            QFont font;
+            font.setBold(contributed);
+            font.setUnderline(index.column() == OriginColumn && row.location.isValid());
+            return font;
+        }
+        break;
+    case Qt::DecorationRole:
+        if (index.column() == ValueColumn && row.value && (row.value->isSecret() || row.value->isStillEncrypted()))
+            return StatusIcons::icon(StatusIcons::Kind::Locked);
+        if (index.column() != OutcomeColumn)
+            break;
+        if (row.outcome == Outcome::Won)
+            return StatusIcons::icon(StatusIcons::Kind::Found);
+        if (row.outcome == Outcome::Merged)
+            return StatusIcons::icon(StatusIcons::Kind::Merged);
+        if (row.outcome == Outcome::Failed)
+            return StatusIcons::icon(StatusIcons::Kind::Failed);
+        break;
+    case HieraRoles::SourceFileRole:
+        return row.location.isValid() ? ValueConvert::toQString(row.location.file) : row.path;
+    case HieraRoles::SourceLineRole:
+        return row.location.line;
+    case HieraRoles::SourceColumnRole:
+        return row.location.column;
+    case HieraRoles::SourceKeyRole:
+        return m_rootKey;
+    case HieraRoles::OutcomeRole:
+        return static_cast<int>(row.outcome);
+    case HieraRoles::SecretRole:
+        return row.value && row.value->isSecret();
+    }
+    return {};
+}

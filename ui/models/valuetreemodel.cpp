@@ -1,0 +1,202 @@
+#include "models/valuetreemodel.h"
+
+#include "models/modelroles.h"
+#include "models/secretmask.h"
+#include "models/statusicons.h"
+#include "models/treemodel_impl.h"
+#include "models/valueconvert.h"
+
+#include <hiera/valueformat.h>
+
+#include <QBrush>
+#include <QStringList>
+
+#include <algorithm>
+#include <iterator>
+#include <vector>
+#include <QFont>
+#include <QPalette>
+
+using hiera::Value;
+
+struct ValueNode : TreeNode<ValueNode> {
+    QString key; // hash key, "[i]" for array elements, the label for the top row
+    QString rawKey; // the key to highlight in the source viewer
+    Value value;
+    // Where the row comes from. A leaf: where it is written. A merged array or hash keeps the mark of
+    // one of the values it was merged from, which need not hold any of what it now contains (an array
+    // from common.yaml whose items were all knocked out by a higher level): it shows where its first
+    // item is written instead, unless it is itself written in a file one of its items comes from.
+    hiera::SourceMark origin;
+    std::vector<std::uint32_t> files; // the files its leaves (or it, when empty) come from, sorted
+
+    void build()
+    {
+        if (value.isArray()) {
+            const auto& array = value.asArray();
+            for (std::size_t i = 0; i < array.size(); ++i)
+                add(QStringLiteral("[%1]").arg(i), rawKey, array[i]);
+        } else if (value.isHash()) {
+            for (const auto& entry : value.asHash()) {
+                const QString k = ValueConvert::keyText(entry.key);
+                add(k, k, entry.value);
+            }
+        }
+        findOrigin();
+    }
+    void findOrigin()
+    {
+        origin = value.mark();
+        if (children.empty()) {
+            if (origin.isValid())
+                files.push_back(origin.file);
+            return;
+        }
+        for (const auto& child : children) {
+            const std::vector<std::uint32_t>& below = child->files;
+            std::vector<std::uint32_t> merged;
+            merged.reserve(files.size() + below.size());
+            std::set_union(files.begin(), files.end(), below.begin(), below.end(), std::back_inserter(merged));
+            files = std::move(merged);
+        }
+        if (files.empty() || std::binary_search(files.begin(), files.end(), origin.file))
+            return;
+        for (const auto& child : children) {
+            if (!child->files.empty()) {
+                origin = child->origin;
+                return;
+            }
+        }
+    }
+    void add(const QString& k, const QString& raw, const Value& v)
+    {
+        auto child = std::make_unique<ValueNode>();
+        child->key = k;
+        child->rawKey = raw;
+        child->value = v;
+        append(std::move(child))->build();
+    }
+};
+
+template class TreeModel<ValueNode>;
+
+ValueTreeModel::ValueTreeModel(QObject* parent)
+    : TreeModel(ColumnCount, parent)
+{
+}
+
+ValueTreeModel::~ValueTreeModel() = default;
+
+void ValueTreeModel::setValue(const Value& value, const QString& label, const QString& baseDirectory)
+{
+    m_baseDirectory = baseDirectory;
+    auto invisible = std::make_unique<ValueNode>();
+    // The root key of a dotted lookup ("a.b.c" -> "a") is what appears in the data file.
+    invisible->add(label, label.section(QLatin1Char('.'), -1), value);
+    resetRoot(std::move(invisible));
+}
+
+void ValueTreeModel::clear()
+{
+    resetRoot(std::make_unique<ValueNode>());
+}
+
+QVariant ValueTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case KeyColumn:
+        return tr("Key");
+    case ValueColumn:
+        return tr("Value");
+    case TypeColumn:
+        return tr("Type");
+    case OriginColumn:
+        return tr("Origin");
+    }
+    return {};
+}
+
+QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) const
+{
+    const ValueNode* node = &row;
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case KeyColumn:
+            return node->key;
+        case ValueColumn:
+            if (node->value.isStillEncrypted())
+                return SecretMask::stillEncryptedText(node->value);
+            return ValueConvert::cellShown(ValueConvert::displayText(node->value));
+        case TypeColumn:
+            return ValueConvert::typeName(node->value.type());
+        case OriginColumn: {
+            QString text = ValueConvert::originText(node->origin, m_baseDirectory);
+            const int others = static_cast<int>(node->files.size()) - (node->origin.isValid() ? 1 : 0);
+            if (others > 0)
+                text += others == 1 ? tr(" + 1 more file") : tr(" + %1 more files").arg(others);
+            return text;
+        }
+        }
+        break;
+    case Qt::ToolTipRole:
+        if (column == OriginColumn) {
+            QStringList lines { ValueConvert::originText(node->origin) };
+            if (node->files.size() > 1) {
+                lines = { tr("Merged from:") };
+                for (std::uint32_t file : node->files)
+                    lines << ValueConvert::toQString(hiera::SourceFiles::name(file));
+            }
+            return lines.join(QLatin1Char('\n'));
+        }
+        if (column == ValueColumn && node->value.isStillEncrypted())
+            return tr("Left encrypted: no key here decrypts it. As written:\n%1").arg(ValueConvert::cellShown(ValueConvert::displayText(node->value)));
+        if (column == ValueColumn && node->value.isSecret())
+            return SecretMask::isMasked(node->value)
+                ? tr("Decrypted from eyaml, hidden: Repository ▸ Reveal Secrets shows it.")
+                : tr("Decrypted from eyaml:\n%1").arg(ValueConvert::cellShown(ValueConvert::displayText(node->value)));
+        if (column == ValueColumn && node->value.isScalar())
+            return ValueConvert::cellShown(ValueConvert::displayText(node->value));
+        break;
+    case Qt::DecorationRole:
+        if (column == ValueColumn && (node->value.isSecret() || node->value.isStillEncrypted()))
+            return StatusIcons::icon(StatusIcons::Kind::Locked);
+        break;
+    case HieraRoles::SecretRole:
+        return node->value.isSecret();
+    case Qt::ForegroundRole:
+        if (column == OriginColumn)
+            return QBrush(QPalette().color(QPalette::Link));
+        if (column == TypeColumn
+            || (column == ValueColumn
+                && (!node->value.isScalar() || node->value.isNull() || node->value.isStillEncrypted())))
+            return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
+        break;
+    case Qt::FontRole:
+        if (column == OriginColumn && node->origin.isValid()) {
+            QFont font;
+            font.setUnderline(true);
+            return font;
+        }
+        break;
+    case HieraRoles::SourceFileRole:
+        return node->origin.isValid() ? ValueConvert::toQString(hiera::SourceFiles::name(node->origin.file)) : QString();
+    case HieraRoles::SourceLineRole:
+        return static_cast<int>(node->origin.line);
+    case HieraRoles::SourceColumnRole:
+        return static_cast<int>(node->origin.column);
+    case HieraRoles::SourceKeyRole:
+        return node->rawKey;
+    case HieraRoles::ValueTypeRole:
+        return static_cast<int>(node->value.type());
+    case HieraRoles::YamlRole:
+        try {
+            return ValueConvert::toQString(hiera::toYaml(node->value));
+        } catch (const std::exception& e) {
+            return QString::fromUtf8(e.what());
+        }
+    }
+    return {};
+}

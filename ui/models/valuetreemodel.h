@@ -1,0 +1,37 @@
+#pragma once
+
+// ValueTreeModel — a looked-up value as a tree, every row with the origin its SourceMark records
+// (file:line), so that each leaf of a merged hash says which data file gave it.
+// Columns Key | Value | Type | Origin; one top-level row for the value itself. Read-only.
+
+#include <hiera/value.h>
+
+#include "models/treemodel.h"
+
+#include <memory>
+#include <vector>
+
+struct ValueNode;
+
+class ValueTreeModel : public TreeModel<ValueNode> {
+    Q_OBJECT
+public:
+    enum Column { KeyColumn, ValueColumn, TypeColumn, OriginColumn, ColumnCount };
+
+    explicit ValueTreeModel(QObject* parent = nullptr);
+    ~ValueTreeModel() override;
+    Q_DISABLE_COPY_MOVE(ValueTreeModel)
+
+    // `label` names the top-level row (the looked-up key). Origins are shown relative to `baseDirectory`.
+    void setValue(const hiera::Value& value, const QString& label, const QString& baseDirectory = {});
+    void clear();
+    bool hasValue() const { return rowCount() > 0; }
+
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+    QVariant rowData(const ValueNode& node, int column, int role) const override;
+
+private:
+    QString m_baseDirectory;
+};

@@ -1,0 +1,57 @@
+#pragma once
+
+// AnswerPanel — the answer to the current request: a banner for what went wrong (an error, not
+// found, skipped files), a summary line of how it was made, and the value as a tree with every
+// leaf's origin, the root key's merged value, and YAML. Subscribes to the runner's results itself.
+
+#include "models/snapshots.h"
+
+#include <QWidget>
+
+class LookupRunner;
+class LookupScheduler;
+class MessageBanner;
+class QLineEdit;
+class QPlainTextEdit;
+class QTabWidget;
+class QTreeView;
+class ValueTreeModel;
+
+class AnswerPanel : public QWidget {
+    Q_OBJECT
+public:
+    AnswerPanel(LookupRunner* runner, LookupScheduler* scheduler, QWidget* parent = nullptr);
+
+    LookupOutcomePtr outcome() const { return m_outcome; }
+    ValueTreeModel* valueModel() const { return m_valueModel; }
+    ValueTreeModel* rootValueModel() const { return m_rootValueModel; }
+    QTreeView* valueView() const { return m_valueView; }
+    MessageBanner* banner() const { return m_banner; }
+    QString summaryText() const;
+    QString yaml() const;
+    void copyYaml(); // the value as YAML to the clipboard
+
+Q_SIGNALS:
+    void answerShown(); // a lookup result (found, not found or error) is on screen
+    void sourceRequested(const QModelIndex& index); // an origin was clicked
+    void statusMessage(const QString& text);
+
+private:
+    void show(const LookupOutcomePtr& outcome);
+    void showNoKey();
+    void setSummary(const QString& text);
+    void updateYaml();
+
+    LookupRunner* m_runner;
+    LookupOutcomePtr m_outcome;
+    ValueTreeModel* m_valueModel;
+    ValueTreeModel* m_rootValueModel;
+    MessageBanner* m_banner;
+    QLineEdit* m_summary; // how the answer was made (read-only)
+    QTabWidget* m_tabs;
+    QTreeView* m_valueView;
+    QTreeView* m_rootValueView;
+    QPlainTextEdit* m_yamlText;
+    bool m_yamlStale = true; // made when its tab is shown: it costs more than the rest on a large value
+    bool m_noHierarchy = false; // the last load failed and no earlier hierarchy answers meanwhile
+};

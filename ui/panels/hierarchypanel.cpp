@@ -1,0 +1,73 @@
+#include "panels/hierarchypanel.h"
+
+#include "models/hierarchymodel.h"
+#include "jobs/lookuprunner.h"
+#include "widgets/messagebanner.h"
+#include "widgets/treeviews.h"
+#include "models/valueconvert.h"
+
+#include <QFileInfo>
+#include <QVBoxLayout>
+
+HierarchyPanel::HierarchyPanel(LookupRunner* runner, QWidget* parent)
+    : QWidget(parent)
+    , m_runner(runner)
+    , m_model(new HierarchyModel(this))
+{
+    setObjectName(QStringLiteral("hierarchyPanel"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    m_banner = new MessageBanner(this);
+    m_banner->setObjectName(QStringLiteral("hierarchyBanner"));
+    layout->addWidget(m_banner);
+    m_view = TreeViews::make(this, QStringLiteral("hierarchyView"), m_model);
+    layout->addWidget(m_view, 1);
+    TreeViews::connectSourceClicks(m_view, HierarchyModel::InterpolatedColumn, this, &HierarchyPanel::sourceRequested);
+
+    connect(runner, &LookupRunner::engineLoaded, this, [this](const QString& hieraYaml) {
+        m_loadFailure.clear();
+        m_model->setBaseDirectory(QFileInfo(hieraYaml).absolutePath());
+        showDiscoveryWarnings(hieraYaml);
+    });
+    connect(runner, &LookupRunner::loadFailed, this, [this](const QString& hieraYaml, const QString& message) {
+        // The one place a failed load is told (it is about the hierarchy); it stays until a load works.
+        m_loadFailure = m_runner->loadFailureText(hieraYaml, message);
+        m_banner->showMessage(MessageBanner::Kind::Error, m_loadFailure);
+    });
+    connect(runner, &LookupRunner::scopeResolved, this, &HierarchyPanel::show);
+}
+
+void HierarchyPanel::show(const ScopeSnapshotPtr& snapshot)
+{
+    ScopeSnapshotPtr previous = m_model->snapshot();
+    m_model->setSnapshot(snapshot);
+    m_view->expandAll();
+    for (int column = 0; column < HierarchyModel::StatusColumn; ++column)
+        m_view->resizeColumnToContents(column);
+    // A failed load stays told until a load works (the levels shown are the previous version's); an
+    // error of this scope's levels goes once the scope resolves; discovery warnings stay until closed.
+    if (!m_loadFailure.isEmpty())
+        m_banner->showMessage(MessageBanner::Kind::Error, m_loadFailure);
+    else if (!snapshot->error.empty())
+        m_banner->showMessage(MessageBanner::Kind::Error, ValueConvert::toQString(snapshot->error));
+    else if (m_banner->kind() == MessageBanner::Kind::Error)
+        m_banner->clearMessage();
+    m_runner->releaseLater(std::move(previous));
+    Q_EMIT hierarchyShown();
+}
+
+void HierarchyPanel::showDiscoveryWarnings(const QString& hieraYaml)
+{
+    // Once per repository and set of warnings: a reload after an edit on disk does not bring back
+    // warnings the user has closed.
+    const QStringList warnings = m_runner->discoveryWarnings();
+    const bool seen = hieraYaml == m_warnedRepository && warnings == m_shownWarnings;
+    m_warnedRepository = hieraYaml;
+    m_shownWarnings = warnings;
+    if (warnings.isEmpty())
+        m_banner->clearMessage();
+    else if (!seen)
+        m_banner->showMessage(MessageBanner::Kind::Warning, warnings.join(QLatin1Char('\n')));
+    else if (m_banner->kind() == MessageBanner::Kind::Error)
+        m_banner->clearMessage();
+}

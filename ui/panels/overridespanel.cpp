@@ -1,0 +1,43 @@
+#include "panels/overridespanel.h"
+
+#include "jobs/lookuprunner.h"
+#include "models/overridesmodel.h"
+
+#include <QHeaderView>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+OverridesPanel::OverridesPanel(LookupRunner* runner, QWidget* parent)
+    : QWidget(parent)
+    , m_runner(runner)
+    , m_model(new OverridesModel(this))
+    , m_view(new QTreeView(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_view->setModel(m_model);
+    m_view->setUniformRowHeights(true);
+    m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
+    layout->addWidget(m_view);
+
+    connect(runner, &LookupRunner::lookupFinished, this, [this](const LookupOutcomePtr& outcome) {
+        m_outcome = outcome;
+        m_runner->findOverrides(outcome);
+    });
+    connect(runner, &LookupRunner::overridesFound, this, &OverridesPanel::show);
+    connect(m_view, &QTreeView::activated, this, &OverridesPanel::sourceRequested);
+    connect(m_view, &QTreeView::clicked, this, &OverridesPanel::sourceRequested);
+}
+
+void OverridesPanel::show(const OverrideChainPtr& result)
+{
+    // A result for a key the answer no longer shows (the runner keeps only the newest, but an answer
+    // can arrive in between) waits for its own.
+    if (!m_outcome || result->key != m_outcome->request.key)
+        return;
+    m_model->setResult(result, m_runner->revealSecrets());
+    m_view->expandAll();
+    for (int column = 0; column < OverridesModel::ColumnCount; ++column)
+        m_view->resizeColumnToContents(column);
+    Q_EMIT overridesShown();
+}
