@@ -1,5 +1,10 @@
 #include "models/modelroles.h"
 #include "uitestutils.h"
+#include "models/allkeysmodel.h"
+#include "models/contributionmodel.h"
+#include "models/facttreemodel.h"
+#include "models/fleetmodel.h"
+#include "models/hierarchymodel.h"
 #include "models/valuetreemodel.h"
 
 #include <hiera/yaml.h>
@@ -10,6 +15,32 @@
 class TestValueTreeModel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Column labels come from one list per model (models/columnheaders.h): each column has its own
+    // label, in the enum's order, and nothing vertical or past the last column.
+    void headersNameEachColumn()
+    {
+        ValueTreeModel values;
+        QCOMPARE(values.columnCount(), int(ValueTreeModel::ColumnCount));
+        QCOMPARE(values.headerData(ValueTreeModel::KeyColumn, Qt::Horizontal).toString(), QStringLiteral("Key"));
+        QCOMPARE(values.headerData(ValueTreeModel::OriginColumn, Qt::Horizontal).toString(), QStringLiteral("Origin"));
+        QVERIFY(!values.headerData(ValueTreeModel::ColumnCount, Qt::Horizontal).isValid());
+        QVERIFY(!values.headerData(ValueTreeModel::KeyColumn, Qt::Vertical).isValid());
+        QVERIFY(!values.headerData(ValueTreeModel::KeyColumn, Qt::Horizontal, Qt::ToolTipRole).isValid());
+        FactTreeModel facts;
+        QCOMPARE(facts.columnCount(), int(FactTreeModel::ColumnCount));
+        QCOMPARE(facts.headerData(FactTreeModel::TypeColumn, Qt::Horizontal).toString(), QStringLiteral("Type"));
+        ContributionModel contributions;
+        QCOMPARE(contributions.headerData(ContributionModel::OriginColumn, Qt::Horizontal).toString(), QStringLiteral("Origin"));
+        QCOMPARE(contributions.headerData(ContributionModel::ValueColumn, Qt::Horizontal).toString(), QStringLiteral("Value"));
+        QCOMPARE(contributions.headerData(2, Qt::Vertical).toInt(), 3);
+        AllKeysModel allKeys;
+        QCOMPARE(allKeys.headerData(AllKeysModel::MergeColumn, Qt::Horizontal).toString(), QStringLiteral("Merge"));
+        FleetModel fleet;
+        QCOMPARE(fleet.headerData(FleetModel::FileColumn, Qt::Horizontal).toString(), QStringLiteral("Deciding files"));
+        HierarchyModel hierarchy;
+        QCOMPARE(hierarchy.headerData(HierarchyModel::StatusColumn, Qt::Horizontal).toString(), QStringLiteral("Status"));
+    }
+
     void treeWithOrigins()
     {
         ValueTreeModel model;

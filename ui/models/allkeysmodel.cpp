@@ -1,5 +1,7 @@
 #include "models/allkeysmodel.h"
 
+#include "models/columnheaders.h"
+
 #include "models/modelroles.h"
 #include "models/valueconvert.h"
 
@@ -115,20 +117,5 @@ QVariant AllKeysModel::data(const QModelIndex& index, int role) const
 
 QVariant AllKeysModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case KeyColumn:
-        return tr("Key");
-    case ValueColumn:
-        return tr("Value");
-    case LevelColumn:
-        return tr("Level");
-    case FileColumn:
-        return tr("File");
-    case MergeColumn:
-        return tr("Merge");
-    default:
-        return {};
-    }
+    return ColumnHeaders::label(m_headerLabels, section, orientation, role);
 }

@@ -31,6 +31,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    const QStringList m_headerLabels = { tr("Key"), tr("Value"), tr("Level"), tr("File"), tr("Merge") }; // Column order
     const QString& valueText(std::size_t row) const;
 
     AllKeysReportPtr m_report;

@@ -1,5 +1,7 @@
 #include "models/contributionmodel.h"
 
+#include "models/columnheaders.h"
+
 #include "models/explanationmodel.h"
 #include "models/modelroles.h"
 #include "models/statusicons.h"
@@ -194,23 +196,9 @@ int ContributionModel::columnCount(const QModelIndex& parent) const
 
 QVariant ContributionModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (role != Qt::DisplayRole)
-        return {};
-    if (orientation == Qt::Vertical)
-        return section + 1;
-    switch (section) {
-    case LevelColumn:
-        return tr("Level");
-    case FileColumn:
-        return tr("File");
-    case OutcomeColumn:
-        return tr("Outcome");
-    case ValueColumn:
-        return tr("Value");
-    case OriginColumn:
-        return tr("Origin");
-    }
-    return {};
+    if (orientation == Qt::Vertical && role == Qt::DisplayRole)
+        return section + 1; // the order in which the levels were read
+    return ColumnHeaders::label(m_headerLabels, section, orientation, role);
 }
 
 QVariant ContributionModel::data(const QModelIndex& index, int role) const

@@ -9,6 +9,7 @@
 
 #include <QAbstractTableModel>
 #include <QString>
+#include <QStringList>
 
 #include <vector>
 
@@ -52,6 +53,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    const QStringList m_headerLabels = { tr("Level"), tr("File"), tr("Outcome"), tr("Origin"), tr("Value") }; // Column order
     std::vector<Row> m_rows;
     QString m_baseDirectory;
     QString m_rootKey;

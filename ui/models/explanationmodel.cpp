@@ -92,7 +92,7 @@ struct ExplanationNode : TreeNode<ExplanationNode> {
 template class TreeModel<ExplanationNode>;
 
 ExplanationModel::ExplanationModel(QObject* parent)
-    : TreeModel(ColumnCount, parent)
+    : TreeModel({ tr("Step"), tr("Outcome"), tr("Value"), tr("Origin") }, parent)
 {
 }
 
@@ -109,22 +109,6 @@ void ExplanationModel::setTrace(hiera::TracePtr trace, const QString& baseDirect
     m_trace = std::move(trace);
 }
 
-QVariant ExplanationModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case StepColumn:
-        return tr("Step");
-    case OutcomeColumn:
-        return tr("Outcome");
-    case ValueColumn:
-        return tr("Value");
-    case OriginColumn:
-        return tr("Origin");
-    }
-    return {};
-}
 
 QString ExplanationModel::valueText(const hiera::Value& value)
 {

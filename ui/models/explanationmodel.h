@@ -27,7 +27,6 @@ public:
     void setTrace(hiera::TracePtr trace, const QString& baseDirectory = {});
     hiera::TracePtr trace() const { return m_trace; }
 
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     // Texts shared with the contributions table.
     static QString stepText(const hiera::TraceNode& node, const QString& baseDirectory);

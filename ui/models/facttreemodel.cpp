@@ -50,7 +50,7 @@ bool isReservedName(const Value& key)
 } // namespace
 
 FactTreeModel::FactTreeModel(QObject* parent)
-    : TreeModel(ColumnCount, parent)
+    : TreeModel({ tr("Key"), tr("Value"), tr("Type") }, parent)
 {
 }
 
@@ -357,20 +357,6 @@ QVariant FactTreeModel::rowData(const FactNode& row, int column, int role) const
     return {};
 }
 
-QVariant FactTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case KeyColumn:
-        return tr("Key");
-    case ValueColumn:
-        return tr("Value");
-    case TypeColumn:
-        return tr("Type");
-    }
-    return {};
-}
 
 Qt::ItemFlags FactTreeModel::flags(const QModelIndex& index) const
 {

@@ -56,7 +56,6 @@ public:
     void setEdits(FactEdits* edits) { m_edits = edits; }
     FactEdits* edits() const { return m_edits; }
 
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     // Key column: rename (hash members only; duplicate names are refused). Value column: text parsed
     // as the row's type. Type column: a type name; the value is converted.

@@ -1,5 +1,7 @@
 #include "models/fleetmodel.h"
 
+#include "models/columnheaders.h"
+
 #include "models/valueconvert.h"
 
 #include <QStringList>
@@ -122,17 +124,5 @@ QVariant FleetModel::data(const QModelIndex& index, int role) const
 
 QVariant FleetModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case WhatColumn:
-        return tr("Value / node");
-    case NodesColumn:
-        return tr("Nodes");
-    case LevelColumn:
-        return tr("Level");
-    case FileColumn:
-        return tr("Deciding files");
-    }
-    return {};
+    return ColumnHeaders::label(m_headerLabels, section, orientation, role);
 }

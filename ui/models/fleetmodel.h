@@ -7,6 +7,7 @@
 #include "models/nodereports.h"
 
 #include <QAbstractItemModel>
+#include <QStringList>
 
 #include <optional>
 #include <vector>
@@ -30,6 +31,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    const QStringList m_headerLabels = { tr("Value / node"), tr("Nodes"), tr("Level"), tr("Deciding files") }; // Column order
     QString valueText(const hiera::Value& value) const;
 
     // A group's level column: its members' level when they share one, else how many (made when first

@@ -1,5 +1,7 @@
 #include "models/hierarchymodel.h"
 
+#include "models/columnheaders.h"
+
 #include "models/modelroles.h"
 #include "models/statusicons.h"
 #include "models/valueconvert.h"
@@ -154,21 +156,7 @@ int HierarchyModel::columnCount(const QModelIndex&) const
 
 QVariant HierarchyModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case NameColumn:
-        return tr("Level / location");
-    case BackendColumn:
-        return tr("Backend");
-    case DeclaredColumn:
-        return tr("As written");
-    case InterpolatedColumn:
-        return tr("Interpolated");
-    case StatusColumn:
-        return tr("Status");
-    }
-    return {};
+    return ColumnHeaders::label(m_headerLabels, section, orientation, role);
 }
 
 QVariant HierarchyModel::data(const QModelIndex& index, int role) const

@@ -16,6 +16,7 @@
 #include "models/snapshots.h"
 
 #include <QAbstractItemModel>
+#include <QStringList>
 
 class HierarchyModel : public QAbstractItemModel {
     Q_OBJECT
@@ -43,6 +44,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    const QStringList m_headerLabels = { tr("Level / location"), tr("Backend"), tr("As written"), tr("Interpolated"), tr("Status") }; // Column order
     struct Group {
         const hiera::Layer* layer = nullptr;
         std::vector<std::size_t> levels; // indices into ScopeSnapshot::levels

@@ -10,7 +10,10 @@
 // A model's .cpp defines its node type, includes treemodel_impl.h and instantiates the template:
 //     template class TreeModel<FactNode>;
 
+#include "models/columnheaders.h"
+
 #include <QAbstractItemModel>
+#include <QStringList>
 
 #include <algorithm>
 #include <memory>
@@ -61,12 +64,18 @@ public:
     int columnCount(const QModelIndex& = {}) const final { return m_columnCount; }
 
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const final;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override
+    {
+        return ColumnHeaders::label(m_headerLabels, section, orientation, role);
+    }
 
 protected:
-    TreeModel(int columnCount, QObject* parent)
+    // One label per column, in column order.
+    TreeModel(QStringList headerLabels, QObject* parent)
         : QAbstractItemModel(parent)
         , m_root(std::make_unique<Node>())
-        , m_columnCount(columnCount)
+        , m_columnCount(static_cast<int>(headerLabels.size()))
+        , m_headerLabels(std::move(headerLabels))
     {
     }
 
@@ -99,4 +108,5 @@ protected:
 private:
     std::unique_ptr<Node> m_root;
     const int m_columnCount;
+    const QStringList m_headerLabels;
 };

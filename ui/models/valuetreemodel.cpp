@@ -81,7 +81,7 @@ struct ValueNode : TreeNode<ValueNode> {
 template class TreeModel<ValueNode>;
 
 ValueTreeModel::ValueTreeModel(QObject* parent)
-    : TreeModel(ColumnCount, parent)
+    : TreeModel({ tr("Key"), tr("Value"), tr("Type"), tr("Origin") }, parent)
 {
 }
 
@@ -101,22 +101,6 @@ void ValueTreeModel::clear()
     resetRoot(std::make_unique<ValueNode>());
 }
 
-QVariant ValueTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case KeyColumn:
-        return tr("Key");
-    case ValueColumn:
-        return tr("Value");
-    case TypeColumn:
-        return tr("Type");
-    case OriginColumn:
-        return tr("Origin");
-    }
-    return {};
-}
 
 QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) const
 {

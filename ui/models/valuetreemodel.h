@@ -27,7 +27,6 @@ public:
     void clear();
     bool hasValue() const { return rowCount() > 0; }
 
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 protected:
     QVariant rowData(const ValueNode& node, int column, int role) const override;
