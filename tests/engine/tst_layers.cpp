@@ -105,6 +105,7 @@ private Q_SLOTS:
     void explainShowsEachLayer();
     void resolvedLevelsNameTheirLayer();
     void hostileModulepaths();
+    void modulepathEntryWithNulIsSkipped();
     void moduleDataOutsideTheModuleIsNamed();
 };
 
@@ -415,4 +416,29 @@ void TestLayers::moduleDataOutsideTheModuleIsNamed()
     MapScope scope;
     EXPECT_FOUND(engine->lookup(scope, "m::k"), Value("from-outside"));
     EXPECT_FOUND(engine->lookup(scope, "m::j"), Value("inside"));
+}
+
+// fuzz_environment: an entry `.\0x` would be read by the file system up to the NUL, as the environment
+// itself. It is skipped with one printable line; the other entries are used.
+void TestLayers::modulepathEntryWithNulIsSkipped()
+{
+    TempTree tree({{"repo/hiera.yaml", "version: 5\n"},
+                   {"repo/site/a/hiera.yaml", "version: 5\n"},
+                   {"repo/site/a/data/common.yaml", "a::k: from-site\n"},
+                   {"repo/environment.conf", QByteArray("modulepath = site:.\0x:..\0\n", 26)}});
+    QVERIFY(tree.isValid());
+    const Environment env = Environment::discover(tree.path("repo"));
+    QCOMPARE(env.modulepath.size(), std::size_t(1));
+    QVERIFY(qs(env.modulepath[0]).endsWith(QStringLiteral("/repo/site")));
+    int skipped = 0;
+    for (const std::string& w : env.warnings) {
+        if (qs(w).contains(QStringLiteral("holds a NUL byte"))) {
+            ++skipped;
+            QVERIFY2(w.find('\0') == std::string::npos, w.c_str());
+        }
+    }
+    QCOMPARE(skipped, 2);
+    auto engine = Engine::fromLayers(env.layers);
+    MapScope scope;
+    EXPECT_FOUND(engine->lookup(scope, "a::k"), Value("from-site"));
 }

@@ -221,6 +221,13 @@ Environment Environment::discover(const std::string& path, const EnvironmentOpti
     for (const std::string& entry : entries) {
         if (entry.find('$') != std::string::npos)
             continue; // $basemodulepath and other Puppet settings: outside the repository
+        if (entry.find('\0') != std::string::npos) {
+            // No folder has such a name, but the file system would read it up to the NUL: `.\0x`
+            // would become the environment itself (found by fuzz_environment). Ruby refuses the path.
+            env.warnings.push_back("the modulepath entry '" + printableLine(entry)
+                                   + "' holds a NUL byte, which no folder name can: it is skipped");
+            continue;
+        }
         fs::path dir = (fs::path(entry).is_absolute() ? fs::path(entry) : root / entry).lexically_normal();
         if (dir.has_relative_path() && !dir.has_filename())
             dir = dir.parent_path(); // `site/`, `..` (normal form `/repo/`): one spelling of each folder
