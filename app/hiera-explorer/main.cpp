@@ -12,6 +12,8 @@
 
 #include "document/demo.h"
 #include "models/facttreemodel.h"
+#include "document/factsdocument.h"
+#include "models/facttreemodel.h"
 #include "window/mainwindow.h"
 
 #include <hiera/valueformat.h>
@@ -146,13 +148,13 @@ int main(int argc, char* argv[])
         *connection = QObject::connect(&window, &MainWindow::answerShown, &window, [&window, testEdits, testPrint, connection] {
             QObject::disconnect(*connection);
             if (testPrint) {
-                std::printf("scope: %s\n", hiera::toJson(window.factModel()->toValue()).c_str());
+                std::printf("scope: %s\n", hiera::toJson(window.findChild<FactsDocument*>()->model()->toValue()).c_str());
                 std::fflush(stdout);
             }
             for (const QString& edit : testEdits) {
                 const QString key = edit.section(QLatin1Char('='), 0, 0);
                 const QString value = edit.section(QLatin1Char('='), 1);
-                if (!window.factModel()->setValueAtPath(key, hiera::Value(value.toStdString())))
+                if (!window.findChild<FactsDocument*>()->model()->setValueAtPath(key, hiera::Value(value.toStdString())))
                     std::fprintf(stderr, "hiera-explorer: --test-edit %s failed\n", qPrintable(edit));
             }
         });

@@ -25,6 +25,7 @@
 #include "jobs/lookuprunner.h"
 #include "window/mainwindow.h"
 #include "panels/nodespanel.h"
+#include "windowparts.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
@@ -122,8 +123,8 @@ std::unique_ptr<MainWindow> makeWindow()
 
 bool settled(const MainWindow& window, const QString& key)
 {
-    return window.lastOutcome() && window.lastOutcome()->request.key == key.toStdString()
-        && !window.runner()->isBusy() && window.hierarchyModel()->rowCount() > 0;
+    return UiTest::part<AnswerPanel>(window)->outcome() && UiTest::part<AnswerPanel>(window)->outcome()->request.key == key.toStdString()
+        && !UiTest::part<LookupRunner>(window)->isBusy() && UiTest::part<HierarchyPanel>(window)->model()->rowCount() > 0;
 }
 
 // Notes when a widget is painted.
@@ -152,7 +153,7 @@ int editToRepaint(const Fixture& f, int edits)
         std::fprintf(stderr, "bench-explorer: no first answer on %s\n", qPrintable(f.dir));
         return 1;
     }
-    FactTreeModel* model = window->factModel();
+    FactTreeModel* model = UiTest::part<FactsDocument>(window)->model();
     const QModelIndex env = model->indexForKeyPath(QStringLiteral("facts.env")).siblingAtColumn(FactTreeModel::ValueColumn);
     if (!env.isValid()) {
         std::fprintf(stderr, "bench-explorer: the node has no facts.env\n");
@@ -166,7 +167,7 @@ int editToRepaint(const Fixture& f, int edits)
     // own repaint of what changed, as a user sees it. The forced repaint of the whole window after it
     // is the upper bound (every panel repainted, not only those that changed).
     PaintSpy spy;
-    window->valueView()->viewport()->installEventFilter(&spy);
+    UiTest::part<AnswerPanel>(window)->valueView()->viewport()->installEventFilter(&spy);
     qint64 shownAt = 0;
     int shown = 0;
     QObject::connect(window.get(), &MainWindow::answerShown, window.get(), [&] {
@@ -193,13 +194,13 @@ int editToRepaint(const Fixture& f, int edits)
         total.push_back(ms(done));
         shownAfter.push_back(ms(shownAt));
         paint.push_back(ms(done - shownAt));
-        worker.push_back(window->lastOutcome() ? window->lastOutcome()->elapsedMs : 0);
+        worker.push_back(UiTest::part<AnswerPanel>(window)->outcome() ? UiTest::part<AnswerPanel>(window)->outcome()->elapsedMs : 0);
         QElapsedTimer full;
         full.start();
         window->repaint();
         fullRepaint.push_back(ms(full.nsecsElapsed()));
         // A user pauses between edits; let the hierarchy refresh of this edit finish too.
-        spinUntil([&] { return !window->runner()->isBusy(); });
+        spinUntil([&] { return !UiTest::part<LookupRunner>(window)->isBusy(); });
         QTest::qWait(20);
     }
     print("explorer_edit_to_repaint_ms_median", median(total));
@@ -255,26 +256,26 @@ int stalls(const Fixture& f)
     print("explorer_max_stall_ms", stall());
     print("explorer_large_first_answer_ms", firstAnswer);
 
-    const QModelIndex env = window->factModel()->indexForKeyPath(QStringLiteral("facts.env")).siblingAtColumn(FactTreeModel::ValueColumn);
+    const QModelIndex env = UiTest::part<FactsDocument>(window)->model()->indexForKeyPath(QStringLiteral("facts.env")).siblingAtColumn(FactTreeModel::ValueColumn);
     if (env.isValid()) {
         const QString value = env.data(Qt::EditRole).toString() == QLatin1String("production") ? QStringLiteral("staging")
                                                                                           : QStringLiteral("production");
         beat();
-        const quint64 generation = window->runner()->lookupGeneration();
-        QTimer::singleShot(0, window.get(), [&] { window->factModel()->setData(env, value, Qt::EditRole); });
-        spinUntil([&] { return window->runner()->lookupGeneration() > generation && settled(*window, f.key); }, 300000);
+        const quint64 generation = UiTest::part<LookupRunner>(window)->lookupGeneration();
+        QTimer::singleShot(0, window.get(), [&] { UiTest::part<FactsDocument>(window)->model()->setData(env, value, Qt::EditRole); });
+        spinUntil([&] { return UiTest::part<LookupRunner>(window)->lookupGeneration() > generation && settled(*window, f.key); }, 300000);
         QTest::qWait(50);
         print("explorer_max_stall_edit_ms", stall());
     }
 
     // (c) the many-node panels.
-    window->raisePanel(window->fleetPanel());
+    window->raisePanel(UiTest::part<FleetPanel>(window));
     auto fleetShows = [&](const QString& key) {
-        const FleetResultPtr r = window->fleetPanel()->model()->result();
-        return r && r->key == key.toStdString() && !window->fleetRunner()->isBusy();
+        const FleetResultPtr r = UiTest::part<FleetPanel>(window)->model()->result();
+        return r && r->key == key.toStdString() && !UiTest::part<FleetRunner>(window)->isBusy();
     };
     beat();
-    QTimer::singleShot(0, window.get(), [&] { window->nodesPanel()->openLibrary(f.dir + QStringLiteral("/facts")); });
+    QTimer::singleShot(0, window.get(), [&] { UiTest::part<NodesPanel>(window)->openLibrary(f.dir + QStringLiteral("/facts")); });
     if (!spinUntil([&] { return fleetShows(f.key); }, 600000)) {
         std::fprintf(stderr, "bench-explorer: no fleet result on %s\n", qPrintable(f.dir));
         return 1;
@@ -288,9 +289,9 @@ int stalls(const Fixture& f)
     print("explorer_fleet_second_key_ms", ms(clock.nsecsElapsed()));
     print("explorer_fleet_second_key_max_stall_ms", stall());
 
-    QSignalSpy allKeys(window->allKeysPanel(), &AllKeysPanel::allKeysShown);
+    QSignalSpy allKeys(UiTest::part<AllKeysPanel>(window), &AllKeysPanel::allKeysShown);
     beat();
-    QTimer::singleShot(0, window.get(), [&] { window->raisePanel(window->allKeysPanel()); });
+    QTimer::singleShot(0, window.get(), [&] { window->raisePanel(UiTest::part<AllKeysPanel>(window)); });
     spinUntil([&] { return allKeys.count() > 0; }, 300000);
     print("explorer_all_keys_ms", ms(clock.nsecsElapsed()));
     print("explorer_all_keys_max_stall_ms", stall());

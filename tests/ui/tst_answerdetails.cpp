@@ -12,6 +12,7 @@
 #include "windowfixture.h"
 
 #include "widgets/sourceviewer.h"
+#include "windowparts.h"
 
 #include <QFileInfo>
 #include <QSignalSpy>
@@ -45,12 +46,12 @@ private Q_SLOTS:
     // §2.4
     void firstFoundShowsWhatEveryLevelHolds()
     {
-        QSignalSpy shown(m.window->overridesPanel(), &OverridesPanel::overridesShown);
+        QSignalSpy shown(UiTest::part<OverridesPanel>(m.window), &OverridesPanel::overridesShown);
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty()
-                && m.window->overridesPanel()->model()->result()->key == "profile::web::workers",
+                && UiTest::part<OverridesPanel>(m.window)->model()->result()->key == "profile::web::workers",
             WindowFixture::timeoutMs);
-        const OverridesModel* model = m.window->overridesPanel()->model();
+        const OverridesModel* model = UiTest::part<OverridesPanel>(m.window)->model();
         const QStringList levels = rows(model, model->levelsRoot());
         QCOMPARE(levels,
             QStringList({ QStringLiteral("Per-role and environment | 16 | production.yaml:4"),
@@ -69,10 +70,10 @@ private Q_SLOTS:
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::firewall::rules")));
         m.window->setMergeStrategy(QStringLiteral("deep"));
-        QTRY_VERIFY_WITH_TIMEOUT(m.window->overridesPanel()->model()->result()
-                && m.window->overridesPanel()->model()->result()->leaves.size() > 3,
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<OverridesPanel>(m.window)->model()->result()
+                && UiTest::part<OverridesPanel>(m.window)->model()->result()->leaves.size() > 3,
             WindowFixture::timeoutMs);
-        const OverridesModel* model = m.window->overridesPanel()->model();
+        const OverridesModel* model = UiTest::part<OverridesPanel>(m.window)->model();
         const QStringList leaves = rows(model, model->leavesRoot());
         const int ssh = leaves.indexOf(QStringLiteral("ssh.source | 192.0.2.10/32 | web01.example.com.yaml:8"));
         QVERIFY2(ssh >= 0, qPrintable(leaves.join(QLatin1Char('\n'))));
@@ -89,11 +90,11 @@ private Q_SLOTS:
     void dottedKeyCountsOnlyFilesFeedingTheValue()
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers"), QStringLiteral("facts/web02.example.com.json")));
-        QVERIFY2(m.window->summaryText().contains(
+        QVERIFY2(UiTest::part<AnswerPanel>(m.window)->summaryText().contains(
                      QStringLiteral("2 files contributed, 1 with profile::ntp but no servers")),
-            qPrintable(m.window->summaryText()));
+            qPrintable(UiTest::part<AnswerPanel>(m.window)->summaryText()));
         QStringList outcomes;
-        for (const ContributionModel::Row& row : m.window->contributionModel()->rows())
+        for (const ContributionModel::Row& row : UiTest::part<TracePanel>(m.window)->contributionModel()->rows())
             if (row.value)
                 outcomes << QStringLiteral("%1 %2").arg(QFileInfo(row.path).fileName(), ContributionModel::outcomeText(row.outcome));
         QCOMPARE(outcomes,
@@ -103,8 +104,8 @@ private Q_SLOTS:
         // The root key itself: all three feed it.
         m.window->setKey(QStringLiteral("profile::ntp"));
         QVERIFY(m.waitForAnswer(QStringLiteral("profile::ntp")));
-        QVERIFY2(m.window->summaryText().contains(QStringLiteral("· 3 files contributed")), qPrintable(m.window->summaryText()));
-        QVERIFY(!m.window->summaryText().contains(QStringLiteral("but no")));
+        QVERIFY2(UiTest::part<AnswerPanel>(m.window)->summaryText().contains(QStringLiteral("· 3 files contributed")), qPrintable(UiTest::part<AnswerPanel>(m.window)->summaryText()));
+        QVERIFY(!UiTest::part<AnswerPanel>(m.window)->summaryText().contains(QStringLiteral("but no")));
     }
 
     // §2.8: a merged array's origin is where what it holds is written: web01's servers keep only dc1's
@@ -112,8 +113,8 @@ private Q_SLOTS:
     void mergedContainerOriginFollowsItsItems()
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
-        const QModelIndex servers = m.window->valueModel()->index(0, ValueTreeModel::OriginColumn);
-        QCOMPARE(m.window->valueModel()->rowCount(servers.siblingAtColumn(0)), 1);
+        const QModelIndex servers = UiTest::part<AnswerPanel>(m.window)->valueModel()->index(0, ValueTreeModel::OriginColumn);
+        QCOMPARE(UiTest::part<AnswerPanel>(m.window)->valueModel()->rowCount(servers.siblingAtColumn(0)), 1);
         QCOMPARE(servers.data().toString(), QStringLiteral("data/datacenters/dc1.yaml:16"));
         QVERIFY(servers.data(HieraRoles::SourceFileRole).toString().endsWith(QLatin1String("data/datacenters/dc1.yaml")));
         QCOMPARE(servers.data(HieraRoles::SourceLineRole).toInt(), 16);
@@ -121,16 +122,16 @@ private Q_SLOTS:
         // web02 keeps common's two and adds dc2's: written in common (the array's own file), one more file.
         QVERIFY(m.openFactsAndWait(m.demoPath(QStringLiteral("facts/web02.example.com.json"))));
         QVERIFY(QTest::qWaitFor([&] {
-            const QModelIndex top = m.window->valueModel()->index(0, 0);
-            return top.isValid() && m.window->valueModel()->rowCount(top) == 3 && !m.window->runner()->isBusy();
+            const QModelIndex top = UiTest::part<AnswerPanel>(m.window)->valueModel()->index(0, 0);
+            return top.isValid() && UiTest::part<AnswerPanel>(m.window)->valueModel()->rowCount(top) == 3 && !UiTest::part<LookupRunner>(m.window)->isBusy();
         }, WindowFixture::timeoutMs));
-        const QModelIndex merged = m.window->valueModel()->index(0, ValueTreeModel::OriginColumn);
+        const QModelIndex merged = UiTest::part<AnswerPanel>(m.window)->valueModel()->index(0, ValueTreeModel::OriginColumn);
         QCOMPARE(merged.data().toString(), QStringLiteral("data/common.yaml:53 + 1 more file"));
         QCOMPARE(merged.data(Qt::ToolTipRole).toString(),
             QStringLiteral("Merged from:\n%1\n%2")
                 .arg(m.demoPath(QStringLiteral("data/common.yaml")), m.demoPath(QStringLiteral("data/datacenters/dc2.yaml"))));
         // Each item still points at its own line.
-        const QModelIndex third = m.window->valueModel()->index(2, ValueTreeModel::OriginColumn, merged.siblingAtColumn(0));
+        const QModelIndex third = UiTest::part<AnswerPanel>(m.window)->valueModel()->index(2, ValueTreeModel::OriginColumn, merged.siblingAtColumn(0));
         QCOMPARE(third.data().toString(), QStringLiteral("data/datacenters/dc2.yaml:11"));
     }
 
@@ -138,7 +139,7 @@ private Q_SLOTS:
     void sourcePaneFollowsTheAnswer()
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
-        SourceViewer* source = m.window->sourceViewer();
+        SourceViewer* source = UiTest::part<SourceViewer>(m.window);
         QTRY_VERIFY(source->currentFile().endsWith(QLatin1String("roles/web/production.yaml")));
         QCOMPARE(source->currentLine(), 4);
         QVERIFY(source->openInEditorButton()->isEnabled());

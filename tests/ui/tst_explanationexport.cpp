@@ -5,6 +5,7 @@
 #include "models/overridesmodel.h"
 #include "panels/overridespanel.h"
 #include "windowfixture.h"
+#include "windowparts.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -21,8 +22,8 @@ private Q_SLOTS:
         m.createWindow();
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::firewall::rules")));
         m.window->setMergeStrategy(QStringLiteral("deep"));
-        QTRY_VERIFY_WITH_TIMEOUT(m.window->overridesPanel()->model()->result()
-                && m.window->overridesPanel()->model()->result()->leaves.size() > 3,
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<OverridesPanel>(m.window)->model()->result()
+                && UiTest::part<OverridesPanel>(m.window)->model()->result()->leaves.size() > 3,
             WindowFixture::timeoutMs);
         m_report = m.window->explanationReport();
     }

@@ -9,6 +9,7 @@
 #include "widgets/messagebanner.h"
 #include "models/modelroles.h"
 #include "windowfixture.h"
+#include "windowparts.h"
 
 #include <hiera/facts.h>
 #include <hiera/valueformat.h>
@@ -53,9 +54,9 @@ private Q_SLOTS:
         const QByteArray original = UiTest::readFile(path);
         QVERIFY(original.contains("# Facts of web01"));
         QVERIFY(m.openFactsAndWait(path));
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("db")));
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.os.release.major"), hiera::Value("13")));
-        QVERIFY(m.window->factsDocument()->save());
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("db")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.os.release.major"), hiera::Value("13")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         QVERIFY(!m.window->isWindowModified());
 
         const QByteArray saved = UiTest::readFile(path);
@@ -74,11 +75,11 @@ private Q_SLOTS:
         // What `hiera-lookup --facts` reads from it: the edited facts, at the top scope too.
         const hiera::Value scope = hiera::scopeFromFacts(factsIn(path));
         QCOMPARE(text(scope, "role"), QStringLiteral("\"db\""));
-        QVERIFY(m.window->factBanner()->text().isEmpty());
+        QVERIFY(UiTest::part<FactsPanel>(m.window)->banner()->text().isEmpty());
 
         // A second save edits the file as now written.
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("web")));
-        QVERIFY(m.window->factsDocument()->save());
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("web")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         QVERIFY(UiTest::readFile(path).contains("role: web\n"));
         QCOMPARE(UiTest::readFile(path).count('#'), original.count('#'));
     }
@@ -90,12 +91,12 @@ private Q_SLOTS:
         const QString path = m.tmp.filePath(QStringLiteral("changed.yaml"));
         QVERIFY(UiTest::writeFile(path, "role: web\nteam: a\n"));
         QVERIFY(m.openFactsAndWait(path));
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("db")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("db")));
         const QByteArray theirs = "role: web\nteam: theirs\n";
         QVERIFY(UiTest::writeFile(path, theirs));
         touchLater(path);
 
-        QVERIFY(!m.window->factsDocument()->save()); // the fixture answers Discard: not Overwrite
+        QVERIFY(!UiTest::part<FactsDocument>(m.window)->save()); // the fixture answers Discard: not Overwrite
         QCOMPARE(m.questions.size(), 1);
         QVERIFY2(m.questions.first().contains(QDir::toNativeSeparators(path)) && m.questions.first().contains(QLatin1String("changed on disk")),
             qPrintable(m.questions.first()));
@@ -106,20 +107,20 @@ private Q_SLOTS:
             m.questions << text;
             return question == MainWindow::Question::OverwriteChanged ? MainWindow::Answer::Accept : MainWindow::Answer::Discard;
         });
-        QVERIFY(m.window->factsDocument()->save());
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         QCOMPARE(m.questions.size(), 2);
         QCOMPARE(text(factsIn(path), "role"), QStringLiteral("\"db\""));
         QCOMPARE(text(factsIn(path), "team"), QStringLiteral("\"a\""));
 
         // Nothing changed elsewhere since: no question.
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("app")));
-        QVERIFY(m.window->factsDocument()->save());
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("app")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         QCOMPARE(m.questions.size(), 2);
 
         // Deleted meanwhile: asked too, and saved again when accepted.
         QVERIFY(QFile::remove(path));
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("cache")));
-        QVERIFY(m.window->factsDocument()->save());
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("cache")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         QCOMPARE(m.questions.size(), 3);
         QVERIFY2(m.questions.last().contains(QLatin1String("deleted")), qPrintable(m.questions.last()));
         QCOMPARE(text(factsIn(path), "role"), QStringLiteral("\"cache\""));
@@ -130,22 +131,22 @@ private Q_SLOTS:
         const QString path = m.tmp.filePath(QStringLiteral("commented.yaml"));
         QVERIFY(UiTest::writeFile(path, "# node facts\n# second line\nrole: web # inline\nos:\n  family: Debian\n"));
         QVERIFY(m.openFactsAndWait(path));
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.load"), hiera::Value(1.5)));
-        QVERIFY(m.window->factsDocument()->save());
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.load"), hiera::Value(1.5)));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         const QByteArray saved = UiTest::readFile(path);
         QVERIFY2(saved.startsWith("# node facts\n# second line\n"), saved.constData());
         QVERIFY(!saved.contains("facts:"));
         QCOMPARE(text(factsIn(path), "load"), QStringLiteral("1.5"));
-        QVERIFY2(m.window->factBanner()->text().contains(QLatin1String("leading comments")),
-            qPrintable(m.window->factBanner()->text()));
+        QVERIFY2(UiTest::part<FactsPanel>(m.window)->banner()->text().contains(QLatin1String("leading comments")),
+            qPrintable(UiTest::part<FactsPanel>(m.window)->banner()->text()));
     }
 
     void puppetFactsJsonKeepsItsWrapper()
     {
         const QString path = m.demoPath(QStringLiteral("facts/web02.example.com.json"));
         QVERIFY(m.openFactsAndWait(path));
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("qa")));
-        QVERIFY(m.window->factsDocument()->save());
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("qa")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         const hiera::Value document
             = hiera::parseData(UiTest::readFile(path).toStdString(), "saved", hiera::DataFormat::Json);
         QCOMPARE(text(document, "name"), QStringLiteral("\"web02.example.com\""));
@@ -158,12 +159,12 @@ private Q_SLOTS:
         const QString path = m.demoPath(QStringLiteral("facts/db01.example.com.yaml"));
         const QByteArray original = UiTest::readFile(path);
         QVERIFY(m.openFactsAndWait(path));
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("environment"), hiera::Value("qa")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("environment"), hiera::Value("qa")));
         // Saving facts says the variable is not in a facts file, and where it can go.
-        QVERIFY(m.window->factsDocument()->save());
-        QVERIFY2(m.window->factBanner()->text().contains(QLatin1String("environment"))
-                && m.window->factBanner()->text().contains(QLatin1String("Save Scope As")),
-            qPrintable(m.window->factBanner()->text()));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
+        QVERIFY2(UiTest::part<FactsPanel>(m.window)->banner()->text().contains(QLatin1String("environment"))
+                && UiTest::part<FactsPanel>(m.window)->banner()->text().contains(QLatin1String("Save Scope As")),
+            qPrintable(UiTest::part<FactsPanel>(m.window)->banner()->text()));
         QVERIFY(!UiTest::readFile(path).contains("environment"));
 
         auto* action = m.window->findChild<QAction*>(QStringLiteral("saveScopeAction"));
@@ -178,7 +179,7 @@ private Q_SLOTS:
         QVERIFY(scope.asHash().find(std::string_view("facts")));
         QVERIFY(scope.asHash().find(std::string_view("trusted")));
         QCOMPARE(m.window->factsPath(), scopePath);
-        QVERIFY(m.window->factBanner()->text().isEmpty()); // a scope holds everything: the note is gone
+        QVERIFY(UiTest::part<FactsPanel>(m.window)->banner()->text().isEmpty()); // a scope holds everything: the note is gone
     }
 
     void theBundledDemoIsNeverWritten()
@@ -188,19 +189,19 @@ private Q_SLOTS:
         const QString demoFacts = m.window->factsPath();
         QVERIFY(Demo::isDemoFile(demoFacts));
         const QByteArray before = UiTest::readFile(demoFacts);
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("db")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("db")));
         // Save becomes Save As: cancelled, nothing written and the edits stay unsaved.
-        QVERIFY(!m.window->factsDocument()->save());
+        QVERIFY(!UiTest::part<FactsDocument>(m.window)->save());
         QCOMPARE(m.promptedKinds, QList<FactsDocument::SaveKind> { FactsDocument::SaveKind::Facts });
         QVERIFY(m.window->isWindowModified());
         // Even a path inside the demo is refused.
         m.savePaths << demoFacts;
-        QVERIFY(!m.window->factsDocument()->save());
+        QVERIFY(!UiTest::part<FactsDocument>(m.window)->save());
         QCOMPARE(UiTest::readFile(demoFacts), before);
         // Elsewhere it is saved in the demo file's form, comments and all.
         const QString copy = m.tmp.filePath(QStringLiteral("my-web01.yaml"));
         m.savePaths << copy;
-        QVERIFY(m.window->factsDocument()->save());
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         QCOMPARE(UiTest::readFile(copy).count('#'), before.count('#'));
         QCOMPARE(m.window->factsPath(), copy);
         QCOMPARE(UiTest::readFile(demoFacts), before);
@@ -210,7 +211,7 @@ private Q_SLOTS:
     void topScopeCopiesAreDerivedAndFollowTheFact()
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
-        FactTreeModel* model = m.window->factModel();
+        FactTreeModel* model = UiTest::part<FactsDocument>(m.window)->model();
         const QModelIndex copy = model->indexForKeyPath(QStringLiteral("os.family"));
         const QModelIndex fact = model->indexForKeyPath(QStringLiteral("facts.os.family"));
         QVERIFY(copy.isValid() && fact.isValid());
@@ -233,14 +234,14 @@ private Q_SLOTS:
         // A new fact gets its copy; undo takes both away; a renamed fact moves its copy.
         QVERIFY(model->setValueAtPath(QStringLiteral("facts.rack"), hiera::Value("r12")));
         QVERIFY(model->indexForKeyPath(QStringLiteral("rack")).data(HieraRoles::DerivedRole).toBool());
-        m.window->undoStack()->undo();
+        UiTest::part<FactsDocument>(m.window)->undoStack()->undo();
         QVERIFY(!model->indexForKeyPath(QStringLiteral("rack")).isValid());
         QVERIFY(model->setData(model->indexForKeyPath(QStringLiteral("facts.env")), QStringLiteral("stage")));
         QVERIFY(!model->indexForKeyPath(QStringLiteral("env")).isValid());
         QCOMPARE(model->indexForKeyPath(QStringLiteral("stage")).siblingAtColumn(1).data().toString(),
             QStringLiteral("production"));
-        m.window->undoStack()->undo();
-        m.window->undoStack()->undo();
+        UiTest::part<FactsDocument>(m.window)->undoStack()->undo();
+        UiTest::part<FactsDocument>(m.window)->undoStack()->undo();
         QCOMPARE(model->indexForKeyPath(QStringLiteral("os.family")).siblingAtColumn(1).data().toString(),
             QStringLiteral("Debian"));
         QVERIFY(model->indexForKeyPath(QStringLiteral("env")).data(HieraRoles::DerivedRole).toBool());

@@ -18,6 +18,7 @@
 #include "widgets/sourceviewer.h"
 #include "models/valueconvert.h"
 #include "windowfixture.h"
+#include "windowparts.h"
 
 #include <hiera/valueformat.h>
 
@@ -42,7 +43,7 @@ private Q_SLOTS:
     void init() { m.createWindow(); }
     void cleanup()
     {
-        QTRY_VERIFY(!m.window->fleetRunner()->isBusy());
+        QTRY_VERIFY(!UiTest::part<FleetRunner>(m.window)->isBusy());
         m.destroyWindow();
         // Nothing written, added or removed, whatever the window did.
         QCOMPARE(UiTest::treeState(m.tmp.filePath(QStringLiteral("hostile"))), m_before);
@@ -56,7 +57,7 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(WindowFixture::timeoutMs));
         QVERIFY(loaded.first().at(0).toBool());
         // Discovery's warnings, in the hierarchy's banner.
-        MessageBanner* banner = m.window->hierarchyPanel()->banner();
+        MessageBanner* banner = UiTest::part<HierarchyPanel>(m.window)->banner();
         QTRY_VERIFY(banner->isVisible());
         for (const char* expected : {"'..'", "'/'", "'loop'", "outside the environment", "module 'escape'",
                                      "outside the module"})
@@ -72,11 +73,11 @@ private Q_SLOTS:
         // all of it froze the window for seconds); the answer keeps all of it.
         m.window->setKey(QStringLiteral("huge"));
         QVERIFY(m.waitForAnswer(QStringLiteral("huge")));
-        QVERIFY(m.window->lastOutcome()->result.value.asString().size() > (3u << 20));
-        QTRY_VERIFY(m.window->overridesPanel()->model()->rowCount() > 0);
+        QVERIFY(UiTest::part<AnswerPanel>(m.window)->outcome()->result.value.asString().size() > (3u << 20));
+        QTRY_VERIFY(UiTest::part<OverridesPanel>(m.window)->model()->rowCount() > 0);
         qsizetype longest = 0;
         std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
-            const QAbstractItemModel* model = m.window->overridesPanel()->model();
+            const QAbstractItemModel* model = UiTest::part<OverridesPanel>(m.window)->model();
             for (int r = 0; r < model->rowCount(parent); ++r) {
                 for (int c = 0; c < model->columnCount(parent); ++c)
                     longest = std::max(longest, model->index(r, c, parent).data().toString().size());
@@ -88,7 +89,7 @@ private Q_SLOTS:
         // A key no level has reaches the broken level last: its error names the file.
         m.window->setKey(QStringLiteral("nosuch"));
         QVERIFY(m.waitForAnswer(QStringLiteral("nosuch")));
-        const auto outcome = m.window->lastOutcome();
+        const auto outcome = UiTest::part<AnswerPanel>(m.window)->outcome();
         QVERIFY(outcome);
         std::string shown = outcome->result.error ? outcome->result.error->what() : std::string();
         for (const auto& w : outcome->result.warnings)
@@ -103,29 +104,29 @@ private Q_SLOTS:
     {
         QVERIFY(m.window->openHierarchy(m_hostile.repo));
         UiTest::StallMeter stalls(1);
-        QSignalSpy loaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
-        m.window->raisePanel(m.window->nodesPanel());
-        m.window->nodesPanel()->openLibrary(m_hostile.nodes);
+        QSignalSpy loaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
+        m.window->raisePanel(UiTest::part<NodesPanel>(m.window));
+        UiTest::part<NodesPanel>(m.window)->openLibrary(m_hostile.nodes);
         QVERIFY(loaded.wait(WindowFixture::timeoutMs));
-        QTRY_COMPARE(m.window->nodesPanel()->model()->rowCount(), m_hostile.goodNodes);
-        MessageBanner* banner = m.window->nodesPanel()->banner();
+        QTRY_COMPARE(UiTest::part<NodesPanel>(m.window)->model()->rowCount(), m_hostile.goodNodes);
+        MessageBanner* banner = UiTest::part<NodesPanel>(m.window)->banner();
         QTRY_VERIFY(!banner->text().isEmpty());
         QCOMPARE(banner->kind(), MessageBanner::Kind::Warning);
         for (const char* expected : {"fifo.json", "loop.yaml", "zero.yaml", "broken.yaml", "evil.json", "control.json",
                                      "'pdb1'", "certname"})
             QVERIFY2(banner->text().contains(QLatin1String(expected)), qPrintable(expected + (": " + banner->text())));
         // No row a name could forge: every node name is one printable line without a '/'.
-        for (int row = 0; row < m.window->nodesPanel()->model()->rowCount(); ++row) {
-            const QString name = m.window->nodesPanel()->model()->index(row, 0).data().toString();
+        for (int row = 0; row < UiTest::part<NodesPanel>(m.window)->model()->rowCount(); ++row) {
+            const QString name = UiTest::part<NodesPanel>(m.window)->model()->index(row, 0).data().toString();
             QVERIFY2(!name.contains(QLatin1Char('/')) && !name.contains(QLatin1Char('\n')) && !name.contains(QChar(0x1b)),
                      qPrintable(name));
         }
         // One key across the library.
-        m.window->raisePanel(m.window->fleetPanel());
+        m.window->raisePanel(UiTest::part<FleetPanel>(m.window));
         m.window->setKey(QStringLiteral("common::name"));
-        QTRY_VERIFY_WITH_TIMEOUT(!m.window->fleetRunner()->isBusy() && m.window->fleetPanel()->model()->result()
-                                     && m.window->fleetPanel()->model()->result()->key == "common::name"
-                                     && m.window->fleetPanel()->model()->result()->nodes.size()
+        QTRY_VERIFY_WITH_TIMEOUT(!UiTest::part<FleetRunner>(m.window)->isBusy() && UiTest::part<FleetPanel>(m.window)->model()->result()
+                                     && UiTest::part<FleetPanel>(m.window)->model()->result()->key == "common::name"
+                                     && UiTest::part<FleetPanel>(m.window)->model()->result()->nodes.size()
                                          == std::size_t(m_hostile.goodNodes),
                                  WindowFixture::timeoutMs * 4);
         qInfo("hostile node library: %d nodes read and a key run across them in %lld ms, %d event-loop ticks, worst "

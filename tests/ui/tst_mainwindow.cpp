@@ -25,6 +25,7 @@
 #include "widgets/sourceviewer.h"
 #include "uitestutils.h"
 #include "models/valuetreemodel.h"
+#include "windowparts.h"
 
 #include <hiera/facts.h>
 #include <hiera/valueformat.h>
@@ -70,16 +71,16 @@ constexpr int timeoutMs = 15000;
 
 QString valueText(const MainWindow& window)
 {
-    return window.valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString();
+    return UiTest::part<AnswerPanel>(window)->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString();
 }
 QString originText(const MainWindow& window)
 {
-    return window.valueModel()->index(0, ValueTreeModel::OriginColumn).data().toString();
+    return UiTest::part<AnswerPanel>(window)->valueModel()->index(0, ValueTreeModel::OriginColumn).data().toString();
 }
 QStringList contributingFiles(const MainWindow& window)
 {
     QStringList files;
-    for (const auto& row : window.contributionModel()->rows()) {
+    for (const auto& row : UiTest::part<TracePanel>(window)->contributionModel()->rows()) {
         if (row.outcome == ContributionModel::Outcome::Won || row.outcome == ContributionModel::Outcome::Merged)
             files << row.path.section(QStringLiteral("/data/"), -1);
     }
@@ -118,7 +119,7 @@ bool openFactsAndWait(MainWindow& window, const QString& path)
 
 QString factText(const MainWindow& window, const QString& keyPath)
 {
-    return window.factModel()->indexForKeyPath(keyPath).siblingAtColumn(FactTreeModel::ValueColumn).data().toString();
+    return UiTest::part<FactsDocument>(window)->model()->indexForKeyPath(keyPath).siblingAtColumn(FactTreeModel::ValueColumn).data().toString();
 }
 } // namespace
 
@@ -153,9 +154,9 @@ private Q_SLOTS:
     {
         m_window = std::make_unique<MainWindow>();
         m_testers.clear();
-        for (QAbstractItemModel* model : std::initializer_list<QAbstractItemModel*> { m_window->factModel(),
-                 m_window->hierarchyModel(), m_window->valueModel(), m_window->rootValueModel(),
-                 m_window->contributionModel(), m_window->explanationModel(), m_window->explanationProxy() }) {
+        for (QAbstractItemModel* model : std::initializer_list<QAbstractItemModel*> { UiTest::part<FactsDocument>(m_window)->model(),
+                 UiTest::part<HierarchyPanel>(m_window)->model(), UiTest::part<AnswerPanel>(m_window)->valueModel(), UiTest::part<AnswerPanel>(m_window)->rootValueModel(),
+                 UiTest::part<TracePanel>(m_window)->contributionModel(), UiTest::part<TracePanel>(m_window)->explanationModel(), UiTest::part<TracePanel>(m_window)->explanationProxy() }) {
             m_testers.push_back(std::make_unique<QAbstractItemModelTester>(
                 model, QAbstractItemModelTester::FailureReportingMode::QtTest));
         }
@@ -168,8 +169,8 @@ private Q_SLOTS:
 
     void cleanup()
     {
-        QTRY_VERIFY(!m_window->runner()->isBusy());
-        m_window->undoStack()->setClean(); // no "unsaved facts" prompt in a test
+        QTRY_VERIFY(!UiTest::part<LookupRunner>(m_window)->isBusy());
+        UiTest::part<FactsDocument>(m_window)->undoStack()->setClean(); // no "unsaved facts" prompt in a test
         m_testers.clear();
         m_window.reset();
         QDir(m_autosaveDir).removeRecursively(); // no test recovers another's edits
@@ -199,8 +200,8 @@ private Q_SLOTS:
 
     void waitForAnswer(const QString& key)
     {
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->lastOutcome() && m_window->lastOutcome()->request.key == key.toStdString()
-                && !m_window->runner()->isBusy(),
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->outcome() && UiTest::part<AnswerPanel>(m_window)->outcome()->request.key == key.toStdString()
+                && !UiTest::part<LookupRunner>(m_window)->isBusy(),
             timeoutMs);
     }
 
@@ -210,20 +211,20 @@ private Q_SLOTS:
         QVERIFY(!Demo::hieraYaml().isEmpty());
         QVERIFY(m_window->openDemo());
         waitForAnswer(Demo::defaultKey());
-        QVERIFY(m_window->lastOutcome()->result.found());
+        QVERIFY(UiTest::part<AnswerPanel>(m_window)->outcome()->result.found());
         QCOMPARE(m_window->hieraYamlPath(), Demo::hieraYaml());
         QVERIFY(m_window->factsPath().endsWith(QLatin1String("web01.example.com.yaml")));
         QVERIFY(shown.count() >= 1);
         // The demo is a control repository: its environment layer (7 levels) and the profile module's.
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 2, timeoutMs);
-        QCOMPARE(m_window->hierarchyModel()->rowCount(m_window->hierarchyModel()->index(0, 0)), 7);
-        QCOMPARE(m_window->hierarchyModel()->levelIndex(0).data().toString(), QStringLiteral("Per-node data"));
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<HierarchyPanel>(m_window)->model()->rowCount() == 2, timeoutMs);
+        QCOMPARE(UiTest::part<HierarchyPanel>(m_window)->model()->rowCount(UiTest::part<HierarchyPanel>(m_window)->model()->index(0, 0)), 7);
+        QCOMPARE(UiTest::part<HierarchyPanel>(m_window)->model()->levelIndex(0).data().toString(), QStringLiteral("Per-node data"));
         // profile::ntp is a deep merge with a knockout prefix (lookup_options in common.yaml).
-        QVERIFY2(m_window->summaryText().startsWith(
+        QVERIFY2(UiTest::part<AnswerPanel>(m_window)->summaryText().startsWith(
                      QStringLiteral("deep merge (knockout_prefix --) from lookup_options entry 'profile::ntp' · ")),
-            qPrintable(m_window->summaryText()));
+            qPrintable(UiTest::part<AnswerPanel>(m_window)->summaryText()));
         QVERIFY(contributingFiles(*m_window).size() >= 3);
-        QVERIFY(m_window->answerYaml().contains(QLatin1String("servers:")));
+        QVERIFY(UiTest::part<AnswerPanel>(m_window)->yaml().contains(QLatin1String("servers:")));
     }
 
     void typeKeyEditFactUndo()
@@ -231,20 +232,20 @@ private Q_SLOTS:
         openDemoCopy(QStringLiteral("classes"));
 
         // Type a key as a user would: one keystroke at a time, each debounced into a lookup.
-        m_window->keyEdit()->clear();
-        QTest::keyClicks(m_window->keyEdit(), QStringLiteral("profile::web::workers"));
+        UiTest::part<LookupBar>(m_window)->keyEdit()->clear();
+        QTest::keyClicks(UiTest::part<LookupBar>(m_window)->keyEdit(), QStringLiteral("profile::web::workers"));
         waitForAnswer(QStringLiteral("profile::web::workers"));
         QCOMPARE(valueText(*m_window), QStringLiteral("16"));
         QCOMPARE(originText(*m_window), QStringLiteral("data/roles/web/production.yaml:4"));
         QCOMPARE(contributingFiles(*m_window), QStringList { QStringLiteral("roles/web/production.yaml") });
-        QVERIFY(!m_window->answerBanner()->isVisible());
+        QVERIFY(!UiTest::part<AnswerPanel>(m_window)->banner()->isVisible());
 
         // Edit the env fact in the tree through its editor: the answer follows at once.
-        const QModelIndex env = m_window->factModel()
+        const QModelIndex env = UiTest::part<FactsDocument>(m_window)->model()
                                     ->indexForKeyPath(QStringLiteral("facts.env"))
                                     .siblingAtColumn(FactTreeModel::ValueColumn);
         QVERIFY(env.isValid());
-        QTreeView* view = m_window->factView();
+        QTreeView* view = UiTest::part<FactsPanel>(m_window)->view();
         view->scrollTo(env);
         view->setCurrentIndex(env);
         view->edit(env);
@@ -254,9 +255,9 @@ private Q_SLOTS:
         QTest::keyClicks(editor, QStringLiteral("staging"));
         QTest::keyClick(editor, Qt::Key_Return);
         // The delegate commits queued, as Qt's delegates do.
-        QTRY_COMPARE(m_window->factModel()->nodeValue(env), hiera::Value("staging"));
+        QTRY_COMPARE(UiTest::part<FactsDocument>(m_window)->model()->nodeValue(env), hiera::Value("staging"));
         QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("2"), timeoutMs);
-        QTRY_VERIFY(!m_window->runner()->isBusy());
+        QTRY_VERIFY(!UiTest::part<LookupRunner>(m_window)->isBusy());
         QCOMPARE(originText(*m_window), QStringLiteral("data/roles/web/staging.yaml:2"));
         QCOMPARE(contributingFiles(*m_window), QStringList { QStringLiteral("roles/web/staging.yaml") });
         QVERIFY(m_window->windowTitle().contains(QLatin1String("web01.example.com.yaml")));
@@ -265,39 +266,39 @@ private Q_SLOTS:
         // Undo with the standard shortcut brings the old answer back.
         view->setFocus();
         QTest::keySequence(m_window.get(), QKeySequence::Undo);
-        QCOMPARE(m_window->factModel()->nodeValue(env), hiera::Value("production"));
+        QCOMPARE(UiTest::part<FactsDocument>(m_window)->model()->nodeValue(env), hiera::Value("production"));
         QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("16"), timeoutMs);
         QVERIFY(!m_window->isWindowModified());
         QTest::keySequence(m_window.get(), QKeySequence::Redo);
         QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("2"), timeoutMs);
 
         // A fact removed: env gone, so the role+env path turns suspicious and the plain role file wins.
-        QVERIFY(m_window->factModel()->removeNodeAt(env));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->removeNodeAt(env));
         QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("4"), timeoutMs);
-        QTRY_VERIFY(!m_window->runner()->isBusy());
+        QTRY_VERIFY(!UiTest::part<LookupRunner>(m_window)->isBusy());
         QCOMPARE(originText(*m_window), QStringLiteral("data/roles/web.yaml:7"));
         // Level 3 (row 2, after per-node data and the eyaml secrets): per-role and environment.
-        const QModelIndex roleEnv = m_window->hierarchyModel()->index(0, 0, m_window->hierarchyModel()->levelIndex(2));
+        const QModelIndex roleEnv = UiTest::part<HierarchyPanel>(m_window)->model()->index(0, 0, UiTest::part<HierarchyPanel>(m_window)->model()->levelIndex(2));
         QVERIFY(roleEnv.data(HieraRoles::SuspiciousRole).toBool());
-        QVERIFY(m_window->keyHistory().contains(QStringLiteral("classes")));
+        QVERIFY(UiTest::part<LookupBar>(m_window)->history().contains(QStringLiteral("classes")));
     }
 
     void originOpensSource()
     {
         openDemoCopy(QStringLiteral("profile::ntp"));
         // Find the leaf "minpoll" (from the node file) and click its origin.
-        QTreeView* view = m_window->valueView();
-        const QModelIndex root = m_window->valueModel()->index(0, 0);
+        QTreeView* view = UiTest::part<AnswerPanel>(m_window)->valueView();
+        const QModelIndex root = UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, 0);
         QModelIndex minpoll;
-        for (int row = 0; row < m_window->valueModel()->rowCount(root); ++row) {
-            if (m_window->valueModel()->index(row, 0, root).data().toString() == QLatin1String("minpoll"))
-                minpoll = m_window->valueModel()->index(row, ValueTreeModel::OriginColumn, root);
+        for (int row = 0; row < UiTest::part<AnswerPanel>(m_window)->valueModel()->rowCount(root); ++row) {
+            if (UiTest::part<AnswerPanel>(m_window)->valueModel()->index(row, 0, root).data().toString() == QLatin1String("minpoll"))
+                minpoll = UiTest::part<AnswerPanel>(m_window)->valueModel()->index(row, ValueTreeModel::OriginColumn, root);
         }
         QVERIFY(minpoll.isValid());
         QCOMPARE(minpoll.data().toString(), QStringLiteral("data/nodes/web01.example.com.yaml:5"));
         view->scrollTo(minpoll);
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(minpoll).center());
-        SourceViewer* viewer = m_window->sourceViewer();
+        SourceViewer* viewer = UiTest::part<SourceViewer>(m_window);
         QTRY_VERIFY(viewer->currentFile().endsWith(QLatin1String("data/nodes/web01.example.com.yaml")));
         QCOMPARE(viewer->currentLine(), 5);
         QCOMPARE(viewer->editor()->textCursor().blockNumber(), 4);
@@ -305,7 +306,7 @@ private Q_SLOTS:
         QVERIFY(viewer->editor()->extraSelections().size() == 2); // the line and the key on it
 
         // The sources table: deep merge, several files merged.
-        const auto rows = m_window->contributionModel()->rows();
+        const auto rows = UiTest::part<TracePanel>(m_window)->contributionModel()->rows();
         QVERIFY(std::any_of(rows.begin(), rows.end(), [](const ContributionModel::Row& r) {
             return r.outcome == ContributionModel::Outcome::Merged && r.path.endsWith(QLatin1String("dc1.yaml"));
         }));
@@ -317,10 +318,10 @@ private Q_SLOTS:
     {
         openDemoCopy(QStringLiteral("profile::web::workers"));
         QCOMPARE(valueText(*m_window), QStringLiteral("16"));
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() > 0, timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<HierarchyPanel>(m_window)->model()->rowCount() > 0, timeoutMs);
         // The watcher watches the first answer's files before one of them changes (not a fixed wait).
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->fileWatcher()->candidateCount() > 0 && !m_window->fileWatcher()->isBusy()
-                && m_window->fileWatcher()->fileWatchCount() > 1,
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<DataFileSync>(m_window)->watcher()->candidateCount() > 0 && !UiTest::part<DataFileSync>(m_window)->watcher()->isBusy()
+                && UiTest::part<DataFileSync>(m_window)->watcher()->fileWatchCount() > 1,
             timeoutMs);
         // A lower level breaks: Puppet would fail every lookup; the explorer still answers from the
         // rest of the hierarchy and names the broken file where the answer is shown.
@@ -330,20 +331,20 @@ private Q_SLOTS:
         const QByteArray original = in.readAll();
         in.close();
         QVERIFY(UiTest::writeFile(file, "profile::ntp: [unclosed\n"));
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->answerBanner()->isVisible()
-                                     && m_window->answerBanner()->kind() == MessageBanner::Kind::Warning,
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->banner()->isVisible()
+                                     && UiTest::part<AnswerPanel>(m_window)->banner()->kind() == MessageBanner::Kind::Warning,
                                  timeoutMs);
         QCOMPARE(valueText(*m_window), QStringLiteral("16"));
-        QVERIFY(m_window->answerBanner()->text().contains(QStringLiteral("os/Debian.yaml")));
+        QVERIFY(UiTest::part<AnswerPanel>(m_window)->banner()->text().contains(QStringLiteral("os/Debian.yaml")));
         QVERIFY(UiTest::writeFile(file, original)); // the demo copy is shared by later tests
-        QTRY_VERIFY_WITH_TIMEOUT(!m_window->answerBanner()->isVisible(), timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!UiTest::part<AnswerPanel>(m_window)->banner()->isVisible(), timeoutMs);
     }
 
     void dataFileChangeOnDisk()
     {
         openDemoCopy(QStringLiteral("profile::web::workers"));
         QCOMPARE(valueText(*m_window), QStringLiteral("16"));
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() > 0, timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<HierarchyPanel>(m_window)->model()->rowCount() > 0, timeoutMs);
         const QString file = m_tmp.filePath(QStringLiteral("demo/data/roles/web/production.yaml"));
         QFile in(file);
         QVERIFY(in.open(QIODevice::ReadOnly));
@@ -353,8 +354,8 @@ private Q_SLOTS:
         content.replace("profile::web::workers: 16", "profile::web::workers: 32");
         QVERIFY(content != original);
         // The watcher watches the first answer's files before one of them changes (not a fixed wait).
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->fileWatcher()->candidateCount() > 0 && !m_window->fileWatcher()->isBusy()
-                && m_window->fileWatcher()->fileWatchCount() > 1,
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<DataFileSync>(m_window)->watcher()->candidateCount() > 0 && !UiTest::part<DataFileSync>(m_window)->watcher()->isBusy()
+                && UiTest::part<DataFileSync>(m_window)->watcher()->fileWatchCount() > 1,
             timeoutMs);
         QVERIFY(UiTest::writeFile(file, content));
         QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("32"), timeoutMs);
@@ -381,17 +382,17 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(timeoutMs));
         QCOMPARE(loaded.last().at(0).toBool(), false);
         // Told once, where it belongs, as a reload of the file shown.
-        QVERIFY(m_window->hierarchyBanner()->isVisible());
-        QCOMPARE(m_window->hierarchyBanner()->kind(), MessageBanner::Kind::Error);
-        QVERIFY2(m_window->hierarchyBanner()->text().startsWith(
+        QVERIFY(UiTest::part<HierarchyPanel>(m_window)->banner()->isVisible());
+        QCOMPARE(UiTest::part<HierarchyPanel>(m_window)->banner()->kind(), MessageBanner::Kind::Error);
+        QVERIFY2(UiTest::part<HierarchyPanel>(m_window)->banner()->text().startsWith(
                      QStringLiteral("Cannot reload %1 (still showing the previous version): ").arg(QDir::toNativeSeparators(hieraYaml))),
-            qPrintable(m_window->hierarchyBanner()->text()));
-        QVERIFY(!m_window->answerBanner()->isVisible());
+            qPrintable(UiTest::part<HierarchyPanel>(m_window)->banner()->text()));
+        QVERIFY(!UiTest::part<AnswerPanel>(m_window)->banner()->isVisible());
         QCOMPARE(valueText(*m_window), QStringLiteral("16")); // still the last good answer
         QVERIFY(UiTest::writeFile(hieraYaml, original));
         QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && loaded.last().at(0).toBool(), timeoutMs);
         waitForAnswer(QStringLiteral("profile::web::workers"));
-        QTRY_VERIFY(!m_window->hierarchyBanner()->isVisible());
+        QTRY_VERIFY(!UiTest::part<HierarchyPanel>(m_window)->banner()->isVisible());
     }
 
     void errorsShowInPlace()
@@ -399,55 +400,55 @@ private Q_SLOTS:
         openDemoCopy(QStringLiteral("profile::web::workers"));
         m_window->setKey(QStringLiteral("a..b"));
         waitForAnswer(QStringLiteral("a..b"));
-        QVERIFY(m_window->answerBanner()->isVisible());
-        QCOMPARE(m_window->answerBanner()->kind(), MessageBanner::Kind::Error);
-        QCOMPARE(m_window->valueModel()->rowCount(), 0);
+        QVERIFY(UiTest::part<AnswerPanel>(m_window)->banner()->isVisible());
+        QCOMPARE(UiTest::part<AnswerPanel>(m_window)->banner()->kind(), MessageBanner::Kind::Error);
+        QCOMPARE(UiTest::part<AnswerPanel>(m_window)->valueModel()->rowCount(), 0);
 
         m_window->setKey(QStringLiteral("no::such::key"));
         waitForAnswer(QStringLiteral("no::such::key"));
-        QVERIFY(m_window->answerBanner()->isVisible());
-        QCOMPARE(m_window->answerBanner()->kind(), MessageBanner::Kind::Information);
+        QVERIFY(UiTest::part<AnswerPanel>(m_window)->banner()->isVisible());
+        QCOMPARE(UiTest::part<AnswerPanel>(m_window)->banner()->kind(), MessageBanner::Kind::Information);
 
         m_window->setKey(QStringLiteral("profile::web::workers"));
         waitForAnswer(QStringLiteral("profile::web::workers"));
-        QVERIFY(!m_window->answerBanner()->isVisible());
+        QVERIFY(!UiTest::part<AnswerPanel>(m_window)->banner()->isVisible());
 
         // A broken facts file is reported in the facts panel; the current facts stay.
         const QString bad = m_tmp.filePath(QStringLiteral("bad-facts.yaml"));
         QVERIFY(UiTest::writeFile(bad, "os: [unclosed\n"));
         QVERIFY(!openFactsAndWait(*m_window, bad));
-        QVERIFY(m_window->factBanner()->isVisible());
-        QCOMPARE(m_window->factBanner()->kind(), MessageBanner::Kind::Error);
-        QVERIFY(m_window->factBanner()->text().contains(QLatin1String("bad-facts.yaml")));
-        QVERIFY(m_window->factModel()->indexForKeyPath(QStringLiteral("facts.os.family")).isValid());
+        QVERIFY(UiTest::part<FactsPanel>(m_window)->banner()->isVisible());
+        QCOMPARE(UiTest::part<FactsPanel>(m_window)->banner()->kind(), MessageBanner::Kind::Error);
+        QVERIFY(UiTest::part<FactsPanel>(m_window)->banner()->text().contains(QLatin1String("bad-facts.yaml")));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->indexForKeyPath(QStringLiteral("facts.os.family")).isValid());
     }
 
     void mergeSelectorAndDottedKeys()
     {
         openDemoCopy(QStringLiteral("site::dns_servers"));
-        const int firstCount = m_window->valueModel()->rowCount(m_window->valueModel()->index(0, 0));
+        const int firstCount = UiTest::part<AnswerPanel>(m_window)->valueModel()->rowCount(UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, 0));
         m_window->setMergeStrategy(QStringLiteral("unique"));
         QTRY_VERIFY_WITH_TIMEOUT(
-            m_window->lastOutcome() && m_window->lastOutcome()->request.merge && !m_window->runner()->isBusy(),
+            UiTest::part<AnswerPanel>(m_window)->outcome() && UiTest::part<AnswerPanel>(m_window)->outcome()->request.merge && !UiTest::part<LookupRunner>(m_window)->isBusy(),
             timeoutMs);
-        QVERIFY(m_window->summaryText().contains(QLatin1String("unique")));
-        QVERIFY(m_window->valueModel()->rowCount(m_window->valueModel()->index(0, 0)) > firstCount);
+        QVERIFY(UiTest::part<AnswerPanel>(m_window)->summaryText().contains(QLatin1String("unique")));
+        QVERIFY(UiTest::part<AnswerPanel>(m_window)->valueModel()->rowCount(UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, 0)) > firstCount);
         QVERIFY(contributingFiles(*m_window).size() >= 2);
         m_window->setMergeStrategy(QString());
 
         m_window->setKey(QStringLiteral("profile::ntp.servers.0"));
         waitForAnswer(QStringLiteral("profile::ntp.servers.0"));
-        QVERIFY(m_window->lastOutcome()->result.found());
-        QCOMPARE(m_window->valueModel()->rowCount(), 1);
-        QVERIFY(m_window->rootValueModel()->rowCount() == 1);
-        QCOMPARE(m_window->rootValueModel()->index(0, 0).data().toString(), QStringLiteral("profile::ntp"));
-        QVERIFY(m_window->answerYaml().contains(QLatin1String("root key")));
+        QVERIFY(UiTest::part<AnswerPanel>(m_window)->outcome()->result.found());
+        QCOMPARE(UiTest::part<AnswerPanel>(m_window)->valueModel()->rowCount(), 1);
+        QVERIFY(UiTest::part<AnswerPanel>(m_window)->rootValueModel()->rowCount() == 1);
+        QCOMPARE(UiTest::part<AnswerPanel>(m_window)->rootValueModel()->index(0, 0).data().toString(), QStringLiteral("profile::ntp"));
+        QVERIFY(UiTest::part<AnswerPanel>(m_window)->yaml().contains(QLatin1String("root key")));
     }
 
     void completionOffersEveryKey()
     {
         openDemoCopy(QStringLiteral("classes"));
-        QCompleter* completer = m_window->keyEdit()->completer();
+        QCompleter* completer = UiTest::part<LookupBar>(m_window)->keyEdit()->completer();
         QVERIFY(completer);
         QTRY_VERIFY_WITH_TIMEOUT(completer->model()->rowCount() > 10, timeoutMs);
         QStringList keys;
@@ -466,12 +467,12 @@ private Q_SLOTS:
         if (QT_STAT("/dev/full", &full) != 0 || !S_ISCHR(full.st_mode))
             QSKIP("/dev/full is not the full device on this machine");
         QVERIFY(openFactsAndWait(*m_window, m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
-        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.load"), hiera::Value(1.5)));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.load"), hiera::Value(1.5)));
         QVERIFY(m_window->isWindowModified());
         QVERIFY(!m_window->saveFactsTo(QStringLiteral("/dev/full")));
         QVERIFY(m_window->isWindowModified());
-        QVERIFY2(m_window->factBanner()->text().contains(QLatin1String("Cannot save /dev/full")),
-                 qPrintable(m_window->factBanner()->text()));
+        QVERIFY2(UiTest::part<FactsPanel>(m_window)->banner()->text().contains(QLatin1String("Cannot save /dev/full")),
+                 qPrintable(UiTest::part<FactsPanel>(m_window)->banner()->text()));
         QCOMPARE(m_window->factsPath(), m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml")));
         QVERIFY(QT_STAT("/dev/full", &full) == 0 && S_ISCHR(full.st_mode));
     }
@@ -490,16 +491,16 @@ private Q_SLOTS:
         QFETCH(QString, name);
         QFETCH(bool, factsOnly);
         QVERIFY(openFactsAndWait(*m_window, m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
-        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.os.release.major"), hiera::Value(13)));
-        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.load"), hiera::Value(1.5)));
-        const hiera::Value before = m_window->factModel()->toValue();
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.os.release.major"), hiera::Value(13)));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.load"), hiera::Value(1.5)));
+        const hiera::Value before = UiTest::part<FactsDocument>(m_window)->model()->toValue();
         QVERIFY(m_window->isWindowModified());
         const QString path = m_tmp.filePath(name);
         QVERIFY(m_window->saveFactsTo(path, factsOnly));
         QVERIFY(m_window->isWindowModified() == factsOnly);
-        m_window->undoStack()->setClean();
+        UiTest::part<FactsDocument>(m_window)->undoStack()->setClean();
         QVERIFY(openFactsAndWait(*m_window, path));
-        const hiera::Value after = m_window->factModel()->toValue();
+        const hiera::Value after = UiTest::part<FactsDocument>(m_window)->model()->toValue();
         if (factsOnly) {
             // Facts only: reopening rebuilds the scope from them (top-scope copies from the facts).
             QCOMPARE(QString::fromStdString(hiera::toJson(*after.asHash().find(std::string_view("facts")))),
@@ -513,10 +514,10 @@ private Q_SLOTS:
     void puppetFactsWrapper()
     {
         QVERIFY(openFactsAndWait(*m_window, m_tmp.filePath(QStringLiteral("demo/facts/web02.example.com.json"))));
-        QCOMPARE(m_window->factModel()->nodeValue(m_window->factModel()->indexForKeyPath(QStringLiteral("facts.env"))),
+        QCOMPARE(UiTest::part<FactsDocument>(m_window)->model()->nodeValue(UiTest::part<FactsDocument>(m_window)->model()->indexForKeyPath(QStringLiteral("facts.env"))),
             hiera::Value("staging"));
-        QCOMPARE(m_window->factModel()->nodeValue(
-                     m_window->factModel()->indexForKeyPath(QStringLiteral("trusted.certname"))),
+        QCOMPARE(UiTest::part<FactsDocument>(m_window)->model()->nodeValue(
+                     UiTest::part<FactsDocument>(m_window)->model()->indexForKeyPath(QStringLiteral("trusted.certname"))),
             hiera::Value("web02.example.com"));
     }
 
@@ -545,26 +546,26 @@ private Q_SLOTS:
     {
         m_window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-        m_window->factView()->setFocus();
+        UiTest::part<FactsPanel>(m_window)->view()->setFocus();
         QTest::keySequence(m_window.get(), QKeySequence::Find);
-        QTRY_VERIFY(m_window->keyEdit()->hasFocus());
+        QTRY_VERIFY(UiTest::part<LookupBar>(m_window)->keyEdit()->hasFocus());
         // In a panel with a search of its own, Ctrl+F goes there; Ctrl+L always to the key.
-        m_window->raisePanel(m_window->allKeysPanel());
-        m_window->allKeysPanel()->view()->setFocus();
-        QTRY_VERIFY(m_window->allKeysPanel()->view()->hasFocus());
+        m_window->raisePanel(UiTest::part<AllKeysPanel>(m_window));
+        UiTest::part<AllKeysPanel>(m_window)->view()->setFocus();
+        QTRY_VERIFY(UiTest::part<AllKeysPanel>(m_window)->view()->hasFocus());
         QTest::keySequence(m_window.get(), QKeySequence::Find);
-        QTRY_VERIFY(m_window->allKeysPanel()->searchEdit()->hasFocus());
+        QTRY_VERIFY(UiTest::part<AllKeysPanel>(m_window)->searchEdit()->hasFocus());
         QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_L));
-        QTRY_VERIFY(m_window->keyEdit()->hasFocus());
-        m_window->raisePanel(m_window->nodesPanel());
-        m_window->nodesPanel()->view()->setFocus();
-        QTRY_VERIFY(m_window->nodesPanel()->view()->hasFocus());
+        QTRY_VERIFY(UiTest::part<LookupBar>(m_window)->keyEdit()->hasFocus());
+        m_window->raisePanel(UiTest::part<NodesPanel>(m_window));
+        UiTest::part<NodesPanel>(m_window)->view()->setFocus();
+        QTRY_VERIFY(UiTest::part<NodesPanel>(m_window)->view()->hasFocus());
         QTest::keySequence(m_window.get(), QKeySequence::Find);
-        QTRY_VERIFY(m_window->nodesPanel()->filterEdit()->hasFocus());
+        QTRY_VERIFY(UiTest::part<NodesPanel>(m_window)->filterEdit()->hasFocus());
 
         // A dock tab clicked gives its panel the keyboard: its search, else its first widget.
-        m_window->keyEdit()->setFocus();
-        QTRY_VERIFY(m_window->keyEdit()->hasFocus());
+        UiTest::part<LookupBar>(m_window)->keyEdit()->setFocus();
+        QTRY_VERIFY(UiTest::part<LookupBar>(m_window)->keyEdit()->hasFocus());
         const auto clickTab = [&](const QString& title) {
             for (QTabBar* bar : m_window->findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly))
                 for (int i = 0; i < bar->count(); ++i)
@@ -575,11 +576,11 @@ private Q_SLOTS:
             return false;
         };
         QVERIFY(clickTab(QStringLiteral("All keys")));
-        QTRY_VERIFY(m_window->allKeysPanel()->searchEdit()->hasFocus());
+        QTRY_VERIFY(UiTest::part<AllKeysPanel>(m_window)->searchEdit()->hasFocus());
         QVERIFY(clickTab(QStringLiteral("Hierarchy")));
         QTRY_VERIFY(QApplication::focusWidget() && m_window->findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->isAncestorOf(QApplication::focusWidget()));
         QTest::keySequence(m_window.get(), QKeySequence::Find); // no search there: the key
-        QTRY_VERIFY(m_window->keyEdit()->hasFocus());
+        QTRY_VERIFY(UiTest::part<LookupBar>(m_window)->keyEdit()->hasFocus());
     }
 
     // The window fits a 1024-pixel-wide screen whatever it shows: long paths in the status bar and over
@@ -592,16 +593,16 @@ private Q_SLOTS:
         QVERIFY(QFile::copy(m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml")), deep));
         QVERIFY(m_window->openFacts(deep));
         QTRY_VERIFY_WITH_TIMEOUT(m_window->factsStatusText().contains(QLatin1String("web01.example.com.yaml")), 10000);
-        QSignalSpy loaded(m_window->fleetRunner(), &FleetRunner::libraryLoaded);
-        m_window->nodesPanel()->openLibrary(m_tmp.filePath(QStringLiteral("demo/facts")));
+        QSignalSpy loaded(UiTest::part<FleetRunner>(m_window), &FleetRunner::libraryLoaded);
+        UiTest::part<NodesPanel>(m_window)->openLibrary(m_tmp.filePath(QStringLiteral("demo/facts")));
         QVERIFY(loaded.wait(timeoutMs));
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         // The Nodes filter stays in view however narrow its dock is (a toolbar folded it away).
-        m_window->raisePanel(m_window->nodesPanel());
-        QTRY_VERIFY(m_window->nodesPanel()->filterEdit()->isVisible());
+        m_window->raisePanel(UiTest::part<NodesPanel>(m_window));
+        QTRY_VERIFY(UiTest::part<NodesPanel>(m_window)->filterEdit()->isVisible());
         // The library line under the list is one line (the path elided), not four wrapped ones.
-        auto* status = m_window->nodesPanel()->findChild<QLabel*>(QStringLiteral("nodesStatus"));
+        auto* status = UiTest::part<NodesPanel>(m_window)->findChild<QLabel*>(QStringLiteral("nodesStatus"));
         QVERIFY(status);
         QVERIFY2(status->height() < 2 * status->fontMetrics().lineSpacing() + 4, qPrintable(QString::number(status->height())));
         QVERIFY2(m_window->minimumSizeHint().width() <= 1024, qPrintable(QString::number(m_window->minimumSizeHint().width())));
@@ -621,13 +622,13 @@ private Q_SLOTS:
         auto* allKeys = m_window->findChild<QDockWidget*>(QStringLiteral("allKeysDock"));
         m_window->resizeDocks({ hierarchy }, { 90 }, Qt::Vertical);
         QTRY_VERIFY(hierarchy->height() < m_window->height() / 4); // as small as its panels let it be
-        m_window->raisePanel(m_window->allKeysPanel());
+        m_window->raisePanel(UiTest::part<AllKeysPanel>(m_window));
         QTRY_VERIFY2(allKeys->height() >= m_window->height() / 3, qPrintable(QString::number(allKeys->height())));
         m_window->resizeDocks({ allKeys }, { m_window->height() / 2 }, Qt::Vertical);
         QTRY_VERIFY(allKeys->height() > m_window->height() / 2 - 40);
         const int tall = allKeys->height();
-        m_window->raisePanel(m_window->hierarchyPanel());
-        m_window->raisePanel(m_window->allKeysPanel());
+        m_window->raisePanel(UiTest::part<HierarchyPanel>(m_window));
+        m_window->raisePanel(UiTest::part<AllKeysPanel>(m_window));
         QCOMPARE(allKeys->height(), tall);
     }
 
@@ -677,7 +678,7 @@ private Q_SLOTS:
                 name = edit->text();
             dialog->reject();
         });
-        QVERIFY(!m_window->factsDocument()->saveAs());
+        QVERIFY(!UiTest::part<FactsDocument>(m_window)->saveAs());
         QVERIFY2(!directory.isEmpty() && !Demo::isDemoFile(QDir(directory).filePath(name)), qPrintable(directory));
         QCOMPARE(name, QFileInfo(m_window->factsPath()).fileName());
     }
@@ -694,7 +695,7 @@ private Q_SLOTS:
         {
             MainWindow second;
             QCOMPARE(second.size(), fits.expandedTo(second.minimumSizeHint()));
-            QVERIFY(second.keyHistory().contains(QStringLiteral("remembered::key")));
+            QVERIFY(UiTest::part<LookupBar>(second)->history().contains(QStringLiteral("remembered::key")));
             second.resize(available.width() + 500, available.height() + 300);
             second.close();
         }
@@ -720,23 +721,23 @@ private Q_SLOTS:
         m_window->openHierarchy(fixture + QStringLiteral("/hiera.yaml"));
         m_window->setKey(QStringLiteral("profile::base::motd"));
         waitForAnswer(QStringLiteral("profile::base::motd"));
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() > 0 && !m_window->runner()->isBusy(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<HierarchyPanel>(m_window)->model()->rowCount() > 0 && !UiTest::part<LookupRunner>(m_window)->isBusy(), 60000);
         const qint64 firstAnswer = stalls.elapsed();
         // Keystrokes and a fact edit on the loaded hierarchy.
         // One key at a time with the event loop turning in between, as a person types (keyClicks
         // alone would hold the loop for the whole word and measure the test, not the window).
-        m_window->keyEdit()->clear();
+        UiTest::part<LookupBar>(m_window)->keyEdit()->clear();
         for (const QChar c : QStringLiteral("profile::base::proxy_url")) {
-            QTest::keyClick(m_window->keyEdit(), c.toLatin1());
+            QTest::keyClick(UiTest::part<LookupBar>(m_window)->keyEdit(), c.toLatin1());
             QTest::qWait(1);
         }
         waitForAnswer(QStringLiteral("profile::base::proxy_url"));
-        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.os.family"), hiera::Value("RedHat")));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.os.family"), hiera::Value("RedHat")));
         QTest::qWait(50);
-        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runner()->isBusy(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!UiTest::part<LookupRunner>(m_window)->isBusy(), 60000);
         stalls.stop();
         qInfo("large fixture: first answer after %lld ms, total %lld ms, worst event-loop gap %lld ms, %d keys",
-            firstAnswer, stalls.elapsed(), stalls.worstGap(), m_window->keyEdit()->completer()->model()->rowCount());
+            firstAnswer, stalls.elapsed(), stalls.worstGap(), UiTest::part<LookupBar>(m_window)->keyEdit()->completer()->model()->rowCount());
         // The loop kept turning through the load (the stall itself is bench-explorer's figure, not a
         // timed assertion here): at least one tick for each 50 ms it took.
         QVERIFY2(stalls.ticks() >= stalls.elapsed() / 50,
@@ -747,11 +748,11 @@ private Q_SLOTS:
     {
         m_window->resize(1500, 950);
         openDemoCopy(QStringLiteral("profile::ntp"));
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() == 2, timeoutMs); // environment and module layers
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<HierarchyPanel>(m_window)->model()->rowCount() == 2, timeoutMs); // environment and module layers
         // Show where the node file's override (minpoll) comes from, as a user clicking that origin would.
-        const QModelIndex root = m_window->valueModel()->index(0, 0);
-        for (int row = 0; row < m_window->valueModel()->rowCount(root); ++row) {
-            const QModelIndex origin = m_window->valueModel()->index(row, ValueTreeModel::OriginColumn, root);
+        const QModelIndex root = UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, 0);
+        for (int row = 0; row < UiTest::part<AnswerPanel>(m_window)->valueModel()->rowCount(root); ++row) {
+            const QModelIndex origin = UiTest::part<AnswerPanel>(m_window)->valueModel()->index(row, ValueTreeModel::OriginColumn, root);
             if (origin.data().toString().contains(QLatin1String("nodes/")))
                 m_window->showSourceFor(origin);
         }
@@ -792,12 +793,12 @@ private Q_SLOTS:
         const qint64 returnedAfter = stalls.elapsed();
         // Reading, and saying so: the facts panel waits, with a banner naming the file.
         QVERIFY(m_window->isReadingFacts());
-        QVERIFY(m_window->factBanner()->isVisible());
-        QCOMPARE(m_window->factBanner()->kind(), MessageBanner::Kind::Information);
-        QVERIFY2(m_window->factBanner()->text().contains(QLatin1String("Reading facts"))
-                && m_window->factBanner()->text().contains(QLatin1String("big-facts.yaml")),
-            qPrintable(m_window->factBanner()->text()));
-        QVERIFY(!m_window->factView()->isEnabled());
+        QVERIFY(UiTest::part<FactsPanel>(m_window)->banner()->isVisible());
+        QCOMPARE(UiTest::part<FactsPanel>(m_window)->banner()->kind(), MessageBanner::Kind::Information);
+        QVERIFY2(UiTest::part<FactsPanel>(m_window)->banner()->text().contains(QLatin1String("Reading facts"))
+                && UiTest::part<FactsPanel>(m_window)->banner()->text().contains(QLatin1String("big-facts.yaml")),
+            qPrintable(UiTest::part<FactsPanel>(m_window)->banner()->text()));
+        QVERIFY(!UiTest::part<FactsPanel>(m_window)->view()->isEnabled());
         QVERIFY(finished.wait(60000));
         const qint64 readMs = stalls.elapsed();
         const int ticksWhileReading = stalls.ticks();
@@ -811,8 +812,8 @@ private Q_SLOTS:
         QCOMPARE(factText(*m_window, QStringLiteral("facts.fact_39999.index")), QStringLiteral("39999"));
         QCOMPARE(factText(*m_window, QStringLiteral("fact_0.name")), QStringLiteral("value 0"));
         QVERIFY(!m_window->isReadingFacts());
-        QVERIFY(m_window->factView()->isEnabled());
-        QVERIFY(!m_window->factBanner()->isVisible());
+        QVERIFY(UiTest::part<FactsPanel>(m_window)->view()->isEnabled());
+        QVERIFY(!UiTest::part<FactsPanel>(m_window)->banner()->isVisible());
         qInfo("big facts: openFacts returned after %lld ms, read in %lld ms, %d event-loop ticks meanwhile, "
               "worst gap %lld ms",
             returnedAfter, readMs, ticksWhileReading, worstWhileReading);
@@ -828,17 +829,17 @@ private Q_SLOTS:
         QVERIFY(!big.isEmpty());
         const QString db01 = m_tmp.filePath(QStringLiteral("demo/facts/db01.example.com.yaml"));
         QSignalSpy finished(m_window.get(), &MainWindow::factsLoadFinished);
-        const int droppedBefore = m_window->runner()->droppedResults();
+        const int droppedBefore = UiTest::part<LookupRunner>(m_window)->droppedResults();
         QVERIFY(m_window->openFacts(big));
         QVERIFY(m_window->openFacts(db01)); // while the big file is still being read
-        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runner()->isBusy(), 60000); // both reads are over
+        QTRY_VERIFY_WITH_TIMEOUT(!UiTest::part<LookupRunner>(m_window)->isBusy(), 60000); // both reads are over
         QCOMPARE(finished.count(), 1); // only the second is announced
         QVERIFY(finished.first().at(0).toBool());
         QCOMPARE(m_window->factsPath(), db01);
         QCOMPARE(factText(*m_window, QStringLiteral("facts.fqdn")), QStringLiteral("db01.example.com"));
-        QVERIFY(!m_window->factModel()->indexForKeyPath(QStringLiteral("facts.fact_0")).isValid());
-        QCOMPARE(m_window->runner()->droppedResults(), droppedBefore + 1);
-        QVERIFY(!m_window->factBanner()->isVisible());
+        QVERIFY(!UiTest::part<FactsDocument>(m_window)->model()->indexForKeyPath(QStringLiteral("facts.fact_0")).isValid());
+        QCOMPARE(UiTest::part<LookupRunner>(m_window)->droppedResults(), droppedBefore + 1);
+        QVERIFY(!UiTest::part<FactsPanel>(m_window)->banner()->isVisible());
         QVERIFY(!m_window->isWindowModified());
     }
 
@@ -853,7 +854,7 @@ private Q_SLOTS:
         m_window->setKey(QStringLiteral("profile::web::workers"));
         QVERIFY(m_window->openFacts(m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
         waitForAnswer(QStringLiteral("profile::web::workers"));
-        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runner()->isBusy(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!UiTest::part<LookupRunner>(m_window)->isBusy(), 60000);
         QCOMPARE(shown.count(), 1);
         QCOMPARE(valueText(*m_window), QStringLiteral("16")); // web01: production
     }
@@ -877,16 +878,16 @@ private Q_SLOTS:
         }
         QVERIFY(openFactsAndWait(*m_window, dir.filePath(QStringLiteral("facts.yaml"))));
         m_testers.clear(); // the model tester would check the hierarchy's 20,000 rows on every reset
-        QSignalSpy surveyed(m_window->fileWatcher(), &DataFileWatcher::surveyed);
+        QSignalSpy surveyed(UiTest::part<DataFileSync>(m_window)->watcher(), &DataFileWatcher::surveyed);
         UiTest::StallMeter stalls(1);
         m_window->openHierarchy(dir.filePath(QStringLiteral("hiera.yaml")));
         m_window->setKey(QStringLiteral("node_12345::value"));
         waitForAnswer(QStringLiteral("node_12345::value"));
         QCOMPARE(valueText(*m_window), QStringLiteral("12345"));
-        QTRY_VERIFY_WITH_TIMEOUT(!surveyed.isEmpty() && m_window->fileWatcher()->candidateCount() >= count, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!surveyed.isEmpty() && UiTest::part<DataFileSync>(m_window)->watcher()->candidateCount() >= count, 60000);
         const qint64 loadedAfter = stalls.elapsed();
         stalls.stop();
-        const DataFileWatcher* watcher = m_window->fileWatcher();
+        const DataFileWatcher* watcher = UiTest::part<DataFileSync>(m_window)->watcher();
         qInfo("%d glob matches: watched after %lld ms, worst event-loop gap %lld ms; %d file watches, %d directory "
               "watches, polling every %d ms",
             count, loadedAfter, stalls.worstGap(), watcher->fileWatchCount(), watcher->directoryWatchCount(),
@@ -908,7 +909,7 @@ private Q_SLOTS:
         QVERIFY(UiTest::writeFile(saved, "node_12345::value: renamed\n"));
         QVERIFY(std::rename(QFile::encodeName(saved).constData(), QFile::encodeName(file).constData()) == 0);
         QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("renamed"), timeoutMs);
-        QTRY_VERIFY_WITH_TIMEOUT(!m_window->runner()->isBusy() && !m_window->fileWatcher()->isBusy(), timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!UiTest::part<LookupRunner>(m_window)->isBusy() && !UiTest::part<DataFileSync>(m_window)->watcher()->isBusy(), timeoutMs);
         QCOMPARE(watcher->fileWatchCount(), 1);
     }
 
@@ -917,8 +918,8 @@ private Q_SLOTS:
         // Opening another hierarchy frees the previous engine (its parsed files) once every view has
         // moved on; the allocator is asked to give the memory back.
         openDemoCopy(QStringLiteral("profile::web::workers"));
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() > 0 && !m_window->runner()->isBusy(), timeoutMs);
-        std::weak_ptr<const hiera::Engine> first = m_window->runner()->engine();
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<HierarchyPanel>(m_window)->model()->rowCount() > 0 && !UiTest::part<LookupRunner>(m_window)->isBusy(), timeoutMs);
+        std::weak_ptr<const hiera::Engine> first = UiTest::part<LookupRunner>(m_window)->engine();
         QVERIFY(!first.expired());
         QTemporaryDir other;
         QVERIFY(UiTest::copyTree(m_tmp.filePath(QStringLiteral("demo")), other.path()));
@@ -926,13 +927,13 @@ private Q_SLOTS:
         QVERIFY(m_window->openHierarchy(other.filePath(QStringLiteral("hiera.yaml"))));
         QTRY_COMPARE_WITH_TIMEOUT(m_window->hieraYamlPath(), other.filePath(QStringLiteral("hiera.yaml")), timeoutMs);
         waitForAnswer(QStringLiteral("profile::web::workers"));
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->hierarchyModel()->rowCount() > 0 && !m_window->runner()->isBusy(), timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<HierarchyPanel>(m_window)->model()->rowCount() > 0 && !UiTest::part<LookupRunner>(m_window)->isBusy(), timeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(first.expired(), timeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(MemoryRelease::releaseCount() > releasesBefore, timeoutMs);
 
         // A hierarchy that fails to load: nothing of it is kept, the memory is handed back, and the
         // window keeps showing the hierarchy it had (on purpose, and it says so).
-        const EnginePtr current = m_window->runner()->engine();
+        const EnginePtr current = UiTest::part<LookupRunner>(m_window)->engine();
         QTemporaryDir broken;
         QVERIFY(UiTest::writeFiles(broken, { { "hiera.yaml", "version: 5\nhierarchy: [\n" } }));
         QSignalSpy loaded(m_window.get(), &MainWindow::engineLoadFinished);
@@ -941,11 +942,11 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(timeoutMs));
         QCOMPARE(loaded.last().at(0).toBool(), false);
         QVERIFY(MemoryRelease::releaseCount() > releasesBeforeFailure);
-        QCOMPARE(m_window->runner()->engine(), current);
-        QVERIFY2(m_window->hierarchyBanner()->text().startsWith(QStringLiteral("Cannot open %1 (still showing %2): ")
+        QCOMPARE(UiTest::part<LookupRunner>(m_window)->engine(), current);
+        QVERIFY2(UiTest::part<HierarchyPanel>(m_window)->banner()->text().startsWith(QStringLiteral("Cannot open %1 (still showing %2): ")
                                                                    .arg(QDir::toNativeSeparators(broken.filePath(QStringLiteral("hiera.yaml"))),
                                                                        QDir::toNativeSeparators(m_window->hieraYamlPath()))),
-            qPrintable(m_window->hierarchyBanner()->text()));
+            qPrintable(UiTest::part<HierarchyPanel>(m_window)->banner()->text()));
         QCOMPARE(valueText(*m_window), QStringLiteral("16"));
     }
 
@@ -966,43 +967,43 @@ private Q_SLOTS:
         QSignalSpy loaded(m_window.get(), &MainWindow::engineLoadFinished);
         QVERIFY(m_window->openHierarchy(broken.filePath(QStringLiteral("hiera.yaml"))));
         QVERIFY(loaded.wait(timeoutMs));
-        const QString failure = m_window->hierarchyBanner()->text();
+        const QString failure = UiTest::part<HierarchyPanel>(m_window)->banner()->text();
         QVERIFY2(failure.startsWith(QStringLiteral("Cannot open %1 (still showing %2): ")
                                         .arg(brokenYaml, QDir::toNativeSeparators(m_hieraYaml))),
             qPrintable(failure));
         QVERIFY(!failure.contains(QLatin1String("reload")));
         QVERIFY(!failure.contains(QLatin1Char('\n')));
-        QCOMPARE(m_window->hierarchyBanner()->kind(), MessageBanner::Kind::Error);
-        QVERIFY(!m_window->answerBanner()->isVisible());
-        QVERIFY(!m_window->summaryText().contains(brokenYaml));
-        QVERIFY(!m_window->factBanner()->isVisible());
+        QCOMPARE(UiTest::part<HierarchyPanel>(m_window)->banner()->kind(), MessageBanner::Kind::Error);
+        QVERIFY(!UiTest::part<AnswerPanel>(m_window)->banner()->isVisible());
+        QVERIFY(!UiTest::part<AnswerPanel>(m_window)->summaryText().contains(brokenYaml));
+        QVERIFY(!UiTest::part<FactsPanel>(m_window)->banner()->isVisible());
         QVERIFY(m_window->findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->isVisible());
 
         // Still true while the user goes on with the previous hierarchy: a new scope keeps it.
-        QVERIFY(m_window->factModel()->setData(m_window->factModel()->indexForKeyPath(QStringLiteral("facts.env"))
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setData(UiTest::part<FactsDocument>(m_window)->model()->indexForKeyPath(QStringLiteral("facts.env"))
                                                    .siblingAtColumn(FactTreeModel::ValueColumn),
             QStringLiteral("staging")));
         QTRY_COMPARE_WITH_TIMEOUT(m_window->factsStatusText(), QStringLiteral("Facts: web01.example.com.yaml (modified)"),
             timeoutMs);
         QSignalSpy shown(m_window.get(), &MainWindow::hierarchyShown);
         QVERIFY(shown.wait(timeoutMs));
-        QCOMPARE(m_window->hierarchyBanner()->text(), failure);
-        m_window->undoStack()->undo();
+        QCOMPARE(UiTest::part<HierarchyPanel>(m_window)->banner()->text(), failure);
+        UiTest::part<FactsDocument>(m_window)->undoStack()->undo();
 
         // Gone once a hierarchy loads.
         QVERIFY(m_window->openHierarchy(m_hieraYaml));
         QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && loaded.last().at(0).toBool(), timeoutMs);
         waitForAnswer(QStringLiteral("profile::web::workers"));
-        QTRY_VERIFY(!m_window->hierarchyBanner()->isVisible());
+        QTRY_VERIFY(!UiTest::part<HierarchyPanel>(m_window)->banner()->isVisible());
 
         // A broken facts file: told in the facts panel, gone once a good one is read.
         const QString bad = m_tmp.filePath(QStringLiteral("stale-facts.yaml"));
         QVERIFY(UiTest::writeFile(bad, "os: [unclosed\n"));
         QVERIFY(!openFactsAndWait(*m_window, bad));
-        QCOMPARE(m_window->factBanner()->kind(), MessageBanner::Kind::Error);
-        QVERIFY(!m_window->answerBanner()->isVisible() && !m_window->hierarchyBanner()->isVisible());
+        QCOMPARE(UiTest::part<FactsPanel>(m_window)->banner()->kind(), MessageBanner::Kind::Error);
+        QVERIFY(!UiTest::part<AnswerPanel>(m_window)->banner()->isVisible() && !UiTest::part<HierarchyPanel>(m_window)->banner()->isVisible());
         QVERIFY(openFactsAndWait(*m_window, m_tmp.filePath(QStringLiteral("demo/facts/db01.example.com.yaml"))));
-        QVERIFY(!m_window->factBanner()->isVisible());
+        QVERIFY(!UiTest::part<FactsPanel>(m_window)->banner()->isVisible());
         QCOMPARE(m_window->factsStatusText(), QStringLiteral("Facts: db01.example.com.yaml"));
     }
 
@@ -1014,11 +1015,11 @@ private Q_SLOTS:
         QSignalSpy loaded(m_window.get(), &MainWindow::engineLoadFinished);
         QVERIFY(m_window->openHierarchy(broken.filePath(QStringLiteral("hiera.yaml"))));
         QVERIFY(loaded.wait(timeoutMs));
-        QVERIFY2(m_window->hierarchyBanner()->text().startsWith(
+        QVERIFY2(UiTest::part<HierarchyPanel>(m_window)->banner()->text().startsWith(
                      QStringLiteral("Cannot open %1: ").arg(QDir::toNativeSeparators(broken.filePath(QStringLiteral("hiera.yaml"))))),
-            qPrintable(m_window->hierarchyBanner()->text()));
-        QCOMPARE(m_window->summaryText(), QStringLiteral("No hierarchy is loaded: the Hierarchy panel says why."));
-        QVERIFY(!m_window->answerBanner()->isVisible());
+            qPrintable(UiTest::part<HierarchyPanel>(m_window)->banner()->text()));
+        QCOMPARE(UiTest::part<AnswerPanel>(m_window)->summaryText(), QStringLiteral("No hierarchy is loaded: the Hierarchy panel says why."));
+        QVERIFY(!UiTest::part<AnswerPanel>(m_window)->banner()->isVisible());
         QCOMPARE(m_window->factsStatusText(), QStringLiteral("Facts: not saved to a file"));
     }
 
@@ -1028,18 +1029,18 @@ private Q_SLOTS:
         QVERIFY(openFactsAndWait(*m_window, m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
         m_window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-        QTreeView* view = m_window->factView();
-        const QModelIndex facts = m_window->factModel()->indexForKeyPath(QStringLiteral("facts"));
-        const QModelIndex env = m_window->factModel()->indexForKeyPath(QStringLiteral("facts.env"));
+        QTreeView* view = UiTest::part<FactsPanel>(m_window)->view();
+        const QModelIndex facts = UiTest::part<FactsDocument>(m_window)->model()->indexForKeyPath(QStringLiteral("facts"));
+        const QModelIndex env = UiTest::part<FactsDocument>(m_window)->model()->indexForKeyPath(QStringLiteral("facts.env"));
         QVERIFY(facts.isValid() && env.isValid());
         view->expand(facts);
         view->setFocus();
-        view->setCurrentIndex(m_window->factModel()->index(0, FactTreeModel::KeyColumn, facts));
+        view->setCurrentIndex(UiTest::part<FactsDocument>(m_window)->model()->index(0, FactTreeModel::KeyColumn, facts));
         QTest::keyClicks(view, QStringLiteral("env"));
         QTest::keyClick(view, Qt::Key_Return);
         QVERIFY(!view->findChild<QLineEdit*>() || !view->findChild<QLineEdit*>()->isVisible());
         QCOMPARE(view->currentIndex().siblingAtColumn(FactTreeModel::KeyColumn), env); // found by typing
-        QVERIFY(m_window->factModel()->indexForKeyPath(QStringLiteral("facts.env")).isValid());
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->indexForKeyPath(QStringLiteral("facts.env")).isValid());
         QVERIFY(!m_window->isWindowModified());
         // F2 still edits, as before.
         QTest::keyClick(view, Qt::Key_F2);
@@ -1060,11 +1061,11 @@ private Q_SLOTS:
         QTest::qWait(50);
         const int factsWidth = factsDock->width();
         QVERIFY2(factsWidth >= 250, qPrintable(QString::number(factsWidth)));
-        const int barMinimum = m_window->lookupBar()->minimumSizeHint().width();
+        const int barMinimum = UiTest::part<LookupBar>(m_window)->minimumSizeHint().width();
         m_window->setMergeStrategy(QStringLiteral("deep"));
-        QTRY_VERIFY(m_window->lookupBar()->deepOptions()->isVisible());
+        QTRY_VERIFY(UiTest::part<LookupBar>(m_window)->deepOptions()->isVisible());
         QTest::qWait(20);
-        QVERIFY(m_window->lookupBar()->minimumSizeHint().width() <= barMinimum);
+        QVERIFY(UiTest::part<LookupBar>(m_window)->minimumSizeHint().width() <= barMinimum);
         QCOMPARE(factsDock->width(), factsWidth);
         m_window->setMergeStrategy(QString());
 
@@ -1084,21 +1085,21 @@ private Q_SLOTS:
     {
         m_window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-        m_window->factView()->setFocus();
+        UiTest::part<FactsPanel>(m_window)->view()->setFocus();
         QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key_L));
-        QTRY_VERIFY(m_window->keyEdit()->hasFocus());
+        QTRY_VERIFY(UiTest::part<LookupBar>(m_window)->keyEdit()->hasFocus());
 
-        QVERIFY(!m_window->helpGuide());
+        QVERIFY(!UiTest::part<HelpGuide>(m_window));
         QTest::keySequence(m_window.get(), QKeySequence::HelpContents);
-        QTRY_VERIFY(m_window->helpGuide() && m_window->helpGuide()->isVisible());
-        QTextBrowser* browser = m_window->helpGuide()->browser();
+        QTRY_VERIFY(UiTest::part<HelpGuide>(m_window) && UiTest::part<HelpGuide>(m_window)->isVisible());
+        QTextBrowser* browser = UiTest::part<HelpGuide>(m_window)->browser();
         QVERIFY(browser->toHtml().contains(QLatin1String("lookup:profile::ntp")));
         // The first tour link, as a click on it: the demo opens and the key is looked up.
-        m_window->helpGuide()->followLink(QUrl(QStringLiteral("lookup:profile::web::workers")));
+        UiTest::part<HelpGuide>(m_window)->followLink(QUrl(QStringLiteral("lookup:profile::web::workers")));
         waitForAnswer(QStringLiteral("profile::web::workers"));
         QCOMPARE(m_window->hieraYamlPath(), Demo::hieraYaml());
         QCOMPARE(valueText(*m_window), QStringLiteral("16"));
-        m_window->helpGuide()->close();
+        UiTest::part<HelpGuide>(m_window)->close();
     }
 
     // 2.10: under a dark palette the source's keys are drawn in the palette's link colour, readable
@@ -1137,7 +1138,7 @@ private Q_SLOTS:
         QVERIFY(m_window->close()); // nothing edited: no question
         QVERIFY(m_questions.isEmpty());
         m_window->show();
-        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
 
         m_answers << MainWindow::Answer::Cancel;
         QVERIFY(!m_window->close());
@@ -1149,7 +1150,7 @@ private Q_SLOTS:
         // Accept saves to the facts file, then closes.
         const QString facts = m_tmp.filePath(QStringLiteral("close-save.yaml"));
         QVERIFY(m_window->saveFactsTo(facts));
-        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("testing")));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("testing")));
         m_answers << MainWindow::Answer::Accept;
         QVERIFY(m_window->close());
         QCOMPARE(m_questions.size(), 2);
@@ -1157,7 +1158,7 @@ private Q_SLOTS:
 
         // Discard closes and leaves no autosave behind.
         m_window->show();
-        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("qa")));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("qa")));
         m_window->setAutosaveDelays(10, 1000);
         QTRY_VERIFY(QFileInfo::exists(m_window->autosaveFile()));
         m_answers << MainWindow::Answer::Discard;
@@ -1168,7 +1169,7 @@ private Q_SLOTS:
     void openingFactsAsksAboutUnsavedEdits()
     {
         openDemoCopy(QStringLiteral("profile::web::workers"));
-        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
         const QString db01 = m_tmp.filePath(QStringLiteral("demo/facts/db01.example.com.yaml"));
         m_answers << MainWindow::Answer::Cancel;
         QVERIFY(!m_window->openFacts(db01));
@@ -1194,7 +1195,7 @@ private Q_SLOTS:
         const QString web01 = m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"));
         const QByteArray web01Before = UiTest::readFile(web01);
         openDemoCopy(QStringLiteral("profile::web::workers"));
-        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
 
         QVERIFY(m_window->openHierarchy(m_hieraYaml)); // the same hierarchy again: nothing to ask
         QVERIFY(m_questions.isEmpty());
@@ -1202,7 +1203,7 @@ private Q_SLOTS:
         QVERIFY(!m_window->openHierarchy(otherYaml));
         QCOMPARE(m_questions.size(), 1);
         QCOMPARE(m_questions.first().first, MainWindow::Question::SaveChanges);
-        QTRY_VERIFY(!m_window->runner()->isBusy());
+        QTRY_VERIFY(!UiTest::part<LookupRunner>(m_window)->isBusy());
         QCOMPARE(m_window->hieraYamlPath(), m_hieraYaml);
         QCOMPARE(factText(*m_window, QStringLiteral("facts.env")), QStringLiteral("staging"));
 
@@ -1215,7 +1216,7 @@ private Q_SLOTS:
         waitForAnswer(QStringLiteral("profile::web::workers"));
 
         // Accept saves the edits to the facts file first.
-        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
         m_answers << MainWindow::Answer::Accept;
         QVERIFY(m_window->openHierarchy(m_hieraYaml));
         QCOMPARE(m_questions.size(), 3);
@@ -1232,18 +1233,18 @@ private Q_SLOTS:
         const QString autosave = m_window->autosaveFile();
         QVERIFY(autosave.startsWith(m_autosaveDir + QLatin1Char('/')));
         QVERIFY(!QFileInfo::exists(autosave));
-        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
         QTRY_VERIFY(QFileInfo::exists(autosave));
         QVERIFY(UiTest::readFile(autosave).contains("env: staging"));
         // Every edit reaches the autosave.
-        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.extra"), hiera::Value("one more")));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.extra"), hiera::Value("one more")));
         QTRY_VERIFY(UiTest::readFile(autosave).contains("extra: one more"));
         // Undoing back to the saved facts leaves nothing to recover.
-        m_window->undoStack()->undo();
-        m_window->undoStack()->undo();
+        UiTest::part<FactsDocument>(m_window)->undoStack()->undo();
+        UiTest::part<FactsDocument>(m_window)->undoStack()->undo();
         QVERIFY(!m_window->isWindowModified());
         QVERIFY(!QFileInfo::exists(autosave));
-        m_window->undoStack()->redo();
+        UiTest::part<FactsDocument>(m_window)->undoStack()->redo();
         QTRY_VERIFY(QFileInfo::exists(autosave));
 
         // The window goes away without being closed (a crash); the next one on this hierarchy offers the edits.
@@ -1263,18 +1264,18 @@ private Q_SLOTS:
         QVERIFY(next->factsPath().endsWith(QLatin1String("demo/facts/web01.example.com.yaml")));
         // The first answer already uses the recovered facts (roles/web/staging.yaml says 2).
         next->setKey(QStringLiteral("profile::web::workers"));
-        QTRY_VERIFY_WITH_TIMEOUT(next->lastOutcome() && !next->runner()->isBusy(), timeoutMs);
-        QCOMPARE(next->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(), QStringLiteral("2"));
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<AnswerPanel>(next)->outcome() && !UiTest::part<LookupRunner>(next)->isBusy(), timeoutMs);
+        QCOMPARE(UiTest::part<AnswerPanel>(next)->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(), QStringLiteral("2"));
         // Recovery is one undoable step.
-        next->undoStack()->undo();
+        UiTest::part<FactsDocument>(next)->undoStack()->undo();
         QCOMPARE(factText(*next, QStringLiteral("facts.env")), QStringLiteral("production"));
-        next->undoStack()->redo();
+        UiTest::part<FactsDocument>(next)->undoStack()->redo();
 
         // A clean save removes the autosave.
         const QString saved = m_tmp.filePath(QStringLiteral("recovered.yaml"));
         QVERIFY(next->saveFactsTo(saved));
         QVERIFY(!QFileInfo::exists(autosave));
-        QTRY_VERIFY(!next->runner()->isBusy());
+        QTRY_VERIFY(!UiTest::part<LookupRunner>(next)->isBusy());
         next.reset();
         m_window = std::make_unique<MainWindow>(); // for cleanup()
     }
@@ -1326,17 +1327,17 @@ private Q_SLOTS:
         m_window->setKey(QStringLiteral("profile::ntp"));
         waitForAnswer(QStringLiteral("profile::ntp"));
         for (const char* env : { "staging", "testing", "production", "staging" }) {
-            QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value(env)));
+            QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value(env)));
             waitForAnswer(QStringLiteral("profile::ntp"));
         }
-        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.os.family"), hiera::Value("RedHat")));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.os.family"), hiera::Value("RedHat")));
         QTRY_VERIFY(QFileInfo::exists(m_window->autosaveFile()));
         // Origins were followed into data files (the source viewer only reads).
-        m_window->showSourceFor(m_window->valueModel()->index(0, ValueTreeModel::OriginColumn));
+        m_window->showSourceFor(UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::OriginColumn));
         QVERIFY(m_window->saveFactsTo(dir.filePath(QStringLiteral("facts/web01.example.com.yaml"))));
         QVERIFY(m_window->saveFactsTo(m_tmp.filePath(QStringLiteral("session.json"))));
         QVERIFY(m_window->saveFactsTo(m_tmp.filePath(QStringLiteral("session-facts.yaml")), true));
-        QVERIFY(m_window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("qa")));
+        QVERIFY(UiTest::part<FactsDocument>(m_window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("qa")));
         QTRY_VERIFY(QFileInfo::exists(m_window->autosaveFile()));
         m_testers.clear();
         m_window.reset(); // a crash
@@ -1346,7 +1347,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->isWindowModified(), timeoutMs); // recovered
         m_answers << MainWindow::Answer::Discard;
         QVERIFY(m_window->close());
-        QTRY_VERIFY(!m_window->runner()->isBusy());
+        QTRY_VERIFY(!UiTest::part<LookupRunner>(m_window)->isBusy());
 
         QCOMPARE(treeChecksums(dir.filePath(QStringLiteral("data"))), before);
         QCOMPARE(UiTest::readFile(hieraYaml), configBefore);

@@ -17,6 +17,7 @@
 #include "widgets/reportexport.h"
 #include "models/valueconvert.h"
 #include "windowfixture.h"
+#include "windowparts.h"
 
 #include <hiera/engine.h>
 #include <hiera/nodedata.h>
@@ -75,8 +76,8 @@ private Q_SLOTS:
     void init() { m.createWindow(); }
     void cleanup()
     {
-        QTRY_VERIFY(!m.window->fleetRunner()->isBusy());
-        QTRY_VERIFY(!m.window->reportRunner()->isResolving() && !m.window->reportRunner()->isComparing());
+        QTRY_VERIFY(!UiTest::part<FleetRunner>(m.window)->isBusy());
+        QTRY_VERIFY(!UiTest::part<NodeReportRunner>(m.window)->isResolving() && !UiTest::part<NodeReportRunner>(m.window)->isComparing());
         m.destroyWindow();
     }
 
@@ -85,7 +86,7 @@ private Q_SLOTS:
     void allKeysOfTheNode()
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
-        AllKeysPanel* panel = m.window->allKeysPanel();
+        AllKeysPanel* panel = UiTest::part<AllKeysPanel>(m.window);
         QSignalSpy shown(panel, &AllKeysPanel::allKeysShown);
         m.window->raisePanel(panel);
         QVERIFY(shown.wait(WindowFixture::timeoutMs));
@@ -148,10 +149,10 @@ private Q_SLOTS:
         panel->searchEdit()->clear();
 
         // A fact edit: the keys follow (db01's role gives other answers).
-        const QModelIndex role = m.window->factModel()->indexForKeyPath(QStringLiteral("facts.role"));
+        const QModelIndex role = UiTest::part<FactsDocument>(m.window)->model()->indexForKeyPath(QStringLiteral("facts.role"));
         QVERIFY(role.isValid());
         shown.clear();
-        QVERIFY(m.window->factModel()->setData(role.siblingAtColumn(FactTreeModel::ValueColumn), QStringLiteral("db")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setData(role.siblingAtColumn(FactTreeModel::ValueColumn), QStringLiteral("db")));
         QVERIFY(shown.wait(WindowFixture::timeoutMs));
         checkAllKeys();
 
@@ -166,7 +167,7 @@ private Q_SLOTS:
     void hiddenPanelsWait()
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
-        AllKeysPanel* panel = m.window->allKeysPanel();
+        AllKeysPanel* panel = UiTest::part<AllKeysPanel>(m.window);
         QCOMPARE(panel->model()->report(), nullptr);
         QVERIFY(panel->isStale());
         QVERIFY(!panel->isEnabled()); // covered: out of the Tab focus chain
@@ -177,15 +178,15 @@ private Q_SLOTS:
         QVERIFY(panel->isEnabled());
 
         // The fleet view too: a library opened behind the Hierarchy tab waits for the tab.
-        QSignalSpy loaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
-        m.window->nodesPanel()->openLibrary(m.demoPath(QStringLiteral("facts")));
+        QSignalSpy loaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
+        UiTest::part<NodesPanel>(m.window)->openLibrary(m.demoPath(QStringLiteral("facts")));
         QVERIFY(loaded.wait(WindowFixture::timeoutMs));
         QTest::qWait(100);
-        QCOMPARE(m.window->fleetPanel()->model()->result(), nullptr);
-        QSignalSpy fleetShown(m.window->fleetPanel(), &FleetPanel::fleetShown);
-        m.window->raisePanel(m.window->fleetPanel());
+        QCOMPARE(UiTest::part<FleetPanel>(m.window)->model()->result(), nullptr);
+        QSignalSpy fleetShown(UiTest::part<FleetPanel>(m.window), &FleetPanel::fleetShown);
+        m.window->raisePanel(UiTest::part<FleetPanel>(m.window));
         QVERIFY(fleetShown.wait(WindowFixture::timeoutMs));
-        QCOMPARE(m.window->fleetPanel()->model()->result()->key, std::string("profile::ntp.servers"));
+        QCOMPARE(UiTest::part<FleetPanel>(m.window)->model()->result()->key, std::string("profile::ntp.servers"));
     }
 
     // The names export dialogs suggest are plain file names that still read as what they hold.
@@ -318,10 +319,10 @@ private Q_SLOTS:
         QTemporaryDir library;
         QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/web01.example.com.yaml")), library.filePath(QStringLiteral("1.yaml"))));
         QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")), library.filePath(QStringLiteral("2.yaml"))));
-        NodeDiffPanel* panel = m.window->nodeDiffPanel();
+        NodeDiffPanel* panel = UiTest::part<NodeDiffPanel>(m.window);
         QTRY_VERIFY_WITH_TIMEOUT(panel->currentCertname() == QLatin1String("web01.example.com"), WindowFixture::timeoutMs);
-        QSignalSpy loaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
-        m.window->nodesPanel()->openLibrary(library.path());
+        QSignalSpy loaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
+        UiTest::part<NodesPanel>(m.window)->openLibrary(library.path());
         QVERIFY(loaded.wait(WindowFixture::timeoutMs));
         QCOMPARE(panel->nodeABox()->currentText(), NodeDiffPanel::currentFactsName());
         QCOMPARE(panel->nodeBBox()->currentText(), QStringLiteral("db01.example.com"));
@@ -332,10 +333,10 @@ private Q_SLOTS:
     void nodeAgainstNode()
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
-        QSignalSpy loaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
-        m.window->nodesPanel()->openLibrary(m.demoPath(QStringLiteral("facts")));
+        QSignalSpy loaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
+        UiTest::part<NodesPanel>(m.window)->openLibrary(m.demoPath(QStringLiteral("facts")));
         QVERIFY(loaded.wait(WindowFixture::timeoutMs));
-        NodeDiffPanel* panel = m.window->nodeDiffPanel();
+        NodeDiffPanel* panel = UiTest::part<NodeDiffPanel>(m.window);
         QSignalSpy shown(panel, &NodeDiffPanel::diffShown);
         m.window->raisePanel(panel);
         panel->compare(QStringLiteral("web01.example.com"), QStringLiteral("db01.example.com"));
@@ -400,7 +401,7 @@ private Q_SLOTS:
         // The current facts (web01's file) against web01 of the library: no difference; an edit of the
         // current facts makes one, without saving.
         panel->prefixEdit()->clear();
-        emit m.window->nodesPanel()->compareRequested(NodeDiffPanel::currentFactsName(), QStringLiteral("web01.example.com"));
+        emit UiTest::part<NodesPanel>(m.window)->compareRequested(NodeDiffPanel::currentFactsName(), QStringLiteral("web01.example.com"));
         // The current facts' side is named with the node they are for, in the report and its exports.
         const QString current = NodeDiffPanel::currentFactsName() + QStringLiteral(" (web01.example.com)");
         QTRY_VERIFY_WITH_TIMEOUT(diffShownFor(current, "web01.example.com", ""), WindowFixture::timeoutMs);
@@ -409,32 +410,32 @@ private Q_SLOTS:
                  ValueConvert::toStd(current));
         QCOMPARE(model->rowCount(), 0);
         QVERIFY(model->report()->diff.keysCompared > 10);
-        const QModelIndex role = m.window->factModel()->indexForKeyPath(QStringLiteral("facts.role"));
-        QVERIFY(m.window->factModel()->setData(role.siblingAtColumn(FactTreeModel::ValueColumn), QStringLiteral("db")));
-        QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > 0 && !m.window->reportRunner()->isComparing(), WindowFixture::timeoutMs);
+        const QModelIndex role = UiTest::part<FactsDocument>(m.window)->model()->indexForKeyPath(QStringLiteral("facts.role"));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setData(role.siblingAtColumn(FactTreeModel::ValueColumn), QStringLiteral("db")));
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > 0 && !UiTest::part<NodeReportRunner>(m.window)->isComparing(), WindowFixture::timeoutMs);
         checkDiff();
     }
 
 private:
     bool diffShownFor(const QString& a, const char* b, const char* prefix) const
     {
-        const NodeDiffReportPtr r = m.window->nodeDiffPanel()->model()->report();
-        return r && r->nameA == a && r->nameB == QLatin1String(b) && r->prefix == prefix && !m.window->reportRunner()->isComparing();
+        const NodeDiffReportPtr r = UiTest::part<NodeDiffPanel>(m.window)->model()->report();
+        return r && r->nameA == a && r->nameB == QLatin1String(b) && r->prefix == prefix && !UiTest::part<NodeReportRunner>(m.window)->isComparing();
     }
 
     std::shared_ptr<const hiera::Scope> scopeOf(const QString& name) const
     {
         if (name.startsWith(NodeDiffPanel::currentFactsName()))
-            return std::make_shared<TopScope>(m.window->factsDocument()->scope(), m.window->runner()->environmentName().toStdString());
-        return m.window->fleetRunner()->library()->find(ValueConvert::toStd(name))->scope;
+            return std::make_shared<TopScope>(UiTest::part<FactsDocument>(m.window)->scope(), UiTest::part<LookupRunner>(m.window)->environmentName().toStdString());
+        return UiTest::part<FleetRunner>(m.window)->library()->find(ValueConvert::toStd(name))->scope;
     }
 
     // Every key of either node's inventory: listed as a difference exactly when the engine's answers
     // differ, with each side's answer as the engine gives it.
     void checkDiff()
     {
-        const NodeDiffReportPtr r = m.window->nodeDiffPanel()->model()->report();
-        const hiera::Engine& engine = *m.window->runner()->engine();
+        const NodeDiffReportPtr r = UiTest::part<NodeDiffPanel>(m.window)->model()->report();
+        const hiera::Engine& engine = *UiTest::part<LookupRunner>(m.window)->engine();
         const auto a = scopeOf(r->nameA);
         const auto b = scopeOf(r->nameB);
         std::set<std::string> keys;
@@ -464,11 +465,11 @@ private:
     // Each row of the All keys panel is the engine's answer for that key on the current facts.
     void checkAllKeys()
     {
-        const AllKeysModel* model = m.window->allKeysPanel()->model();
+        const AllKeysModel* model = UiTest::part<AllKeysPanel>(m.window)->model();
         const AllKeysReportPtr r = model->report();
         QVERIFY(r);
-        const hiera::Engine& engine = *m.window->runner()->engine();
-        const TopScope scope(m.window->factsDocument()->scope(), m.window->runner()->environmentName().toStdString());
+        const hiera::Engine& engine = *UiTest::part<LookupRunner>(m.window)->engine();
+        const TopScope scope(UiTest::part<FactsDocument>(m.window)->scope(), UiTest::part<LookupRunner>(m.window)->environmentName().toStdString());
         // The root keys (depth 0: no sub-paths into hashes and arrays).
         QCOMPARE(static_cast<std::size_t>(model->rowCount()), engine.keyInventory(scope, 0).size());
         for (const hiera::ResolvedKey& k : r->data.keys) {

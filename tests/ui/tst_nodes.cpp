@@ -11,6 +11,7 @@
 #include "panels/nodespanel.h"
 #include "models/valueconvert.h"
 #include "windowfixture.h"
+#include "windowparts.h"
 
 #include <hiera/engine.h>
 #include <hiera/valueformat.h>
@@ -36,11 +37,11 @@ private Q_SLOTS:
     void init()
     {
         m.createWindow();
-        m.window->raisePanel(m.window->fleetPanel()); // it runs while on screen (tst_nodereports: hidden)
+        m.window->raisePanel(UiTest::part<FleetPanel>(m.window)); // it runs while on screen (tst_nodereports: hidden)
     }
     void cleanup()
     {
-        QTRY_VERIFY(!m.window->fleetRunner()->isBusy());
+        QTRY_VERIFY(!UiTest::part<FleetRunner>(m.window)->isBusy());
         m.destroyWindow();
     }
 
@@ -50,7 +51,7 @@ private Q_SLOTS:
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers.0")));
         openLibrary(m.demoPath(QStringLiteral("facts")));
-        NodesPanel* panel = m.window->nodesPanel();
+        NodesPanel* panel = UiTest::part<NodesPanel>(m.window);
         const NodeListModel* model = panel->model();
         QCOMPARE(model->rowCount(), 4);
         QStringList names;
@@ -98,7 +99,7 @@ private Q_SLOTS:
         // Remembered: a new window reads the same library by itself.
         m.destroyWindow();
         m.createWindow();
-        QTRY_VERIFY_WITH_TIMEOUT(m.window->nodesPanel()->model()->rowCount() == 4, WindowFixture::timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<NodesPanel>(m.window)->model()->rowCount() == 4, WindowFixture::timeoutMs);
     }
 
     // A node's own facts file saved from the explorer: the library reads it again and the fleet answers
@@ -111,11 +112,11 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::web::workers", WindowFixture::timeoutMs);
         QCOMPARE(fleetValue("web01.example.com"), std::string("16"));
         QCOMPARE(m.window->factsPath(), m.demoPath(QStringLiteral("facts/web01.example.com.yaml")));
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
-        QSignalSpy reloaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
-        QVERIFY(m.window->factsDocument()->save());
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        QSignalSpy reloaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         QVERIFY(reloaded.wait(WindowFixture::timeoutMs));
-        const hiera::Node* web01 = m.window->fleetRunner()->library()->find("web01.example.com");
+        const hiera::Node* web01 = UiTest::part<FleetRunner>(m.window)->library()->find("web01.example.com");
         QVERIFY(web01);
         QCOMPARE(hiera::toJson(*web01->facts().asHash().find("env")), std::string("\"staging\""));
         // roles/web/staging.yaml: 2 workers instead of production's 16.
@@ -123,7 +124,7 @@ private Q_SLOTS:
             WindowFixture::timeoutMs);
         checkAgainstTheEngine();
         // A file elsewhere is not the library's: nothing is read again.
-        QVERIFY(!m.window->fleetRunner()->reloadIfHolds(m.demoPath(QStringLiteral("hiera.yaml"))));
+        QVERIFY(!UiTest::part<FleetRunner>(m.window)->reloadIfHolds(m.demoPath(QStringLiteral("hiera.yaml"))));
     }
 
     // A bad file in the library is named and skipped; the other nodes are listed.
@@ -134,11 +135,11 @@ private Q_SLOTS:
             QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/") + QLatin1String(name)), dir.filePath(QLatin1String(name))));
         QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("broken.yaml")), "os: [unclosed\n"));
         openLibrary(dir.path());
-        QCOMPARE(m.window->nodesPanel()->model()->rowCount(), 2);
-        MessageBanner* banner = m.window->nodesPanel()->banner();
+        QCOMPARE(UiTest::part<NodesPanel>(m.window)->model()->rowCount(), 2);
+        MessageBanner* banner = UiTest::part<NodesPanel>(m.window)->banner();
         QCOMPARE(banner->kind(), MessageBanner::Kind::Warning);
         QVERIFY2(banner->text().contains(QLatin1String("broken.yaml:")), qPrintable(banner->text()));
-        QVERIFY(m.window->nodesPanel()->statusText().contains(QLatin1String("1 file skipped")));
+        QVERIFY(UiTest::part<NodesPanel>(m.window)->statusText().contains(QLatin1String("1 file skipped")));
     }
 
     // Many skipped files: every one is named, and the banner shows a few lines and scrolls for the rest
@@ -152,9 +153,9 @@ private Q_SLOTS:
         m.window->resize(1200, 900);
         m.window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m.window.get()));
-        m.window->raisePanel(m.window->nodesPanel());
+        m.window->raisePanel(UiTest::part<NodesPanel>(m.window));
         openLibrary(dir.path());
-        MessageBanner* banner = m.window->nodesPanel()->banner();
+        MessageBanner* banner = UiTest::part<NodesPanel>(m.window)->banner();
         for (int i = 0; i < 12; ++i)
             QVERIFY(banner->text().contains(QStringLiteral("broken%1.yaml:").arg(i)));
         const int lines = MessageBanner::maxVisibleLines;
@@ -177,9 +178,9 @@ private Q_SLOTS:
         m.window->resize(1200, 900);
         m.window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m.window.get()));
-        m.window->raisePanel(m.window->nodesPanel());
+        m.window->raisePanel(UiTest::part<NodesPanel>(m.window));
         openLibrary(first.path());
-        QTableView* view = m.window->nodesPanel()->view();
+        QTableView* view = UiTest::part<NodesPanel>(m.window)->view();
         QTRY_VERIFY(view->verticalScrollBar()->maximum() > 0);
         view->scrollToBottom();
         QTRY_VERIFY(view->verticalScrollBar()->value() > 0);
@@ -201,7 +202,7 @@ private Q_SLOTS:
             QStringLiteral("clientcert: %1\nrole: web\n").arg(longName).toUtf8()));
         QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")), dir.filePath(QStringLiteral("db01.example.com.yaml"))));
         openLibrary(dir.path());
-        QTableView* view = m.window->nodesPanel()->view();
+        QTableView* view = UiTest::part<NodesPanel>(m.window)->view();
         QCOMPARE(view->model()->rowCount(), 2);
         QVERIFY(view->model()->columnCount() > 1);
         QVERIFY2(view->columnWidth(0) <= 320, qPrintable(QString::number(view->columnWidth(0))));
@@ -220,12 +221,12 @@ private Q_SLOTS:
     void filterClearsWithEscapeAndAnotherLibrary()
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers.0")));
-        NodesPanel* panel = m.window->nodesPanel();
+        NodesPanel* panel = UiTest::part<NodesPanel>(m.window);
         openLibrary(m.demoPath(QStringLiteral("facts")));
         // fact=value also matches one item of a list fact: the nodes whose datacenters hold it.
         for (const char* dc : { "dc1", "dc2" }) {
             int expected = 0;
-            for (const hiera::Node& node : m.window->fleetRunner()->library()->nodes())
+            for (const hiera::Node& node : UiTest::part<FleetRunner>(m.window)->library()->nodes())
                 if (const auto v = node.scope->lookup("facts.datacenters"); v && v->isArray())
                     expected += std::count(v->asArray().begin(), v->asArray().end(), hiera::Value(dc)) > 0 ? 1 : 0;
             panel->filterEdit()->setText(QStringLiteral("datacenters=%1").arg(QLatin1String(dc)));
@@ -237,7 +238,7 @@ private Q_SLOTS:
                                     "hostname=web01 os.family=debian", "no.such.fact=web01" }) {
             const QString text = QString::fromLatin1(filter);
             int expected = 0;
-            for (const hiera::Node& node : m.window->fleetRunner()->library()->nodes()) {
+            for (const hiera::Node& node : UiTest::part<FleetRunner>(m.window)->library()->nodes()) {
                 bool all = true;
                 for (const QString& word : text.split(QLatin1Char(' '))) {
                     QString ref = word.section(QLatin1Char('='), 0, 0);
@@ -260,10 +261,10 @@ private Q_SLOTS:
         QTemporaryDir other;
         QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")), other.filePath(QStringLiteral("db01.yaml"))));
         // The fleet view drops the previous library's answers as soon as another library is read.
-        QTRY_VERIFY_WITH_TIMEOUT(m.window->fleetPanel()->model()->result() && !m.window->fleetRunner()->isBusy(), WindowFixture::timeoutMs);
-        QSignalSpy loaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<FleetPanel>(m.window)->model()->result() && !UiTest::part<FleetRunner>(m.window)->isBusy(), WindowFixture::timeoutMs);
+        QSignalSpy loaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
         panel->openLibrary(other.path());
-        QVERIFY(!m.window->fleetPanel()->model()->result());
+        QVERIFY(!UiTest::part<FleetPanel>(m.window)->model()->result());
         QVERIFY(loaded.wait(WindowFixture::timeoutMs));
         QVERIFY(panel->filterEdit()->text().isEmpty());
         QCOMPARE(panel->proxy()->rowCount(), 1);
@@ -283,17 +284,17 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("a.yaml")), "clientcert: a\nos: {family: Debian}\nrole: web\n"));
         QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("b.yaml")), "clientcert: b\nos: {family: RedHat}\n"));
-        auto* run = m.window->fleetPanel()->findChild<QPushButton*>(QStringLiteral("fleetRun"));
+        auto* run = UiTest::part<FleetPanel>(m.window)->findChild<QPushButton*>(QStringLiteral("fleetRun"));
         QVERIFY(run && !run->isEnabled()); // nothing to run on yet
         openLibrary(dir.path()); // no hierarchy yet: nothing to compare with
-        QVERIFY(!m.window->nodesPanel()->banner()->text().contains(QLatin1String("No node")));
+        QVERIFY(!UiTest::part<NodesPanel>(m.window)->banner()->text().contains(QLatin1String("No node")));
         QVERIFY(!run->isEnabled()); // a library, but no hierarchy
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers.0")));
-        QTRY_VERIFY(run->isEnabled() || m.window->fleetRunner()->isBusy());
-        MessageBanner* banner = m.window->nodesPanel()->banner();
+        QTRY_VERIFY(run->isEnabled() || UiTest::part<FleetRunner>(m.window)->isBusy());
+        MessageBanner* banner = UiTest::part<NodesPanel>(m.window)->banner();
         QTRY_VERIFY(banner->text().contains(QLatin1String("No node")));
         QCOMPARE(banner->kind(), MessageBanner::Kind::Warning);
-        const QStringList missing = m.window->nodesPanel()->model()->columnsNoNodeHas();
+        const QStringList missing = UiTest::part<NodesPanel>(m.window)->model()->columnsNoNodeHas();
         QCOMPARE(missing, QStringList({ QStringLiteral("facts.env"), QStringLiteral("facts.os.release.major"),
                               QStringLiteral("facts.datacenters") }));
         for (const QString& fact : missing)
@@ -301,8 +302,8 @@ private Q_SLOTS:
         QVERIFY2(!banner->text().contains(QLatin1String("facts.role")), qPrintable(banner->text())); // a has it
         // The fleet view, whose answers all come from the common levels then, says it too.
         QTRY_VERIFY_WITH_TIMEOUT(!fleetKey().empty(), WindowFixture::timeoutMs);
-        QVERIFY2(m.window->fleetPanel()->summaryText().contains(QLatin1String("No node has facts.env, facts.os.release.major, facts.datacenters")),
-                 qPrintable(m.window->fleetPanel()->summaryText()));
+        QVERIFY2(UiTest::part<FleetPanel>(m.window)->summaryText().contains(QLatin1String("No node has facts.env, facts.os.release.major, facts.datacenters")),
+                 qPrintable(UiTest::part<FleetPanel>(m.window)->summaryText()));
     }
 
     // The current key across the library: one group per distinct answer, largest first, each node's
@@ -310,7 +311,7 @@ private Q_SLOTS:
     void keyAcrossTheLibrary()
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
-        QSignalSpy shown(m.window->fleetPanel(), &FleetPanel::fleetShown);
+        QSignalSpy shown(UiTest::part<FleetPanel>(m.window), &FleetPanel::fleetShown);
         openLibrary(m.demoPath(QStringLiteral("facts")));
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::ntp.servers", WindowFixture::timeoutMs);
         checkAgainstTheEngine();
@@ -318,36 +319,36 @@ private Q_SLOTS:
         m.window->setKey(QStringLiteral("profile::base::timezone"));
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::base::timezone", WindowFixture::timeoutMs);
         checkAgainstTheEngine();
-        QVERIFY(m.window->fleetPanel()->summaryText().startsWith(QLatin1String("profile::base::timezone on 4 nodes: ")));
+        QVERIFY(UiTest::part<FleetPanel>(m.window)->summaryText().startsWith(QLatin1String("profile::base::timezone on 4 nodes: ")));
 
         // Exports: every node once, parseable.
         QTemporaryDir out;
         QString error;
-        QVERIFY2(m.window->fleetPanel()->exportTo(out.filePath(QStringLiteral("fleet.csv")), &error), qPrintable(error));
+        QVERIFY2(UiTest::part<FleetPanel>(m.window)->exportTo(out.filePath(QStringLiteral("fleet.csv")), &error), qPrintable(error));
         QFile csv(out.filePath(QStringLiteral("fleet.csv")));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
         QCOMPARE(lines.size(), 5); // header + 4 nodes
         QVERIFY(lines.first().startsWith("node,key,status,value"));
-        QVERIFY2(m.window->fleetPanel()->exportTo(out.filePath(QStringLiteral("fleet.json")), &error), qPrintable(error));
+        QVERIFY2(UiTest::part<FleetPanel>(m.window)->exportTo(out.filePath(QStringLiteral("fleet.json")), &error), qPrintable(error));
         QFile json(out.filePath(QStringLiteral("fleet.json")));
         QVERIFY(json.open(QIODevice::ReadOnly));
         const hiera::Value doc = hiera::parseData(json.readAll().toStdString(), "fleet.json", hiera::DataFormat::Json);
         QCOMPARE(doc.asHash().find("nodes")->asArray().size(), std::size_t(4));
-        QVERIFY2(m.window->fleetPanel()->exportTo(out.filePath(QStringLiteral("fleet.md")), &error), qPrintable(error));
+        QVERIFY2(UiTest::part<FleetPanel>(m.window)->exportTo(out.filePath(QStringLiteral("fleet.md")), &error), qPrintable(error));
         QVERIFY(QFileInfo(out.filePath(QStringLiteral("fleet.md"))).size() > 0);
 
         // A node of a group opens its own answer.
         QSignalSpy factsRead(m.window.get(), &MainWindow::factsLoadFinished);
-        const FleetModel* model = m.window->fleetPanel()->model();
+        const FleetModel* model = UiTest::part<FleetPanel>(m.window)->model();
         const QModelIndex node = model->index(0, 0, model->index(0, 0));
         const QString name = node.data(FleetModel::NodeNameRole).toString();
-        emit m.window->fleetPanel()->view()->activated(node);
+        emit UiTest::part<FleetPanel>(m.window)->view()->activated(node);
         QVERIFY(factsRead.wait(WindowFixture::timeoutMs));
         QVERIFY2(m.window->factsPath().endsWith(name + QStringLiteral(".yaml")) || m.window->factsPath().endsWith(name + QStringLiteral(".json")),
             qPrintable(m.window->factsPath()));
         // The Nodes list marks the node opened, not the one clicked there last.
-        const QTableView* list = m.window->nodesPanel()->view();
+        const QTableView* list = UiTest::part<NodesPanel>(m.window)->view();
         QCOMPARE(list->currentIndex().siblingAtColumn(0).data().toString(), name);
         QCOMPARE(list->selectionModel()->selectedRows().size(), 1);
     }
@@ -358,10 +359,10 @@ private Q_SLOTS:
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
         openLibrary(m.demoPath(QStringLiteral("facts")));
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::ntp.servers", WindowFixture::timeoutMs);
-        const FleetPanel* fleet = m.window->fleetPanel();
+        const FleetPanel* fleet = UiTest::part<FleetPanel>(m.window);
         QCOMPARE(fleet->model()->result()->nodes.size(), std::size_t(4));
-        m.window->nodesPanel()->filterEdit()->setText(QStringLiteral("role=web"));
-        QTRY_VERIFY_WITH_TIMEOUT(!m.window->fleetRunner()->isBusy() && fleet->model()->result()->nodes.size() == 2,
+        UiTest::part<NodesPanel>(m.window)->filterEdit()->setText(QStringLiteral("role=web"));
+        QTRY_VERIFY_WITH_TIMEOUT(!UiTest::part<FleetRunner>(m.window)->isBusy() && fleet->model()->result()->nodes.size() == 2,
                                  WindowFixture::timeoutMs);
         QStringList names;
         for (const hiera::FleetNodeResult& n : fleet->model()->result()->nodes)
@@ -384,11 +385,11 @@ private Q_SLOTS:
         QVERIFY2(fleet->exportTo(out.filePath(QStringLiteral("fleet.md")), &error), qPrintable(error));
         QVERIFY(UiTest::readFile(out.filePath(QStringLiteral("fleet.md"))).contains("(chosen by the filter `role=web` from the library's 4)"));
         // A filter that hides the open node, then none: the open node is marked again.
-        m.window->nodesPanel()->filterEdit()->setText(QStringLiteral("role=db"));
-        QVERIFY(m.window->nodesPanel()->view()->selectionModel()->selectedRows().isEmpty());
-        m.window->nodesPanel()->filterEdit()->clear();
-        QCOMPARE(m.window->nodesPanel()->view()->currentIndex().siblingAtColumn(0).data().toString(), QStringLiteral("web01.example.com"));
-        QTRY_VERIFY_WITH_TIMEOUT(!m.window->fleetRunner()->isBusy() && fleet->model()->result()->nodes.size() == 4,
+        UiTest::part<NodesPanel>(m.window)->filterEdit()->setText(QStringLiteral("role=db"));
+        QVERIFY(UiTest::part<NodesPanel>(m.window)->view()->selectionModel()->selectedRows().isEmpty());
+        UiTest::part<NodesPanel>(m.window)->filterEdit()->clear();
+        QCOMPARE(UiTest::part<NodesPanel>(m.window)->view()->currentIndex().siblingAtColumn(0).data().toString(), QStringLiteral("web01.example.com"));
+        QTRY_VERIFY_WITH_TIMEOUT(!UiTest::part<FleetRunner>(m.window)->isBusy() && fleet->model()->result()->nodes.size() == 4,
                                  WindowFixture::timeoutMs);
         QVERIFY(fleet->summaryText().startsWith(QLatin1String("profile::base::timezone on 4 nodes: ")));
     }
@@ -406,8 +407,8 @@ private Q_SLOTS:
                 QByteArray(facts).replace("web01.example.com", QStringLiteral("n%1.example.com").arg(i).toUtf8())));
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp")));
         openLibrary(dir.path());
-        FleetRunner* fleet = m.window->fleetRunner();
-        QTRY_VERIFY_WITH_TIMEOUT(!fleet->isBusy() && m.window->fleetPanel()->model()->result(), WindowFixture::timeoutMs);
+        FleetRunner* fleet = UiTest::part<FleetRunner>(m.window);
+        QTRY_VERIFY_WITH_TIMEOUT(!fleet->isBusy() && UiTest::part<FleetPanel>(m.window)->model()->result(), WindowFixture::timeoutMs);
         QSignalSpy finished(fleet, &FleetRunner::fleetFinished);
         // Cancelled as soon as it is asked for: the workers see the flag before their first node or
         // within one node each, so the run stops with most of the 300 nodes undone.
@@ -422,43 +423,43 @@ private Q_SLOTS:
         QVERIFY(result);
         QVERIFY(result->cancelled);
         QVERIFY2(result->nodes.size() < result->total, qPrintable(QString::number(result->nodes.size())));
-        QTRY_VERIFY(m.window->fleetPanel()->summaryText().contains(QLatin1String("(cancelled after")));
-        QTRY_VERIFY(!m.window->fleetPanel()->cancelButton()->isEnabled());
+        QTRY_VERIFY(UiTest::part<FleetPanel>(m.window)->summaryText().contains(QLatin1String("(cancelled after")));
+        QTRY_VERIFY(!UiTest::part<FleetPanel>(m.window)->cancelButton()->isEnabled());
         // Run looks the cancelled key up again, to the end.
-        QPushButton* run = m.window->fleetPanel()->findChild<QPushButton*>(QStringLiteral("fleetRun"));
+        QPushButton* run = UiTest::part<FleetPanel>(m.window)->findChild<QPushButton*>(QStringLiteral("fleetRun"));
         QVERIFY(run && run->isEnabled());
         m.window->setKey(QStringLiteral("profile::firewall::rules"));
-        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::firewall::rules" && !m.window->fleetPanel()->model()->result()->cancelled,
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::firewall::rules" && !UiTest::part<FleetPanel>(m.window)->model()->result()->cancelled,
             WindowFixture::timeoutMs);
         fleet->cancel(); // nothing runs: no effect
         fleet->run(cold, "profile::firewall::rules");
         fleet->cancel();
         QVERIFY(finished.wait(WindowFixture::timeoutMs));
-        QTRY_VERIFY(m.window->fleetPanel()->model()->result()->cancelled);
+        QTRY_VERIFY(UiTest::part<FleetPanel>(m.window)->model()->result()->cancelled);
         run->click();
-        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::firewall::rules" && !m.window->fleetPanel()->model()->result()->cancelled,
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::firewall::rules" && !UiTest::part<FleetPanel>(m.window)->model()->result()->cancelled,
             WindowFixture::timeoutMs);
         // Escape in the panel stops a run as Cancel does.
         m.window->show();
         m.window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m.window.get()));
-        m.window->raisePanel(m.window->fleetPanel());
-        QTRY_VERIFY(m.window->fleetPanel()->isEnabled());
-        m.window->fleetPanel()->view()->setFocus();
-        QTRY_VERIFY(m.window->fleetPanel()->view()->hasFocus());
+        m.window->raisePanel(UiTest::part<FleetPanel>(m.window));
+        QTRY_VERIFY(UiTest::part<FleetPanel>(m.window)->isEnabled());
+        UiTest::part<FleetPanel>(m.window)->view()->setFocus();
+        QTRY_VERIFY(UiTest::part<FleetPanel>(m.window)->view()->hasFocus());
         finished.clear();
         fleet->run(cold, "profile::firewall::rules");
-        QVERIFY(m.window->fleetPanel()->cancelButton()->isEnabled()); // at once: the run cannot end first
-        QTest::keyClick(m.window->fleetPanel()->view(), Qt::Key_Escape);
+        QVERIFY(UiTest::part<FleetPanel>(m.window)->cancelButton()->isEnabled()); // at once: the run cannot end first
+        QTest::keyClick(UiTest::part<FleetPanel>(m.window)->view(), Qt::Key_Escape);
         QVERIFY(finished.wait(WindowFixture::timeoutMs));
         QVERIFY(finished.last().at(0).value<FleetResultPtr>()->cancelled);
-        QTRY_VERIFY(m.window->fleetPanel()->model()->result()->cancelled);
+        QTRY_VERIFY(UiTest::part<FleetPanel>(m.window)->model()->result()->cancelled);
 
         // And usable: the next key runs to the end.
         m.window->setKey(QStringLiteral("profile::base::timezone"));
-        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::base::timezone" && !m.window->fleetPanel()->model()->result()->cancelled,
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::base::timezone" && !UiTest::part<FleetPanel>(m.window)->model()->result()->cancelled,
             WindowFixture::timeoutMs);
-        QCOMPARE(m.window->fleetPanel()->model()->result()->nodes.size(), std::size_t(300));
+        QCOMPARE(UiTest::part<FleetPanel>(m.window)->model()->result()->nodes.size(), std::size_t(300));
         QVERIFY(!fleet->isBusy());
 
         // Reading a library cancelled is no error: the library before stays, and the banner says so.
@@ -477,7 +478,7 @@ private Q_SLOTS:
         }
         QCOMPARE(failed.size(), 0);
         QCOMPARE(cancelled.size(), 1);
-        MessageBanner* banner = m.window->nodesPanel()->banner();
+        MessageBanner* banner = UiTest::part<NodesPanel>(m.window)->banner();
         QCOMPARE(banner->kind(), MessageBanner::Kind::Information);
         QVERIFY2(banner->text().startsWith(QLatin1String("Stopped reading")) && banner->text().contains(QLatin1String("stays open")),
                  qPrintable(banner->text()));
@@ -487,20 +488,20 @@ private Q_SLOTS:
 private:
     void openLibrary(const QString& path)
     {
-        QSignalSpy loaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
-        m.window->nodesPanel()->openLibrary(path);
+        QSignalSpy loaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
+        UiTest::part<NodesPanel>(m.window)->openLibrary(path);
         QVERIFY(loaded.wait(WindowFixture::timeoutMs));
     }
 
     std::string fleetKey() const
     {
-        const FleetResultPtr r = m.window->fleetPanel()->model()->result();
-        return r && !m.window->fleetRunner()->isBusy() ? r->key : std::string();
+        const FleetResultPtr r = UiTest::part<FleetPanel>(m.window)->model()->result();
+        return r && !UiTest::part<FleetRunner>(m.window)->isBusy() ? r->key : std::string();
     }
 
     std::string fleetValue(const std::string& node) const
     {
-        for (const hiera::FleetNodeResult& n : m.window->fleetPanel()->model()->result()->nodes) {
+        for (const hiera::FleetNodeResult& n : UiTest::part<FleetPanel>(m.window)->model()->result()->nodes) {
             if (n.name == node)
                 return n.status == hiera::LookupResult::Status::Found ? hiera::toJson(n.value) : std::string("<none>");
         }
@@ -512,18 +513,18 @@ private:
     // the Nodes filter shows).
     void checkAgainstTheEngine()
     {
-        const FleetResultPtr r = m.window->fleetPanel()->model()->result();
-        const NodeLibraryPtr library = m.window->fleetRunner()->library();
+        const FleetResultPtr r = UiTest::part<FleetPanel>(m.window)->model()->result();
+        const NodeLibraryPtr library = UiTest::part<FleetRunner>(m.window)->library();
         QVERIFY(r && library);
         QVERIFY(!r->cancelled);
-        const NodeSelection asked = m.window->nodesPanel()->selection();
+        const NodeSelection asked = UiTest::part<NodesPanel>(m.window)->selection();
         QCOMPARE(r->nodes.size(), asked.nodes ? asked.nodes->size() : library->size());
         std::map<std::string, std::string> expected;
         for (const hiera::Node& node : library->nodes()) {
-            const hiera::LookupResult one = m.window->runner()->engine()->lookup(*node.scope, r->key);
+            const hiera::LookupResult one = UiTest::part<LookupRunner>(m.window)->engine()->lookup(*node.scope, r->key);
             expected[node.name] = one.found() ? hiera::toJson(one.value) : std::string("<") + hiera::fleetStatusName(one.status) + ">";
         }
-        const FleetModel* model = m.window->fleetPanel()->model();
+        const FleetModel* model = UiTest::part<FleetPanel>(m.window)->model();
         int previousSize = INT_MAX;
         std::size_t seen = 0;
         for (int g = 0; g < model->rowCount(); ++g) {

@@ -15,6 +15,7 @@
 #include "support/orderedequal.h"
 #include "models/valueconvert.h"
 #include "windowfixture.h"
+#include "windowparts.h"
 
 #include <hiera/engine.h>
 #include <hiera/nodelibrary.h>
@@ -68,14 +69,14 @@ private Q_SLOTS:
     void init()
     {
         m.createWindow();
-        m.window->raisePanel(m.window->fleetPanel()); // it runs while on screen
+        m.window->raisePanel(UiTest::part<FleetPanel>(m.window)); // it runs while on screen
         m_export = m.tmp.filePath(QStringLiteral("factsets.json"));
         QVERIFY(UiTest::writeFile(m_export, exportText));
     }
     void cleanup()
     {
         if (m.window)
-            QTRY_VERIFY(!m.window->fleetRunner()->isBusy());
+            QTRY_VERIFY(!UiTest::part<FleetRunner>(m.window)->isBusy());
         m.destroyWindow();
         QDir(m.tmp.filePath(QStringLiteral("autosave"))).removeRecursively(); // no test recovers another's edits
     }
@@ -93,22 +94,22 @@ private Q_SLOTS:
         const std::string workersBefore = fleetValue("app01.example.com");
 
         QVERIFY(openNodeFromList(QStringLiteral("app01.example.com")));
-        FactsDocument* doc = m.window->factsDocument();
+        FactsDocument* doc = UiTest::part<FactsDocument>(m.window);
         QCOMPARE(doc->path(), m_export);
         QCOMPARE(doc->node(), QStringLiteral("app01.example.com"));
         QVERIFY2(m.window->windowTitle().startsWith(QLatin1String("app01.example.com (in factsets.json)")),
             qPrintable(m.window->windowTitle()));
         QVERIFY(m.window->factsStatusText().contains(QLatin1String("app01.example.com (in factsets.json)")));
-        QCOMPARE(m.window->factModel()->indexForKeyPath(QStringLiteral("trusted.certname")).siblingAtColumn(FactTreeModel::ValueColumn).data().toString(),
+        QCOMPARE(UiTest::part<FactsDocument>(m.window)->model()->indexForKeyPath(QStringLiteral("trusted.certname")).siblingAtColumn(FactTreeModel::ValueColumn).data().toString(),
             QStringLiteral("app01.example.com"));
 
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.cores"), hiera::Value(std::int64_t(16))));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.cores"), hiera::Value(std::int64_t(16))));
         QVERIFY(m.window->isWindowModified());
-        QSignalSpy reloaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
+        QSignalSpy reloaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
         QVERIFY(doc->save());
         QVERIFY(!m.window->isWindowModified());
-        QVERIFY2(m.window->factBanner()->kind() != MessageBanner::Kind::Error, qPrintable(m.window->factBanner()->text()));
+        QVERIFY2(UiTest::part<FactsPanel>(m.window)->banner()->kind() != MessageBanner::Kind::Error, qPrintable(UiTest::part<FactsPanel>(m.window)->banner()->text()));
 
         // What the library reads from the export now: app01's facts changed, types kept, the others equal.
         const hiera::NodeLibrary after = hiera::NodeLibrary::load(m_export.toStdString());
@@ -148,11 +149,11 @@ private Q_SLOTS:
         // The library reads the export again; the fleet answers with the saved facts.
         QVERIFY(reloaded.count() > 0 || reloaded.wait(WindowFixture::timeoutMs));
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::web::workers"
-                && m.window->fleetPanel()->model()->result() && fleetValue("app01.example.com") != workersBefore,
+                && UiTest::part<FleetPanel>(m.window)->model()->result() && fleetValue("app01.example.com") != workersBefore,
             WindowFixture::timeoutMs);
-        const NodeLibraryPtr library = m.window->fleetRunner()->library();
+        const NodeLibraryPtr library = UiTest::part<FleetRunner>(m.window)->library();
         const hiera::LookupResult alone
-            = m.window->runner()->engine()->lookup(*library->find("app01.example.com")->scope, "profile::web::workers");
+            = UiTest::part<LookupRunner>(m.window)->engine()->lookup(*library->find("app01.example.com")->scope, "profile::web::workers");
         QVERIFY(alone.found());
         QCOMPARE(fleetValue("app01.example.com"), hiera::toJson(alone.value));
         QCOMPARE(fleetValue("app01.example.com"), std::string("2")); // roles/web/staging.yaml
@@ -164,32 +165,32 @@ private Q_SLOTS:
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
         openLibrary(m_export);
         QVERIFY(openNodeFromList(QStringLiteral("db02.example.com")));
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("web")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("web")));
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::web::workers", WindowFixture::timeoutMs);
         const QByteArray exportBefore = UiTest::readFile(m_export);
         m.questions.clear();
         QSignalSpy read(m.window.get(), &MainWindow::factsLoadFinished);
         const QModelIndex app02 = fleetIndex("app02.example.com");
         QVERIFY(app02.isValid());
-        emit m.window->fleetPanel()->view()->activated(app02);
+        emit UiTest::part<FleetPanel>(m.window)->view()->activated(app02);
         QCOMPARE(m.questions.size(), 1);
         QVERIFY(read.wait(WindowFixture::timeoutMs));
-        QCOMPARE(m.window->factsDocument()->node(), QStringLiteral("app02.example.com"));
+        QCOMPARE(UiTest::part<FactsDocument>(m.window)->node(), QStringLiteral("app02.example.com"));
         QVERIFY(m.window->windowTitle().startsWith(QLatin1String("app02.example.com (in factsets.json)")));
         QVERIFY(!m.window->isWindowModified());
         QCOMPARE(UiTest::readFile(m_export), exportBefore); // discarded: nothing written
 
         // Cancel stays on the node with its edits; Save writes them into its entry, then opens the other.
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
         MainWindow::Answer answer = MainWindow::Answer::Cancel;
         m.window->setQuestionHandler([&](MainWindow::Question, const QString&) { return answer; });
         QVERIFY(!openNodeFromList(QStringLiteral("db02.example.com")));
-        QCOMPARE(m.window->factsDocument()->node(), QStringLiteral("app02.example.com"));
+        QCOMPARE(UiTest::part<FactsDocument>(m.window)->node(), QStringLiteral("app02.example.com"));
         QVERIFY(m.window->isWindowModified());
-        QCOMPARE(m.window->nodesPanel()->selectedNodes(), QStringList{QStringLiteral("app02.example.com")}); // still marked open
+        QCOMPARE(UiTest::part<NodesPanel>(m.window)->selectedNodes(), QStringList{QStringLiteral("app02.example.com")}); // still marked open
         answer = MainWindow::Answer::Accept;
         QVERIFY(openNodeFromList(QStringLiteral("db02.example.com")));
-        QCOMPARE(m.window->factsDocument()->node(), QStringLiteral("db02.example.com"));
+        QCOMPARE(UiTest::part<FactsDocument>(m.window)->node(), QStringLiteral("db02.example.com"));
         const hiera::NodeLibrary after = hiera::NodeLibrary::load(m_export.toStdString());
         QCOMPARE(hiera::toJson(after.find("app02.example.com")->facts()), std::string(R"({"role":"web","env":"staging"})"));
         QCOMPARE(hiera::toJson(member(after.find("db02.example.com")->facts(), "role")), std::string("\"db\""));
@@ -203,7 +204,7 @@ private Q_SLOTS:
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
         openLibrary(m_export);
         QVERIFY(openNodeFromList(QStringLiteral("app02.example.com")));
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
         const QString autosave = m.window->autosaveFile();
         QTRY_VERIFY(QFileInfo::exists(autosave));
         QTRY_VERIFY(UiTest::readFile(autosave).contains("env: staging"));
@@ -213,7 +214,7 @@ private Q_SLOTS:
         QCOMPARE(QFileInfo(entry->factsPath).canonicalFilePath(), QFileInfo(m_export).canonicalFilePath());
 
         // A crash: the window goes away without asking.
-        QTRY_VERIFY(!m.window->fleetRunner()->isBusy());
+        QTRY_VERIFY(!UiTest::part<FleetRunner>(m.window)->isBusy());
         m.testers.clear();
         m.window.reset();
         QVERIFY(QFileInfo::exists(autosave));
@@ -226,12 +227,12 @@ private Q_SLOTS:
         QVERIFY(m.window->openHierarchy(m.demoPath(QStringLiteral("hiera.yaml"))));
         QTRY_VERIFY_WITH_TIMEOUT(!asked.isEmpty(), WindowFixture::timeoutMs);
         QVERIFY2(asked.first().contains(QLatin1String("app02.example.com (in factsets.json)")), qPrintable(asked.first()));
-        FactsDocument* doc = m.window->factsDocument();
+        FactsDocument* doc = UiTest::part<FactsDocument>(m.window);
         QTRY_COMPARE(doc->node(), QStringLiteral("app02.example.com"));
         QCOMPARE(QFileInfo(doc->path()).canonicalFilePath(), QFileInfo(m_export).canonicalFilePath());
         QVERIFY(m.window->isWindowModified());
         QVERIFY(m.window->windowTitle().startsWith(QLatin1String("app02.example.com (in factsets.json)")));
-        QCOMPARE(m.window->factModel()->indexForKeyPath(QStringLiteral("facts.env")).siblingAtColumn(FactTreeModel::ValueColumn).data().toString(),
+        QCOMPARE(UiTest::part<FactsDocument>(m.window)->model()->indexForKeyPath(QStringLiteral("facts.env")).siblingAtColumn(FactTreeModel::ValueColumn).data().toString(),
             QStringLiteral("staging"));
 
         QVERIFY(doc->save());
@@ -249,8 +250,8 @@ private Q_SLOTS:
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
         openLibrary(m_export);
         QVERIFY(openNodeFromList(QStringLiteral("db02.example.com")));
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("cache")));
-        FactsDocument* doc = m.window->factsDocument();
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("cache")));
+        FactsDocument* doc = UiTest::part<FactsDocument>(m.window);
 
         // Another tool rewrote the export: app02's new facts stay, db02's entry takes the edit.
         QByteArray changed = QByteArray(exportText).replace(R"({"name": "env", "value": "production"}]})",
@@ -265,7 +266,7 @@ private Q_SLOTS:
 
         // A second save with nothing changed elsewhere asks nothing either (the facts written are what
         // the next save compares with, floats and big integers included).
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("cache2")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("cache2")));
         QVERIFY(doc->save());
         QVERIFY(m.questions.isEmpty());
 
@@ -276,7 +277,7 @@ private Q_SLOTS:
         const auto external = hiera::replacePuppetDBFacts(hiera::readFile(exportPath), exportPath, "db02.example.com", theirs);
         QVERIFY(external);
         QVERIFY(UiTest::writeFile(m_export, QByteArray::fromStdString(*external)));
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("mine")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("mine")));
         QVERIFY(!doc->save()); // the fixture answers Discard: not Overwrite
         QCOMPARE(m.questions.size(), 1);
         QVERIFY2(m.questions.first().contains(QLatin1String("db02.example.com")) && m.questions.first().contains(QLatin1String("changed on disk")),
@@ -292,18 +293,18 @@ private Q_SLOTS:
         QVERIFY(!library.find("db02.example.com")->facts().asHash().find(std::string_view("team")));
 
         // db02 left the export.
-        QVERIFY(m.window->factModel()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("queue")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("queue")));
         const QByteArray withoutDb02 = R"([{"certname": "app02.example.com", "facts": [{"name": "role", "value": "web"}]}])";
         QVERIFY(UiTest::writeFile(m_export, withoutDb02));
         QVERIFY(!doc->save());
-        MessageBanner* banner = m.window->factBanner();
+        MessageBanner* banner = UiTest::part<FactsPanel>(m.window)->banner();
         QCOMPARE(banner->kind(), MessageBanner::Kind::Error);
         QVERIFY2(banner->text().contains(QDir::toNativeSeparators(m_export)) && banner->text().contains(QLatin1String("db02.example.com"))
                 && !banner->text().contains(QLatin1Char('\n')),
             qPrintable(banner->text()));
         QCOMPARE(UiTest::readFile(m_export), withoutDb02);
         QVERIFY(m.window->isWindowModified());
-        QCOMPARE(m.window->factModel()->indexForKeyPath(QStringLiteral("facts.role")).siblingAtColumn(FactTreeModel::ValueColumn).data().toString(),
+        QCOMPARE(UiTest::part<FactsDocument>(m.window)->model()->indexForKeyPath(QStringLiteral("facts.role")).siblingAtColumn(FactTreeModel::ValueColumn).data().toString(),
             QStringLiteral("queue"));
 
         // The export no longer parses: file:line:column, nothing written.
@@ -326,15 +327,15 @@ private Q_SLOTS:
 private:
     void openLibrary(const QString& path)
     {
-        QSignalSpy loaded(m.window->fleetRunner(), &FleetRunner::libraryLoaded);
-        m.window->nodesPanel()->openLibrary(path);
+        QSignalSpy loaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
+        UiTest::part<NodesPanel>(m.window)->openLibrary(path);
         QVERIFY(loaded.wait(WindowFixture::timeoutMs));
     }
 
     // Double-clicks the node in the Nodes panel; true once its facts are in.
     bool openNodeFromList(const QString& name)
     {
-        NodesPanel* panel = m.window->nodesPanel();
+        NodesPanel* panel = UiTest::part<NodesPanel>(m.window);
         for (int row = 0; row < panel->proxy()->rowCount(); ++row) {
             const QModelIndex index = panel->proxy()->index(row, 0);
             if (index.data().toString() != name)
@@ -352,13 +353,13 @@ private:
 
     std::string fleetKey() const
     {
-        const FleetResultPtr r = m.window->fleetPanel()->model()->result();
-        return r && !m.window->fleetRunner()->isBusy() ? r->key : std::string();
+        const FleetResultPtr r = UiTest::part<FleetPanel>(m.window)->model()->result();
+        return r && !UiTest::part<FleetRunner>(m.window)->isBusy() ? r->key : std::string();
     }
 
     std::string fleetValue(const std::string& node) const
     {
-        const FleetResultPtr r = m.window->fleetPanel()->model()->result();
+        const FleetResultPtr r = UiTest::part<FleetPanel>(m.window)->model()->result();
         for (const hiera::FleetNodeResult& n : r->nodes) {
             if (n.name == node)
                 return n.status == hiera::LookupResult::Status::Found ? hiera::toJson(n.value) : std::string("<not found>");
@@ -368,7 +369,7 @@ private:
 
     QModelIndex fleetIndex(const std::string& node) const
     {
-        const FleetModel* model = m.window->fleetPanel()->model();
+        const FleetModel* model = UiTest::part<FleetPanel>(m.window)->model();
         for (int g = 0; g < model->rowCount(); ++g) {
             const QModelIndex group = model->index(g, 0);
             for (int n = 0; n < model->rowCount(group); ++n) {

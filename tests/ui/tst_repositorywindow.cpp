@@ -16,6 +16,7 @@
 #include "window/repositorymenu.h"
 #include "models/secretmask.h"
 #include "models/valuetreemodel.h"
+#include "windowparts.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -73,9 +74,9 @@ private Q_SLOTS:
     {
         m_window = std::make_unique<MainWindow>();
         m_testers.clear();
-        for (QAbstractItemModel* model : std::initializer_list<QAbstractItemModel*> { m_window->hierarchyModel(),
-                 m_window->valueModel(), m_window->rootValueModel(), m_window->contributionModel(),
-                 m_window->explanationModel(), m_window->explanationProxy() }) {
+        for (QAbstractItemModel* model : std::initializer_list<QAbstractItemModel*> { UiTest::part<HierarchyPanel>(m_window)->model(),
+                 UiTest::part<AnswerPanel>(m_window)->valueModel(), UiTest::part<AnswerPanel>(m_window)->rootValueModel(), UiTest::part<TracePanel>(m_window)->contributionModel(),
+                 UiTest::part<TracePanel>(m_window)->explanationModel(), UiTest::part<TracePanel>(m_window)->explanationProxy() }) {
             m_testers.push_back(std::make_unique<QAbstractItemModelTester>(
                 model, QAbstractItemModelTester::FailureReportingMode::QtTest));
         }
@@ -85,7 +86,7 @@ private Q_SLOTS:
 
     void cleanup()
     {
-        QTRY_VERIFY(!m_window->runner()->isBusy());
+        QTRY_VERIFY(!UiTest::part<LookupRunner>(m_window)->isBusy());
         m_testers.clear();
         m_window.reset();
     }
@@ -109,26 +110,26 @@ private Q_SLOTS:
         QCOMPARE(m_window->hieraYamlPath(), m_repo.filePath(QStringLiteral("hiera.yaml")));
 
         // The layers, in search order, the broken module in error.
-        HierarchyModel* hierarchy = m_window->hierarchyModel();
+        HierarchyModel* hierarchy = UiTest::part<HierarchyPanel>(m_window)->model();
         QTRY_VERIFY_WITH_TIMEOUT(hierarchy->rowCount() == 3, timeoutMs);
         QCOMPARE(hierarchy->index(0, 0).data().toString(), QStringLiteral("environment layer"));
         QCOMPARE(hierarchy->index(2, 0).data().toString(), QStringLiteral("module ntp layer"));
         QVERIFY(hierarchy->index(1, HierarchyModel::StatusColumn).data().toString().startsWith(QStringLiteral("failed")));
         // What discovery warned about (the Hiera 3 module left out), in the hierarchy's banner.
-        MessageBanner* banner = m_window->hierarchyPanel()->banner();
+        MessageBanner* banner = UiTest::part<HierarchyPanel>(m_window)->banner();
         QCOMPARE(banner->kind(), MessageBanner::Kind::Warning);
         QVERIFY(banner->isVisible());
         QVERIFY(banner->text().contains(QStringLiteral("old")));
         // ... once: closed, a reload of the same repository does not bring it back.
         banner->clearMessage();
-        QSignalSpy reloaded(m_window->runner(), &LookupRunner::engineLoaded);
-        m_window->runner()->load(m_window->hieraYamlPath());
+        QSignalSpy reloaded(UiTest::part<LookupRunner>(m_window), &LookupRunner::engineLoaded);
+        UiTest::part<LookupRunner>(m_window)->load(m_window->hieraYamlPath());
         QVERIFY(reloaded.wait(timeoutMs));
         QVERIFY(banner->text().isEmpty());
 
         // A module's key, and $environment's default.
         lookUp(QStringLiteral("ntp::servers"));
-        QCOMPARE(m_window->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
+        QCOMPARE(UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
             QStringLiteral("[2 items]"));
         lookUp(QStringLiteral("env_name"));
         QCOMPARE(valueText(), QStringLiteral("production data"));
@@ -174,44 +175,44 @@ private Q_SLOTS:
         openRepository();
         lookUp(QStringLiteral("env_name"));
         QCOMPARE(valueText(), QStringLiteral("production data"));
-        QSignalSpy loaded(m_window->runner(), &LookupRunner::engineLoaded);
-        m_window->repositoryMenu()->setEnvironment(QStringLiteral("staging"), {});
+        QSignalSpy loaded(UiTest::part<LookupRunner>(m_window), &LookupRunner::engineLoaded);
+        UiTest::part<RepositoryMenu>(m_window)->setEnvironment(QStringLiteral("staging"), {});
         QVERIFY(loaded.wait(timeoutMs));
-        QCOMPARE(m_window->runner()->environmentName(), QStringLiteral("staging"));
+        QCOMPARE(UiTest::part<LookupRunner>(m_window)->environmentName(), QStringLiteral("staging"));
         QTRY_COMPARE_WITH_TIMEOUT(valueText(), QStringLiteral("staging data"), timeoutMs);
         // Remembered for this repository.
         QCOMPARE(RepositoryOptions::read(m_repo.path()).environment, QStringLiteral("staging"));
-        m_window->repositoryMenu()->setEnvironment({}, {});
+        UiTest::part<RepositoryMenu>(m_window)->setEnvironment({}, {});
         QCOMPARE(RepositoryOptions::read(m_repo.path()).environment, QStringLiteral("production"));
         QTRY_COMPARE_WITH_TIMEOUT(valueText(), QStringLiteral("production data"), timeoutMs);
     }
 
     void skipModeIsAToggleAndPersisted()
     {
-        QAction* skip = m_window->repositoryMenu()->skipUnsupportedAction();
+        QAction* skip = UiTest::part<RepositoryMenu>(m_window)->skipUnsupportedAction();
         QVERIFY(skip->isCheckable());
         QVERIFY(skip->isChecked()); // on by default in the explorer
-        QVERIFY(m_window->menuBar()->actions().contains(m_window->repositoryMenu()->menu()->menuAction()));
+        QVERIFY(m_window->menuBar()->actions().contains(UiTest::part<RepositoryMenu>(m_window)->menu()->menuAction()));
         openRepository();
         lookUp(QStringLiteral("greeting"));
         QCOMPARE(valueText(), QStringLiteral("hello"));
         // The skip shows on the level, and the answer says it in its banner.
-        QVERIFY(m_window->answerBanner()->text().contains(QStringLiteral("hiera_vault")));
-        QCOMPARE(m_window->answerBanner()->kind(), MessageBanner::Kind::Warning);
+        QVERIFY(UiTest::part<AnswerPanel>(m_window)->banner()->text().contains(QStringLiteral("hiera_vault")));
+        QCOMPARE(UiTest::part<AnswerPanel>(m_window)->banner()->kind(), MessageBanner::Kind::Warning);
         QVERIFY(vaultStatus().endsWith(QStringLiteral("(skipped)")));
 
-        QSignalSpy loaded(m_window->runner(), &LookupRunner::engineLoaded);
+        QSignalSpy loaded(UiTest::part<LookupRunner>(m_window), &LookupRunner::engineLoaded);
         skip->trigger();
         QVERIFY(loaded.wait(timeoutMs));
-        QVERIFY(!m_window->runner()->engine()->options().skipUnsupportedLevels);
+        QVERIFY(!UiTest::part<LookupRunner>(m_window)->engine()->options().skipUnsupportedLevels);
         QVERIFY(!QSettings().value(QStringLiteral("lookup/skipUnsupportedLevels")).toBool());
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->answerBanner()->kind(), MessageBanner::Kind::Error, timeoutMs);
-        QVERIFY(m_window->answerBanner()->text().contains(QStringLiteral("hiera_vault")));
+        QTRY_COMPARE_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->banner()->kind(), MessageBanner::Kind::Error, timeoutMs);
+        QVERIFY(UiTest::part<AnswerPanel>(m_window)->banner()->text().contains(QStringLiteral("hiera_vault")));
         QTRY_VERIFY_WITH_TIMEOUT(vaultStatus().startsWith(QStringLiteral("not run: ")) && !vaultStatus().endsWith(QStringLiteral("(skipped)")), timeoutMs);
 
         // A new window starts the way the user left it; back to the default for the other tests.
         MainWindow other;
-        QVERIFY(!other.repositoryMenu()->skipUnsupportedAction()->isChecked());
+        QVERIFY(!UiTest::part<RepositoryMenu>(other)->skipUnsupportedAction()->isChecked());
         skip->trigger();
         QVERIFY(loaded.wait(timeoutMs));
         QVERIFY(QSettings().value(QStringLiteral("lookup/skipUnsupportedLevels")).toBool());
@@ -222,52 +223,52 @@ private Q_SLOTS:
         openRepository();
         // Without a key: shown as encrypted, the ENC[...] as written in the tooltip.
         lookUp(QStringLiteral("string_form"));
-        const QModelIndex encrypted = m_window->valueModel()->index(0, ValueTreeModel::ValueColumn);
+        const QModelIndex encrypted = UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn);
         QCOMPARE(encrypted.data().toString(), QStringLiteral("encrypted (no key)"));
         QVERIFY(encrypted.data(Qt::ToolTipRole).toString().contains(QStringLiteral("ENC[PKCS7,")));
         QVERIFY(!encrypted.data(Qt::DecorationRole).value<QIcon>().isNull());
 
         // A key chosen for this repository: remembered (its path), values decrypted but masked.
-        QSignalSpy loaded(m_window->runner(), &LookupRunner::engineLoaded);
-        m_window->repositoryMenu()->setPrivateKey(UiTest::eyamlTestKey());
+        QSignalSpy loaded(UiTest::part<LookupRunner>(m_window), &LookupRunner::engineLoaded);
+        UiTest::part<RepositoryMenu>(m_window)->setPrivateKey(UiTest::eyamlTestKey());
         QVERIFY(loaded.wait(timeoutMs));
         QCOMPARE(RepositoryOptions::read(m_repo.path()).eyamlPrivateKey, UiTest::eyamlTestKey());
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->lastOutcome() && m_window->lastOutcome()->secretsMasked, timeoutMs);
-        QTRY_VERIFY(!m_window->runner()->isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->outcome() && UiTest::part<AnswerPanel>(m_window)->outcome()->secretsMasked, timeoutMs);
+        QTRY_VERIFY(!UiTest::part<LookupRunner>(m_window)->isBusy());
         const QString plaintext = QString::fromUtf8(UiTest::eyamlPlaintext());
-        const QModelIndex value = m_window->valueModel()->index(0, ValueTreeModel::ValueColumn);
+        const QModelIndex value = UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn);
         QCOMPARE(value.data().toString(), SecretMask::maskText());
         QVERIFY(value.data(HieraRoles::SecretRole).toBool());
         QVERIFY(!value.data(Qt::DecorationRole).value<QIcon>().isNull()); // the lock
         QVERIFY(!shownAnywhere(plaintext));
-        QVERIFY(m_window->answerYaml().contains(SecretMask::maskText()));
+        QVERIFY(UiTest::part<AnswerPanel>(m_window)->yaml().contains(SecretMask::maskText()));
         // The contribution row of the eyaml file says which file won, its value masked too.
         bool maskedRow = false;
-        for (int row = 0; row < m_window->contributionModel()->rowCount(); ++row) {
-            const QModelIndex index = m_window->contributionModel()->index(row, ContributionModel::ValueColumn);
+        for (int row = 0; row < UiTest::part<TracePanel>(m_window)->contributionModel()->rowCount(); ++row) {
+            const QModelIndex index = UiTest::part<TracePanel>(m_window)->contributionModel()->index(row, ContributionModel::ValueColumn);
             maskedRow = maskedRow || (index.data(HieraRoles::SecretRole).toBool() && index.data().toString().contains(SecretMask::maskText()));
         }
         QVERIFY(maskedRow);
 
         // Reveal Secrets (off by default, not persisted): the plaintext everywhere; off again: masked.
-        QAction* reveal = m_window->repositoryMenu()->revealSecretsAction();
+        QAction* reveal = UiTest::part<RepositoryMenu>(m_window)->revealSecretsAction();
         QVERIFY(reveal->isCheckable() && !reveal->isChecked());
         reveal->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
+        QTRY_COMPARE_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
             plaintext, timeoutMs);
-        QVERIFY(m_window->answerYaml().contains(plaintext));
+        QVERIFY(UiTest::part<AnswerPanel>(m_window)->yaml().contains(plaintext));
         QVERIFY(explainText().contains(plaintext));
         reveal->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
+        QTRY_COMPARE_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
             SecretMask::maskText(), timeoutMs);
         QVERIFY(!shownAnywhere(plaintext));
         QVERIFY(!QSettings().allKeys().join(QLatin1Char(' ')).contains(QStringLiteral("reveal"), Qt::CaseInsensitive));
 
         // A new window masks again, and finds the key remembered for the repository.
-        m_window->repositoryMenu()->setPrivateKey({});
+        UiTest::part<RepositoryMenu>(m_window)->setPrivateKey({});
         QVERIFY(loaded.wait(timeoutMs));
         QVERIFY(RepositoryOptions::read(m_repo.path()).eyamlPrivateKey.isEmpty());
-        QVERIFY(m_window->runner()->engine()->options().eyamlPrivateKey.empty());
+        QVERIFY(UiTest::part<LookupRunner>(m_window)->engine()->options().eyamlPrivateKey.empty());
     }
 
     void demoKeyIsOptional()
@@ -278,7 +279,7 @@ private Q_SLOTS:
         const QString demo = QStringLiteral(HIERA_DEMO_DIR "/hiera.yaml");
         const QString demoKey = QStringLiteral(HIERA_DEMO_DIR "/keys/private_key.pkcs7.pem");
         QCOMPARE(RepositoryMenu::demoPrivateKey(demo), QFileInfo::exists(demoKey) ? demoKey : QString());
-        QCOMPARE(m_window->repositoryMenu()->optionsFor(demo).eyamlPrivateKey,
+        QCOMPARE(UiTest::part<RepositoryMenu>(m_window)->optionsFor(demo).eyamlPrivateKey,
             QFileInfo::exists(demoKey) ? demoKey : QString());
     }
 
@@ -293,19 +294,19 @@ private:
     void lookUp(const QString& key)
     {
         m_window->setKey(key);
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->lastOutcome() && m_window->lastOutcome()->request.key == key.toStdString()
-                && !m_window->runner()->isBusy(),
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->outcome() && UiTest::part<AnswerPanel>(m_window)->outcome()->request.key == key.toStdString()
+                && !UiTest::part<LookupRunner>(m_window)->isBusy(),
             timeoutMs);
     }
 
     QString valueText() const
     {
-        return m_window->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString();
+        return UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString();
     }
 
     QString vaultStatus() const
     {
-        HierarchyModel* model = m_window->hierarchyModel();
+        HierarchyModel* model = UiTest::part<HierarchyPanel>(m_window)->model();
         return model->index(2, HierarchyModel::StatusColumn, model->index(0, 0)).data().toString();
     }
 
@@ -321,13 +322,13 @@ private:
     bool shownAnywhere(const QString& plaintext) const
     {
         for (const QAbstractItemModel* model : std::initializer_list<const QAbstractItemModel*> {
-                 m_window->valueModel(), m_window->rootValueModel(), m_window->contributionModel(),
-                 m_window->explanationModel() }) {
+                 UiTest::part<AnswerPanel>(m_window)->valueModel(), UiTest::part<AnswerPanel>(m_window)->rootValueModel(), UiTest::part<TracePanel>(m_window)->contributionModel(),
+                 UiTest::part<TracePanel>(m_window)->explanationModel() }) {
             if (anyContains(allTexts(model), plaintext))
                 return true;
         }
-        return m_window->answerYaml().contains(plaintext) || explainText().contains(plaintext)
-            || m_window->summaryText().contains(plaintext) || m_window->answerBanner()->text().contains(plaintext);
+        return UiTest::part<AnswerPanel>(m_window)->yaml().contains(plaintext) || explainText().contains(plaintext)
+            || UiTest::part<AnswerPanel>(m_window)->summaryText().contains(plaintext) || UiTest::part<AnswerPanel>(m_window)->banner()->text().contains(plaintext);
     }
 
     QTemporaryDir m_repo;

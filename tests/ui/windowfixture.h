@@ -8,6 +8,7 @@
 #include "jobs/lookuprunner.h"
 #include "window/mainwindow.h"
 #include "uitestutils.h"
+#include "windowparts.h"
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
@@ -55,7 +56,7 @@ public:
             Q_UNUSED(question)
             return MainWindow::Answer::Discard;
         });
-        window->factsDocument()->setSavePathPrompt([this](const QString&, FactsDocument::SaveKind kind) {
+        UiTest::part<FactsDocument>(window)->setSavePathPrompt([this](const QString&, FactsDocument::SaveKind kind) {
             promptedKinds << kind;
             return savePaths.isEmpty() ? QString() : savePaths.takeFirst();
         });
@@ -66,8 +67,8 @@ public:
     {
         if (!window)
             return;
-        QTRY_VERIFY(!window->runner()->isBusy());
-        window->undoStack()->setClean();
+        QTRY_VERIFY(!UiTest::part<LookupRunner>(window)->isBusy());
+        UiTest::part<FactsDocument>(window)->undoStack()->setClean();
         testers.clear();
         window.reset();
     }
@@ -94,8 +95,8 @@ public:
     {
         return QTest::qWaitFor(
             [&] {
-                return window->lastOutcome() && window->lastOutcome()->request.key == key.toStdString()
-                    && !window->runner()->isBusy();
+                return UiTest::part<AnswerPanel>(window)->outcome() && UiTest::part<AnswerPanel>(window)->outcome()->request.key == key.toStdString()
+                    && !UiTest::part<LookupRunner>(window)->isBusy();
             },
             timeoutMs);
     }

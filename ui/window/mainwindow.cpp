@@ -190,7 +190,7 @@ void MainWindow::createPanels()
     });
     connect(m_answerPanel, &AnswerPanel::answerShown, this, [this] {
         // No answer, no file of it: the previous key's file must not stay as if it were this one's.
-        if (const LookupOutcomePtr outcome = lastOutcome(); outcome && !outcome->result.found())
+        if (const LookupOutcomePtr outcome = m_answerPanel->outcome(); outcome && !outcome->result.found())
             m_sourceViewer->clear();
     });
     connect(m_fileSync, &DataFileSync::dataInvalidated, m_scheduler, &LookupScheduler::refresh);
@@ -399,7 +399,7 @@ void MainWindow::writeSettings() const
     settings.setValue(QStringLiteral("window/state"), saveState());
     if (auto* splitter = findChild<QSplitter*>(QStringLiteral("answerSplitter")))
         settings.setValue(QStringLiteral("window/answerSplitter"), splitter->saveState());
-    settings.setValue(keyHistoryKey, keyHistory());
+    settings.setValue(keyHistoryKey, m_lookupBar->history());
 }
 
 void MainWindow::addRecent(const QString& settingsKey, const QString& path)
@@ -551,7 +551,7 @@ bool MainWindow::openDemo()
 {
     const QString hieraYaml = Demo::hieraYaml();
     if (hieraYaml.isEmpty()) {
-        answerBanner()->showMessage(MessageBanner::Kind::Warning,
+        m_answerPanel->banner()->showMessage(MessageBanner::Kind::Warning,
             tr("The demo hierarchy is not installed. Open a hiera.yaml with File ▸ Open."));
         return false;
     }
@@ -674,7 +674,7 @@ void MainWindow::exportFactsDialog()
 ExplanationReport MainWindow::explanationReport() const
 {
     ExplanationReport report;
-    report.outcome = lastOutcome();
+    report.outcome = m_answerPanel->outcome();
     report.overrides = m_overridesPanel->model()->result();
     report.hieraYaml = m_hieraYaml;
     report.factsFile = m_facts->path();
@@ -684,12 +684,12 @@ ExplanationReport MainWindow::explanationReport() const
 
 void MainWindow::exportExplanationDialog()
 {
-    if (!lastOutcome())
+    if (!m_answerPanel->outcome())
         return;
     // A name that says what it is (profile--ntp-web01.example.com.md), in the folder used last time.
     // The format is the one used last time.
     QString filter = ExplanationReport::lastFilter();
-    const QString name = ExplanationReport::suggestedFileName(lastOutcome()->request.key, m_facts->path(), filter);
+    const QString name = ExplanationReport::suggestedFileName(m_answerPanel->outcome()->request.key, m_facts->path(), filter);
     QString path = QFileDialog::getSaveFileName(this, tr("Export explanation"), QDir(ReportExport::lastFolder()).filePath(name),
                                                 ExplanationReport::fileFilters(), &filter);
     if (path.isEmpty())
@@ -698,7 +698,7 @@ void MainWindow::exportExplanationDialog()
     ReportExport::rememberFolder(path);
     QString error;
     if (!explanationReport().save(path, &error)) {
-        answerBanner()->showMessage(MessageBanner::Kind::Error, error);
+        m_answerPanel->banner()->showMessage(MessageBanner::Kind::Error, error);
         return;
     }
     ExplanationReport::rememberFormat(path);
@@ -707,7 +707,7 @@ void MainWindow::exportExplanationDialog()
 
 void MainWindow::printExplanationDialog()
 {
-    if (!lastOutcome())
+    if (!m_answerPanel->outcome())
         return;
     QPrinter printer;
     QPrintDialog dialog(&printer, this);
@@ -872,27 +872,7 @@ void MainWindow::resetLayout()
 // ---------------------------------------------------------------------------------------------------
 // The parts, for tests and main.cpp
 
-DataFileWatcher* MainWindow::fileWatcher() const { return m_fileSync->watcher(); }
-FactTreeModel* MainWindow::factModel() const { return m_facts->model(); }
-QUndoStack* MainWindow::undoStack() const { return m_facts->undoStack(); }
-HierarchyModel* MainWindow::hierarchyModel() const { return m_hierarchyPanel->model(); }
-ValueTreeModel* MainWindow::valueModel() const { return m_answerPanel->valueModel(); }
-ValueTreeModel* MainWindow::rootValueModel() const { return m_answerPanel->rootValueModel(); }
-ContributionModel* MainWindow::contributionModel() const { return m_tracePanel->contributionModel(); }
-ExplanationModel* MainWindow::explanationModel() const { return m_tracePanel->explanationModel(); }
-QSortFilterProxyModel* MainWindow::explanationProxy() const { return m_tracePanel->explanationProxy(); }
-QLineEdit* MainWindow::keyEdit() const { return m_lookupBar->keyEdit(); }
-QTreeView* MainWindow::factView() const { return m_factsPanel->view(); }
-QTreeView* MainWindow::valueView() const { return m_answerPanel->valueView(); }
-QTableView* MainWindow::contributionView() const { return m_tracePanel->contributionView(); }
-MessageBanner* MainWindow::answerBanner() const { return m_answerPanel->banner(); }
-MessageBanner* MainWindow::factBanner() const { return m_factsPanel->banner(); }
-MessageBanner* MainWindow::hierarchyBanner() const { return m_hierarchyPanel->banner(); }
 QString MainWindow::factsStatusText() const { return m_factsLabel->fullText(); }
-QString MainWindow::answerYaml() const { return m_answerPanel->yaml(); }
-QString MainWindow::summaryText() const { return m_answerPanel->summaryText(); }
-QStringList MainWindow::keyHistory() const { return m_lookupBar->history(); }
-LookupOutcomePtr MainWindow::lastOutcome() const { return m_answerPanel->outcome(); }
 QString MainWindow::factsPath() const { return m_facts->path(); }
 bool MainWindow::isReadingFacts() const { return m_facts->isReading(); }
 bool MainWindow::saveFactsTo(const QString& path, bool factsOnly) { return m_facts->saveTo(path, factsOnly); }

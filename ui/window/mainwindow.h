@@ -16,24 +16,17 @@ class AllKeysPanel;
 class AnswerPanel;
 class NodeDiffPanel;
 class NodeReportRunner;
-class ContributionModel;
 class DataFileSync;
-class DataFileWatcher;
-class ExplanationModel;
-class FactTreeModel;
 class FactsPanel;
-class HierarchyModel;
 class HelpGuide;
 class HierarchyPanel;
 class OverridesPanel;
 class LookupBar;
 class LookupRunner;
 class LookupScheduler;
-class MessageBanner;
 class RepositoryMenu;
 class SourceViewer;
 class TracePanel;
-class ValueTreeModel;
 class ElidedLabel;
 class QDockWidget;
 class FleetPanel;
@@ -42,10 +35,6 @@ class NodesPanel;
 class QLabel;
 class QLineEdit;
 class QMenu;
-class QSortFilterProxyModel;
-class QTableView;
-class QTreeView;
-class QUndoStack;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -91,45 +80,9 @@ public:
     // Decides what a dropped or command-line file is: a hiera.yaml (version 5 with a hierarchy) or facts.
     static bool looksLikeHieraYaml(const QString& path);
 
-    // The parts, for tests and main.cpp.
-    LookupRunner* runner() const { return m_runner; }
-    FactsDocument* factsDocument() const { return m_facts; }
-    LookupBar* lookupBar() const { return m_lookupBar; }
-    AnswerPanel* answerPanel() const { return m_answerPanel; }
-    TracePanel* tracePanel() const { return m_tracePanel; }
-    FactsPanel* factsPanel() const { return m_factsPanel; }
-    HierarchyPanel* hierarchyPanel() const { return m_hierarchyPanel; }
-    NodesPanel* nodesPanel() const { return m_nodesPanel; }
-    FleetPanel* fleetPanel() const { return m_fleetPanel; }
-    AllKeysPanel* allKeysPanel() const { return m_allKeysPanel; }
-    NodeDiffPanel* nodeDiffPanel() const { return m_nodeDiffPanel; }
-    NodeReportRunner* reportRunner() const { return m_reports; }
-    FleetRunner* fleetRunner() const { return m_fleet; }
-    SourceViewer* sourceViewer() const { return m_sourceViewer; }
-    OverridesPanel* overridesPanel() const { return m_overridesPanel; }
-    HelpGuide* helpGuide() const { return m_helpGuide; } // null until F1 first asked for it
-    RepositoryMenu* repositoryMenu() const { return m_repositoryMenu; }
-    DataFileWatcher* fileWatcher() const;
-    FactTreeModel* factModel() const;
-    QUndoStack* undoStack() const;
-    HierarchyModel* hierarchyModel() const;
-    ValueTreeModel* valueModel() const;
-    ValueTreeModel* rootValueModel() const;
-    ContributionModel* contributionModel() const;
-    ExplanationModel* explanationModel() const;
-    QSortFilterProxyModel* explanationProxy() const;
-    QLineEdit* keyEdit() const;
-    QTreeView* factView() const;
-    QTreeView* valueView() const;
-    QTableView* contributionView() const;
-    MessageBanner* answerBanner() const;
-    MessageBanner* factBanner() const;
-    MessageBanner* hierarchyBanner() const;
-    QString factsStatusText() const; // the status bar's "Facts: …"
-    QString answerYaml() const;
-    QString summaryText() const;
-    QStringList keyHistory() const;
-    LookupOutcomePtr lastOutcome() const;
+    // The status bar's "Facts: …". Tests reach the panels and runners themselves (tests/ui/windowparts.h):
+    // the window has no getters for its parts.
+    QString factsStatusText() const;
     QString hieraYamlPath() const { return m_hieraYaml; }
     QString factsPath() const;
     // Unsaved fact edits are written to this file (FactsAutosave) a moment after each edit and every
