@@ -13,7 +13,7 @@ build=${HIERA_BUILD_DIR:-$here/build}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 packages=(cmake ninja-build g++ pkg-config python3 libyaml-cpp-dev libonig-dev libssl-dev qt6-base-dev qt6-base-dev-tools libgl-dev
-          libgoogle-perftools-dev clang libclang-rt-14-dev
+          libgoogle-perftools-dev clang libclang-rt-14-dev clang-format
           dpkg-dev file desktop-file-utils appstream)
 
 deps() {
