@@ -150,8 +150,8 @@ int warm(const fs::path& fixture, int repeat, bool rows, const std::string& pref
         plain.push_back(perLookupUs(repeat / 5 + 1, hiera::LookupRequest{}));
         traced.push_back(perLookupUs(repeat / 20 + 1, explain));
         if (rows)
-            std::cout << prefix << "_row\t" << row[1] << "\t" << (row.size() > 2 ? row[2] : std::string()) << "\t" << plain.back() << "\t"
-                      << traced.back() << "\n";
+            std::cout << prefix << "_row\t" << row[1] << "\t" << (row.size() > 2 ? row[2] : std::string()) << "\t"
+                      << plain.back() << "\t" << traced.back() << "\n";
     }
     std::cout << prefix << "_rows=" << plain.size() << "\n"
               << prefix << "_us_median=" << median(plain) << "\n"
@@ -288,12 +288,13 @@ int fleetLibrary(const fs::path& fixture, const std::string& key, int threads)
     const double factsMiB = static_cast<double>(library.factBytes()) / (1 << 20);
     const double peakMiB = static_cast<double>(peakKiB) / 1024;
     std::cout << "fleet_library_nodes=" << library.size() << "\nfleet_library_bad_files=" << library.errors().size()
-              << "\nfleet_library_threads=" << threads << "\nfleet_library_found=" << warm.count(hiera::LookupResult::Status::Found)
+              << "\nfleet_library_threads=" << threads
+              << "\nfleet_library_found=" << warm.count(hiera::LookupResult::Status::Found)
               << "\nfleet_library_errors=" << warm.count(hiera::LookupResult::Status::Error)
               << "\nfleet_library_groups=" << warm.groups.size() << "\nfleet_library_load_s=" << loadSeconds
               << "\nfleet_library_first_pass_s=" << firstSeconds << "\nfleet_library_cold_total_s=" << coldSeconds
-              << "\nfleet_library_warm_s=" << warmSeconds
-              << "\nfleet_library_warm_us_per_node=" << warmSeconds / static_cast<double>(std::max<std::size_t>(1, library.size())) * 1e6
+              << "\nfleet_library_warm_s=" << warmSeconds << "\nfleet_library_warm_us_per_node="
+              << warmSeconds / static_cast<double>(std::max<std::size_t>(1, library.size())) * 1e6
               << "\nfleet_library_load_peak_rss_mib=" << static_cast<double>(loadRssKiB) / 1024
               << "\nfleet_library_loaded_rss_mib=" << libraryRssMiB
               << "\nfleet_library_stored_mib=" << static_cast<double>(library.storedBytes()) / (1 << 20)
@@ -468,8 +469,8 @@ int diff(const fs::path& fixture, std::string nodeA, std::string nodeB, int pass
     std::size_t differing = 0;
     for (const std::string& k : keys) {
         const hiera::LookupResult x = ca.lookup(k), y = cb.lookup(k);
-        const bool same = x.status == y.status && x.value == y.value
-            && (!x.error || std::string(x.error->what()) == y.error->what());
+        const bool same =
+            x.status == y.status && x.value == y.value && (!x.error || std::string(x.error->what()) == y.error->what());
         differing += same ? 0 : 1;
     }
     if (differing != result.keys.size() || keys.size() != result.keysCompared) {
@@ -478,7 +479,8 @@ int diff(const fs::path& fixture, std::string nodeA, std::string nodeB, int pass
         return 2;
     }
     std::cout << "diff_nodes=" << nodeA << " " << nodeB << "\ndiff_ms_median=" << ms
-              << "\ndiff_keys_compared=" << result.keysCompared << "\ndiff_keys_differing=" << result.keys.size() << "\n";
+              << "\ndiff_keys_compared=" << result.keysCompared << "\ndiff_keys_differing=" << result.keys.size()
+              << "\n";
     return 0;
 }
 
@@ -500,7 +502,8 @@ int puppetdbSave(const fs::path& fixture, int count, int passes)
     const std::string text = hiera::toJson(hiera::Value(std::move(entries)), true);
     const std::string node = library.nodes()[n * 7 / 8].name; // towards the end: the scan reads most of it
     std::optional<hiera::PuppetDBFactset> found;
-    const double readMs = warmMedianMs(passes, [&] { found = hiera::findPuppetDBFactset(text, "factsets.json", node); });
+    const double readMs =
+        warmMedianMs(passes, [&] { found = hiera::findPuppetDBFactset(text, "factsets.json", node); });
     if (!found) {
         std::cerr << "hiera-bench: " << node << " not found in the export\n";
         return 2;
@@ -509,14 +512,14 @@ int puppetdbSave(const fs::path& fixture, int count, int passes)
     edited.mutableHash().set("bench_edit", hiera::Value(std::int64_t(1)));
     std::optional<std::string> written;
     hiera::Value previous;
-    const double saveMs = warmMedianMs(passes, [&] {
-        written = hiera::replacePuppetDBFacts(text, "factsets.json", node, edited, {}, &previous);
-    });
+    const double saveMs = warmMedianMs(
+        passes, [&] { written = hiera::replacePuppetDBFacts(text, "factsets.json", node, edited, {}, &previous); });
     if (!written || !(previous == found->facts)) {
         std::cerr << "hiera-bench: the save did not find the node's facts\n";
         return 2;
     }
-    std::cout << "puppetdb_export_nodes=" << n << "\npuppetdb_export_mib=" << static_cast<double>(text.size()) / (1 << 20)
+    std::cout << "puppetdb_export_nodes=" << n
+              << "\npuppetdb_export_mib=" << static_cast<double>(text.size()) / (1 << 20)
               << "\npuppetdb_read_node_ms_median=" << readMs << "\npuppetdb_save_node_ms_median=" << saveMs << "\n";
     return 0;
 }
@@ -560,9 +563,10 @@ int main(int argc, char** argv)
         std::cerr << "hiera-bench: " << e.what() << "\n";
         return 2;
     }
-    std::cerr << "usage: hiera-bench warm FIXTURE [--repeat N] [--rows] | fleet FIXTURE KEY [--threads N] | fleet-library "
-                 "FIXTURE KEY [--threads N] | load FIXTURE [--threads N] | warm-eyaml FIXTURE [--repeat N] "
-                 "[--rows] | all-keys FIXTURE [NODE] [--passes N] | diff FIXTURE [NODE_A NODE_B] [--passes N] | "
-                 "puppetdb-save FIXTURE [--nodes N] [--passes N]\n";
+    std::cerr
+        << "usage: hiera-bench warm FIXTURE [--repeat N] [--rows] | fleet FIXTURE KEY [--threads N] | fleet-library "
+           "FIXTURE KEY [--threads N] | load FIXTURE [--threads N] | warm-eyaml FIXTURE [--repeat N] "
+           "[--rows] | all-keys FIXTURE [NODE] [--passes N] | diff FIXTURE [NODE_A NODE_B] [--passes N] | "
+           "puppetdb-save FIXTURE [--nodes N] [--passes N]\n";
     return 2;
 }

@@ -2,10 +2,10 @@
 // a text, yaml-cpp must accept it too and emit exactly the same events, marks included. The input is
 // first brought to what parseData hands the reader: valid UTF-8, no NUL, no byte-order mark.
 
-#include "parse/blockyaml.h" // engine/src, through hiera::engine_internals
-#include "parse/scalarresolver.h"
 #include "../tests/support/yamleventlog.h"
 #include "fuzz_common.h"
+#include "parse/blockyaml.h" // engine/src, through hiera::engine_internals
+#include "parse/scalarresolver.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -24,6 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string expected = hiera::testing::yamlCppEvents(text, ok);
     if (!ok || expected != fast.text)
         fuzz::violated("the block reader and yaml-cpp disagree",
-                       "input:\n" + std::string(text) + "\n--- yaml-cpp:" + expected + "\n--- block reader:" + fast.text);
+                       "input:\n" + std::string(text) + "\n--- yaml-cpp:" + expected
+                           + "\n--- block reader:" + fast.text);
     return 0;
 }

@@ -151,7 +151,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         const fs::path expected = fs::absolute(fs::path(first) / layer.module / "hiera.yaml").lexically_normal();
         if (first.empty() || fs::path(layer.config.path) != expected)
-            fuzz::violated("a module layer not from the first folder holding it", layer.config.path + " / " + expected.string());
+            fuzz::violated("a module layer not from the first folder holding it",
+                           layer.config.path + " / " + expected.string());
     }
     try {
         auto engine = hiera::Engine::fromLayers(env.layers);

@@ -24,8 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (!facts.isHash())
         fuzz::violated("parseFacts returned a non-hash", facts.typeName());
-    const hiera::Value scopeTree = hiera::scopeFromFacts(facts, size % 2 ? "node.example.com" : "",
-                                                         hiera::makeHash({{"extra", hiera::Value(1)}}));
+    const hiera::Value scopeTree =
+        hiera::scopeFromFacts(facts, size % 2 ? "node.example.com" : "", hiera::makeHash({{"extra", hiera::Value(1)}}));
     if (!scopeTree.isHash() || !scopeTree.asHash().find("facts"))
         fuzz::violated("scopeFromFacts has no facts entry");
     const hiera::MapScope scope(scopeTree);

@@ -61,18 +61,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const hiera::Value decoded = store->value(cells[i]);
         if (hiera::rubyInspect(decoded) != hiera::rubyInspect(node.facts) || !(decoded == node.facts))
             fuzz::violated("the store changed the facts", hiera::rubyInspect(node.facts));
-        const hiera::detail::FactsScope scope(store, cells[i], {}, hiera::detail::FactsScope::certnameFor(node.facts, node.name),
-                                              extra);
+        const hiera::detail::FactsScope scope(store, cells[i], {},
+                                              hiera::detail::FactsScope::certnameFor(node.facts, node.name), extra);
         const hiera::MapScope expected(hiera::scopeFromFacts(node.facts, node.name, extra));
         auto check = [&](std::string_view ref) {
             if (shown(scope.lookup(ref)) != shown(expected.lookup(ref)))
                 fuzz::violated("FactsScope and scopeFromFacts disagree", std::string(ref));
         };
-        for (const char* ref : {"facts", "trusted", "trusted.certname", "::clientcert", "environment", "facts.os.family",
-                                "os.release.major", "facts.trusted.certname", "facts.environment"})
+        for (const char* ref : {"facts", "trusted", "trusted.certname", "::clientcert", "environment",
+                                "facts.os.family", "os.release.major", "facts.trusted.certname", "facts.environment"})
             check(ref);
-        for (const char* ref : {"trusted.'certname'", "trusted.0", "facts.0", "'facts'", "trusted.certname.x",
-                                "facts.a.0.b", "a.1"})
+        for (const char* ref :
+             {"trusted.'certname'", "trusted.0", "facts.0", "'facts'", "trusted.certname.x", "facts.a.0.b", "a.1"})
             check(ref);
         std::size_t n = 0;
         for (const auto& e : node.facts.asHash()) {

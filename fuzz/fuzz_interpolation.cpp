@@ -33,10 +33,7 @@ class FuzzData : public hiera::DataHashBackend
 {
 public:
     std::string name() const override { return "fuzz_data"; }
-    hiera::Value load(hiera::BackendContext&) const override
-    {
-        return g_data;
-    }
+    hiera::Value load(hiera::BackendContext&) const override { return g_data; }
 };
 
 struct Fixture

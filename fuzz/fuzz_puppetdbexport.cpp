@@ -62,8 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fuzz::violated("a factset whose facts are not a hash");
     if (full && full->errors.empty())
         if (const auto* node = fullParseNode(*full, certname); node && !(node->facts == found->facts))
-            fuzz::violated("the scan and the full parse read different facts", hiera::rubyInspect(found->facts) + " vs "
-                                                                                   + hiera::rubyInspect(node->facts));
+            fuzz::violated("the scan and the full parse read different facts",
+                           hiera::rubyInspect(found->facts) + " vs " + hiera::rubyInspect(node->facts));
 
     hiera::Value edited = found->facts;
     edited.mutableHash().set("fuzz_edit", hiera::Value(std::int64_t(42)));

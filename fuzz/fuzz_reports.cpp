@@ -90,8 +90,8 @@ void checkMarkdown(const std::vector<std::string>& fields)
             const auto read = testsupport::markdownInline((*cells)[1], false, &error);
             if (!read || *read != expected)
                 fuzz::violated("a Markdown cell does not read back as its field", cell + "\n" + error);
-            const std::string inlineText = code ? detail::markdownCode(f, detail::MarkdownContext::Inline)
-                                                : detail::markdownText(f);
+            const std::string inlineText =
+                code ? detail::markdownCode(f, detail::MarkdownContext::Inline) : detail::markdownText(f);
             const auto readInline = testsupport::markdownInline(inlineText, false, &error);
             if (!readInline || *readInline != expected)
                 fuzz::violated("inline Markdown does not read back as its field", inlineText + "\n" + error);

@@ -113,7 +113,8 @@ inline bool writeTree(const QString& root, const FileList& files)
 }
 
 // A hierarchy written into a fresh temporary directory.
-class TempTree {
+class TempTree
+{
 public:
     TempTree() = default;
     explicit TempTree(const FileList& files) { m_ok = m_dir.isValid() && writeTree(m_dir.path(), files); }

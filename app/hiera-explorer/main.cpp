@@ -11,7 +11,6 @@
 // The autosave directory can be set with HIERA_EXPLORER_AUTOSAVE_DIR.
 
 #include "document/demo.h"
-#include "models/facttreemodel.h"
 #include "document/factsdocument.h"
 #include "models/facttreemodel.h"
 #include "window/mainwindow.h"
@@ -29,14 +28,16 @@
 
 namespace {
 
-struct Options {
-    QCommandLineOption facts { QStringLiteral("facts"),
-        QStringLiteral("Facts file: YAML or JSON, facter -y/-j or puppet facts output."), QStringLiteral("FILE") };
-    QCommandLineOption key { QStringLiteral("key"), QStringLiteral("Key to look up."), QStringLiteral("KEY") };
-    QCommandLineOption testEdit { QStringLiteral("test-edit"), QStringLiteral("Test hook."), QStringLiteral("KEY=VALUE") };
-    QCommandLineOption testAnswer { QStringLiteral("test-answer"), QStringLiteral("Test hook."),
-        QStringLiteral("accept|discard|cancel") };
-    QCommandLineOption testPrint { QStringLiteral("test-print-scope"), QStringLiteral("Test hook.") };
+struct Options
+{
+    QCommandLineOption facts{QStringLiteral("facts"),
+                             QStringLiteral("Facts file: YAML or JSON, facter -y/-j or puppet facts output."),
+                             QStringLiteral("FILE")};
+    QCommandLineOption key{QStringLiteral("key"), QStringLiteral("Key to look up."), QStringLiteral("KEY")};
+    QCommandLineOption testEdit{QStringLiteral("test-edit"), QStringLiteral("Test hook."), QStringLiteral("KEY=VALUE")};
+    QCommandLineOption testAnswer{QStringLiteral("test-answer"), QStringLiteral("Test hook."),
+                                  QStringLiteral("accept|discard|cancel")};
+    QCommandLineOption testPrint{QStringLiteral("test-print-scope"), QStringLiteral("Test hook.")};
 };
 
 void setNames()
@@ -51,12 +52,13 @@ void describe(QCommandLineParser& parser, Options& options)
     parser.setApplicationDescription(QStringLiteral("Explore Hiera 5 lookups: where every value comes from."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("path"),
+    parser.addPositionalArgument(
+        QStringLiteral("path"),
         QStringLiteral("A control repository (its directory) or a hiera.yaml to open (default: the bundled demo)."),
         QStringLiteral("[PATH]"));
     parser.addOption(options.facts);
     parser.addOption(options.key);
-    for (QCommandLineOption* option : { &options.testEdit, &options.testAnswer, &options.testPrint }) {
+    for (QCommandLineOption* option : {&options.testEdit, &options.testAnswer, &options.testPrint}) {
         option->setFlags(QCommandLineOption::HiddenFromHelp);
         parser.addOption(*option);
     }
@@ -107,8 +109,9 @@ int main(int argc, char* argv[])
         return 0;
     }
     if (hasNoDisplay(argc, argv)) {
-        std::fprintf(stderr, "hiera-explorer: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
-                             "hiera-lookup answers on the command line\n");
+        std::fprintf(stderr,
+                     "hiera-explorer: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+                     "hiera-lookup answers on the command line\n");
         return 1;
     }
     QApplication app(argc, argv);
@@ -137,27 +140,30 @@ int main(int argc, char* argv[])
     if (parser.isSet(testAnswerOption)) {
         const QString answer = parser.value(testAnswerOption);
         const MainWindow::Answer given = answer == QLatin1String("accept") ? MainWindow::Answer::Accept
-            : answer == QLatin1String("discard")                          ? MainWindow::Answer::Discard
-                                                                          : MainWindow::Answer::Cancel;
+            : answer == QLatin1String("discard")                           ? MainWindow::Answer::Discard
+                                                                           : MainWindow::Answer::Cancel;
         window.setQuestionHandler([given](MainWindow::Question, const QString&) { return given; });
     }
     const QStringList testEdits = parser.values(testEditOption);
     const bool testPrint = parser.isSet(testPrintOption);
     if (!testEdits.isEmpty() || testPrint) {
         auto connection = std::make_shared<QMetaObject::Connection>();
-        *connection = QObject::connect(&window, &MainWindow::answerShown, &window, [&window, testEdits, testPrint, connection] {
-            QObject::disconnect(*connection);
-            if (testPrint) {
-                std::printf("scope: %s\n", hiera::toJson(window.findChild<FactsDocument*>()->model()->toValue()).c_str());
-                std::fflush(stdout);
-            }
-            for (const QString& edit : testEdits) {
-                const QString key = edit.section(QLatin1Char('='), 0, 0);
-                const QString value = edit.section(QLatin1Char('='), 1);
-                if (!window.findChild<FactsDocument*>()->model()->setValueAtPath(key, hiera::Value(value.toStdString())))
-                    std::fprintf(stderr, "hiera-explorer: --test-edit %s failed\n", qPrintable(edit));
-            }
-        });
+        *connection =
+            QObject::connect(&window, &MainWindow::answerShown, &window, [&window, testEdits, testPrint, connection] {
+                QObject::disconnect(*connection);
+                if (testPrint) {
+                    std::printf("scope: %s\n",
+                                hiera::toJson(window.findChild<FactsDocument*>()->model()->toValue()).c_str());
+                    std::fflush(stdout);
+                }
+                for (const QString& edit : testEdits) {
+                    const QString key = edit.section(QLatin1Char('='), 0, 0);
+                    const QString value = edit.section(QLatin1Char('='), 1);
+                    if (!window.findChild<FactsDocument*>()->model()->setValueAtPath(key,
+                                                                                     hiera::Value(value.toStdString())))
+                        std::fprintf(stderr, "hiera-explorer: --test-edit %s failed\n", qPrintable(edit));
+                }
+            });
     }
     window.show();
 

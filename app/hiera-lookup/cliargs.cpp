@@ -213,7 +213,8 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
     if (allKeys)
         a.mode = CliArgs::Mode::AllKeys;
     if (a.mode == CliArgs::Mode::DiffNodes && a.nodesPath.empty())
-        usageError("--diff compares two nodes of a library: give it with --nodes DIR|FILE (or use --diff-facts FILE_A FILE_B)");
+        usageError("--diff compares two nodes of a library: give it with --nodes DIR|FILE (or use --diff-facts FILE_A "
+                   "FILE_B)");
     if (!a.nodesPath.empty()) {
         if (a.mode == CliArgs::Mode::DiffFacts)
             usageError("--nodes cannot be used with --diff-facts (--diff compares two nodes of the library)");
@@ -230,9 +231,9 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
         }
     }
     const char* modeFlag = a.mode == CliArgs::Mode::AllKeys ? "--all-keys"
-        : a.mode == CliArgs::Mode::Fleet                   ? "--nodes"
-        : a.mode == CliArgs::Mode::DiffNodes               ? "--diff"
-                                                           : "--diff-facts";
+        : a.mode == CliArgs::Mode::Fleet                    ? "--nodes"
+        : a.mode == CliArgs::Mode::DiffNodes                ? "--diff"
+                                                            : "--diff-facts";
     if (a.mode == CliArgs::Mode::AllKeys || a.mode == CliArgs::Mode::DiffFacts || a.mode == CliArgs::Mode::DiffNodes) {
         if (!a.key.empty())
             usageError(std::string(modeFlag) + " takes no KEY (got '" + a.key + "')");
@@ -250,14 +251,16 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
     // The formats each mode prints: a lookup a value, --all-keys the node's data, --diff-facts a report,
     // --nodes the nodes grouped by value. The first is the default.
     using F = CliArgs::Format;
-    const std::vector<std::pair<std::string, F>> formats =
-        a.mode == CliArgs::Mode::Lookup   ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml}, {"s", F::Yaml}, {"json", F::Json},
-                                                                                 {"markdown", F::Markdown}, {"md", F::Markdown}, {"html", F::Html}}
-        : a.mode == CliArgs::Mode::AllKeys ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml}, {"json", F::Json}, {"csv", F::Csv}}
+    const std::vector<std::pair<std::string, F>> formats = a.mode == CliArgs::Mode::Lookup
+        ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml},         {"s", F::Yaml},      {"json", F::Json},
+                                                 {"markdown", F::Markdown}, {"md", F::Markdown}, {"html", F::Html}}
+        : a.mode == CliArgs::Mode::AllKeys
+        ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml}, {"json", F::Json}, {"csv", F::Csv}}
         : a.mode == CliArgs::Mode::Fleet
-            ? std::vector<std::pair<std::string, F>>{{"table", F::Table}, {"csv", F::Csv}, {"json", F::Json},
-                                                     {"markdown", F::Markdown}, {"md", F::Markdown}, {"yaml", F::Yaml}}
-            : std::vector<std::pair<std::string, F>>{{"table", F::Table}, {"markdown", F::Markdown}, {"json", F::Json}, {"csv", F::Csv}};
+        ? std::vector<std::pair<std::string, F>>{{"table", F::Table},       {"csv", F::Csv},     {"json", F::Json},
+                                                 {"markdown", F::Markdown}, {"md", F::Markdown}, {"yaml", F::Yaml}}
+        : std::vector<std::pair<std::string, F>>{
+            {"table", F::Table}, {"markdown", F::Markdown}, {"json", F::Json}, {"csv", F::Csv}};
     a.format = formats.front().second;
     if (formatName) {
         auto it = std::find_if(formats.begin(), formats.end(), [&](const auto& f) { return f.first == *formatName; });
@@ -267,7 +270,8 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
                 if (f.first != "s" && f.first != "md")
                     names += (names.empty() ? "" : ", ") + f.first;
             if (a.mode == CliArgs::Mode::Lookup)
-                usageError("--format must be json or yaml (with --explain also markdown or html), not '" + *formatName + "'");
+                usageError("--format must be json or yaml (with --explain also markdown or html), not '" + *formatName
+                           + "'");
             usageError("--format must be one of " + names + " with " + modeFlag + ", not '" + *formatName + "'");
         }
         a.format = it->second;

@@ -11,7 +11,7 @@
 
 struct CliArgs
 {
-    std::string config;       // the environment: a control repository's directory or its hiera.yaml
+    std::string config; // the environment: a control repository's directory or its hiera.yaml
     std::string globalConfig; // the global layer's hiera.yaml (puppet lookup's --hiera_config)
     std::string environment = "production";
     std::optional<std::vector<std::string>> modulepath;

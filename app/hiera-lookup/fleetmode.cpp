@@ -51,9 +51,9 @@ std::string pad(std::string s, std::size_t width)
 std::string table(const hiera::FleetResult& r)
 {
     using hiera::printableLine;
-    std::string out = printableLine(r.key) + " on " + std::to_string(r.nodes.size()) + (r.nodes.size() == 1 ? " node: " : " nodes: ")
-                      + std::to_string(r.groups.size())
-                      + (r.groups.size() == 1 ? " answer" : " distinct answers") + "\n\n";
+    std::string out = printableLine(r.key) + " on " + std::to_string(r.nodes.size())
+        + (r.nodes.size() == 1 ? " node: " : " nodes: ") + std::to_string(r.groups.size())
+        + (r.groups.size() == 1 ? " answer" : " distinct answers") + "\n\n";
     std::size_t countWidth = 0;
     for (const auto& g : r.groups)
         countWidth = std::max(countWidth, std::to_string(g.members.size()).size() + 6);
@@ -61,13 +61,13 @@ std::string table(const hiera::FleetResult& r)
         const std::size_t n = g.members.size();
         const std::string& first = r.nodes[g.members.front()].name;
         std::string text = g.status == hiera::LookupResult::Status::Found ? oneLine(g.value)
-                           : g.status == hiera::LookupResult::Status::Error ? "error: " + g.error
-                                                                            : "(not found)";
+            : g.status == hiera::LookupResult::Status::Error              ? "error: " + g.error
+                                                                          : "(not found)";
         out += pad(std::to_string(n) + (n == 1 ? " node" : " nodes"), countWidth) + "  " + printableLine(text) + "\n";
         std::string example = "e.g. " + first;
         if (!g.decidingFiles.empty())
             example += "; from " + g.decidingFiles.front()
-                       + (g.decidingFiles.size() > 1 ? " and " + std::to_string(g.decidingFiles.size() - 1) + " more" : "");
+                + (g.decidingFiles.size() > 1 ? " and " + std::to_string(g.decidingFiles.size() - 1) + " more" : "");
         out += pad("", countWidth) + "  " + printableLine(example) + "\n";
     }
     std::vector<std::string> names;
@@ -124,14 +124,14 @@ const hiera::Node& libraryNode(const hiera::NodeLibrary& library, const std::str
     std::string hint;
     std::size_t candidates = 0;
     for (const hiera::Node& node : library.nodes())
-        if (node.name.size() > name.size() && node.name.compare(0, name.size(), name) == 0 && node.name[name.size()] == '.'
-            && ++candidates == 1)
+        if (node.name.size() > name.size() && node.name.compare(0, name.size(), name) == 0
+            && node.name[name.size()] == '.' && ++candidates == 1)
             hint = "; did you mean " + node.name;
     if (candidates != 1)
         hint.clear(); // none, or more than one: no guess
-    throw hiera::Error(hiera::ErrorCode::Io, "no node named '" + name + "' in " + library.path() + " ("
-                                                 + std::to_string(library.size()) + (library.size() == 1 ? " node" : " nodes")
-                                                 + (hint.empty() ? "" : hint + "?") + ")");
+    throw hiera::Error(hiera::ErrorCode::Io,
+                       "no node named '" + name + "' in " + library.path() + " (" + std::to_string(library.size())
+                           + (library.size() == 1 ? " node" : " nodes") + (hint.empty() ? "" : hint + "?") + ")");
 }
 
 int runFleet(const hiera::Engine& engine, const CliArgs& args, const std::string& repositoryRoot)

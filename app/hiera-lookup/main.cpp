@@ -16,8 +16,8 @@
 
 #include <atomic>
 #include <cerrno>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <iostream>
 #include <optional>
@@ -101,7 +101,8 @@ hiera::Value nodeScopeTree(const std::string& factsFile, const std::string& node
 // What a report calls a node: its certname, else the facts file's name.
 std::string nodeName(const hiera::MapScope& scope, const std::string& factsFile)
 {
-    if (auto certname = scope.lookup("trusted.certname"); certname && certname->isString() && !certname->asString().empty())
+    if (auto certname = scope.lookup("trusted.certname");
+        certname && certname->isString() && !certname->asString().empty())
         return certname->asString();
     return factsFile.substr(factsFile.find_last_of('/') + 1);
 }
@@ -138,8 +139,8 @@ std::string explanationReport(const hiera::Engine& engine, const hiera::Scope& s
         if (report.hieraYaml.empty() || layer.kind == hiera::Layer::Kind::Environment)
             report.hieraYaml = layer.config.path;
     report.factsFile = !args.factsFile.empty() ? args.factsFile
-                       : !args.nodesPath.empty() ? args.nodesPath + " (node " + args.node + ")"
-                                                 : args.scopeFile;
+        : !args.nodesPath.empty()              ? args.nodesPath + " (node " + args.node + ")"
+                                               : args.scopeFile;
     report.noFactsFile = "(none)";
     report.tool = std::string("hiera-lookup ") + HIERA_VERSION;
     report.time = isoTimeNow();
@@ -179,9 +180,10 @@ int main(int argc, char** argv)
         // The node: from --facts / --scope / --node, or (with --nodes) the library's node of --node.
         std::optional<hiera::NodeLibrary> library;
         if (!args.nodesPath.empty() && args.mode != CliArgs::Mode::Fleet)
-            library = loadNodeLibrary(args, args.mode == CliArgs::Mode::DiffNodes ? args.diffNodes
-                                               : args.node.empty()                    ? std::vector<std::string>()
-                                                                                      : std::vector<std::string>{args.node});
+            library = loadNodeLibrary(args,
+                                      args.mode == CliArgs::Mode::DiffNodes ? args.diffNodes
+                                          : args.node.empty()               ? std::vector<std::string>()
+                                                                            : std::vector<std::string>{args.node});
         std::optional<hiera::MapScope> ownScope;
         const hiera::Scope* node = nullptr; // unset for --diff and for --nodes alone (every node)
         if (!library) {
@@ -243,8 +245,7 @@ int main(int argc, char** argv)
         const hiera::LookupResult r = engine->lookup(scope, args.key, options);
 
         std::string out;
-        if (args.explain && r.trace)
-        {
+        if (args.explain && r.trace) {
             hiera::ExplainOptions explain;
             explain.revealSecrets = args.showSecrets;
             if (args.format == CliArgs::Format::Markdown || args.format == CliArgs::Format::Html)

@@ -13,9 +13,15 @@ CommandOutput runAllKeys(const hiera::Engine& engine, const hiera::Scope& scope,
     options.revealSecrets = args.showSecrets;
     options.relativeTo = repositoryRoot;
     switch (args.format) {
-    case CliArgs::Format::Json: o.out = hiera::nodeDataJson(data, options); break;
-    case CliArgs::Format::Csv: o.out = hiera::nodeDataCsv(data, options); break;
-    default: o.out = hiera::nodeDataYaml(data, options); break;
+    case CliArgs::Format::Json:
+        o.out = hiera::nodeDataJson(data, options);
+        break;
+    case CliArgs::Format::Csv:
+        o.out = hiera::nodeDataCsv(data, options);
+        break;
+    default:
+        o.out = hiera::nodeDataYaml(data, options);
+        break;
     }
     for (const hiera::ResolvedKey& k : data.keys)
         if (k.status == hiera::LookupResult::Status::Error)
@@ -38,10 +44,18 @@ CommandOutput runDiff(const hiera::Engine& engine, const NamedScope& a, const Na
     options.revealSecrets = args.showSecrets;
     options.relativeTo = repositoryRoot;
     switch (args.format) {
-    case CliArgs::Format::Markdown: o.out = hiera::nodeDiffMarkdown(diff, options); break;
-    case CliArgs::Format::Json: o.out = hiera::nodeDiffJson(diff, options); break;
-    case CliArgs::Format::Csv: o.out = hiera::nodeDiffCsv(diff, options); break;
-    default: o.out = hiera::nodeDiffText(diff, options); break;
+    case CliArgs::Format::Markdown:
+        o.out = hiera::nodeDiffMarkdown(diff, options);
+        break;
+    case CliArgs::Format::Json:
+        o.out = hiera::nodeDiffJson(diff, options);
+        break;
+    case CliArgs::Format::Csv:
+        o.out = hiera::nodeDiffCsv(diff, options);
+        break;
+    default:
+        o.out = hiera::nodeDiffText(diff, options);
+        break;
     }
     o.warnings = diff.warnings;
     // Keys that fail on both nodes were not compared: the answer "no differences" would be untrue.

@@ -13,8 +13,8 @@
 
 struct CommandOutput
 {
-    std::string out;                   // for stdout
-    std::vector<std::string> errors;   // one line each, for stderr
+    std::string out; // for stdout
+    std::vector<std::string> errors; // one line each, for stderr
     std::vector<std::string> warnings; // one line each, for stderr
     int exitCode = 0;
 };

@@ -12,8 +12,8 @@
 
 #include <string>
 
-using hiera::testing::YamlEventLog;
 using hiera::testing::yamlCppEvents;
+using hiera::testing::YamlEventLog;
 
 namespace {
 
@@ -51,7 +51,8 @@ std::string readAll(const QString& path)
 
 } // namespace
 
-class TestBlockYaml : public QObject {
+class TestBlockYaml : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -63,6 +64,7 @@ private Q_SLOTS:
     void mutationsAgree();
 };
 
+// clang-format off
 void TestBlockYaml::subset_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -165,6 +167,7 @@ void TestBlockYaml::subset_data()
     QTest::newRow("fuzz: key just over yaml-cpp's 1024 bytes")
         << QByteArray(("a:\n  " + std::string(1030, 'w') + ": 394\n").c_str()) << false;
 }
+// clang-format on
 
 void TestBlockYaml::subset()
 {
@@ -187,6 +190,7 @@ void TestBlockYaml::demoDataIsWithinTheSubset()
     }
 }
 
+// clang-format off
 void TestBlockYaml::filesAgree_data()
 {
     QTest::addColumn<QString>("dir");
@@ -196,6 +200,7 @@ void TestBlockYaml::filesAgree_data()
     QTest::newRow("yaml fuzz corpus") << QStringLiteral(HIERA_SOURCE_DIR "/fuzz/corpus/fuzz_yaml");
     QTest::newRow("block fuzz corpus") << QStringLiteral(HIERA_SOURCE_DIR "/fuzz/corpus/fuzz_blockyaml");
 }
+// clang-format on
 
 void TestBlockYaml::filesAgree()
 {

@@ -14,7 +14,8 @@
 using namespace hiera;
 using namespace testutils;
 
-class TestConfig : public QObject {
+class TestConfig : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -90,6 +91,7 @@ void TestConfig::full()
     QCOMPARE(qs(backendKindName(BackendKind::LookupKey)), QStringLiteral("lookup_key"));
 }
 
+// clang-format off
 void TestConfig::rejections_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -205,6 +207,7 @@ void TestConfig::rejections_data()
     QTest::newRow("lookup() in options") << lvl + "    path: a.yaml\n    options:\n      key: \"%{lookup('k')}\"\n"
                                          << ErrorCode::ConfigMethodInPath << 5 << 6;
 }
+// clang-format on
 
 void TestConfig::rejections()
 {
@@ -225,6 +228,7 @@ void TestConfig::rejections()
     }
 }
 
+// clang-format off
 void TestConfig::messages_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -242,6 +246,7 @@ void TestConfig::messages_data()
     QTest::newRow("duplicate name named")
         << QByteArray("version: 5\nhierarchy:\n  - name: dup\n    path: a\n  - name: dup\n    path: b\n") << "dup";
 }
+// clang-format on
 
 void TestConfig::messages()
 {
@@ -252,6 +257,7 @@ void TestConfig::messages()
     QVERIFY2(qs(err->message()).contains(fragment), err->what());
 }
 
+// clang-format off
 void TestConfig::acceptedForms_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -303,6 +309,7 @@ void TestConfig::acceptedForms_data()
         << v5 + "defaults:\n  datadir: data/\nhierarchy:\n  - name: a\n    path: c.yaml\n"
         << 1;
 }
+// clang-format on
 
 void TestConfig::acceptedForms()
 {
@@ -370,8 +377,8 @@ void TestConfig::locationCandidateOrder()
                            "    path: p0.yaml\n");
     const auto& locs = c.hierarchy.at(0).locations;
     QCOMPARE(locs.size(), std::size_t(7));
-    const QStringList patterns {"p0.yaml", "p1.yaml", "p2.yaml", "g0/*.yaml", "g1/*.yaml", "g2/*.yaml", "m/%{dc}.yaml"};
-    const QList<LocationSpec::Kind> kinds {
+    const QStringList patterns{"p0.yaml", "p1.yaml", "p2.yaml", "g0/*.yaml", "g1/*.yaml", "g2/*.yaml", "m/%{dc}.yaml"};
+    const QList<LocationSpec::Kind> kinds{
         LocationSpec::Kind::Path, LocationSpec::Kind::Path, LocationSpec::Kind::Path,       LocationSpec::Kind::Glob,
         LocationSpec::Kind::Glob, LocationSpec::Kind::Glob, LocationSpec::Kind::MappedPaths};
     for (int i = 0; i < 7; ++i) {
@@ -385,8 +392,8 @@ void TestConfig::locationCandidateOrder()
 
 void TestConfig::mappedPathsParsed()
 {
-    const Config c
-        = parse("version: 5\nhierarchy:\n  - name: dcs\n    mapped_paths: [facts.dcs, dc, 'dc/%{dc}.yaml']\n");
+    const Config c =
+        parse("version: 5\nhierarchy:\n  - name: dcs\n    mapped_paths: [facts.dcs, dc, 'dc/%{dc}.yaml']\n");
     const LocationSpec& l = c.hierarchy.at(0).locations.at(0);
     QCOMPARE(l.kind, LocationSpec::Kind::MappedPaths);
     QCOMPARE(qs(l.scopeKey), QStringLiteral("facts.dcs"));
@@ -477,7 +484,7 @@ void TestConfig::datadirResolution()
 
 void TestConfig::datadirResolutionByLookup()
 {
-    TempTree abs(FileList {{"elsewhere/a.yaml", "k: absolute\n"}});
+    TempTree abs(FileList{{"elsewhere/a.yaml", "k: absolute\n"}});
     QVERIFY(abs.isValid());
     TempTree tree({{"hiera.yaml",
                     QByteArray("version: 5\n"

@@ -21,7 +21,8 @@ using namespace testutils;
 #define HIERA_CONFORMANCE_CASES "/work/shared/conformance/cases"
 #endif
 
-class TestConformance : public QObject {
+class TestConformance : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -62,6 +63,7 @@ static bool copyCase(const QString& from, const QString& to)
     return true;
 }
 
+// clang-format off
 void TestConformance::cases_data()
 {
     QTest::addColumn<QString>("caseDir");
@@ -86,6 +88,7 @@ void TestConformance::cases_data()
         }
     }
 }
+// clang-format on
 
 void TestConformance::cases()
 {

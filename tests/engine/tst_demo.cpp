@@ -83,6 +83,7 @@ void TestDemo::layersOfTheDemo()
     QVERIFY(!env.layers[1].config.defaultHierarchy.empty());
 }
 
+// clang-format off
 void TestDemo::matchesPuppet_data()
 {
     QTest::addColumn<QString>("node");
@@ -109,6 +110,7 @@ void TestDemo::matchesPuppet_data()
             << (found ? *expect.find("value") : hiera::Value());
     }
 }
+// clang-format on
 
 void TestDemo::matchesPuppet()
 {
@@ -129,7 +131,8 @@ void TestDemo::matchesPuppet()
     QCOMPARE(r.found(), found);
     if (found)
         QVERIFY2(orderedEqual(r.value, expected),
-                 qPrintable(QStringLiteral("got %1, Puppet %2").arg(qs(hiera::toJson(r.value)), qs(hiera::toJson(expected)))));
+                 qPrintable(
+                     QStringLiteral("got %1, Puppet %2").arg(qs(hiera::toJson(r.value)), qs(hiera::toJson(expected)))));
 }
 
 // With the demo key, decrypted values are marked as secrets (hosts mask them), also where a secret
@@ -179,8 +182,8 @@ void TestDemo::theLevelsKeyFromTheDemoDirectory()
     const QString before = QDir::currentPath();
     QVERIFY(QDir::setCurrent(QString::fromStdString(demoDir)));
     const auto engine = demoEngine({});
-    const hiera::LookupResult secret = demoLookup(engine, "facts/web02.example.com.json", "web02.example.com",
-                                                  "profile::monitoring::agent_secret");
+    const hiera::LookupResult secret =
+        demoLookup(engine, "facts/web02.example.com.json", "web02.example.com", "profile::monitoring::agent_secret");
     QVERIFY(QDir::setCurrent(before));
     QVERIFY(secret.found());
     QCOMPARE(secret.value, hiera::Value("agent-web02-Zq7"));

@@ -72,6 +72,7 @@ private slots:
     void hostileEntries();
 };
 
+// clang-format off
 void TestDiskCache::roundTrip_data()
 {
     QTest::addColumn<QByteArray>("yamlText");
@@ -81,6 +82,7 @@ void TestDiskCache::roundTrip_data()
     QTest::newRow("utf-8 and empty") << QByteArray("city: Zürich\nempty: ''\narr: []\nhash: {}\n");
     QTest::newRow("specials") << QByteArray("inf: .inf\nnan: .nan\n");
 }
+// clang-format on
 
 void TestDiskCache::roundTrip()
 {
@@ -275,15 +277,15 @@ void TestDiskCache::racyEntryIsAMiss()
     // Timestamps only change once a clock tick: an entry written within a second of the file's last
     // change may describe an older content with the same signature, so it is not trusted.
     const std::string file = "/virtual/racy.yaml";
-    const long long now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              std::chrono::system_clock::now().time_since_epoch())
-                              .count();
+    const long long now =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     FileSignature sig{true, false, 9, 2000, now - 5'000'000'000LL, now - 10'000'000};
     const std::string bytes = DiskCache::encode("yaml_data", file, sig, {yaml("k: v\n", file), {}});
     QVERIFY(!DiskCache::decode(bytes, "yaml_data", file, sig));
     sig.ctimeNs = now - 2'000'000'000LL;
-    QVERIFY(DiskCache::decode(DiskCache::encode("yaml_data", file, sig, {yaml("k: v\n", file), {}}), "yaml_data",
-                              file, sig));
+    QVERIFY(DiskCache::decode(DiskCache::encode("yaml_data", file, sig, {yaml("k: v\n", file), {}}), "yaml_data", file,
+                              sig));
 }
 
 void TestDiskCache::rewriteKeepingSizeAndMtime()
@@ -301,7 +303,9 @@ void TestDiskCache::rewriteKeepingSizeAndMtime()
     QCOMPARE(hiera::Engine::load(tree.hieraYaml(), options)->lookup(hiera::MapScope(), "k").value,
              hiera::Value("old")); // a warm process
 
-    struct stat before{};
+    struct stat before
+    {
+    };
     QCOMPARE(::stat(path.c_str(), &before), 0);
     const QByteArray next = padded("k: new\n");
     const int fd = ::open(path.c_str(), O_WRONLY);
@@ -310,7 +314,9 @@ void TestDiskCache::rewriteKeepingSizeAndMtime()
     ::close(fd);
     const struct timespec times[2] = {before.st_atim, before.st_mtim};
     QCOMPARE(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0);
-    struct stat after{};
+    struct stat after
+    {
+    };
     QCOMPARE(::stat(path.c_str(), &after), 0);
     QCOMPARE(after.st_ino, before.st_ino);
     QCOMPARE(after.st_size, before.st_size);
@@ -318,14 +324,14 @@ void TestDiskCache::rewriteKeepingSizeAndMtime()
     QCOMPARE(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
 
     // A new process, and the engine that had read the file (its in-memory cache), both see it.
-    QCOMPARE(hiera::Engine::load(tree.hieraYaml(), options)->lookup(hiera::MapScope(), "k").value,
-             hiera::Value("new"));
+    QCOMPARE(hiera::Engine::load(tree.hieraYaml(), options)->lookup(hiera::MapScope(), "k").value, hiera::Value("new"));
     QCOMPARE(sameEngine->lookup(hiera::MapScope(), "k").value, hiera::Value("new"));
 }
 
 // Whatever sits in the cache directory where an entry should be is at worst a miss: a FIFO used to block
 // the lookup forever, a link to /dev/zero to grow without end, a flipped bit to answer a wrong value,
 // and another user's entry (a shared, world-writable cache directory) to be trusted.
+// clang-format off
 void TestDiskCache::hostileEntries_data()
 {
     QTest::addColumn<QString>("kind");
@@ -336,6 +342,7 @@ void TestDiskCache::hostileEntries_data()
     QTest::newRow("the last byte flipped") << "last";
     QTest::newRow("another user's entry") << "owner";
 }
+// clang-format on
 
 namespace {
 // An entry whose value is changed ("hello" -> "HACKD") and whose checksum is made right again: what a
@@ -371,7 +378,8 @@ void TestDiskCache::hostileEntries()
     QTemporaryDir cacheDir;
     hiera::EngineOptions options;
     options.diskCacheDirectory = ss(cacheDir.path());
-    QCOMPARE(hiera::Engine::load(tree.hieraYaml(), options)->lookup(hiera::MapScope(), "k").value, hiera::Value("hello"));
+    QCOMPARE(hiera::Engine::load(tree.hieraYaml(), options)->lookup(hiera::MapScope(), "k").value,
+             hiera::Value("hello"));
     const QStringList entries = QDir(cacheDir.path()).entryList({QStringLiteral("*.hxc")}, QDir::Files);
     QCOMPARE(entries.size(), 1);
     const std::string entry = ss(cacheDir.path() + QLatin1Char('/') + entries.first());

@@ -4,11 +4,11 @@
 // values written to break the documents (markup, a table pipe, a formula). Every document is read
 // back by the strict readers of tests/support/.
 
-#include "testutils.h"
 #include "support/hieralookupcli.h"
 #include "support/htmlreader.h"
 #include "support/jsonreader.h"
 #include "support/markdownreader.h"
+#include "testutils.h"
 
 #include <hiera/explanationreport.h>
 #include <hiera/overridechain.h>
@@ -24,11 +24,13 @@ const char* const kHostileNote = "<script>alert(1)</script> | `x` *b* [l](http:/
 
 FileList repository()
 {
-    return {{"hiera.yaml", "version: 5\nhierarchy:\n"
-                           "  - name: Per node\n    path: \"nodes/%{trusted.certname}.yaml\"\n"
-                           "  - name: common\n    path: common.yaml\n"},
-            {"data/common.yaml", "lookup_options:\n  app::cfg:\n    merge: deep\n"
-                                 "app::cfg:\n  port: 4\n  host: \"=cmd|' /C calc'!A0\"\n"},
+    return {{"hiera.yaml",
+             "version: 5\nhierarchy:\n"
+             "  - name: Per node\n    path: \"nodes/%{trusted.certname}.yaml\"\n"
+             "  - name: common\n    path: common.yaml\n"},
+            {"data/common.yaml",
+             "lookup_options:\n  app::cfg:\n    merge: deep\n"
+             "app::cfg:\n  port: 4\n  host: \"=cmd|' /C calc'!A0\"\n"},
             {"data/nodes/n1.yaml", QByteArray("app::cfg:\n  port: 16\n  note: \"") + kHostileNote + "\"\n"},
             {"facts.yaml", "trusted:\n  certname: n1\n"}};
 }
@@ -67,8 +69,8 @@ std::vector<std::vector<std::vector<std::string>>> markdownTables(const std::str
 }
 
 // The rows of the table whose header starts with `firstHeader`.
-const std::vector<std::vector<std::string>>* tableHeaded(const std::vector<std::vector<std::vector<std::string>>>& tables,
-                                                         const std::string& firstHeader)
+const std::vector<std::vector<std::string>>*
+tableHeaded(const std::vector<std::vector<std::vector<std::string>>>& tables, const std::string& firstHeader)
 {
     for (const auto& table : tables)
         if (!table.empty() && !table.front().empty() && table.front().front() == firstHeader)
@@ -199,14 +201,16 @@ void TestExplanationReport::htmlReadsBack()
     std::string error;
     const auto doc = testsupport::readHtml(made.html, &error);
     QVERIFY2(doc, (error + "\n" + made.html).c_str());
-    QVERIFY2(doc->contentSecurityPolicy.find("default-src 'none'") != std::string::npos, doc->contentSecurityPolicy.c_str());
+    QVERIFY2(doc->contentSecurityPolicy.find("default-src 'none'") != std::string::npos,
+             doc->contentSecurityPolicy.c_str());
     QCOMPARE(doc->title, std::string("Hiera lookup of app::cfg"));
     bool sawNote = false, sawPort = false;
     for (const auto& table : doc->tables)
         for (const auto& row : table) {
             if (row.size() >= 2 && row[0] == "note" && row[1] == kHostileNote)
                 sawNote = true;
-            if (row.size() >= 4 && row[0] == "port" && row[1] == "16" && row[3].find("data/common.yaml:5") != std::string::npos)
+            if (row.size() >= 4 && row[0] == "port" && row[1] == "16"
+                && row[3].find("data/common.yaml:5") != std::string::npos)
                 sawPort = true;
         }
     QVERIFY2(sawNote, made.html.c_str());
@@ -241,12 +245,14 @@ void TestExplanationReport::jsonReadsBack()
     QVERIFY2(sawPort, made.json.c_str());
 }
 
+// clang-format off
 void TestExplanationReport::cliWritesTheSameReport_data()
 {
     QTest::addColumn<QString>("format");
     QTest::newRow("markdown") << "markdown";
     QTest::newRow("html") << "html";
 }
+// clang-format on
 
 // The command line writes the document the API writes (the time and the tool's name aside).
 void TestExplanationReport::cliWritesTheSameReport()

@@ -4,8 +4,8 @@
 // OpenSSL's C API at run time; tests/fixtures/eyaml/ holds values made by the real hiera-eyaml. Nothing
 // here runs eyaml or openssl.
 
-#include "testutils.h"
 #include "support/eyamltestkey.h"
+#include "testutils.h"
 
 #include "backends/eyaml/encblock.h"
 #include "backends/eyaml/eyamlkeys.h"
@@ -189,6 +189,7 @@ void TestEyaml::initTestCase()
     m_decryptor = std::make_unique<Pkcs7Decryptor>(m_private);
 }
 
+// clang-format off
 void TestEyaml::containsEncBlock_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -206,6 +207,7 @@ void TestEyaml::containsEncBlock_data()
     QTest::newRow("empty") << QByteArray("") << false;
     QTest::newRow("ENC without bracket") << QByteArray("ENC(abc)") << false;
 }
+// clang-format on
 
 void TestEyaml::containsEncBlock()
 {
@@ -214,6 +216,7 @@ void TestEyaml::containsEncBlock()
     QCOMPARE(hiera::detail::containsEncBlock(std::string_view(text.constData(), text.size())), expected);
 }
 
+// clang-format off
 void TestEyaml::splitEncBlocks_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -240,6 +243,7 @@ void TestEyaml::splitEncBlocks_data()
     QTest::newRow("no block") << QByteArray("plain") << QStringLiteral("T(plain)");
     QTest::newRow("empty") << QByteArray("") << QString();
 }
+// clang-format on
 
 void TestEyaml::splitEncBlocks()
 {
@@ -269,6 +273,7 @@ void TestEyaml::splitIsLinear()
     QVERIFY2(timer.elapsed() < 2000, qPrintable(QStringLiteral("%1 ms").arg(timer.elapsed())));
 }
 
+// clang-format off
 void TestEyaml::base64Lenient_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -285,6 +290,7 @@ void TestEyaml::base64Lenient_data()
     QTest::newRow("empty") << QByteArray("") << QByteArray("");
     QTest::newRow("only junk") << QByteArray("== \n") << QByteArray("");
 }
+// clang-format on
 
 void TestEyaml::base64Lenient()
 {
@@ -339,6 +345,7 @@ void TestEyaml::severalBlocksWithTextAround()
     QVERIFY(r.decrypted);
 }
 
+// clang-format off
 void TestEyaml::chompsOnce_data()
 {
     QTest::addColumn<QByteArray>("plaintext");
@@ -352,6 +359,7 @@ void TestEyaml::chompsOnce_data()
     QTest::newRow("none") << QByteArray("a") << QByteArray(" ") << QByteArray("a ");
     QTest::newRow("empty plaintext") << QByteArray("") << QByteArray() << QByteArray("");
 }
+// clang-format on
 
 void TestEyaml::chompsOnce()
 {
@@ -387,7 +395,8 @@ void TestEyaml::collections()
     QVERIFY(!r.value.asHash().find("list")->asArray()[1].isSecret());
     QVERIFY(hiera::containsSecret(r.value));
     QVERIFY(!hiera::containsSecret(data));
-    QCOMPARE(hiera::redactSecrets(r.value).asHash().find("hash")->asHash().find("k1")->asString(), std::string("<sensitive>"));
+    QCOMPARE(hiera::redactSecrets(r.value).asHash().find("hash")->asHash().find("k1")->asString(),
+             std::string("<sensitive>"));
     // Key order kept.
     QCOMPARE(r.value.asHash().entries().front().key, Value("list"));
     // The original is not modified (copy-on-write).
@@ -523,6 +532,7 @@ void TestEyaml::wrongKeyNeverYieldsGarbage()
     QCOMPARE(failures, 1000);
 }
 
+// clang-format off
 void TestEyaml::damagedPayloads_data()
 {
     QTest::addColumn<QString>("kind");
@@ -533,6 +543,7 @@ void TestEyaml::damagedPayloads_data()
     QTest::newRow("only spaces") << QStringLiteral("spaces");
     QTest::newRow("PKCS#7 data, not enveloped") << QStringLiteral("data");
 }
+// clang-format on
 
 void TestEyaml::damagedPayloads()
 {
@@ -636,6 +647,7 @@ void TestEyaml::keyFromFileIsCached()
     QCOMPARE(store.loadFile(path), second);
 }
 
+// clang-format off
 void TestEyaml::keyFileProblems_data()
 {
     QTest::addColumn<QString>("name");
@@ -654,6 +666,7 @@ void TestEyaml::keyFileProblems_data()
     QTest::newRow("too large") << QStringLiteral("large.pem") << QByteArray("<large>")
                                << QStringLiteral("more than the 256 KiB a key file may have");
 }
+// clang-format on
 
 void TestEyaml::keyFileProblems()
 {

@@ -3,9 +3,9 @@
 // encrypted and the lookup still answers; the host's key (EngineOptions::eyamlPrivateKey) stands in for
 // an unreadable level key; decrypted values are secrets that explanations and the disk cache never show.
 
-#include "testutils.h"
 #include "support/eyamltestkey.h"
 #include "support/lookupexpect.h"
+#include "testutils.h"
 
 #include <hiera/context.h>
 #include <hiera/engine.h>
@@ -52,7 +52,8 @@ bool warned(const LookupResult& r, const char* text)
 
 } // namespace
 
-class TestEyamlLevels : public QObject {
+class TestEyamlLevels : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -170,8 +171,9 @@ void TestEyamlLevels::wrongKeyFailsTheLookup()
 void TestEyamlLevels::decryptedThenInterpolated()
 {
     TempTree tree({{"hiera.yaml", eyamlHiera(m_otherKeyFile)},
-                   {"data/secrets.eyaml", QByteArray::fromStdString("pw: " + m_key.enc("x-%{facts.who}") + "\n"
-                                                                    + "db_url: 'postgres://app:%{lookup(\"pw\")}@db'\n")},
+                   {"data/secrets.eyaml",
+                    QByteArray::fromStdString("pw: " + m_key.enc("x-%{facts.who}") + "\n"
+                                              + "db_url: 'postgres://app:%{lookup(\"pw\")}@db'\n")},
                    {"data/common.yaml", "user_line: 'user=%{lookup(\"pw\")}'\n"}});
     QVERIFY(tree.isValid());
     auto engine = Engine::load(tree.hieraYaml());
@@ -227,6 +229,7 @@ void TestEyamlLevels::explanationsRedactSecrets()
     QVERIFY(explainText(*plain.trace).find("visible") != std::string::npos);
 }
 
+// clang-format off
 void TestEyamlLevels::keyFilesNeverShowTheirContentOrTheHostsFolder_data()
 {
     QTest::addColumn<QString>("hostKey"); // inside a private folder of the user's
@@ -236,6 +239,7 @@ void TestEyamlLevels::keyFilesNeverShowTheirContentOrTheHostsFolder_data()
     QTest::newRow("missing") << "gone.pem" << "No such file or directory";
     QTest::newRow("a FIFO") << "fifo.pem" << "not a regular file";
 }
+// clang-format on
 
 // A key file that is not a key holds something else, maybe secret: no message quotes it. The level's
 // key path is in hiera.yaml for anyone to read; the host's key (given on the command line or chosen in
@@ -343,10 +347,13 @@ void TestEyamlLevels::hostileEncShapes()
 {
     const std::string block = m_key.enc("s3cret");
     TempTree tree({{"hiera.yaml", eyamlHiera(m_otherKeyFile)},
-                   {"data/secrets.eyaml", QByteArray::fromStdString("keyed: {\"" + block + "\": v}\n"
-                                                                    "twice: \"ENC[PKCS7,ENC[PKCS7,abc]]\"\n"
-                                                                    "truncated: \"ENC[PKCS7,MIIBeQYJKoZI\"\n"
-                                                                    "mixed: \"pre " + block + " post\"\n")},
+                   {"data/secrets.eyaml",
+                    QByteArray::fromStdString("keyed: {\"" + block
+                                              + "\": v}\n"
+                                                "twice: \"ENC[PKCS7,ENC[PKCS7,abc]]\"\n"
+                                                "truncated: \"ENC[PKCS7,MIIBeQYJKoZI\"\n"
+                                                "mixed: \"pre "
+                                              + block + " post\"\n")},
                    {"data/common.yaml", ""}});
     QVERIFY(tree.isValid());
     auto engine = Engine::load(tree.hieraYaml());

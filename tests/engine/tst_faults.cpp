@@ -84,7 +84,8 @@ bool makeSparseFile(const std::string& path, unsigned long long size)
 
 Q_DECLARE_METATYPE(Maker)
 
-class TestFaults : public QObject {
+class TestFaults : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -116,6 +117,7 @@ private Q_SLOTS:
 
 // ---- broken data files: both modes ---------------------------------------------------------------------
 
+// clang-format off
 void TestFaults::brokenFile_data()
 {
     QTest::addColumn<Maker>("make");
@@ -174,6 +176,7 @@ void TestFaults::brokenFile_data()
     QTest::newRow("unquoted date") << Maker([](TempTree& t, QString&) { return writeBroken(t, "a: 1\nk: 2024-01-01\n"); })
                                    << ErrorCode::DataType << ":2:4" << "quote it";
 }
+// clang-format on
 
 void TestFaults::brokenFile()
 {
@@ -221,13 +224,16 @@ void TestFaults::brokenFile()
     // So that the temp dir can go; never through a link: chmod follows it, and the "/dev/null" row's
     // link would make /dev/null unwritable for every other user of the machine.
     const std::string broken = tree.path(QStringLiteral("data/broken.yaml"));
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (::lstat(broken.c_str(), &st) == 0 && S_ISREG(st.st_mode))
         ::chmod(broken.c_str(), 0644);
 }
 
 // ---- what is accepted ---------------------------------------------------------------------------------
 
+// clang-format off
 void TestFaults::acceptedOddities_data()
 {
     QTest::addColumn<QByteArray>("content");
@@ -247,6 +253,7 @@ void TestFaults::acceptedOddities_data()
     QTest::newRow("non-ASCII UTF-8") << QByteArray("k: \"caf\xc3\xa9 \xf0\x9f\x98\x80\"\n") << "broken.yaml"
                                      << Value("caf\xc3\xa9 \xf0\x9f\x98\x80");
 }
+// clang-format on
 
 void TestFaults::acceptedOddities()
 {
@@ -269,8 +276,9 @@ void TestFaults::notHash()
 {
     // YAML: a list or scalar top level is read as an empty hash with a warning naming the file (both
     // modes). JSON (json_data): an error naming the file, line and column, as Puppet.
-    TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n  - {name: y, path: list.yaml}\n"
-                                  "  - {name: j, path: list.json, data_hash: json_data}\n  - {name: c, path: common.yaml}\n"},
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n  - {name: y, path: list.yaml}\n"
+                    "  - {name: j, path: list.json, data_hash: json_data}\n  - {name: c, path: common.yaml}\n"},
                    {"data/common.yaml", kCommon},
                    {"data/list.yaml", "- a\n- b\n"},
                    {"data/list.json", "\n  [1, 2]"}});
@@ -292,6 +300,7 @@ void TestFaults::notHash()
 
 // ---- globs --------------------------------------------------------------------------------------------
 
+// clang-format off
 void TestFaults::globFaults_data()
 {
     QTest::addColumn<Maker>("make");
@@ -327,6 +336,7 @@ void TestFaults::globFaults_data()
         return t.write(QStringLiteral("data/g/x.yaml"), "k: [\n");
     }) << true << "end of sequence flow not found";
 }
+// clang-format on
 
 void TestFaults::globFaults()
 {
@@ -410,7 +420,9 @@ void TestFaults::racingRewrites()
     const std::string tmp = tree.path(QStringLiteral("data/tmp.yaml"));
     std::atomic<bool> stop{false};
     std::thread writer([&] {
-        const char* states[] = {"k: a\n", "k: [\n", "", "k: " "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\n"};
+        const char* states[] = {"k: a\n", "k: [\n", "",
+                                "k: "
+                                "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\n"};
         for (unsigned i = 0; !stop; ++i) {
             const char* s = states[i % 4];
             if (i % 3 == 0) { // atomic replace
@@ -461,6 +473,7 @@ void TestFaults::racingRewrites()
 
 // ---- hiera.yaml and facts files -----------------------------------------------------------------------
 
+// clang-format off
 void TestFaults::configFaults_data()
 {
     QTest::addColumn<Maker>("make");
@@ -489,6 +502,7 @@ void TestFaults::configFaults_data()
     QTest::newRow("a list") << Maker([](TempTree& t, QString&) { return t.write(QStringLiteral("hiera.yaml"), "- version: 5\n"); })
                             << ErrorCode::ConfigVersion << "the top level must be a mapping";
 }
+// clang-format on
 
 void TestFaults::configFaults()
 {
@@ -515,6 +529,7 @@ void TestFaults::configFaults()
     QVERIFY2(QString::fromUtf8(e->what()).contains(message), e->what());
 }
 
+// clang-format off
 void TestFaults::factsFaults_data()
 {
     QTest::addColumn<QByteArray>("content"); // null: the file is missing; "/": a directory
@@ -533,6 +548,7 @@ void TestFaults::factsFaults_data()
     QTest::newRow("600 MB (sparse)") << QByteArray("SPARSE") << ErrorCode::DataLimit
                                      << "file of 629145600 bytes exceeds the limit of 536870912";
 }
+// clang-format on
 
 void TestFaults::factsFaults()
 {
@@ -559,6 +575,7 @@ void TestFaults::factsFaults()
 
 // ---- the command line -----------------------------------------------------------------------------------
 
+// clang-format off
 void TestFaults::cli_data()
 {
     QTest::addColumn<QByteArray>("broken");   // content of data/broken.yaml (null: none; "FIFO": a FIFO)
@@ -579,6 +596,7 @@ void TestFaults::cli_data()
     QTest::newRow("broken facts") << QByteArray() << QByteArray() << QByteArray("os: [\n") << 2 << "facts.yaml:2:1:";
     QTest::newRow("BOM and CRLF") << QByteArray("\xef\xbb\xbfk: crlf\r\n") << QByteArray() << QByteArray() << 0 << QString();
 }
+// clang-format on
 
 void TestFaults::cli()
 {
@@ -619,6 +637,7 @@ void TestFaults::cli()
 
 // ---- a NUL byte in an interpolated path ------------------------------------------------------------------
 
+// clang-format off
 void TestFaults::nulByteInInterpolatedPath_data()
 {
     QTest::addColumn<QByteArray>("level"); // a hierarchy level using %{facts.name} somewhere in its paths
@@ -628,6 +647,7 @@ void TestFaults::nulByteInInterpolatedPath_data()
     QTest::newRow("mapped_paths") << QByteArray("  - name: by name\n    mapped_paths: [facts.names, n, \"nodes/%{n}.yaml\"]\n");
     QTest::newRow("datadir") << QByteArray("  - name: by name\n    datadir: \"%{facts.name}\"\n    path: x.yaml\n");
 }
+// clang-format on
 
 // A fact `../../secret.txt\0` in `nodes/%{facts.name}.yaml` would be cut at the NUL by open(2): the
 // `.yaml` dropped, another file read. Puppet (Ruby) refuses the string; so does every path here, with
@@ -648,16 +668,19 @@ void TestFaults::nulByteInInterpolatedPath()
     MapScope scope{Value(root)};
     auto engine = Engine::load(tree.hieraYaml());
     const LookupResult r = engine->lookup(scope, "k");
-    QVERIFY2(r.status == LookupResult::Status::Error, qPrintable(r.found() ? qs(toJson(r.value)) : QString("not found")));
+    QVERIFY2(r.status == LookupResult::Status::Error,
+             qPrintable(r.found() ? qs(toJson(r.value)) : QString("not found")));
     QCOMPARE(r.error->code(), ErrorCode::InterpolationSyntax);
     QVERIFY2(errorText(r).contains(QLatin1String("level 'by name'")), qPrintable(errorText(r)));
-    QVERIFY2(errorText(r).contains(QLatin1String("contains a NUL byte (string contains null byte)")), qPrintable(errorText(r)));
+    QVERIFY2(errorText(r).contains(QLatin1String("contains a NUL byte (string contains null byte)")),
+             qPrintable(errorText(r)));
     QVERIFY2(errorText(r).contains(QLatin1String("secret.txt\\0")), qPrintable(errorText(r))); // shown, escaped
     QVERIFY(!errorText(r).contains(QChar(0)));
 }
 
 // ---- the command line's output and messages ---------------------------------------------------------------
 
+// clang-format off
 void TestFaults::cliOutputFailures_data()
 {
     QTest::addColumn<QString>("redirect");
@@ -665,6 +688,7 @@ void TestFaults::cliOutputFailures_data()
     QTest::newRow("a full disk (/dev/full)") << "exec >/dev/full; exec" << "No space left on device";
     QTest::newRow("closed stdout") << "exec >&-; exec" << "Bad file descriptor";
 }
+// clang-format on
 
 void TestFaults::cliOutputFailures()
 {
@@ -673,19 +697,25 @@ void TestFaults::cliOutputFailures()
 #else
     QFETCH(QString, redirect);
     QFETCH(QString, reason);
-    struct stat full{};
+    struct stat full
+    {
+    };
     if (redirect.contains(QLatin1String("/dev/full")) && (::stat("/dev/full", &full) != 0 || !S_ISCHR(full.st_mode)))
         QSKIP("/dev/full is not the full device on this machine");
     TempTree tree({{"hiera.yaml", kHiera}, {"data/common.yaml", kCommon}});
     QVERIFY(tree.isValid());
-    for (const QStringList& extra : {QStringList{}, QStringList{QStringLiteral("--explain")}, QStringList{QStringLiteral("--version")}}) {
-        const CliResult r = runHieraLookup(QStringList{QStringLiteral("--config"), qs(tree.hieraYaml())} + extra << QStringLiteral("k"), redirect);
+    for (const QStringList& extra :
+         {QStringList{}, QStringList{QStringLiteral("--explain")}, QStringList{QStringLiteral("--version")}}) {
+        const CliResult r = runHieraLookup(
+            QStringList{QStringLiteral("--config"), qs(tree.hieraYaml())} + extra << QStringLiteral("k"), redirect);
         QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + " " + r.err));
-        QCOMPARE(r.err, QStringLiteral("hiera-lookup: error: cannot write to standard output: ") + reason + QLatin1Char('\n'));
+        QCOMPARE(r.err,
+                 QStringLiteral("hiera-lookup: error: cannot write to standard output: ") + reason + QLatin1Char('\n'));
     }
 #endif
 }
 
+// clang-format off
 void TestFaults::printableLine_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -703,6 +733,7 @@ void TestFaults::printableLine_data()
     QTest::newRow("overlong /") << QByteArray("\xc0\xaf") << QByteArray("\\xC0\\xAF");
     QTest::newRow("surrogate") << QByteArray("\xed\xa0\x80") << QByteArray("\\xED\\xA0\\x80");
 }
+// clang-format on
 
 void TestFaults::printableLine()
 {
@@ -724,8 +755,9 @@ void TestFaults::cliMessagesArePrintableLines()
     QSKIP("hiera-lookup is not built");
 #else
     TempTree tree({{"hiera.yaml", kHiera},
-                   {"data/common.yaml", "k: \"%{lookup('\\e[31mforged\\nhiera-lookup: error: x\\u202e\\x85'}\"\n"
-                                        "w: \"%{\\e[2J\\rgone}\"\n"}});
+                   {"data/common.yaml",
+                    "k: \"%{lookup('\\e[31mforged\\nhiera-lookup: error: x\\u202e\\x85'}\"\n"
+                    "w: \"%{\\e[2J\\rgone}\"\n"}});
     QVERIFY(tree.isValid());
     for (const char* key : {"k", "w"}) { // an error; a warning (undefined variable) and an answer
         const CliResult r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QLatin1String(key)});
@@ -735,7 +767,8 @@ void TestFaults::cliMessagesArePrintableLines()
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
         QVERIFY2(r.err.endsWith(QLatin1Char('\n')), qPrintable(r.err));
         for (QChar c : r.err.chopped(1))
-            QVERIFY2(c.isPrint(), qPrintable(QStringLiteral("U+%1 in %2").arg(c.unicode(), 4, 16, QLatin1Char('0')).arg(r.err)));
+            QVERIFY2(c.isPrint(),
+                     qPrintable(QStringLiteral("U+%1 in %2").arg(c.unicode(), 4, 16, QLatin1Char('0')).arg(r.err)));
     }
     const CliResult k = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("k")});
     QVERIFY2(k.err.contains(QLatin1String("\\e[31mforged\\nhiera-lookup: error: x\\u202E\\x85")), qPrintable(k.err));
@@ -763,10 +796,12 @@ void TestFaults::cliOutOfMemoryNamesTheFile()
     facts += "\"last\": 1}\n";
     QVERIFY(tree.write(QStringLiteral("facts.json"), facts));
     const QString file = qs(tree.path(QStringLiteral("facts.json")));
-    const CliResult r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--facts"), file, QStringLiteral("k")},
-                               QStringLiteral("ulimit -v 163840; exec"));
+    const CliResult r = runHieraLookup(
+        {QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--facts"), file, QStringLiteral("k")},
+        QStringLiteral("ulimit -v 163840; exec"));
     QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + " " + r.err));
-    QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: error: ") + file + QLatin1String(": out of memory")), qPrintable(r.err));
+    QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: error: ") + file + QLatin1String(": out of memory")),
+             qPrintable(r.err));
     QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
 #endif
 }
@@ -781,15 +816,18 @@ void TestFaults::cliExplainLinesArePrintable()
     TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n  - name: n\n    path: \"nodes/%{facts.name}.yaml\"\n"},
                    {"facts.json", "{\"name\": \"x\\u001b[31mRED\\nhiera-lookup: error: forged\\u202e\"}"}});
     QVERIFY(tree.isValid());
-    const CliResult r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--facts"),
-                                qs(tree.path(QStringLiteral("facts.json"))), QStringLiteral("--explain"), QStringLiteral("x")});
+    const CliResult r =
+        runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--facts"),
+                        qs(tree.path(QStringLiteral("facts.json"))), QStringLiteral("--explain"), QStringLiteral("x")});
     QVERIFY2(r.exitCode == 1, qPrintable(QString::number(r.exitCode) + " " + r.err));
-    QVERIFY2(r.out.contains(QLatin1String("nodes/x\\e[31mRED\\nhiera-lookup: error: forged\\u202E.yaml")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QLatin1String("nodes/x\\e[31mRED\\nhiera-lookup: error: forged\\u202E.yaml")),
+             qPrintable(r.out));
     for (const QString& line : r.out.split(QLatin1Char('\n')))
         QVERIFY2(!line.trimmed().startsWith(QLatin1String("hiera-lookup:")), qPrintable(r.out));
     const QString text = QString(r.out).remove(QLatin1Char('\n'));
     for (QChar c : text)
-        QVERIFY2(c.isPrint(), qPrintable(QStringLiteral("U+%1 in %2").arg(c.unicode(), 4, 16, QLatin1Char('0')).arg(r.out)));
+        QVERIFY2(c.isPrint(),
+                 qPrintable(QStringLiteral("U+%1 in %2").arg(c.unicode(), 4, 16, QLatin1Char('0')).arg(r.out)));
 #endif
 }
 

@@ -18,7 +18,8 @@
 using namespace hiera;
 using namespace testutils;
 
-class TestFleet : public QObject {
+class TestFleet : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -53,10 +54,12 @@ const char* const kHiera = "version: 5\n"
 TempTree makeTree()
 {
     return TempTree({{QStringLiteral("hiera.yaml"), kHiera},
-                     {QStringLiteral("data/common.yaml"), "k: common\nm: {a: 1}\nh: {x: 1, y: 2}\n"
-                                                          "odd: \"a,\\\"b\\\"\\nc|d\"\n"},
-                     {QStringLiteral("data/nodes/n1.yaml"), "k: mine\nm: {b: 2}\nh: {y: 2, x: 1}\n"
-                                                            "e: \"%{alias('k')} tail\"\n"},
+                     {QStringLiteral("data/common.yaml"),
+                      "k: common\nm: {a: 1}\nh: {x: 1, y: 2}\n"
+                      "odd: \"a,\\\"b\\\"\\nc|d\"\n"},
+                     {QStringLiteral("data/nodes/n1.yaml"),
+                      "k: mine\nm: {b: 2}\nh: {y: 2, x: 1}\n"
+                      "e: \"%{alias('k')} tail\"\n"},
                      {QStringLiteral("data/nodes/n3.yaml"), "e: \"%{alias('k')} tail\"\n"},
                      {QStringLiteral("data/roles/web.yaml"), "k: web\n"},
                      {QStringLiteral("facts/n1.yaml"), "clientcert: n1\n"},
@@ -122,6 +125,7 @@ QList<QStringList> parseCsv(const QString& text)
 
 } // namespace
 
+// clang-format off
 void TestFleet::demoAgainstSingleLookups_data()
 {
     QTest::addColumn<QString>("key");
@@ -132,6 +136,7 @@ void TestFleet::demoAgainstSingleLookups_data()
     QTest::newRow("classes first") << QStringLiteral("classes") << QStringLiteral("first");
     QTest::newRow("profile::ntp hash") << QStringLiteral("profile::ntp") << QStringLiteral("hash");
 }
+// clang-format on
 
 void TestFleet::demoAgainstSingleLookups()
 {
@@ -177,7 +182,8 @@ void TestFleet::demoAgainstSingleLookups()
             if (alone.value.isScalar() && alone.value.mark().isValid()) // a scalar: the value's own file
                 QCOMPARE(n.file, SourceFiles::locate(alone.value.mark()).file);
             for (const auto& f : n.decidingFiles)
-                QVERIFY(std::find(group.decidingFiles.begin(), group.decidingFiles.end(), f) != group.decidingFiles.end());
+                QVERIFY(std::find(group.decidingFiles.begin(), group.decidingFiles.end(), f)
+                        != group.decidingFiles.end());
         }
     }
 }
@@ -231,8 +237,9 @@ void TestFleet::mergedValueFiles()
     const FleetResult r = lookupAcross(*engine, library, "m", request);
     const FleetNodeResult& n1 = nodeNamed(r, "n1");
     QCOMPARE(n1.value, json(R"({"a": 1, "b": 2})"));
-    QCOMPARE(n1.decidingFiles, (std::vector<std::string>{tree.path(QStringLiteral("data/common.yaml")),
-                                                         tree.path(QStringLiteral("data/nodes/n1.yaml"))}));
+    QCOMPARE(n1.decidingFiles,
+             (std::vector<std::string>{tree.path(QStringLiteral("data/common.yaml")),
+                                       tree.path(QStringLiteral("data/nodes/n1.yaml"))}));
     QCOMPARE(nodeNamed(r, "n2").decidingFiles, std::vector<std::string>{tree.path(QStringLiteral("data/common.yaml"))});
     QCOMPARE(r.groups[0].members.size(), std::size_t(3));
     // The merged value's first key comes from common.yaml, but the node's own file is searched first:
@@ -295,14 +302,17 @@ void TestFleet::someNodesOnly()
     const FleetResult some2 = lookupAcross(*engine, library, "profile::ntp.servers", {}, options);
     QCOMPARE(some2.libraryNodes, std::size_t(4));
     QCOMPARE(*json(fleetJson(some2)).asHash().find("library_nodes"), Value(4));
-    QVERIFY(fleetMarkdown(some2).rfind("`profile::ntp.servers` on 2 of 2 nodes (chosen from the library's 4)\n", 0) == 0);
+    QVERIFY(fleetMarkdown(some2).rfind("`profile::ntp.servers` on 2 of 2 nodes (chosen from the library's 4)\n", 0)
+            == 0);
     QVERIFY(!json(fleetJson(some2)).asHash().find("node_filter"));
     // ... and by what, when the caller says (the explorer's Nodes filter).
     FleetExportOptions filtered;
     filtered.nodeFilter = "role=web env=prod";
     QCOMPARE(*json(fleetJson(some2, filtered)).asHash().find("node_filter"), Value("role=web env=prod"));
     QVERIFY2(fleetMarkdown(some2, filtered)
-                     .rfind("`profile::ntp.servers` on 2 of 2 nodes (chosen by the filter `role=web env=prod` from the library's 4)\n", 0)
+                     .rfind("`profile::ntp.servers` on 2 of 2 nodes (chosen by the filter `role=web env=prod` from the "
+                            "library's 4)\n",
+                            0)
                  == 0,
              fleetMarkdown(some2, filtered).c_str());
     const FleetResult all = lookupAcross(*engine, library, "profile::ntp.servers");
@@ -352,8 +362,9 @@ void TestFleet::csvExport()
         const FleetResult r = lookupAcross(*engine, library, key);
         const QList<QStringList> rows = parseCsv(QString::fromStdString(fleetCsv(r)));
         QCOMPARE(rows.size(), qsizetype(r.nodes.size() + 1));
-        QCOMPARE(rows[0], (QStringList{QStringLiteral("node"), QStringLiteral("key"), QStringLiteral("status"),
-                                       QStringLiteral("value"), QStringLiteral("file"), QStringLiteral("level")}));
+        QCOMPARE(rows[0],
+                 (QStringList{QStringLiteral("node"), QStringLiteral("key"), QStringLiteral("status"),
+                              QStringLiteral("value"), QStringLiteral("file"), QStringLiteral("level")}));
         for (std::size_t i = 0; i < r.nodes.size(); ++i) {
             const QStringList& row = rows[qsizetype(i + 1)];
             const FleetNodeResult& n = r.nodes[i];
@@ -441,6 +452,7 @@ void TestFleet::exportsNameFilesFromTheRepository()
     QVERIFY(fleetCsv(r).find(r.nodes[0].file) != std::string::npos);
 }
 
+// clang-format off
 void TestFleet::cli_data()
 {
     QTest::addColumn<QStringList>("extra");
@@ -451,6 +463,7 @@ void TestFleet::cli_data()
     QTest::newRow("markdown") << QStringList{QStringLiteral("--format=markdown")} << QStringLiteral("| 3 |");
     QTest::newRow("yaml") << QStringList{QStringLiteral("--format"), QStringLiteral("yaml")} << QStringLiteral("count: 3");
 }
+// clang-format on
 
 void TestFleet::cli()
 {
@@ -461,9 +474,10 @@ void TestFleet::cli()
     QFETCH(QString, expected);
     TempTree tree = makeTree();
     QVERIFY(tree.write(QStringLiteral("facts/n5.yaml"), "clientcert: n5\n"));
-    const CliResult r = runHieraLookup(QStringList{QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--nodes"),
-                                           qs(tree.path(QStringLiteral("facts")))}
-                               + extra << QStringLiteral("k"));
+    const CliResult r = runHieraLookup(QStringList{QStringLiteral("--config"), qs(tree.hieraYaml()),
+                                                   QStringLiteral("--nodes"), qs(tree.path(QStringLiteral("facts")))}
+                                           + extra
+                                       << QStringLiteral("k"));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(expected), qPrintable(r.out));
     QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
@@ -477,7 +491,7 @@ void TestFleet::cli()
         QCOMPARE(parseCsv(r.out).size(), 6);
 
     const CliResult none = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--nodes"),
-                                   qs(tree.path(QStringLiteral("facts"))), QStringLiteral("no::such")});
+                                           qs(tree.path(QStringLiteral("facts"))), QStringLiteral("no::such")});
     QCOMPARE(none.exitCode, 1);
 }
 
@@ -489,7 +503,7 @@ void TestFleet::cliBadFile()
     TempTree tree = makeTree();
     QVERIFY(tree.write(QStringLiteral("facts/zz-broken.yaml"), "a: [1\nb: 2\n"));
     const CliResult r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--nodes"),
-                                qs(tree.path(QStringLiteral("facts"))), QStringLiteral("k")});
+                                        qs(tree.path(QStringLiteral("facts"))), QStringLiteral("k")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QStringList errLines = r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(errLines.size(), 1);
@@ -497,8 +511,9 @@ void TestFleet::cliBadFile()
              qPrintable(errLines[0]));
     QVERIFY(r.out.contains(QStringLiteral("n1")));
 
-    const CliResult missing = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--nodes"),
-                                      qs(tree.path(QStringLiteral("nowhere"))), QStringLiteral("k")});
+    const CliResult missing =
+        runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--nodes"),
+                        qs(tree.path(QStringLiteral("nowhere"))), QStringLiteral("k")});
     QCOMPARE(missing.exitCode, 2);
     QVERIFY(missing.err.contains(QStringLiteral("nowhere")));
 }

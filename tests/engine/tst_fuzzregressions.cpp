@@ -13,7 +13,8 @@
 using namespace hiera;
 using namespace testutils;
 
-class TestFuzzRegressions : public QObject {
+class TestFuzzRegressions : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -25,6 +26,7 @@ private Q_SLOTS:
 };
 
 // fuzz_yaml: parseData(text) -> toYaml -> parseData must give the same value (valueformat.h).
+// clang-format off
 void TestFuzzRegressions::yamlRoundTrip_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -43,6 +45,7 @@ void TestFuzzRegressions::yamlRoundTrip_data()
     QTest::newRow("long key in a flow key") << QByteArray("? [{? \"" + QByteArray(1500, 'k') + "\": v}]\n: w\n");
     QTest::newRow("long key with escapes") << QByteArray("? \"y:d" + QByteArray(400, '\x06') + "\"\n: 1\n");
 }
+// clang-format on
 
 void TestFuzzRegressions::yamlRoundTrip()
 {
@@ -57,6 +60,7 @@ void TestFuzzRegressions::yamlRoundTrip()
 
 // fuzz_interpolation (UBSan): a sexagesimal integer beyond 64 bits was cast from a double, which is
 // undefined behaviour. It is now the DataType error of any other out-of-range integer (semantics §4.11).
+// clang-format off
 void TestFuzzRegressions::sexagesimalOverflow_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -65,6 +69,7 @@ void TestFuzzRegressions::sexagesimalOverflow_data()
     QTest::newRow("negative") << QByteArray("-22222222222222222222:22");
     QTest::newRow("negative, first part just over") << QByteArray("-2562047788015216:00:00");
 }
+// clang-format on
 
 void TestFuzzRegressions::sexagesimalOverflow()
 {

@@ -151,7 +151,8 @@ evil: "%{osfamily}"
 selfref: "%{selfref}"
 )YAML";
 
-class TestInterpolation : public QObject {
+class TestInterpolation : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -189,12 +190,13 @@ static const QByteArray kHieraYaml = "version: 5\n"
 void TestInterpolation::initTestCase()
 {
     m_tree = std::make_unique<TempTree>(
-        FileList {{"hiera.yaml", kHieraYaml}, {"data/high.yaml", kHigh}, {"data/low.yaml", kLow}});
+        FileList{{"hiera.yaml", kHieraYaml}, {"data/high.yaml", kHigh}, {"data/low.yaml", kLow}});
     QVERIFY(m_tree->isValid());
     m_engine = Engine::load(m_tree->hieraYaml());
     m_scope = std::make_shared<MapScope>(yaml(kScope));
 }
 
+// clang-format off
 void TestInterpolation::forms_data()
 {
     QTest::addColumn<QString>("key");
@@ -272,6 +274,7 @@ void TestInterpolation::forms_data()
     row("aliased", str("Debian")); // an aliased string is interpolated at its use
     row("multiline", str("family=Debian\\nname=Ubuntu\\n"));
 }
+// clang-format on
 
 void TestInterpolation::forms()
 {
@@ -284,6 +287,7 @@ void TestInterpolation::forms()
     QCOMPARE(r.value, json(expected.toStdString()));
 }
 
+// clang-format off
 void TestInterpolation::errors_data()
 {
     QTest::addColumn<QString>("key");
@@ -313,6 +317,7 @@ void TestInterpolation::errors_data()
     QTest::newRow("alias of itself") << "recalias" << ErrorCode::RecursiveLookup
                                      << "Recursive lookup detected in [recalias]";
 }
+// clang-format on
 
 void TestInterpolation::errors()
 {
@@ -402,8 +407,9 @@ void TestInterpolation::sizeLimit()
 void TestInterpolation::lazyOncePerFoundValue()
 {
     // a scope that counts reads: interpolation of one found value reads each token once
-    struct CountingScope : Scope {
-        mutable std::atomic<int> reads {0};
+    struct CountingScope : Scope
+    {
+        mutable std::atomic<int> reads{0};
         std::optional<Value> lookup(std::string_view ref) const override
         {
             ++reads;

@@ -2,8 +2,8 @@
 // module namespaces, module lookup_options and default_hierarchy. The expected values are the ones
 // layers.md records from `puppet lookup` on the same data.
 
-#include "testutils.h"
 #include "support/lookupexpect.h"
+#include "testutils.h"
 
 #include <hiera/engine.h>
 #include <hiera/environment.h>
@@ -46,7 +46,8 @@ FileList observedRepository()
          "  mymod::lo_conflict: {merge: unique}\n  mymod::dflt2: {merge: unique}\n"},
         {"env/site/mymod/hiera.yaml",
          "version: 5\nhierarchy:\n  - name: module common\n    path: common.yaml\n"
-         "default_hierarchy:\n  - name: defaults\n    path: defaults.yaml\n  - name: defaults2\n    path: defaults2.yaml\n"},
+         "default_hierarchy:\n  - name: defaults\n    path: defaults.yaml\n  - name: defaults2\n    path: "
+         "defaults2.yaml\n"},
         {"env/site/mymod/data/common.yaml",
          "shared: module-unqualified\nother::y: dropped\nmymod::layered: {m: 1, shared: module}\nmymod::arr: [m1]\n"
          "mymod::from_global: {a: {m: 1}}\nmymod::pat_x: [m]\nmymod::modonly: module\n"
@@ -68,8 +69,7 @@ struct Repo
     std::shared_ptr<Engine> engine;
     MapScope scope{yaml("trusted: {certname: n1}\n")};
 
-    explicit Repo(const FileList& files, EnvironmentOptions options = {}, bool withGlobal = true)
-        : tree(files)
+    explicit Repo(const FileList& files, EnvironmentOptions options = {}, bool withGlobal = true) : tree(files)
     {
         if (withGlobal)
             options.globalHieraYaml = tree.path("global/hiera.yaml");
@@ -88,7 +88,8 @@ struct Repo
 
 } // namespace
 
-class TestLayers : public QObject {
+class TestLayers : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -169,6 +170,7 @@ void TestLayers::discoveryFromHieraYamlAndModulepath()
     }
 }
 
+// clang-format off
 void TestLayers::observedResults_data()
 {
     QTest::addColumn<QString>("key");
@@ -195,6 +197,7 @@ void TestLayers::observedResults_data()
     QTest::newRow("default_hierarchy's own options") << "mymod::dflt_merge" << "" << QByteArray("[d1, d2]");
     QTest::newRow("env options do not apply to default_hierarchy") << "mymod::dflt2" << "" << QByteArray("[e2]");
 }
+// clang-format on
 
 void TestLayers::observedResults()
 {
@@ -215,7 +218,8 @@ void TestLayers::observedResults()
     if (r.error)
         QFAIL(r.error->what());
     QVERIFY(r.found());
-    QVERIFY2(unorderedEqual(r.value, yaml(expected.toStdString())), qPrintable(QString::fromStdString(toJson(r.value))));
+    QVERIFY2(unorderedEqual(r.value, yaml(expected.toStdString())),
+             qPrintable(QString::fromStdString(toJson(r.value))));
 }
 
 void TestLayers::callerMergeOverridesModuleOptions()
@@ -234,8 +238,9 @@ void TestLayers::unqualifiedModuleKeysDroppedWithWarning()
     EXPECT_FOUND(r, Value("module"));
     bool warned = false;
     for (const auto& w : r.warnings)
-        warned = warned || (w.find("Module 'mymod'") != std::string::npos
-                            && w.find("must use keys qualified with the name of the module") != std::string::npos);
+        warned = warned
+            || (w.find("Module 'mymod'") != std::string::npos
+                && w.find("must use keys qualified with the name of the module") != std::string::npos);
     QVERIFY(warned);
     // a key outside any module does not consult (nor warn about) the module
     const LookupResult plain = repo.lookup("envonly");
@@ -245,14 +250,16 @@ void TestLayers::unqualifiedModuleKeysDroppedWithWarning()
 
 void TestLayers::moduleLookupOptionsOutsideNamespaceFail()
 {
-    FileList files = {{"env/hiera.yaml", "version: 5\n"},
-                      {"env/data/common.yaml", "plain: p\n"},
-                      {"env/modules/bad/hiera.yaml", "version: 5\n"},
-                      {"env/modules/bad/data/common.yaml", "bad::k: v\nlookup_options:\n  other::k: {merge: unique}\n"}};
+    FileList files = {
+        {"env/hiera.yaml", "version: 5\n"},
+        {"env/data/common.yaml", "plain: p\n"},
+        {"env/modules/bad/hiera.yaml", "version: 5\n"},
+        {"env/modules/bad/data/common.yaml", "bad::k: v\nlookup_options:\n  other::k: {merge: unique}\n"}};
     Repo repo(files, {}, /*withGlobal=*/false);
     const LookupResult r = repo.lookup("bad::k");
     EXPECT_ERROR(r, ErrorCode::LookupOptions);
-    QVERIFY2(errorText(r).contains("all lookup_options keys must start with module name 'bad'"), qPrintable(errorText(r)));
+    QVERIFY2(errorText(r).contains("all lookup_options keys must start with module name 'bad'"),
+             qPrintable(errorText(r)));
     QVERIFY2(errorText(r).contains("common.yaml:3:"), qPrintable(errorText(r)));
     EXPECT_FOUND(repo.lookup("plain"), Value("p")); // other keys are not affected
 }
@@ -347,15 +354,16 @@ QTEST_APPLESS_MAIN(TestLayers)
 void TestLayers::hostileModulepaths()
 {
     namespace fs = std::filesystem;
-    FileList files{{"outside/x/hiera.yaml", "version: 5\n"},
-                   {"outside/x/data/common.yaml", "x::k: outside\n"},
-                   {"repo/hiera.yaml", "version: 5\n"},
-                   {"repo/data/common.yaml", "k: env\n"},
-                   {"repo/environment.conf",
-                    "modulepath = site:./site:site/:..:/:$basemodulepath:missing:loop::site\n"}};
+    FileList files{
+        {"outside/x/hiera.yaml", "version: 5\n"},
+        {"outside/x/data/common.yaml", "x::k: outside\n"},
+        {"repo/hiera.yaml", "version: 5\n"},
+        {"repo/data/common.yaml", "k: env\n"},
+        {"repo/environment.conf", "modulepath = site:./site:site/:..:/:$basemodulepath:missing:loop::site\n"}};
     for (int i = 0; i < 2000; ++i) {
         files.append({QStringLiteral("repo/site/m%1/hiera.yaml").arg(i), "version: 5\n"});
-        files.append({QStringLiteral("repo/site/m%1/data/common.yaml").arg(i), QStringLiteral("m%1::k: %1\n").arg(i).toUtf8()});
+        files.append(
+            {QStringLiteral("repo/site/m%1/data/common.yaml").arg(i), QStringLiteral("m%1::k: %1\n").arg(i).toUtf8()});
     }
     TempTree tree(files);
     QVERIFY(tree.isValid());
@@ -393,13 +401,14 @@ void TestLayers::moduleDataOutsideTheModuleIsNamed()
     TempTree tree({{"repo/hiera.yaml", "version: 5\n"},
                    {"repo/data/common.yaml", "k: env\n"},
                    {"repo/shared/mod.yaml", "m::k: from-outside\n"},
-                   {"repo/modules/m/hiera.yaml", "version: 5\nhierarchy:\n"
-                                                 "  - {name: up, datadir: ../../shared, path: mod.yaml}\n"
-                                                 "  - {name: climbs, path: ../../../shared/mod.yaml}\n"
-                                                 "  - {name: globbed, glob: '../../../*/mod.yaml'}\n"
-                                                 "  - {name: inside, path: common.yaml}\n"
-                                                 "  - {name: dotted, path: ./x/../common.yaml}\n"
-                                                 "  - {name: interpolated, path: '%{facts.where}.yaml'}\n"},
+                   {"repo/modules/m/hiera.yaml",
+                    "version: 5\nhierarchy:\n"
+                    "  - {name: up, datadir: ../../shared, path: mod.yaml}\n"
+                    "  - {name: climbs, path: ../../../shared/mod.yaml}\n"
+                    "  - {name: globbed, glob: '../../../*/mod.yaml'}\n"
+                    "  - {name: inside, path: common.yaml}\n"
+                    "  - {name: dotted, path: ./x/../common.yaml}\n"
+                    "  - {name: interpolated, path: '%{facts.where}.yaml'}\n"},
                    {"repo/modules/m/data/common.yaml", "m::j: inside\n"}});
     QVERIFY(tree.isValid());
     const Environment env = Environment::discover(tree.path("repo"));
@@ -408,8 +417,10 @@ void TestLayers::moduleDataOutsideTheModuleIsNamed()
         if (qs(w).contains(QStringLiteral("outside the module")))
             named << qs(w);
     QCOMPARE(named.size(), 3);
-    QVERIFY2(named[0].contains(QStringLiteral("module 'm', level 'up'")) && named[0].contains(QStringLiteral("/repo/shared"))
-                 && named[1].contains(QStringLiteral("level 'climbs'")) && named[2].contains(QStringLiteral("level 'globbed'")),
+    QVERIFY2(named[0].contains(QStringLiteral("module 'm', level 'up'"))
+                 && named[0].contains(QStringLiteral("/repo/shared"))
+                 && named[1].contains(QStringLiteral("level 'climbs'"))
+                 && named[2].contains(QStringLiteral("level 'globbed'")),
              qPrintable(named.join(QLatin1Char('\n'))));
     // Read all the same, as Puppet reads it.
     auto engine = Engine::fromLayers(env.layers);

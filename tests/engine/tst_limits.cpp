@@ -75,7 +75,7 @@ QString errorText(const LookupResult& r)
 
 } // namespace
 
-#define EXPECT_LOOKUP_ERROR(r, expectedCode, fragment)                                                                \
+#define EXPECT_LOOKUP_ERROR(r, expectedCode, fragment)                                                                 \
     do {                                                                                                               \
         QVERIFY2((r).status == LookupResult::Status::Error, qPrintable("not an error: " + errorText(r)));              \
         QVERIFY((r).error.has_value());                                                                                \
@@ -83,7 +83,8 @@ QString errorText(const LookupResult& r)
         QVERIFY2(errorText(r).contains(fragment), qPrintable(errorText(r)));                                           \
     } while (false)
 
-class TestLimits : public QObject {
+class TestLimits : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -209,8 +210,7 @@ void TestLimits::aliasBombInterpolatedIntoString()
 {
     // "%{lookup('bomb')}" renders the found array into the string: bounded by maxInterpolatedBytes,
     // checked while rendering, not after.
-    TempTree tree({{"hiera.yaml", kHiera},
-                   {"data/common.yaml", qb(aliasBomb(6, 10) + "s: \"x%{lookup('bomb')}\"\n")}});
+    TempTree tree({{"hiera.yaml", kHiera}, {"data/common.yaml", qb(aliasBomb(6, 10) + "s: \"x%{lookup('bomb')}\"\n")}});
     QVERIFY(tree.isValid());
     EngineOptions options;
     options.maxInterpolatedBytes = 1u << 20;
@@ -292,6 +292,7 @@ void TestLimits::hashFloodKeys()
 
 // ---- nesting depth ----------------------------------------------------------------------------------
 
+// clang-format off
 void TestLimits::deepNesting_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -313,6 +314,7 @@ void TestLimits::deepNesting_data()
     QTest::newRow("json objects") << qb(repeat("{\"a\":", n) + "1" + repeat("}", n)) << DataFormat::Json;
     QTest::newRow("json unclosed") << qb(repeat("[", n)) << DataFormat::Json;
 }
+// clang-format on
 
 void TestLimits::deepNesting()
 {
@@ -332,8 +334,9 @@ void TestLimits::deepNesting()
 
 void TestLimits::deepNestingInLookup()
 {
-    TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n  - {name: y, path: a.yaml}\n"
-                                  "  - {name: j, path: b.json, data_hash: json_data}\n"},
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n  - {name: y, path: a.yaml}\n"
+                    "  - {name: j, path: b.json, data_hash: json_data}\n"},
                    {"data/a.yaml", qb("k: " + repeat("[", 100'000) + "\n")},
                    {"data/b.json", qb("{\"k\": " + repeat("[", 100'000) + "}")}});
     QVERIFY(tree.isValid());
@@ -413,12 +416,14 @@ void TestLimits::longJsonLine()
     QCOMPARE(end->mark().column, 20u); // "last":  "é","end":true — 'true' is the 20th character
 
     // An error at the end of the long line is placed in characters too.
-    auto e = catchError([&] { parseData(json.substr(0, json.find('\n') - 1) + "?", "minified.json", DataFormat::Json); });
+    auto e =
+        catchError([&] { parseData(json.substr(0, json.find('\n') - 1) + "?", "minified.json", DataFormat::Json); });
     QVERIFY(e);
     QCOMPARE(e->location().line, 1);
     QCOMPARE(e->location().column, int(chars));
 }
 
+// clang-format off
 void TestLimits::scalarLimit_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -435,6 +440,7 @@ void TestLimits::scalarLimit_data()
     QTest::newRow("json escapes") << qb("{\"a\": 1,\n\"k\": \"" + repeat("\\u00e9", 1000) + "\"}") << DataFormat::Json
                                   << 2;
 }
+// clang-format on
 
 void TestLimits::scalarLimit()
 {
@@ -453,12 +459,14 @@ void TestLimits::scalarLimit()
     QVERIFY(!catchError([&] { parseData(text.toStdString(), "s.data", format); }));
 }
 
+// clang-format off
 void TestLimits::documentLimit_data()
 {
     QTest::addColumn<hiera::DataFormat>("format");
     QTest::newRow("yaml") << DataFormat::Yaml;
     QTest::newRow("json") << DataFormat::Json;
 }
+// clang-format on
 
 void TestLimits::documentLimit()
 {
@@ -483,12 +491,14 @@ void TestLimits::limitsInLookup()
     EXPECT_LOOKUP_ERROR(lookupIn(tree, "k", scalar), ErrorCode::DataLimit, "common.yaml:1:4: scalar of 5000 bytes");
     EngineOptions document;
     document.limits.maxDocumentBytes = 1000;
-    EXPECT_LOOKUP_ERROR(lookupIn(tree, "k", document), ErrorCode::DataLimit, "file of 5004 bytes exceeds the limit of 1000");
+    EXPECT_LOOKUP_ERROR(lookupIn(tree, "k", document), ErrorCode::DataLimit,
+                        "file of 5004 bytes exceeds the limit of 1000");
     QVERIFY(lookupIn(tree, "k").found());
 }
 
 // ---- interpolation -------------------------------------------------------------------------------------
 
+// clang-format off
 void TestLimits::recursion_data()
 {
     QTest::addColumn<QByteArray>("data");
@@ -502,6 +512,7 @@ void TestLimits::recursion_data()
                                         << "a" << "[a, c]";
     QTest::newRow("scope variable") << QByteArray("a: \"%{self}\"\n") << "a" << "scope:self";
 }
+// clang-format on
 
 void TestLimits::recursion()
 {
@@ -537,6 +548,7 @@ void TestLimits::nestingDepthLimit()
     QCOMPARE(lookupIn(tree, "k0", deeper).value, Value("end"));
 }
 
+// clang-format off
 void TestLimits::doublingLookupChain_data()
 {
     QTest::addColumn<int>("maxBytes");
@@ -545,6 +557,7 @@ void TestLimits::doublingLookupChain_data()
     QTest::newRow("1 MiB") << (1 << 20) << false;
     QTest::newRow("1 MiB, explain") << (1 << 20) << true;
 }
+// clang-format on
 
 void TestLimits::doublingLookupChain()
 {
@@ -556,7 +569,7 @@ void TestLimits::doublingLookupChain()
     const int levels = explain ? 24 : 40; // the trace records every occurrence: keep it smaller
     for (int i = 0; i < levels; ++i)
         data += "k" + std::to_string(i) + ": \"%{lookup('k" + std::to_string(i + 1) + "')}%{lookup('k"
-                + std::to_string(i + 1) + "')}\"\n";
+            + std::to_string(i + 1) + "')}\"\n";
     data += "k" + std::to_string(levels) + ": \"0123456789abcdef\"\n";
     TempTree tree({{"hiera.yaml", kHiera}, {"data/common.yaml", qb(data)}});
     QVERIFY(tree.isValid());
@@ -612,15 +625,19 @@ void TestLimits::manyLargeStrings()
 void TestLimits::oneStringOverLimit()
 {
     TempTree tree({{"hiera.yaml", kHiera},
-                   {"data/common.yaml", qb("big: \"" + std::string(6000, 'x') + "\"\nk: \"%{lookup('big')}\"\n"
-                                          "two: \"%{lookup('big')}%{lookup('big')}\"\n"
-                                          "lit: \"%{literal('" + std::string(6000, 'y') + "')}\"\n")}});
+                   {"data/common.yaml",
+                    qb("big: \"" + std::string(6000, 'x')
+                       + "\"\nk: \"%{lookup('big')}\"\n"
+                         "two: \"%{lookup('big')}%{lookup('big')}\"\n"
+                         "lit: \"%{literal('"
+                       + std::string(6000, 'y') + "')}\"\n")}});
     QVERIFY(tree.isValid());
     EngineOptions options;
     options.maxInterpolatedBytes = 10'000;
     QVERIFY(lookupIn(tree, "k", options).found());
-    EXPECT_LOOKUP_ERROR(lookupIn(tree, "two", options), ErrorCode::InterpolationLimit,
-                        "common.yaml:3:6: interpolation of '%{lookup('big')}%{lookup('big')}' expands to more than 10000 bytes");
+    EXPECT_LOOKUP_ERROR(
+        lookupIn(tree, "two", options), ErrorCode::InterpolationLimit,
+        "common.yaml:3:6: interpolation of '%{lookup('big')}%{lookup('big')}' expands to more than 10000 bytes");
     options.maxInterpolatedBytes = 5'000;
     EXPECT_LOOKUP_ERROR(lookupIn(tree, "k", options), ErrorCode::InterpolationLimit, "more than 5000 bytes");
     EXPECT_LOOKUP_ERROR(lookupIn(tree, "lit", options), ErrorCode::InterpolationLimit, "more than 5000 bytes");
@@ -631,8 +648,9 @@ void TestLimits::repeatedLookupsStillCorrect()
     // Nested lookups are remembered within one lookup: same results, explain or not, and a later
     // lookup sees changed files.
     TempTree tree({{"hiera.yaml", kHiera},
-                   {"data/common.yaml", "a: \"%{lookup('b')}-%{lookup('b')}-%{hiera('c')}\"\nb: \"%{lookup('c')}\"\n"
-                                        "c: \"%{facts.x}\"\nh: {p: \"%{lookup('b')}\", q: [\"%{lookup('b')}\"]}\n"}});
+                   {"data/common.yaml",
+                    "a: \"%{lookup('b')}-%{lookup('b')}-%{hiera('c')}\"\nb: \"%{lookup('c')}\"\n"
+                    "c: \"%{facts.x}\"\nh: {p: \"%{lookup('b')}\", q: [\"%{lookup('b')}\"]}\n"}});
     QVERIFY(tree.isValid());
     auto engine = Engine::load(tree.hieraYaml());
     MapScope scope(scopeFromFacts(parseData("x: X\n", "f.yaml")));
@@ -647,6 +665,7 @@ void TestLimits::repeatedLookupsStillCorrect()
 // std::regex recursed once per character of the key: a key of some tens of thousands of characters
 // overflowed the stack (SIGSEGV) even against `^profile::.*`, and an interpolation in data is enough to
 // make such a key. Patterns now run on Oniguruma, whose backtracking stack lives on the heap.
+// clang-format off
 void TestLimits::longKeyAgainstPatterns_data()
 {
     QTest::addColumn<QByteArray>("pattern"); // which entry applies is tst_lookup's business: here, answers
@@ -655,6 +674,7 @@ void TestLimits::longKeyAgainstPatterns_data()
     QTest::newRow("no match: ^role::") << QByteArray("^role::");
     QTest::newRow("no match: ^.*z$") << QByteArray("^.*z$");
 }
+// clang-format on
 
 void TestLimits::longKeyAgainstPatterns()
 {
@@ -663,8 +683,9 @@ void TestLimits::longKeyAgainstPatterns()
     // Looked up directly, and through an interpolation in data (whose lookup reaches the same table).
     // A key of over 1024 characters is written as YAML's explicit `? key` form.
     TempTree tree({{"hiera.yaml", kHiera},
-                   {"data/common.yaml", "lookup_options:\n  \"" + pattern + "\": {merge: unique}\n"
-                                        + "? " + qb(longKey) + "\n: [a]\nvia_data: \"%{lookup('" + qb(longKey) + "')}\"\n"}});
+                   {"data/common.yaml",
+                    "lookup_options:\n  \"" + pattern + "\": {merge: unique}\n" + "? " + qb(longKey)
+                        + "\n: [a]\nvia_data: \"%{lookup('" + qb(longKey) + "')}\"\n"}});
     QVERIFY(tree.isValid());
     QElapsedTimer timer;
     timer.start();
@@ -682,14 +703,17 @@ void TestLimits::longKeyAgainstPatterns()
 void TestLimits::catastrophicPatternGivesUp()
 {
     TempTree tree({{"hiera.yaml", kHiera},
-                   {"data/common.yaml", "lookup_options:\n  \"^(a+)+$\": {merge: deep}\n"
-                                        "plain: 1\n" + qb(repeat("a", 40)) + "b: 2\n"}});
+                   {"data/common.yaml",
+                    "lookup_options:\n  \"^(a+)+$\": {merge: deep}\n"
+                    "plain: 1\n"
+                        + qb(repeat("a", 40)) + "b: 2\n"}});
     QVERIFY(tree.isValid());
     QElapsedTimer timer;
     timer.start();
     const LookupResult r = lookupIn(tree, repeat("a", 40) + "b");
     QVERIFY(timer.elapsed() < kQuickMs);
-    EXPECT_LOOKUP_ERROR(r, ErrorCode::LookupOptions, "lookup_options pattern /^(a+)+$/ gave up matching a key of 41 bytes");
+    EXPECT_LOOKUP_ERROR(r, ErrorCode::LookupOptions,
+                        "lookup_options pattern /^(a+)+$/ gave up matching a key of 41 bytes");
     QVERIFY2(errorText(r).contains(QLatin1String("common.yaml:2:3:")), qPrintable(errorText(r)));
     // Keys the pattern settles quickly still answer.
     const LookupResult plain = lookupIn(tree, "plain");

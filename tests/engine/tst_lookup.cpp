@@ -2,8 +2,8 @@
 // after the merge, not-found cases, backends, files, globs, mapped_paths, the explain trace and the
 // provenance of merged values.
 
-#include "testutils.h"
 #include "support/lookupexpect.h"
+#include "testutils.h"
 
 #include <hiera/context.h>
 #include <hiera/engine.h>
@@ -20,7 +20,8 @@
 using namespace hiera;
 using namespace testutils;
 
-class TestLookup : public QObject {
+class TestLookup : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -112,6 +113,7 @@ static LookupRequest withMerge(MergeStrategy s)
     return o;
 }
 
+// clang-format off
 void TestLookup::lookupOptionsSelection_data()
 {
     QTest::addColumn<QString>("key");
@@ -132,6 +134,7 @@ void TestLookup::lookupOptionsSelection_data()
     QTest::newRow("empty hash merge is first") << "emptymerge" << QByteArray("{x: {p: 1}}");
     QTest::newRow("unknown entry keys ignored") << "extra" << QByteArray("{x: {q: 2, p: 1}, y: 1}");
 }
+// clang-format on
 
 void TestLookup::lookupOptionsSelection()
 {
@@ -191,6 +194,7 @@ void TestLookup::lookupOptionsCaseInsensitivePattern()
 
 // lookup_options patterns (keys starting with ^) are Ruby regular expressions, which Puppet matches
 // with Onigmo: Ruby's anchors, classes, inline groups and named groups, and Ruby's line anchors.
+// clang-format off
 void TestLookup::lookupOptionsRubyPatterns_data()
 {
     QTest::addColumn<QByteArray>("pattern");
@@ -217,6 +221,7 @@ void TestLookup::lookupOptionsRubyPatterns_data()
     QTest::newRow("search, not a full match") << QByteArray("^pro") << QByteArray("profile::x") << true;
     QTest::newRow("unicode") << QByteArray("^caf\\u00e9::") << QByteArray("caf\\u00e9::menu") << true;
 }
+// clang-format on
 
 void TestLookup::lookupOptionsRubyPatterns()
 {
@@ -235,6 +240,7 @@ void TestLookup::lookupOptionsRubyPatterns()
     EXPECT_FOUND(r, matches ? yaml("[h, l]") : yaml("[h]"));
 }
 
+// clang-format off
 void TestLookup::lookupOptionsErrors_data()
 {
     QTest::addColumn<QByteArray>("options"); // the lookup_options value in high.yaml
@@ -256,6 +262,7 @@ void TestLookup::lookupOptionsErrors_data()
     QTest::newRow("hash with knockout_prefix") << QByteArray("{k: {merge: {strategy: hash, knockout_prefix: '--'}}}")
                                                << ErrorCode::MergeOptions << "unrecognized key 'knockout_prefix'";
 }
+// clang-format on
 
 void TestLookup::lookupOptionsErrors()
 {
@@ -286,6 +293,7 @@ void TestLookup::lookupOptionsInvalidKey()
     EXPECT_FOUND(lookupIn(tree, "a"), Value(1));
 }
 
+// clang-format off
 void TestLookup::lookupOptionsNull_data()
 {
     // A level whose lookup_options is null takes part in the hash merge of lookup_options, as in
@@ -304,13 +312,15 @@ void TestLookup::lookupOptionsNull_data()
                                << "The first element of the merge has wrong type, expects a Hash value, got Undef";
     QTest::newRow("null alone") << QByteArray("lookup_options: ~\n") << QByteArray("") << QString();
 }
+// clang-format on
 
 void TestLookup::lookupOptionsNull()
 {
     QFETCH(QByteArray, high);
     QFETCH(QByteArray, low);
     QFETCH(QString, error);
-    TempTree tree({{"hiera.yaml", kTwoLevels}, {"data/high.yaml", high + "k: [1]\n"}, {"data/low.yaml", low + "k: [2]\n"}});
+    TempTree tree(
+        {{"hiera.yaml", kTwoLevels}, {"data/high.yaml", high + "k: [1]\n"}, {"data/low.yaml", low + "k: [2]\n"}});
     QVERIFY(tree.isValid());
     const LookupResult r = lookupIn(tree, "k");
     if (error.isEmpty()) {
@@ -327,7 +337,8 @@ void TestLookup::symbolFailsOnlyItsLookups()
     // Puppet 7.23 loads a file with a symbol value (`a: :foo`) and fails only the lookups that reach
     // it ("Value for key 'a' ... expects Puppet::LookupValue, got Runtime[ruby, 'Symbol']").
     TempTree tree({{"hiera.yaml", kTwoLevels},
-                   {"data/high.yaml", "a: :foo\nc:\n  - 1\n  - :bar\nb: one\nk: [1]\nlookup_options:\n  k: {merge: unique}\ne: top\n"},
+                   {"data/high.yaml",
+                    "a: :foo\nc:\n  - 1\n  - :bar\nb: one\nk: [1]\nlookup_options:\n  k: {merge: unique}\ne: top\n"},
                    {"data/low.yaml", "a: lower\nk: [2]\nd: :low\ne: &s :sym\nf: *s\n"}});
     QVERIFY(tree.isValid());
     EXPECT_FOUND(lookupIn(tree, "b"), Value("one"));
@@ -392,15 +403,16 @@ void TestLookup::datadirJoinedBeforeInterpolation()
 {
     // Puppet 7.23: `@config_root + datadir`, then interpolation: a datadir that becomes absolute only
     // through a variable stays under hiera.yaml's directory (`%{dd}` with dd=/sub is <root>//sub).
-    TempTree tree({{"hiera.yaml",
-                    "version: 5\nhierarchy:\n  - name: c\n    datadir: \"%{dd}/data\"\n    path: c.yaml\n"},
-                   {"sub/data/c.yaml", "k: joined\n"}});
+    TempTree tree(
+        {{"hiera.yaml", "version: 5\nhierarchy:\n  - name: c\n    datadir: \"%{dd}/data\"\n    path: c.yaml\n"},
+         {"sub/data/c.yaml", "k: joined\n"}});
     QVERIFY(tree.isValid());
     const Value scope = yaml("dd: /sub\n");
     EXPECT_FOUND(lookupIn(tree, "k", scope), Value("joined"));
     // a datadir written absolute stays absolute
-    TempTree absolute({{"hiera.yaml", "version: 5\nhierarchy:\n  - name: c\n    datadir: \"" + QByteArray::fromStdString(tree.path("sub"))
-                                          + "/%{d}\"\n    path: c.yaml\n"}});
+    TempTree absolute({{"hiera.yaml",
+                        "version: 5\nhierarchy:\n  - name: c\n    datadir: \""
+                            + QByteArray::fromStdString(tree.path("sub")) + "/%{d}\"\n    path: c.yaml\n"}});
     QVERIFY(absolute.isValid());
     EXPECT_FOUND(lookupIn(absolute, "k", yaml("d: data\n")), Value("joined"));
 }
@@ -439,6 +451,7 @@ void TestLookup::callerMergeOverridesLookupOptions()
     EXPECT_FOUND(lookupIn(tree, "s", {}, withMerge(MergeStrategy::First)), Value("['b']"));
 }
 
+// clang-format off
 void TestLookup::convertTo_data()
 {
     QTest::addColumn<QByteArray>("value"); // YAML
@@ -550,6 +563,7 @@ void TestLookup::convertTo_data()
     QTest::newRow("float to Hash") << QByteArray("1.5") << QByteArray("Hash") << "k"
                                    << QByteArray("!raised error: Value of type Float cannot be converted to Hash");
 }
+// clang-format on
 
 void TestLookup::convertTo()
 {
@@ -624,6 +638,7 @@ void TestLookup::firstDoesNotFallThrough()
     EXPECT_FOUND(lookupIn(tree, "k.x", {}, withMerge(MergeStrategy::Deep)), Value("lowx"));
 }
 
+// clang-format off
 void TestLookup::notFound_data()
 {
     QTest::addColumn<QString>("key");
@@ -655,6 +670,7 @@ void TestLookup::notFound_data()
     QTest::newRow("integer root key") << "1";
     QTest::newRow("boolean root key") << "on";
 }
+// clang-format on
 
 void TestLookup::notFound()
 {
@@ -718,6 +734,7 @@ void TestLookup::keySyntaxError()
     }
 }
 
+// clang-format off
 void TestLookup::unsupportedBackends_data()
 {
     QTest::addColumn<QByteArray>("hieraYaml");
@@ -738,6 +755,7 @@ void TestLookup::unsupportedBackends_data()
                       "    lookup_key: hiera_vault\n")
         << "lookup_key";
 }
+// clang-format on
 
 void TestLookup::unsupportedBackends()
 {
@@ -996,7 +1014,7 @@ void TestLookup::interpolatedPaths()
 
 void TestLookup::absoluteInterpolatedPath()
 {
-    TempTree elsewhere(FileList {{"abs.yaml", "k: absolute\n"}});
+    TempTree elsewhere(FileList{{"abs.yaml", "k: absolute\n"}});
     TempTree tree({{"hiera.yaml",
                     "version: 5\nhierarchy:\n  - name: abs\n    path: \"%{root}/abs.yaml\"\n"
                     "  - name: up\n    path: \"../up.yaml\"\n"},
@@ -1035,7 +1053,7 @@ void TestLookup::globExpansion()
         QCOMPARE(int(l.kind), int(LocationSpec::Kind::Glob));
         names << QFileInfo(qs(l.path)).fileName();
     }
-    QCOMPARE(names, (QStringList {"C.yaml", "a.yaml", "b.yaml"}));
+    QCOMPARE(names, (QStringList{"C.yaml", "a.yaml", "b.yaml"}));
 }
 
 void TestLookup::globsConcatenate()
@@ -1050,7 +1068,7 @@ void TestLookup::globsConcatenate()
     const auto resolved = engine->resolveHierarchy(scope);
     for (const ResolvedLocation& l : resolved.at(0).locations)
         names << QFileInfo(qs(l.path)).fileName();
-    QCOMPARE(names, (QStringList {"a.yaml", "b.yaml", "a.yaml"}));
+    QCOMPARE(names, (QStringList{"a.yaml", "b.yaml", "a.yaml"}));
     EXPECT_FOUND(engine->lookup(scope, "k", withMerge(MergeStrategy::Unique)), yaml("[a, a2, b]"));
 }
 
@@ -1114,6 +1132,7 @@ void TestLookup::mappedPathsStructured()
     EXPECT_FOUND(lookupIn(tree, "list", scope, withMerge(MergeStrategy::Unique)), yaml("[ams, fra, pair]"));
 }
 
+// clang-format off
 void TestLookup::mappedPathsNonArray_data()
 {
     QTest::addColumn<QByteArray>("scope");
@@ -1125,6 +1144,7 @@ void TestLookup::mappedPathsNonArray_data()
     QTest::newRow("empty array") << QByteArray("dcs: []\n");
     QTest::newRow("null") << QByteArray("dcs: ~\n");
 }
+// clang-format on
 
 void TestLookup::mappedPathsNonArray()
 {
@@ -1170,7 +1190,7 @@ void TestLookup::mixedLocationOrder()
     const auto resolved = engine->resolveHierarchy(s);
     for (const ResolvedLocation& l : resolved.at(0).locations)
         order << qs(l.interpolated);
-    QCOMPARE(order, (QStringList {"p0.yaml", "p1.yaml", "g0/a.yaml", "g1/a.yaml", "m/x.yaml"}));
+    QCOMPARE(order, (QStringList{"p0.yaml", "p1.yaml", "g0/a.yaml", "g1/a.yaml", "m/x.yaml"}));
 }
 
 void TestLookup::resolvedStatuses()
@@ -1244,7 +1264,7 @@ void TestLookup::explainTrace()
     for (const TraceNode* l : levels)
         names << qs(l->name);
     // first: the levels after the hit do not appear
-    QCOMPARE(names, (QStringList {"high", "mid", "low"}));
+    QCOMPARE(names, (QStringList{"high", "mid", "low"}));
 
     auto locationOf = [](const TraceNode* level) -> const TraceNode* {
         for (const auto& c : level->children)
@@ -1504,7 +1524,8 @@ void TestLookup::hieraFacade()
 void TestLookup::customBackend()
 {
     // backends plug in through the registry
-    struct Fixed : DataHashBackend {
+    struct Fixed : DataHashBackend
+    {
         std::string name() const override { return "fixed_data"; }
         Value load(BackendContext& context) const override
         {
@@ -1531,7 +1552,8 @@ void TestLookup::customBackend()
 void TestLookup::backendOptionsInterpolated()
 {
     // §1.2/§2.1: options values are interpolated (scope only); a level's options replace defaults.options
-    struct Capture : DataHashBackend {
+    struct Capture : DataHashBackend
+    {
         std::string name() const override { return "capture_data"; }
         Value load(BackendContext& context) const override
         {

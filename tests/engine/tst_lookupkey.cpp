@@ -12,7 +12,8 @@
 using namespace hiera;
 using namespace testutils;
 
-class TestLookupKey : public QObject {
+class TestLookupKey : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -42,6 +43,7 @@ static QStringList describe(const LookupKey& k)
     return out;
 }
 
+// clang-format off
 void TestLookupKey::split_data()
 {
     QTest::addColumn<QString>("key");
@@ -108,6 +110,7 @@ void TestLookupKey::split_data()
     QTest::newRow("quoted only root") << "'k'"
                                       << "k" << QStringList {};
 }
+// clang-format on
 
 void TestLookupKey::split()
 {
@@ -127,6 +130,7 @@ void TestLookupKey::split()
     QVERIFY(LookupKey::tryParse(ss(key)).has_value());
 }
 
+// clang-format off
 void TestLookupKey::syntaxErrors_data()
 {
     QTest::addColumn<QString>("key");
@@ -148,6 +152,7 @@ void TestLookupKey::syntaxErrors_data()
     QTest::newRow("trailing dot after quotes") << "'a'.";
     QTest::newRow("dot dot at start") << "..k";
 }
+// clang-format on
 
 void TestLookupKey::syntaxErrors()
 {
@@ -159,6 +164,7 @@ void TestLookupKey::syntaxErrors()
     QVERIFY(!LookupKey::tryParse(ss(key)).has_value());
 }
 
+// clang-format off
 void TestLookupKey::subKey_data()
 {
     QTest::addColumn<QString>("key");
@@ -170,6 +176,7 @@ void TestLookupKey::subKey_data()
     QTest::newRow("one") << "a.b"
                          << "b";
 }
+// clang-format on
 
 void TestLookupKey::subKey()
 {
@@ -178,6 +185,7 @@ void TestLookupKey::subKey()
     QCOMPARE(qs(LookupKey::parse(ss(key)).subKey()), sub);
 }
 
+// clang-format off
 void TestLookupKey::dig_data()
 {
     QTest::addColumn<QString>("path"); // parsed as "root." + path; the root is ignored
@@ -220,6 +228,7 @@ void TestLookupKey::dig_data()
     QTest::newRow("unquoted dotted name misses") << "x.y" << false << nothing;
     QTest::newRow("case sensitive") << "PORT" << false << nothing;
 }
+// clang-format on
 
 void TestLookupKey::dig()
 {

@@ -13,7 +13,8 @@
 using namespace hiera;
 using namespace testutils;
 
-class TestMerge : public QObject {
+class TestMerge : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -51,6 +52,7 @@ void TestMerge::strategyNames()
     QCOMPARE(qs(mergeStrategyName(MergeStrategy::Deep)), QStringLiteral("deep"));
 }
 
+// clang-format off
 void TestMerge::fromValue_data()
 {
     QTest::addColumn<QByteArray>("merge");
@@ -77,6 +79,7 @@ void TestMerge::fromValue_data()
     QTest::newRow("merge_debug accepted") << QByteArray(R"({"strategy": "deep", "merge_debug": true})")
                                           << int(MergeStrategy::Deep) << none << false << false;
 }
+// clang-format on
 
 void TestMerge::fromValue()
 {
@@ -97,6 +100,7 @@ void TestMerge::fromValue()
     QCOMPARE(s.mergeHashArrays, hashArrays);
 }
 
+// clang-format off
 void TestMerge::fromValueErrors_data()
 {
     QTest::addColumn<QByteArray>("merge");
@@ -125,6 +129,7 @@ void TestMerge::fromValueErrors_data()
     QTest::newRow("integer strategy") << QByteArray("5") << "";
     QTest::newRow("array") << QByteArray(R"(["deep"])") << "";
 }
+// clang-format on
 
 void TestMerge::fromValueErrors()
 {
@@ -154,6 +159,7 @@ void TestMerge::toValueRoundTrip()
     }
 }
 
+// clang-format off
 void TestMerge::normalizeFirst_data()
 {
     QTest::addColumn<QByteArray>("merge");
@@ -174,6 +180,7 @@ void TestMerge::normalizeFirst_data()
     QTest::newRow("hash scalar") << QByteArray(R"("hash")") << QByteArray("5") << QByteArray("5");
     QTest::newRow("first array") << QByteArray(R"("first")") << QByteArray("[1, 1]") << QByteArray("[1, 1]");
 }
+// clang-format on
 
 void TestMerge::normalizeFirst()
 {
@@ -312,10 +319,12 @@ static void mergeTable()
     row("new array sorted", sorted, "[{n: [b, a, a]}, {j: 1}]", "{j: 1, n: [a, b]}");
 }
 
+// clang-format off
 void TestMerge::fold_data()
 {
     mergeTable();
 }
+// clang-format on
 
 void TestMerge::fold()
 {
@@ -400,10 +409,12 @@ static void checkEngineResult(const LookupResult& r, const QByteArray& expected,
     HIERA_COMPARE_ORDERED(r.value, yaml(expected.toStdString()));
 }
 
+// clang-format off
 void TestMerge::viaCallerMerge_data()
 {
     mergeTable();
 }
+// clang-format on
 
 void TestMerge::viaCallerMerge()
 {
@@ -424,10 +435,12 @@ void TestMerge::viaCallerMerge()
     checkEngineResult(engine->lookup(scope, "k", o), expected, fragment);
 }
 
+// clang-format off
 void TestMerge::viaLookupOptions_data()
 {
     mergeTable();
 }
+// clang-format on
 
 void TestMerge::viaLookupOptions()
 {
@@ -446,7 +459,7 @@ void TestMerge::viaLookupOptions()
     checkEngineResult(r, expected, fragment);
     // an explicit caller merge always wins over lookup_options (§4.3)
     LookupRequest firstOnly;
-    firstOnly.merge = MergeSpec {};
+    firstOnly.merge = MergeSpec{};
     const LookupResult f = engine->lookup(scope, "k", firstOnly);
     QVERIFY(f.found());
     QCOMPARE(f.value, found.asArray()[0]);
@@ -540,8 +553,8 @@ void TestMerge::mergeOverLayers()
                    {"env/data/e.yaml", "k: {a: env, b: env}\nl: [e]\n"}});
     QVERIFY(tree.isValid());
     std::vector<Layer> layers;
-    layers.push_back(Layer {Layer::Kind::Global, {}, Config::load(tree.path("global/hiera.yaml")), std::nullopt});
-    layers.push_back(Layer {Layer::Kind::Environment, {}, Config::load(tree.path("env/hiera.yaml")), std::nullopt});
+    layers.push_back(Layer{Layer::Kind::Global, {}, Config::load(tree.path("global/hiera.yaml")), std::nullopt});
+    layers.push_back(Layer{Layer::Kind::Environment, {}, Config::load(tree.path("env/hiera.yaml")), std::nullopt});
     auto engine = Engine::fromLayers(std::move(layers));
     QCOMPARE(engine->layers().size(), std::size_t(2));
     MapScope scope;

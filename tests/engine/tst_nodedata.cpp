@@ -2,9 +2,9 @@
 // Engine::lookup answers it, with the merge used, the winning file and level; the YAML, JSON and CSV
 // exports; one failing key among good ones; cancelling; and hiera-lookup --all-keys.
 
-#include "testutils.h"
 #include "support/demonodes.h"
 #include "support/hieralookupcli.h"
+#include "testutils.h"
 
 #include <hiera/lookupkey.h>
 #include <hiera/nodedata.h>
@@ -77,8 +77,9 @@ const ResolvedKey* findKey(const NodeData& data, const std::string& key)
 // A data file with one key Puppet loads but refuses to return (a Ruby symbol: only the lookups that
 // reach it fail) and one that recurses, among good ones.
 const FileList kOneBadKey = {
-    {QStringLiteral("hiera.yaml"), "version: 5\nhierarchy:\n  - name: Node\n    path: nodes/%{trusted.certname}.yaml\n"
-                                   "  - name: Common\n    path: common.yaml\n"},
+    {QStringLiteral("hiera.yaml"),
+     "version: 5\nhierarchy:\n  - name: Node\n    path: nodes/%{trusted.certname}.yaml\n"
+     "  - name: Common\n    path: common.yaml\n"},
     {QStringLiteral("data/nodes/n1.yaml"), "good: node\nwhen: :later\n"},
     {QStringLiteral("data/common.yaml"), "good: common\nloop: \"%{lookup('loop')}\"\nother: [1, 2]\n"},
 };
@@ -285,16 +286,20 @@ void TestNodeData::csvTable()
     QCOMPARE(data.node, std::string("web01.example.com")); // the facts' trusted.certname names the node
     // The YAML export names it in a comment at the top (and still reads back as the data), JSON in a field.
     QVERIFY(nodeDataYaml(data, options).rfind("# node: web01.example.com\n", 0) == 0);
-    QCOMPARE(*parseData(nodeDataJson(data, options), "x.json", DataFormat::Json).asHash().find("node"), Value("web01.example.com"));
-    const auto found = std::count_if(data.keys.begin(), data.keys.end(), [](const ResolvedKey& k) { return k.found(); });
+    QCOMPARE(*parseData(nodeDataJson(data, options), "x.json", DataFormat::Json).asHash().find("node"),
+             Value("web01.example.com"));
+    const auto found =
+        std::count_if(data.keys.begin(), data.keys.end(), [](const ResolvedKey& k) { return k.found(); });
     QCOMPARE(lines.size(), int(found) + 1);
     const ResolvedKey* tz = findKey(data, "profile::base::timezone");
     QVERIFY(tz && tz->found());
-    const QString tzRow = QStringLiteral("web01.example.com,profile::base::timezone,\"\"\"%1\"\"\",%2,%3,first,default,,")
-                              .arg(qs(tz->value.asString()), qs(tz->level),
-                                   qs(tz->location.toString().substr(demo::dir.size() + 1)));
+    const QString tzRow =
+        QStringLiteral("web01.example.com,profile::base::timezone,\"\"\"%1\"\"\",%2,%3,first,default,,")
+            .arg(qs(tz->value.asString()), qs(tz->level), qs(tz->location.toString().substr(demo::dir.size() + 1)));
     QVERIFY2(lines.contains(tzRow), qPrintable(tzRow));
-    QVERIFY(lines.filter(QStringLiteral(",profile::ntp,")).first().contains(QStringLiteral(",deep,lookup_options,profile::ntp,")));
+    QVERIFY(lines.filter(QStringLiteral(",profile::ntp,"))
+                .first()
+                .contains(QStringLiteral(",deep,lookup_options,profile::ntp,")));
 }
 
 void TestNodeData::oneBadKeyOthersResolve()
@@ -362,15 +367,15 @@ void TestNodeData::sharedWorkAnswersAsAlone()
     FileList files;
     for (int i = 1; i <= 6; ++i) {
         hiera += "  - name: L" + QByteArray::number(i) + "\n    path: l" + QByteArray::number(i) + ".yaml\n";
-        files.append({QStringLiteral("data/l%1.yaml").arg(i), "wide: {k" + QByteArray::number(i) + ": " + QByteArray::number(i)
-                                                              + "}\n" + (i == 3 ? "narrow: [three]\n" : "")
-                                                              + (i == 5 ? "narrow: [five]\n" : "")});
+        files.append({QStringLiteral("data/l%1.yaml").arg(i),
+                      "wide: {k" + QByteArray::number(i) + ": " + QByteArray::number(i) + "}\n"
+                          + (i == 3 ? "narrow: [three]\n" : "") + (i == 5 ? "narrow: [five]\n" : "")});
     }
     files.append({QStringLiteral("hiera.yaml"), hiera});
     files.append({QStringLiteral("data/l6.yaml"),
                   "lookup_options: {wide: {merge: deep}, narrow: {merge: unique}}\n"
                   "wide: {k6: 6}\n"
-                  "a: \"%{lookup('b')}\"\nb: \"%{lookup('a')}\"\n"                   // a cycle: both fail
+                  "a: \"%{lookup('b')}\"\nb: \"%{lookup('a')}\"\n" // a cycle: both fail
                   "c: \"%{lookup('d')}-%{lookup('d')}\"\nd: v\ne: \"%{alias('c')}\"\n" // shared answers
                   "f: \"%{lookup('wide.k2')} %{lookup('missing')}|\"\n"});
     TempTree tree(files);
@@ -472,6 +477,7 @@ void TestNodeData::cancel()
     QCOMPARE(progress.back().second, inventoryRoots(*engine, scope).size());
 }
 
+// clang-format off
 void TestNodeData::cliAllKeys_data()
 {
     QTest::addColumn<QString>("format");
@@ -480,6 +486,7 @@ void TestNodeData::cliAllKeys_data()
     QTest::newRow("json") << QStringLiteral("json");
     QTest::newRow("csv") << QStringLiteral("csv");
 }
+// clang-format on
 
 void TestNodeData::cliAllKeys()
 {
@@ -489,9 +496,13 @@ void TestNodeData::cliAllKeys()
     QFETCH(QString, format);
     const auto engine = demo::engine();
     const NodeData data = resolveAllKeys(*engine, demo::scope("web01.example.com.yaml"));
-    QStringList args{QStringLiteral("--config"), qs(demo::dir), QStringLiteral("--facts"),
-                     qs(demo::dir + "/facts/web01.example.com.yaml"), QStringLiteral("--eyaml-private-key"),
-                     qs(demo::dir + "/keys/private_key.pkcs7.pem"), QStringLiteral("--all-keys")};
+    QStringList args{QStringLiteral("--config"),
+                     qs(demo::dir),
+                     QStringLiteral("--facts"),
+                     qs(demo::dir + "/facts/web01.example.com.yaml"),
+                     QStringLiteral("--eyaml-private-key"),
+                     qs(demo::dir + "/keys/private_key.pkcs7.pem"),
+                     QStringLiteral("--all-keys")};
     if (!format.isEmpty())
         args << QStringLiteral("--format") << format;
     const CliResult r = runHieraLookup(args);
@@ -518,13 +529,14 @@ void TestNodeData::cliAllKeysErrors()
     QVERIFY(tree.isValid());
     // Some keys failed: the rest is printed, each failure named on stderr, exit status 2.
     CliResult r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--node"),
-                               QStringLiteral("n1"), QStringLiteral("--all-keys")});
+                                  QStringLiteral("n1"), QStringLiteral("--all-keys")});
     QCOMPARE(r.exitCode, 2);
     QCOMPARE(parseData(ss(r.out), "out.yaml"), json(R"({"good": "node", "other": [1, 2]})"));
     QVERIFY2(r.err.contains(QStringLiteral("hiera-lookup: error: loop: ")), qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("hiera-lookup: error: when: ")), qPrintable(r.err));
     // --all-keys takes no KEY, and refuses --merge (each key has its own).
-    r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--all-keys"), QStringLiteral("good")});
+    r = runHieraLookup(
+        {QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--all-keys"), QStringLiteral("good")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: --all-keys takes no KEY")), qPrintable(r.err));
     r = runHieraLookup({QStringLiteral("--config"), qs(tree.hieraYaml()), QStringLiteral("--all-keys"),

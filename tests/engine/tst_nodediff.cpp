@@ -2,9 +2,9 @@
 // sides, keys on one side only, errors against values, the prefix filter, identical nodes, the
 // contributing files, the exports, cancelling; and hiera-lookup --diff-facts.
 
-#include "testutils.h"
 #include "support/demonodes.h"
 #include "support/hieralookupcli.h"
+#include "testutils.h"
 
 #include <hiera/lookupkey.h>
 #include <hiera/nodediff.h>
@@ -90,13 +90,16 @@ QStringList toQt(const std::vector<std::string>& v)
 }
 
 const FileList kTwoNodes = {
-    {QStringLiteral("hiera.yaml"), "version: 5\nhierarchy:\n  - name: Node\n    path: nodes/%{trusted.certname}.yaml\n"
-                                   "  - name: Common\n    path: common.yaml\n"},
-    {QStringLiteral("data/nodes/a.yaml"), "only_a: 1\nshared: a\nbroken: \"%{lookup('broken')}\"\n"
-                                          "merged: {x: 1}\n"},
+    {QStringLiteral("hiera.yaml"),
+     "version: 5\nhierarchy:\n  - name: Node\n    path: nodes/%{trusted.certname}.yaml\n"
+     "  - name: Common\n    path: common.yaml\n"},
+    {QStringLiteral("data/nodes/a.yaml"),
+     "only_a: 1\nshared: a\nbroken: \"%{lookup('broken')}\"\n"
+     "merged: {x: 1}\n"},
     {QStringLiteral("data/nodes/b.yaml"), "shared: b\nsame: b-and-common\n"},
-    {QStringLiteral("data/common.yaml"), "lookup_options:\n  merged:\n    merge: deep\n"
-                                         "shared: common\nsame: b-and-common\nbroken: fine\nmerged: {y: 2}\n"},
+    {QStringLiteral("data/common.yaml"),
+     "lookup_options:\n  merged:\n    merge: deep\n"
+     "shared: common\nsame: b-and-common\nbroken: fine\nmerged: {y: 2}\n"},
 };
 
 MapScope scopeOf(const std::string& certname)
@@ -162,8 +165,9 @@ void TestNodeDiff::oneSideOnlyAndErrors()
     const auto engine = Engine::load(tree.hieraYaml());
     const NodeDiff diff = diffNodes(*engine, scopeOf("a"), scopeOf("b"));
     // same: equal on both sides (from different files), so not listed.
-    QCOMPARE(keysOfDiff(diff), (QStringList{QStringLiteral("broken"), QStringLiteral("merged"),
-                                            QStringLiteral("only_a"), QStringLiteral("shared")}));
+    QCOMPARE(keysOfDiff(diff),
+             (QStringList{QStringLiteral("broken"), QStringLiteral("merged"), QStringLiteral("only_a"),
+                          QStringLiteral("shared")}));
     QCOMPARE(diff.keysCompared, std::size_t(5));
     QVERIFY(diff.failedOnBoth.empty());
 
@@ -174,8 +178,9 @@ void TestNodeDiff::oneSideOnlyAndErrors()
 
     const KeyDifference& merged = diff.keys[1];
     QCOMPARE(merged.a.value, json(R"({"x": 1, "y": 2})"));
-    QCOMPARE(toQt(merged.a.files), (QStringList{qs(tree.path(QStringLiteral("data/nodes/a.yaml"))),
-                                                qs(tree.path(QStringLiteral("data/common.yaml")))}));
+    QCOMPARE(toQt(merged.a.files),
+             (QStringList{qs(tree.path(QStringLiteral("data/nodes/a.yaml"))),
+                          qs(tree.path(QStringLiteral("data/common.yaml")))}));
     QCOMPARE(toQt(merged.b.files), QStringList{qs(tree.path(QStringLiteral("data/common.yaml")))});
     QCOMPARE(int(merged.a.merge->spec.strategy), int(MergeStrategy::Deep));
 
@@ -214,13 +219,15 @@ void TestNodeDiff::identicalNodes()
     const NodeDiff diff = diffNodes(*engine, web01, again);
     QVERIFY(diff.keys.empty());
     QCOMPARE(diff.keysCompared, roots(*engine, web01).size());
-    QCOMPARE(qs(nodeDiffText(diff)), QStringLiteral("0 keys differ between A and B (%1 compared)\n").arg(diff.keysCompared));
+    QCOMPARE(qs(nodeDiffText(diff)),
+             QStringLiteral("0 keys differ between A and B (%1 compared)\n").arg(diff.keysCompared));
 }
 
 void TestNodeDiff::exportsReadBack()
 {
     const auto engine = demo::engine();
-    const NodeDiff diff = diffNodes(*engine, demo::scope("web01.example.com.yaml"), demo::scope("db01.example.com.yaml"));
+    const NodeDiff diff =
+        diffNodes(*engine, demo::scope("web01.example.com.yaml"), demo::scope("db01.example.com.yaml"));
     QVERIFY(diff.keys.size() >= 3);
     DiffExportOptions options;
     options.nameA = "web01";
@@ -259,7 +266,8 @@ void TestNodeDiff::exportsReadBack()
     QCOMPARE(csv[0], QStringLiteral("key,a_node,a_status,a_value,a_files,b_node,b_status,b_value,b_files"));
     // Every row names both nodes, so that rows pasted elsewhere still say what was compared.
     for (qsizetype i = 1; i < csv.size(); ++i)
-        QVERIFY2(csv[i].contains(QStringLiteral(",web01,")) && csv[i].contains(QStringLiteral(",db01,")), qPrintable(csv[i]));
+        QVERIFY2(csv[i].contains(QStringLiteral(",web01,")) && csv[i].contains(QStringLiteral(",db01,")),
+                 qPrintable(csv[i]));
 }
 
 void TestNodeDiff::cancel()
@@ -269,8 +277,8 @@ void TestNodeDiff::cancel()
     source.request_stop();
     DiffOptions options;
     options.stop = source.get_token();
-    const NodeDiff diff = diffNodes(*engine, demo::scope("web01.example.com.yaml"), demo::scope("db01.example.com.yaml"),
-                                    options);
+    const NodeDiff diff =
+        diffNodes(*engine, demo::scope("web01.example.com.yaml"), demo::scope("db01.example.com.yaml"), options);
     QVERIFY(diff.cancelled);
     QVERIFY(diff.keys.empty());
     QCOMPARE(diff.keysCompared, std::size_t(0));
@@ -285,24 +293,28 @@ void TestNodeDiff::cliDiffFacts()
     const QStringList base{QStringLiteral("--config"), qs(demo::dir), QStringLiteral("--eyaml-private-key"),
                            qs(demo::dir + "/keys/private_key.pkcs7.pem"), QStringLiteral("--diff-facts")};
     // diff's convention: 0 the same, 1 differences, 2 trouble.
-    CliResult r = runHieraLookup(base + QStringList{facts + QStringLiteral("web01.example.com.yaml"),
-                                                 facts + QStringLiteral("web01.example.com.yaml")});
+    CliResult r = runHieraLookup(base
+                                 + QStringList{facts + QStringLiteral("web01.example.com.yaml"),
+                                               facts + QStringLiteral("web01.example.com.yaml")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.startsWith(QStringLiteral("0 keys differ between web01.example.com and web01.example.com (")),
              qPrintable(r.out));
 
-    r = runHieraLookup(base + QStringList{facts + QStringLiteral("web01.example.com.yaml"),
-                                          facts + QStringLiteral("web02.example.com.json")});
+    r = runHieraLookup(base
+                       + QStringList{facts + QStringLiteral("web01.example.com.yaml"),
+                                     facts + QStringLiteral("web02.example.com.json")});
     QVERIFY2(r.exitCode == 1, qPrintable(r.err));
     const auto engine = demo::engine();
     const std::vector<std::string> expected =
         differingKeys(*engine, demo::scope("web01.example.com.yaml"), demo::scope("web02.example.com.json"));
     for (const std::string& k : expected)
-        QVERIFY2(r.out.contains(QLatin1Char('\n') + qs(k) + QLatin1Char('\n')) || r.out.startsWith(qs(k) + QLatin1Char('\n')),
+        QVERIFY2(r.out.contains(QLatin1Char('\n') + qs(k) + QLatin1Char('\n'))
+                     || r.out.startsWith(qs(k) + QLatin1Char('\n')),
                  k.c_str());
     QVERIFY(r.out.contains(QStringLiteral("  web02.example.com: ")));
 
-    r = runHieraLookup(base + QStringList{facts + QStringLiteral("web01.example.com.yaml"), facts + QStringLiteral("nope.yaml")});
+    r = runHieraLookup(
+        base + QStringList{facts + QStringLiteral("web01.example.com.yaml"), facts + QStringLiteral("nope.yaml")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.out.isEmpty());
     QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: error: ")) && r.err.contains(QStringLiteral("nope.yaml"))
@@ -319,7 +331,8 @@ void TestNodeDiff::cliDiffFacts()
                         qs(tree.path(QStringLiteral("a.yaml"))), qs(tree.path(QStringLiteral("b.yaml")))});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.out.contains(QStringLiteral("\nshared\n")), qPrintable(r.out));
-    QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: error: loop: fails on both nodes: ")) && r.err.count(QLatin1Char('\n')) == 1,
+    QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: error: loop: fails on both nodes: "))
+                 && r.err.count(QLatin1Char('\n')) == 1,
              qPrintable(r.err));
 
     r = runHieraLookup(base + QStringList{facts + QStringLiteral("web01.example.com.yaml")});
@@ -348,67 +361,90 @@ void TestNodeDiff::cliLibraryNodes()
                              qs(demo::dir + "/keys/private_key.pkcs7.pem")};
     const QStringList nodes = config + QStringList{QStringLiteral("--nodes"), library.path()};
     auto skippedLine = [&](const CliResult& r) {
-        return r.err.startsWith(QStringLiteral("hiera-lookup: skipped: ") + library.filePath(QStringLiteral("broken.yaml")) + QLatin1Char(':'))
-               && r.err.count(QLatin1Char('\n')) == 1;
+        return r.err.startsWith(QStringLiteral("hiera-lookup: skipped: ")
+                                + library.filePath(QStringLiteral("broken.yaml")) + QLatin1Char(':'))
+            && r.err.count(QLatin1Char('\n')) == 1;
     };
 
-    for (const QString& format : {QStringLiteral("table"), QStringLiteral("json"), QStringLiteral("csv"), QStringLiteral("markdown")}) {
-        const CliResult fromLibrary = runHieraLookup(nodes + QStringList{QStringLiteral("--diff"), QStringLiteral("web01.example.com"),
-                                                                         QStringLiteral("db01.example.com"), QStringLiteral("--prefix"),
-                                                                         QStringLiteral("profile::"), QStringLiteral("--format"), format});
-        const CliResult fromFiles = runHieraLookup(config + QStringList{QStringLiteral("--diff-facts"), facts + QStringLiteral("web01.example.com.yaml"),
-                                                                        facts + QStringLiteral("db01.example.com.yaml"), QStringLiteral("--prefix"),
-                                                                        QStringLiteral("profile::"), QStringLiteral("--format"), format});
+    for (const QString& format :
+         {QStringLiteral("table"), QStringLiteral("json"), QStringLiteral("csv"), QStringLiteral("markdown")}) {
+        const CliResult fromLibrary =
+            runHieraLookup(nodes
+                           + QStringList{QStringLiteral("--diff"), QStringLiteral("web01.example.com"),
+                                         QStringLiteral("db01.example.com"), QStringLiteral("--prefix"),
+                                         QStringLiteral("profile::"), QStringLiteral("--format"), format});
+        const CliResult fromFiles = runHieraLookup(
+            config
+            + QStringList{QStringLiteral("--diff-facts"), facts + QStringLiteral("web01.example.com.yaml"),
+                          facts + QStringLiteral("db01.example.com.yaml"), QStringLiteral("--prefix"),
+                          QStringLiteral("profile::"), QStringLiteral("--format"), format});
         QCOMPARE(fromLibrary.exitCode, 1);
         QCOMPARE(fromFiles.exitCode, 1);
         QVERIFY2(!fromLibrary.out.isEmpty() && fromLibrary.out == fromFiles.out, qPrintable(format));
         QVERIFY2(fromLibrary.err.isEmpty(), qPrintable(fromLibrary.err)); // broken.yaml was not read
     }
 
-    CliResult fromLibrary = runHieraLookup(nodes + QStringList{QStringLiteral("--node"), QStringLiteral("web02.example.com"),
-                                                               QStringLiteral("--all-keys"), QStringLiteral("--format"), QStringLiteral("json")});
-    CliResult fromFiles = runHieraLookup(config + QStringList{QStringLiteral("--facts"), facts + QStringLiteral("web02.example.com.json"),
-                                                              QStringLiteral("--all-keys"), QStringLiteral("--format"), QStringLiteral("json")});
+    CliResult fromLibrary =
+        runHieraLookup(nodes
+                       + QStringList{QStringLiteral("--node"), QStringLiteral("web02.example.com"),
+                                     QStringLiteral("--all-keys"), QStringLiteral("--format"), QStringLiteral("json")});
+    CliResult fromFiles =
+        runHieraLookup(config
+                       + QStringList{QStringLiteral("--facts"), facts + QStringLiteral("web02.example.com.json"),
+                                     QStringLiteral("--all-keys"), QStringLiteral("--format"), QStringLiteral("json")});
     QCOMPARE(fromLibrary.exitCode, 0);
     QVERIFY(fromLibrary.out.contains(QStringLiteral("\"profile::ntp\"")));
     QCOMPARE(fromLibrary.out, fromFiles.out);
 
-    fromLibrary = runHieraLookup(nodes + QStringList{QStringLiteral("--node"), QStringLiteral("db01.example.com"), QStringLiteral("profile::ntp.servers")});
-    fromFiles = runHieraLookup(config + QStringList{QStringLiteral("--facts"), facts + QStringLiteral("db01.example.com.yaml"),
-                                                    QStringLiteral("profile::ntp.servers")});
+    fromLibrary = runHieraLookup(nodes
+                                 + QStringList{QStringLiteral("--node"), QStringLiteral("db01.example.com"),
+                                               QStringLiteral("profile::ntp.servers")});
+    fromFiles = runHieraLookup(config
+                               + QStringList{QStringLiteral("--facts"), facts + QStringLiteral("db01.example.com.yaml"),
+                                             QStringLiteral("profile::ntp.servers")});
     QCOMPARE(fromLibrary.exitCode, 0);
     QVERIFY(!fromLibrary.out.isEmpty());
     QCOMPARE(fromLibrary.out, fromFiles.out);
 
-    const CliResult missing = runHieraLookup(nodes + QStringList{QStringLiteral("--diff"), QStringLiteral("web01.example.com"), QStringLiteral("nope")});
+    const CliResult missing = runHieraLookup(
+        nodes + QStringList{QStringLiteral("--diff"), QStringLiteral("web01.example.com"), QStringLiteral("nope")});
     QCOMPARE(missing.exitCode, 2);
     QVERIFY(missing.out.isEmpty());
-    QVERIFY2(missing.err.endsWith(QStringLiteral("hiera-lookup: error: no node named 'nope' in ") + library.path() + QStringLiteral(" (3 nodes)\n")),
+    QVERIFY2(missing.err.endsWith(QStringLiteral("hiera-lookup: error: no node named 'nope' in ") + library.path()
+                                  + QStringLiteral(" (3 nodes)\n")),
              qPrintable(missing.err));
     // No file is named nope: the whole library was read, its bad file named.
-    QVERIFY2(missing.err.startsWith(QStringLiteral("hiera-lookup: skipped: ") + library.filePath(QStringLiteral("broken.yaml"))),
+    QVERIFY2(missing.err.startsWith(QStringLiteral("hiera-lookup: skipped: ")
+                                    + library.filePath(QStringLiteral("broken.yaml"))),
              qPrintable(missing.err));
 
     // A node whose file has another name is found in the whole library.
-    QVERIFY(QFile::rename(library.filePath(QStringLiteral("db01.example.com.yaml")), library.filePath(QStringLiteral("renamed.yaml"))));
-    const CliResult renamed = runHieraLookup(nodes + QStringList{QStringLiteral("--node"), QStringLiteral("db01.example.com"),
-                                                                 QStringLiteral("profile::ntp.servers")});
+    QVERIFY(QFile::rename(library.filePath(QStringLiteral("db01.example.com.yaml")),
+                          library.filePath(QStringLiteral("renamed.yaml"))));
+    const CliResult renamed = runHieraLookup(nodes
+                                             + QStringList{QStringLiteral("--node"), QStringLiteral("db01.example.com"),
+                                                           QStringLiteral("profile::ntp.servers")});
     QCOMPARE(renamed.exitCode, 0);
     QCOMPARE(renamed.out, fromFiles.out);
     QVERIFY2(skippedLine(renamed), qPrintable(renamed.err));
 
     // A short name for a certname gets a guess.
-    const CliResult shortName = runHieraLookup(nodes + QStringList{QStringLiteral("--node"), QStringLiteral("db01"), QStringLiteral("--all-keys")});
+    const CliResult shortName = runHieraLookup(
+        nodes + QStringList{QStringLiteral("--node"), QStringLiteral("db01"), QStringLiteral("--all-keys")});
     QCOMPARE(shortName.exitCode, 2);
-    QVERIFY2(shortName.err.endsWith(QStringLiteral("(3 nodes; did you mean db01.example.com?)\n")), qPrintable(shortName.err));
+    QVERIFY2(shortName.err.endsWith(QStringLiteral("(3 nodes; did you mean db01.example.com?)\n")),
+             qPrintable(shortName.err));
 
     // A usage error is one line.
-    const CliResult noLibrary = runHieraLookup(config + QStringList{QStringLiteral("--diff"), QStringLiteral("a"), QStringLiteral("b")});
+    const CliResult noLibrary =
+        runHieraLookup(config + QStringList{QStringLiteral("--diff"), QStringLiteral("a"), QStringLiteral("b")});
     QCOMPARE(noLibrary.exitCode, 2);
-    QVERIFY2(noLibrary.err.startsWith(QStringLiteral("hiera-lookup: --diff compares two nodes of a library")), qPrintable(noLibrary.err));
+    QVERIFY2(noLibrary.err.startsWith(QStringLiteral("hiera-lookup: --diff compares two nodes of a library")),
+             qPrintable(noLibrary.err));
     QCOMPARE(noLibrary.err.count(QLatin1Char('\n')), 1);
 }
 
+// clang-format off
 void TestNodeDiff::cliDiffFactsFormats_data()
 {
     QTest::addColumn<QString>("format");
@@ -419,6 +455,7 @@ void TestNodeDiff::cliDiffFactsFormats_data()
     QTest::newRow("table, prefix") << QStringLiteral("table") << QStringLiteral("profile::");
     QTest::newRow("json, prefix") << QStringLiteral("json") << QStringLiteral("profile::");
 }
+// clang-format on
 
 void TestNodeDiff::cliDiffFactsFormats()
 {
@@ -429,9 +466,15 @@ void TestNodeDiff::cliDiffFactsFormats()
     QFETCH(QString, prefix);
     const std::string a = demo::dir + "/facts/web01.example.com.yaml";
     const std::string b = demo::dir + "/facts/db01.example.com.yaml";
-    QStringList args{QStringLiteral("--config"), qs(demo::dir), QStringLiteral("--eyaml-private-key"),
-                     qs(demo::dir + "/keys/private_key.pkcs7.pem"), QStringLiteral("--diff-facts"), qs(a), qs(b),
-                     QStringLiteral("--format"), format};
+    QStringList args{QStringLiteral("--config"),
+                     qs(demo::dir),
+                     QStringLiteral("--eyaml-private-key"),
+                     qs(demo::dir + "/keys/private_key.pkcs7.pem"),
+                     QStringLiteral("--diff-facts"),
+                     qs(a),
+                     qs(b),
+                     QStringLiteral("--format"),
+                     format};
     if (!prefix.isEmpty())
         args << QStringLiteral("--prefix") << prefix;
     const CliResult r = runHieraLookup(args);
@@ -440,8 +483,8 @@ void TestNodeDiff::cliDiffFactsFormats()
     const auto engine = demo::engine();
     DiffOptions diffOptions;
     diffOptions.prefix = ss(prefix);
-    const NodeDiff diff = diffNodes(*engine, demo::scope("web01.example.com.yaml"), demo::scope("db01.example.com.yaml"),
-                                    diffOptions);
+    const NodeDiff diff =
+        diffNodes(*engine, demo::scope("web01.example.com.yaml"), demo::scope("db01.example.com.yaml"), diffOptions);
     DiffExportOptions options;
     options.nameA = "web01.example.com";
     options.nameB = "db01.example.com";

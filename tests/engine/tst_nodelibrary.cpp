@@ -13,13 +13,14 @@
 #include <atomic>
 #include <filesystem>
 
-#include <sys/stat.h>
 #include <mutex>
+#include <sys/stat.h>
 
 using namespace hiera;
 using namespace testutils;
 
-class TestNodeLibrary : public QObject {
+class TestNodeLibrary : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -48,7 +49,8 @@ namespace {
 const char* const kFacterYaml = "clientcert: yaml01.example.com\n"
                                 "os:\n  family: Debian\n  release: {major: '12', full: '12.5'}\n"
                                 "mounts: [rw, relatime]\n";
-const char* const kFacterJson = R"({"fqdn": "json01.example.com", "os": {"family": "Debian", "release": {"major": "12", "full": "12.5"}}, "n": 1e3})";
+const char* const kFacterJson =
+    R"({"fqdn": "json01.example.com", "os": {"family": "Debian", "release": {"major": "12", "full": "12.5"}}, "n": 1e3})";
 const char* const kPuppetFacts = "name: pf01.example.com\nvalues:\n  clientcert: other.example.com\n  role: db\n";
 
 std::string scopeString(const Scope& scope, std::string_view ref)
@@ -87,9 +89,10 @@ void TestNodeLibrary::demoFacts()
         Value cli = scopeFromFacts(loadFactsFile(node.sourceFile), node.name);
         cli.mutableHash().set("environment", Value("production"));
         const MapScope expected(cli);
-        for (const char* ref : {"trusted.certname", "facts.os.family", "::role", "environment", "facts.datacenters.0",
-                                "networking.ip", "facts", "clientcert", "trusted", "facts.trusted.certname",
-                                "os.release.major", "facts.'os'.family", "::facts.os.release", "nope", "nope.x", "", "::"})
+        for (const char* ref :
+             {"trusted.certname", "facts.os.family", "::role", "environment", "facts.datacenters.0", "networking.ip",
+              "facts", "clientcert", "trusted", "facts.trusted.certname", "os.release.major", "facts.'os'.family",
+              "::facts.os.release", "nope", "nope.x", "", "::"})
             QCOMPARE(scopeString(*node.scope, ref), scopeString(expected, ref));
         QVERIFY(orderedEqual(node.facts(), loadFactsFile(node.sourceFile)));
     }
@@ -112,8 +115,9 @@ void TestNodeLibrary::formatsAndBadFiles()
     QStringList names;
     for (const Node& n : library.nodes())
         names << qs(n.name);
-    QCOMPARE(names, (QStringList{QStringLiteral("yaml01.example.com"), QStringLiteral("json01.example.com"),
-                                 QStringLiteral("pf01.example.com"), QStringLiteral("d-anon")}));
+    QCOMPARE(names,
+             (QStringList{QStringLiteral("yaml01.example.com"), QStringLiteral("json01.example.com"),
+                          QStringLiteral("pf01.example.com"), QStringLiteral("d-anon")}));
     QCOMPARE(library.nodes()[0].format, FactsFormat::FacterYaml);
     QCOMPARE(library.nodes()[1].format, FactsFormat::FacterJson);
     QCOMPARE(library.nodes()[2].format, FactsFormat::PuppetFacts);
@@ -130,8 +134,9 @@ void TestNodeLibrary::formatsAndBadFiles()
         seen << QFileInfo(qs(e.location().file)).fileName();
     }
     seen.sort();
-    QCOMPARE(seen, (QStringList{QStringLiteral("e-broken.yaml"), QStringLiteral("f-empty.yaml"),
-                                QStringLiteral("g-scalar.yaml"), QStringLiteral("h-broken.json")}));
+    QCOMPARE(seen,
+             (QStringList{QStringLiteral("e-broken.yaml"), QStringLiteral("f-empty.yaml"),
+                          QStringLiteral("g-scalar.yaml"), QStringLiteral("h-broken.json")}));
     for (const Error& e : library.errors()) {
         if (e.location().file.ends_with("e-broken.yaml") || e.location().file.ends_with("h-broken.json")) {
             QVERIFY2(e.location().line >= 1 && e.location().column >= 1, e.what());
@@ -191,12 +196,13 @@ void TestNodeLibrary::puppetDBFileInDirectory()
 // answers as scopeFromFacts' does.
 void TestNodeLibrary::scopeOverlay()
 {
-    TempTree tree({{QStringLiteral("x.yaml"), "clientcert: c1\ntrusted: {extra: x, certname: fake}\nfacts: shadowed\n"
-                                              "environment: dev\nrole: r\n\"dotted.name\": d\n"
-                                              "ints: {1: one, \"2\": two}\nlist: [a, {b: c}]\nnum: 5\n"
-                                              "big: {k0: 0, k1: 1, k2: 2, k3: 3, k4: 4, k5: 5, k6: 6, k7: 7, k8: 8, k9: 9, "
-                                              "k10: 10, k11: 11, k12: 12, k13: 13, k14: 14, k15: 15, k16: 16, k17: 17, "
-                                              "k18: {x: 18}, 19: nineteen, k20: -0.0, k21: 1234567890123456789}\n"},
+    TempTree tree({{QStringLiteral("x.yaml"),
+                    "clientcert: c1\ntrusted: {extra: x, certname: fake}\nfacts: shadowed\n"
+                    "environment: dev\nrole: r\n\"dotted.name\": d\n"
+                    "ints: {1: one, \"2\": two}\nlist: [a, {b: c}]\nnum: 5\n"
+                    "big: {k0: 0, k1: 1, k2: 2, k3: 3, k4: 4, k5: 5, k6: 6, k7: 7, k8: 8, k9: 9, "
+                    "k10: 10, k11: 11, k12: 12, k13: 13, k14: 14, k15: 15, k16: 16, k17: 17, "
+                    "k18: {x: 18}, 19: nineteen, k20: -0.0, k21: 1234567890123456789}\n"},
                    {QStringLiteral("y.yaml"), "role: s\ntrusted: not a hash\n"},
                    {QStringLiteral("w.yaml"), "clientcert: w\ntrusted: [a, {x: 1}]\n"},
                    {QStringLiteral("z.yaml"), "role: t\n"}});
@@ -204,22 +210,24 @@ void TestNodeLibrary::scopeOverlay()
     QCOMPARE(library.size(), std::size_t(4));
     for (const Node& node : library.nodes()) {
         const Value facts = loadFactsFile(node.sourceFile);
-        const Value extra = facts.asHash().contains("environment") ? Value() : makeHash({{"environment", Value("production")}});
+        const Value extra =
+            facts.asHash().contains("environment") ? Value() : makeHash({{"environment", Value("production")}});
         const MapScope expected(scopeFromFacts(facts, node.name, extra));
-        for (const char* ref : {"trusted", "trusted.extra", "trusted.certname", "facts", "facts.facts", "environment",
-                                "facts.environment", "role", "::role", "'dotted.name'", "facts.'dotted.name'",
-                                "facts.trusted.certname", "clientcert",
-                                // the plain dotted walk (FactsScope) against LookupKey's: integer keys,
-                                // array indexes, scalars in the way, blanks, empty segments
-                                "ints.1", "ints.2", "facts.ints.1", "list.1.b",
-                                "list.999999999999999999999999999999", "list.000000000000000000000000000001.b", "list.18446744073709551617", "ints.18446744073709551617", "list.b", "num.x", "role.x",
-                                "facts. role", "facts.role ", "facts..role", "facts.role.", ".role", "1.x",
-                                // trusted: the facts' hash with the certname over it, or the certname alone
-                                "trusted.'certname'", "trusted.certname.x", "trusted.extra.x", "trusted.nope",
-                                "'trusted'", "'facts'", "::trusted.certname", "trusted.0", "trusted.1.x", "facts.trusted.0",
-                                // a hash large enough to be searched rather than scanned
-                                "big", "big.k0", "big.k7", "big.k17", "big.k18.x", "big.19", "big.'19'", "big.k20",
-                                "big.k21", "big.nope", "facts.big.k16"})
+        for (const char* ref :
+             {"trusted", "trusted.extra", "trusted.certname", "facts", "facts.facts", "environment",
+              "facts.environment", "role", "::role", "'dotted.name'", "facts.'dotted.name'", "facts.trusted.certname",
+              "clientcert",
+              // the plain dotted walk (FactsScope) against LookupKey's: integer keys,
+              // array indexes, scalars in the way, blanks, empty segments
+              "ints.1", "ints.2", "facts.ints.1", "list.1.b", "list.999999999999999999999999999999",
+              "list.000000000000000000000000000001.b", "list.18446744073709551617", "ints.18446744073709551617",
+              "list.b", "num.x", "role.x", "facts. role", "facts.role ", "facts..role", "facts.role.", ".role", "1.x",
+              // trusted: the facts' hash with the certname over it, or the certname alone
+              "trusted.'certname'", "trusted.certname.x", "trusted.extra.x", "trusted.nope", "'trusted'", "'facts'",
+              "::trusted.certname", "trusted.0", "trusted.1.x", "facts.trusted.0",
+              // a hash large enough to be searched rather than scanned
+              "big", "big.k0", "big.k7", "big.k17", "big.k18.x", "big.19", "big.'19'", "big.k20", "big.k21", "big.nope",
+              "facts.big.k16"})
             QCOMPARE(scopeString(*node.scope, ref), scopeString(expected, ref));
     }
 }
@@ -240,7 +248,8 @@ void TestNodeLibrary::duplicateNames()
 
 void TestNodeLibrary::tooBig()
 {
-    TempTree tree({{QStringLiteral("big.yaml"), "k: " + QByteArray(300, 'x') + "\n"}, {QStringLiteral("ok.yaml"), "k: v\n"}});
+    TempTree tree(
+        {{QStringLiteral("big.yaml"), "k: " + QByteArray(300, 'x') + "\n"}, {QStringLiteral("ok.yaml"), "k: v\n"}});
     NodeLibraryOptions options;
     options.limits.maxDocumentBytes = 100;
     const NodeLibrary library = NodeLibrary::load(tree.path(), options);
@@ -300,12 +309,15 @@ void TestNodeLibrary::storedOnce()
 {
     // Key order, integer against string, and the sign of a zero tell values apart in the store.
     TempTree tree({{QStringLiteral("a.yaml"), kFacterYaml},
-                   {QStringLiteral("b.yaml"), "clientcert: b\nos:\n  family: Debian\n  release: {major: '12', full: '12.5'}\n"
-                                              "mounts: [rw, relatime]\n"},
-                   {QStringLiteral("c.yaml"), "clientcert: c\nos:\n  family: Debian\n  release: {full: '12.5', major: '12'}\n"
-                                              "mounts: [rw, 0.0]\n"},
-                   {QStringLiteral("d.yaml"), "clientcert: d\nos:\n  family: Debian\n  release: {major: 12, full: '12.5'}\n"
-                                              "mounts: [rw, -0.0]\n"}});
+                   {QStringLiteral("b.yaml"),
+                    "clientcert: b\nos:\n  family: Debian\n  release: {major: '12', full: '12.5'}\n"
+                    "mounts: [rw, relatime]\n"},
+                   {QStringLiteral("c.yaml"),
+                    "clientcert: c\nos:\n  family: Debian\n  release: {full: '12.5', major: '12'}\n"
+                    "mounts: [rw, 0.0]\n"},
+                   {QStringLiteral("d.yaml"),
+                    "clientcert: d\nos:\n  family: Debian\n  release: {major: 12, full: '12.5'}\n"
+                    "mounts: [rw, -0.0]\n"}});
     const NodeLibrary library = NodeLibrary::load(tree.path());
     QCOMPARE(library.size(), std::size_t(4));
     for (const Node& n : library.nodes()) {
@@ -316,24 +328,29 @@ void TestNodeLibrary::storedOnce()
         QCOMPARE(SourceFiles::locate(facts.asHash().find("os")->asHash().find("family")->mark()).file, n.sourceFile);
     }
     QCOMPARE(toJson(*library.find("d")->facts().asHash().find("mounts")), std::string("[\"rw\",-0.0]"));
-    QCOMPARE(toJson(*library.find("c")->facts().asHash().find("os")), std::string(R"({"family":"Debian","release":{"full":"12.5","major":"12"}})"));
+    QCOMPARE(toJson(*library.find("c")->facts().asHash().find("os")),
+             std::string(R"({"family":"Debian","release":{"full":"12.5","major":"12"}})"));
 
     // Equal subtrees are stored once: 300 nodes sharing a hash of 1,000 facts cost about what one node
     // does (held apart, they would take over 30 times as much).
     std::string common = "details:\n";
     for (int i = 0; i < 1000; ++i)
-        common += "  fact_" + std::to_string(i) + ": {value: 'a distinct string " + std::to_string(i * 7919) + "', list: [" + std::to_string(i) + ", x]}\n";
+        common += "  fact_" + std::to_string(i) + ": {value: 'a distinct string " + std::to_string(i * 7919)
+            + "', list: [" + std::to_string(i) + ", x]}\n";
     FileList files;
     for (int n = 0; n < 300; ++n)
-        files.append({QStringLiteral("node%1.yaml").arg(n), QByteArray::fromStdString("clientcert: node" + std::to_string(n) + "\n" + common)});
+        files.append({QStringLiteral("node%1.yaml").arg(n),
+                      QByteArray::fromStdString("clientcert: node" + std::to_string(n) + "\n" + common)});
     TempTree many(files);
     TempTree one({files.front()});
     QVERIFY(many.isValid() && one.isValid());
     const NodeLibrary all = NodeLibrary::load(many.path());
     const NodeLibrary single = NodeLibrary::load(one.path());
     QCOMPARE(all.size(), std::size_t(300));
-    QVERIFY2(all.storedBytes() < 2 * single.storedBytes(),
-             qPrintable(QStringLiteral("%1 bytes for 300 nodes, %2 for one").arg(all.storedBytes()).arg(single.storedBytes())));
+    QVERIFY2(
+        all.storedBytes() < 2 * single.storedBytes(),
+        qPrintable(
+            QStringLiteral("%1 bytes for 300 nodes, %2 for one").arg(all.storedBytes()).arg(single.storedBytes())));
     QVERIFY2(all.storedBytes() * 10 < all.factBytes(), qPrintable(QString::number(all.factBytes())));
     QVERIFY(orderedEqual(all.find("node299")->facts(), loadFactsFile(all.find("node299")->sourceFile)));
 }
@@ -377,8 +394,13 @@ void TestNodeLibrary::loadNodesReadsTheirFiles()
     QCOMPARE(*one.find("a")->scope->lookup("role"), Value("x"));
     QCOMPARE(NodeLibrary::loadNodes(tree.path(), {"a", "b"}).size(), std::size_t(2));
     QCOMPARE(NodeLibrary::loadNodes(tree.path(), {"d"}).size(), std::size_t(1)); // named after its file
-    for (const std::vector<std::string>& names : std::vector<std::vector<std::string>>{
-             {"other"}, {"c"}, {"a", "missing"}, {"../" + tree.path().substr(tree.path().rfind('/') + 1) + "/a"}, {".a"}, {}}) {
+    for (const std::vector<std::string>& names :
+         std::vector<std::vector<std::string>>{{"other"},
+                                               {"c"},
+                                               {"a", "missing"},
+                                               {"../" + tree.path().substr(tree.path().rfind('/') + 1) + "/a"},
+                                               {".a"},
+                                               {}}) {
         const NodeLibrary all = NodeLibrary::loadNodes(tree.path(), names);
         QCOMPARE(all.size(), std::size_t(4));
         QCOMPARE(all.errors().size(), std::size_t(1));
@@ -407,7 +429,9 @@ void TestNodeLibrary::duplicateNodeKeepsTheFileNamedAfterIt()
         if (w.find("web.example.com") != std::string::npos)
             QVERIFY2(w.find("web.example.com.yaml is named after it") != std::string::npos, w.c_str());
         else
-            QVERIFY2(w.find("a2.yaml is ignored, ") != std::string::npos && w.find("a1.yaml names it too") != std::string::npos, w.c_str());
+            QVERIFY2(w.find("a2.yaml is ignored, ") != std::string::npos
+                         && w.find("a1.yaml names it too") != std::string::npos,
+                     w.c_str());
     }
     // The node keeps its place in the list (where its first file put it).
     QCOMPARE(all.nodes()[0].name, std::string("db.example.com"));
@@ -419,6 +443,7 @@ QTEST_APPLESS_MAIN(TestNodeLibrary)
 // Names Puppet never gives a node (its certname rule: printable ASCII, no '/'): a name becomes
 // $trusted.certname and $clientcert, and so part of paths such as nodes/%{trusted.certname}.yaml and a
 // row of every table. Each is skipped with one printable line at its entry; the others load.
+// clang-format off
 void TestNodeLibrary::hostileNodeNames_data()
 {
     QTest::addColumn<QByteArray>("name"); // as JSON string content
@@ -432,13 +457,15 @@ void TestNodeLibrary::hostileNodeNames_data()
     QTest::newRow("not ASCII") << QByteArray("n\\u0153ud") << QStringLiteral("not ASCII");
     QTest::newRow("bidi override") << QByteArray("a\\u202eb") << QStringLiteral("not ASCII");
 }
+// clang-format on
 
 void TestNodeLibrary::hostileNodeNames()
 {
     QFETCH(QByteArray, name);
     QFETCH(QString, what);
     const QByteArray exportText = R"([{"certname": "ok.example.com", "facts": [{"name": "role", "value": "a"}]},
- {"certname": ")" + name + R"(", "facts": [{"name": "role", "value": "b"}]}])";
+ {"certname": ")"
+        + name + R"(", "facts": [{"name": "role", "value": "b"}]}])";
     // The same name from each place a name comes from: a PuppetDB export, clientcert, trusted.certname
     // and fqdn in a facts file.
     TempTree tree({{QStringLiteral("export.json"), exportText},
@@ -464,7 +491,8 @@ void TestNodeLibrary::hostileNodeNames()
 
 void TestNodeLibrary::duplicateWithinOneExport()
 {
-    TempTree tree({{QStringLiteral("export.json"), R"([{"certname": "twice", "facts": [{"name": "role", "value": "first"}]},
+    TempTree tree(
+        {{QStringLiteral("export.json"), R"([{"certname": "twice", "facts": [{"name": "role", "value": "first"}]},
   {"certname": "other", "facts": [{"name": "role", "value": "x"}]},
   {"certname": "twice", "facts": [{"name": "role", "value": "second"}]}])"}});
     const NodeLibrary library = NodeLibrary::load(tree.path());
@@ -504,9 +532,10 @@ void TestNodeLibrary::hostileFolderEntries()
         named << qs(fs::path(e.location().file).filename().string());
     }
     named.sort();
-    QCOMPARE(named, QStringList({QStringLiteral("a.yaml"), QStringLiteral("b.yaml"), QStringLiteral("dangling.yaml"),
-                                 QStringLiteral("environ.json"), QStringLiteral("fifo.json"), QStringLiteral("loop.yaml"),
-                                 QStringLiteral("zero.yaml")}));
+    QCOMPARE(named,
+             QStringList({QStringLiteral("a.yaml"), QStringLiteral("b.yaml"), QStringLiteral("dangling.yaml"),
+                          QStringLiteral("environ.json"), QStringLiteral("fifo.json"), QStringLiteral("loop.yaml"),
+                          QStringLiteral("zero.yaml")}));
 }
 
 // A library of 50,000 tiny files: progress counts every file, a cancel half-way stops within a file

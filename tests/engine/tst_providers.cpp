@@ -4,8 +4,8 @@
 // lookup only when it consults one of their existing files (strict), or are skipped with a warning
 // (EngineOptions::skipUnsupportedLevels).
 
-#include "testutils.h"
 #include "support/lookupexpect.h"
+#include "testutils.h"
 
 #include <hiera/backend.h>
 #include <hiera/context.h>
@@ -112,7 +112,8 @@ const TraceNode* findLevel(const TraceNode& node, const std::string& name)
 
 } // namespace
 
-class TestProviders : public QObject {
+class TestProviders : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -132,9 +133,10 @@ private Q_SLOTS:
 void TestProviders::hostLookupKeyFunction()
 {
     auto rot = std::make_shared<RotLookupKey>();
-    TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n"
-                                  "  - name: secrets\n    path: secrets.yaml\n    lookup_key: rot_lookup_key\n"
-                                  "  - name: common\n    path: common.yaml\n"},
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n"
+                    "  - name: secrets\n    path: secrets.yaml\n    lookup_key: rot_lookup_key\n"
+                    "  - name: common\n    path: common.yaml\n"},
                    {"data/secrets.yaml", "pw: 'ROT:frperg'\nplain: 'hi %{facts.who}'\n"},
                    {"data/common.yaml", "pw: common\nonly_common: c\n"}});
     QVERIFY(tree.isValid());
@@ -144,7 +146,7 @@ void TestProviders::hostLookupKeyFunction()
     MapScope scope(yaml("facts: {who: world}\n"));
     EXPECT_FOUND(engine->lookup(scope, "pw"), Value("secret"));
     EXPECT_FOUND(engine->lookup(scope, "plain"), Value("hi world")); // interpolated through the context
-    EXPECT_FOUND(engine->lookup(scope, "only_common"), Value("c"));  // not found there: next level
+    EXPECT_FOUND(engine->lookup(scope, "only_common"), Value("c")); // not found there: next level
     // the trace names the location and where the key is written
     LookupRequest explain;
     explain.explain = true;
@@ -162,9 +164,10 @@ void TestProviders::hostLookupKeyFunction()
 void TestProviders::hostLookupKeyMemoAndOptions()
 {
     auto rot = std::make_shared<RotLookupKey>();
-    TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n"
-                                  "  - name: secrets\n    path: secrets.yaml\n    lookup_key: rot_lookup_key\n"
-                                  "    options: {suffix: '-%{facts.dc}'}\n"},
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n"
+                    "  - name: secrets\n    path: secrets.yaml\n    lookup_key: rot_lookup_key\n"
+                    "    options: {suffix: '-%{facts.dc}'}\n"},
                    {"data/secrets.yaml", "pw: 'ROT:frperg'\n"}});
     QVERIFY(tree.isValid());
     EngineOptions options;
@@ -191,9 +194,10 @@ void TestProviders::hostLookupKeyLookupOptions()
 {
     // lookup_options are looked up through the function too, and apply to other levels' values
     auto rot = std::make_shared<RotLookupKey>();
-    TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n"
-                                  "  - name: secrets\n    path: secrets.yaml\n    lookup_key: rot_lookup_key\n"
-                                  "  - name: common\n    path: common.yaml\n"},
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n"
+                    "  - name: secrets\n    path: secrets.yaml\n    lookup_key: rot_lookup_key\n"
+                    "  - name: common\n    path: common.yaml\n"},
                    {"data/secrets.yaml", "lookup_options: {users: {merge: unique}}\nusers: [a]\n"},
                    {"data/common.yaml", "users: [b, a]\n"}});
     QVERIFY(tree.isValid());
@@ -208,8 +212,9 @@ void TestProviders::hostLookupKeyLookupOptions()
 
 void TestProviders::hostLookupKeyWithoutFileFormat()
 {
-    TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n"
-                                  "  - name: echo\n    paths: [missing.x, here.x]\n    lookup_key: path_echo\n"},
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n"
+                    "  - name: echo\n    paths: [missing.x, here.x]\n    lookup_key: path_echo\n"},
                    {"data/here.x", "not yaml: [at all"}});
     QVERIFY(tree.isValid());
     EngineOptions options;
@@ -238,7 +243,8 @@ void TestProviders::hostFunctionExceptionIsOneError()
 
 void TestProviders::laterRegistrationWins()
 {
-    struct Shout : DataHashBackend {
+    struct Shout : DataHashBackend
+    {
         std::string name() const override { return "yaml_data"; }
         Value load(BackendContext&) const override { return makeHash({{"k", Value("replaced")}}); }
     };
@@ -254,6 +260,7 @@ void TestProviders::laterRegistrationWins()
     EXPECT_FOUND(Engine::load(tree.hieraYaml())->lookup(scope, "k"), Value("original"));
 }
 
+// clang-format off
 void TestProviders::unrunnableStrict_data()
 {
     QTest::addColumn<QByteArray>("level");
@@ -262,6 +269,7 @@ void TestProviders::unrunnableStrict_data()
     QTest::newRow("hiera_vault") << QByteArray("    lookup_key: hiera_vault\n") << int(ErrorCode::UnsupportedBackend);
     QTest::newRow("data_dig") << QByteArray("    data_dig: my_dig\n") << int(ErrorCode::UnsupportedBackend);
 }
+// clang-format on
 
 void TestProviders::unrunnableStrict()
 {
@@ -269,7 +277,7 @@ void TestProviders::unrunnableStrict()
     QFETCH(int, code);
     const QByteArray hieraYaml = "version: 5\nhierarchy:\n  - name: node\n    path: node.yaml\n"
                                  "  - name: custom\n    path: 'custom/%{facts.role}.yaml'\n"
-                                 + level + "  - name: common\n    path: common.yaml\n";
+        + level + "  - name: common\n    path: common.yaml\n";
     TempTree tree({{"hiera.yaml", hieraYaml},
                    {"data/node.yaml", "k: node\n"},
                    {"data/common.yaml", "k: common\nc: common\n"},
@@ -297,9 +305,10 @@ void TestProviders::unrunnableStrict()
 
 void TestProviders::unrunnableSkipped()
 {
-    TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n"
-                                  "  - name: vault\n    path: vault.yaml\n    lookup_key: hiera_vault\n"
-                                  "  - name: common\n    path: common.yaml\n"},
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n"
+                    "  - name: vault\n    path: vault.yaml\n    lookup_key: hiera_vault\n"
+                    "  - name: common\n    path: common.yaml\n"},
                    {"data/vault.yaml", "k: from-vault\n"},
                    {"data/common.yaml", "k: common\n"}});
     QVERIFY(tree.isValid());
@@ -344,10 +353,11 @@ void TestProviders::unknownDataHashListsRegistry()
 void TestProviders::functionWithoutLocations()
 {
     // hiera_vault is written without a path: Puppet calls such a function once, without a path.
-    const QByteArray hieraYaml = "version: 5\nhierarchy:\n"
-                                 "  - name: vault\n    lookup_key: hiera_vault\n    options: {address: 'https://vault'}\n"
-                                 "  - name: echo\n    lookup_key: path_echo\n"
-                                 "  - name: common\n    path: common.yaml\n";
+    const QByteArray hieraYaml =
+        "version: 5\nhierarchy:\n"
+        "  - name: vault\n    lookup_key: hiera_vault\n    options: {address: 'https://vault'}\n"
+        "  - name: echo\n    lookup_key: path_echo\n"
+        "  - name: common\n    path: common.yaml\n";
     TempTree tree({{"hiera.yaml", hieraYaml}, {"data/common.yaml", "k: common\n"}});
     QVERIFY(tree.isValid());
     EngineOptions options;

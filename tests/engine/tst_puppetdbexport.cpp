@@ -17,7 +17,8 @@
 using namespace hiera;
 using namespace testutils;
 
-class TestPuppetDBExport : public QObject {
+class TestPuppetDBExport : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -49,29 +50,28 @@ const char* const kExport = R"([
 ])";
 
 // web1's facts as written back into kExport, role changed: indented as the line the list starts on.
-const char* const kWeb1List =
-    "[\n"
-    "     {\n"
-    "       \"name\": \"role\",\n"
-    "       \"value\": \"db\"\n"
-    "     },\n"
-    "     {\n"
-    "       \"name\": \"uptime\",\n"
-    "       \"value\": 12345678901\n"
-    "     },\n"
-    "     {\n"
-    "       \"name\": \"ratio\",\n"
-    "       \"value\": 0.1\n"
-    "     },\n"
-    "     {\n"
-    "       \"name\": \"on\",\n"
-    "       \"value\": true\n"
-    "     },\n"
-    "     {\n"
-    "       \"name\": \"none\",\n"
-    "       \"value\": null\n"
-    "     }\n"
-    "   ]";
+const char* const kWeb1List = "[\n"
+                              "     {\n"
+                              "       \"name\": \"role\",\n"
+                              "       \"value\": \"db\"\n"
+                              "     },\n"
+                              "     {\n"
+                              "       \"name\": \"uptime\",\n"
+                              "       \"value\": 12345678901\n"
+                              "     },\n"
+                              "     {\n"
+                              "       \"name\": \"ratio\",\n"
+                              "       \"value\": 0.1\n"
+                              "     },\n"
+                              "     {\n"
+                              "       \"name\": \"on\",\n"
+                              "       \"value\": true\n"
+                              "     },\n"
+                              "     {\n"
+                              "       \"name\": \"none\",\n"
+                              "       \"value\": null\n"
+                              "     }\n"
+                              "   ]";
 
 Value parsed(const std::string& text)
 {
@@ -137,7 +137,8 @@ void TestPuppetDBExport::replaceKeepsShapesAndTheOtherNodes()
     QVERIFY(library.errors().empty());
     QCOMPARE(library.size(), std::size_t(3));
     const Value readBack = library.find("web1.example.com")->facts();
-    QCOMPARE(toJson(readBack), std::string(R"({"role":"web","uptime":12345678901,"ratio":0.25,"on":true,"none":null})"));
+    QCOMPARE(toJson(readBack),
+             std::string(R"({"role":"web","uptime":12345678901,"ratio":0.25,"on":true,"none":null})"));
     QVERIFY(orderedEqual(library.find("db1.example.com")->facts(), dbFacts));
     QCOMPARE(library.find("web1.example.com")->environment, std::string("staging"));
 }
@@ -152,7 +153,8 @@ void TestPuppetDBExport::onlyTheFactListChangesInTheText()
     // Everything before web1's fact list and after it is the export's own text.
     const std::size_t begin = text.find(R"("facts": [{"name": "role", "value": "web"}, {"name": "uptime")") + 9;
     const std::size_t end = text.find(R"(]},
-  {"certname": "web2)") + 1;
+  {"certname": "web2)")
+        + 1;
     QCOMPARE(written->substr(0, begin), text.substr(0, begin));
     QVERIFY(written->ends_with(text.substr(end)));
     // The new list, pretty-printed and indented as its line.
@@ -161,7 +163,8 @@ void TestPuppetDBExport::onlyTheFactListChangesInTheText()
     QCOMPARE(toJson(findPuppetDBFactset(*written, "export.json", "web1.example.com")->facts), toJson(facts));
 
     // A one-line export with strings that hold brackets and escaped quotes.
-    const std::string compact = R"([{"certname":"a","facts":[{"name":"x","value":"]}\"["}]},{"certname":"b","facts":[]}])";
+    const std::string compact =
+        R"([{"certname":"a","facts":[{"name":"x","value":"]}\"["}]},{"certname":"b","facts":[]}])";
     Value a = findPuppetDBFactset(compact, "c.json", "a")->facts;
     a.mutableHash().set("y", Value(std::int64_t(1)));
     const auto one = replacePuppetDBFacts(compact, "c.json", "a", a);
@@ -181,10 +184,10 @@ void TestPuppetDBExport::replaceSaysThePreviousFacts()
     const std::string mixed = "[\"junk\", {\"certname\": \"a\",\n  \"facts\": [{\"name\": \"x\", \"value\": 1}]}]";
     const std::string yaml = "- certname: y1\n  facts:\n  - {name: role, value: web}\n  - {name: port, value: '80'}\n";
     const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
-        { kExport, "export.json", "db1.example.com" },
-        { kExport, "export.json", "web1.example.com" },
-        { mixed, "m.json", "a" },
-        { yaml, "export.yaml", "y1" },
+        {kExport, "export.json", "db1.example.com"},
+        {kExport, "export.json", "web1.example.com"},
+        {mixed, "m.json", "a"},
+        {yaml, "export.yaml", "y1"},
     };
     for (const auto& [text, file, node] : cases) {
         const Value before = findPuppetDBFactset(text, file, node)->facts;
@@ -205,7 +208,8 @@ void TestPuppetDBExport::entriesTheScanCannotFollow()
     facts.mutableHash().set("x", Value(std::int64_t(2)));
     const auto written = replacePuppetDBFacts(mixed, "m.json", "a", facts);
     QVERIFY(written);
-    QVERIFY2(written->starts_with("[\"junk\", {\"certname\": \"a\",\n  \"facts\": [\n    {") && written->ends_with("  ]}]"),
+    QVERIFY2(written->starts_with("[\"junk\", {\"certname\": \"a\",\n  \"facts\": [\n    {")
+                 && written->ends_with("  ]}]"),
              written->c_str());
     QCOMPARE(toJson(findPuppetDBFactset(*written, "m.json", "a")->facts), std::string(R"({"x":2})"));
     QVERIFY(!replacePuppetDBFacts(mixed, "m.json", "b", facts));
@@ -221,7 +225,8 @@ void TestPuppetDBExport::entriesTheScanCannotFollow()
         QVERIFY2(QByteArray(e.what()).startsWith("t.json"), e.what());
     }
 
-    const std::string bad = "[\n  {\"certname\": \"ok\", \"facts\": []},\n  {\"certname\": \"bad\", \"facts\": [{\"value\": 1}]}\n]";
+    const std::string bad =
+        "[\n  {\"certname\": \"ok\", \"facts\": []},\n  {\"certname\": \"bad\", \"facts\": [{\"value\": 1}]}\n]";
     try {
         (void)findPuppetDBFactset(bad, "/tmp/bad.json", "bad");
         QFAIL("no error");
@@ -249,7 +254,8 @@ void TestPuppetDBExport::loneFactset()
     facts.mutableHash().set("a", Value(std::int64_t(2)));
     const auto written = replacePuppetDBFacts(one, "solo.json", "solo", facts);
     QVERIFY(written);
-    QCOMPARE(toJson(parsed(*written)), std::string(R"({"certname":"solo","facts":{"data":[{"name":"a","value":2}],"href":"h"}})"));
+    QCOMPARE(toJson(parsed(*written)),
+             std::string(R"({"certname":"solo","facts":{"data":[{"name":"a","value":2}],"href":"h"}})"));
 }
 
 void TestPuppetDBExport::goneNodeIsNothing()

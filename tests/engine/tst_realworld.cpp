@@ -67,7 +67,7 @@ bool haveRepo()
 #define REQUIRE_REPO()                                                                                                 \
     do {                                                                                                               \
         if (!haveRepo())                                                                                               \
-            QSKIP(qPrintable(QStringLiteral("the shared real-world repository is not on this machine (") + repoDir()  \
+            QSKIP(qPrintable(QStringLiteral("the shared real-world repository is not on this machine (") + repoDir()   \
                              + QStringLiteral("); set HIERA_REALWORLD_DIR to the folder that holds ")                  \
                              + QLatin1String(kRepoName)));                                                             \
     } while (false)
@@ -120,7 +120,8 @@ int encryptedLeaves(const Value& v, bool& allMarked)
             n += encryptedLeaves(e.value, allMarked);
         return n;
     }
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -142,8 +143,10 @@ bool anyStillEncrypted(const Value& v)
 QString describe(const LookupResult& r)
 {
     switch (r.status) {
-    case LookupResult::Status::Found: return QStringLiteral("found ") + qs(toJson(r.value));
-    case LookupResult::Status::NotFound: return QStringLiteral("not found");
+    case LookupResult::Status::Found:
+        return QStringLiteral("found ") + qs(toJson(r.value));
+    case LookupResult::Status::NotFound:
+        return QStringLiteral("not found");
     case LookupResult::Status::Error:
         return QStringLiteral("error: ") + (r.error ? QString::fromUtf8(r.error->what()) : QStringLiteral("?"));
     }
@@ -162,12 +165,14 @@ QString describe(const Hash& expect)
 // What is wrong with our answer `r` given Puppet's `expect`; empty when they agree.
 QString disagreement(const LookupResult& r, const Hash& expect)
 {
-    const QString both = QStringLiteral("\n   ours:   ") + describe(r) + QStringLiteral("\n   Puppet: ") + describe(expect);
+    const QString both =
+        QStringLiteral("\n   ours:   ") + describe(r) + QStringLiteral("\n   Puppet: ") + describe(expect);
     const Value* error = expect.find("error");
     if (error && error->isBoolean() && error->asBoolean()) {
         const QString message = qs(expect.find("message")->asString());
         if (!isEyamlError(message))
-            return r.status == LookupResult::Status::Error ? QString() : QStringLiteral("Puppet failed, we did not") + both;
+            return r.status == LookupResult::Status::Error ? QString()
+                                                           : QStringLiteral("Puppet failed, we did not") + both;
         // ENC values without the key: shown as encrypted, with a warning, never empty, never an error.
         if (!r.found())
             return QStringLiteral("an ENC value should be found, marked still encrypted") + both;
@@ -196,7 +201,8 @@ QString disagreement(const LookupResult& r, const Hash& expect)
 
 } // namespace
 
-class TestRealworld : public QObject {
+class TestRealworld : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -212,9 +218,9 @@ private Q_SLOTS:
 private:
     const Hash* expected(const QString& node, const QString& key) const;
 
-    Value m_expected;                                  // expected.json
-    std::map<QString, Value> m_scopes;                 // node → scope tree
-    std::map<QString, QString> m_factFiles;            // node → facts file (absolute)
+    Value m_expected; // expected.json
+    std::map<QString, Value> m_scopes; // node → scope tree
+    std::map<QString, QString> m_factFiles; // node → facts file (absolute)
     Environment m_env;
     std::shared_ptr<Engine> m_engine;
 };
@@ -282,9 +288,9 @@ void TestRealworld::layers()
     QStringList levels;
     for (const Level& level : env.config.hierarchy)
         levels << qs(level.name);
-    QCOMPARE(levels, (QStringList{"Per-node data", "Project Data", "Role specific team data", "Domain specific team data",
-                                  "Team data", "Role data", "Domain data", "Datacenter", "Operating System",
-                                  "Common data"}));
+    QCOMPARE(levels,
+             (QStringList{"Per-node data", "Project Data", "Role specific team data", "Domain specific team data",
+                          "Team data", "Role data", "Domain data", "Datacenter", "Operating System", "Common data"}));
     QCOMPARE(m_engine->layers().size(), m_env.layers.size());
 }
 
@@ -300,9 +306,11 @@ void TestRealworld::spacesInFileNames()
             if (loc.status == ResolvedLocation::Status::Present && qs(loc.interpolated).contains(QLatin1Char(' ')))
                 present << QDir(repoDir()).relativeFilePath(qs(loc.path));
     present.sort();
-    QCOMPARE(present, (QStringList{"data/os/windows-2012 R2.yaml", "site/failovercluster_win/data/os/windows-2012 R2.yaml"}));
+    QCOMPARE(present,
+             (QStringList{"data/os/windows-2012 R2.yaml", "site/failovercluster_win/data/os/windows-2012 R2.yaml"}));
 }
 
+// clang-format off
 void TestRealworld::lookups_data()
 {
     QTest::addColumn<QString>("node");
@@ -317,6 +325,7 @@ void TestRealworld::lookups_data()
         QTest::addRow("%s %s", qPrintable(node), qPrintable(key)) << node << key;
     }
 }
+// clang-format on
 
 void TestRealworld::lookups()
 {
@@ -357,6 +366,7 @@ void TestRealworld::coverage()
     QVERIFY(moduleKeys.contains(QStringLiteral("wsus_server_win")));
 }
 
+// clang-format off
 void TestRealworld::cli_data()
 {
     QTest::addColumn<QString>("node");
@@ -374,6 +384,7 @@ void TestRealworld::cli_data()
     // ENC[PKCS7,...] without the key: shown as written (Puppet fails), with a warning
     QTest::newRow("still encrypted") << "jenkins.ad.piccola.us" << "jpi::svc_vmware_password" << 0;
 }
+// clang-format on
 
 void TestRealworld::cli()
 {
@@ -386,8 +397,8 @@ void TestRealworld::cli()
 #endif
     const Hash* expect = expected(node, key);
     QVERIFY(expect);
-    const CliResult r = runHieraLookup({QStringLiteral("--config"), repoDir(), QStringLiteral("--facts"), m_factFiles.at(node),
-                                QStringLiteral("--format"), QStringLiteral("json"), key});
+    const CliResult r = runHieraLookup({QStringLiteral("--config"), repoDir(), QStringLiteral("--facts"),
+                                        m_factFiles.at(node), QStringLiteral("--format"), QStringLiteral("json"), key});
     QVERIFY2(r.exitCode == exitCode, qPrintable(QStringLiteral("exit %1, stderr: %2").arg(r.exitCode).arg(r.err)));
     if (exitCode == 1) {
         QVERIFY(!expect->find("found")->asBoolean());
@@ -403,8 +414,9 @@ void TestRealworld::cli()
         return;
     }
     QVERIFY(expect->find("found")->asBoolean());
-    QVERIFY2(unorderedEqual(ours, *expect->find("value")),
-             qPrintable(QStringLiteral("ours: ") + r.out + QStringLiteral("Puppet: ") + qs(toJson(*expect->find("value")))));
+    QVERIFY2(
+        unorderedEqual(ours, *expect->find("value")),
+        qPrintable(QStringLiteral("ours: ") + r.out + QStringLiteral("Puppet: ") + qs(toJson(*expect->find("value")))));
 }
 
 QTEST_APPLESS_MAIN(TestRealworld)

@@ -80,26 +80,36 @@ void hostileRows()
 
 } // namespace
 
-class TestReportFormats : public QObject {
+class TestReportFormats : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
     void csvFieldsAreNeutralised_data();
     void csvFieldsAreNeutralised();
+    // clang-format off
     void csvReadsBack_data() { hostileRows(); }
+    // clang-format on
     void csvReadsBack();
+    // clang-format off
     void markdownReadsBack_data() { hostileRows(); }
+    // clang-format on
     void markdownReadsBack();
     void markdownCodeBlock();
+    // clang-format off
     void htmlReadsBack_data() { hostileRows(); }
+    // clang-format on
     void htmlReadsBack();
+    // clang-format off
     void jsonReadsBack_data() { hostileRows(); }
+    // clang-format on
     void jsonReadsBack();
     void jsonReplacementsArePointed();
     void strictReadersRefuse_data();
     void strictReadersRefuse();
 };
 
+// clang-format off
 void TestReportFormats::csvFieldsAreNeutralised_data()
 {
     QTest::addColumn<QByteArray>("field");
@@ -129,6 +139,7 @@ void TestReportFormats::csvFieldsAreNeutralised_data()
     QTest::newRow("'abc") << QByteArray("'abc") << QByteArray("'abc");
     QTest::newRow("space then =") << QByteArray(" =1") << QByteArray(" =1");
 }
+// clang-format on
 
 void TestReportFormats::csvFieldsAreNeutralised()
 {
@@ -174,7 +185,8 @@ void TestReportFormats::markdownReadsBack()
         QVERIFY2(read, error.c_str());
         QCOMPARE(QByteArray::fromStdString(*read), QByteArray::fromStdString(expected));
         // Inline (a list item): the pipe is no boundary there.
-        const std::string inlineText = code ? detail::markdownCode(s, MarkdownContext::Inline) : detail::markdownText(s);
+        const std::string inlineText =
+            code ? detail::markdownCode(s, MarkdownContext::Inline) : detail::markdownText(s);
         const auto readInline = testsupport::markdownInline(inlineText, false, &error);
         QVERIFY2(readInline, error.c_str());
         QCOMPARE(QByteArray::fromStdString(*readInline), QByteArray::fromStdString(expected));
@@ -195,7 +207,7 @@ void TestReportFormats::htmlReadsBack()
     QFETCH(QByteArray, text);
     const std::string s = bytes(text);
     const std::string page = detail::htmlDocumentStart(s, "p{margin:0}") + "<p>" + detail::htmlText(s)
-                             + "</p>\n<table><tr><td><code>" + detail::htmlText(s) + "</code></td></tr></table>\n</body></html>\n";
+        + "</p>\n<table><tr><td><code>" + detail::htmlText(s) + "</code></td></tr></table>\n</body></html>\n";
     std::string error;
     const auto doc = testsupport::readHtml(page, &error);
     QVERIFY2(doc, error.c_str());
@@ -256,6 +268,7 @@ void TestReportFormats::jsonReplacementsArePointed()
 
 // The readers are strict: what a writer must never produce is refused, so the round trips above prove
 // something.
+// clang-format off
 void TestReportFormats::strictReadersRefuse_data()
 {
     QTest::addColumn<QString>("format");
@@ -283,6 +296,7 @@ void TestReportFormats::strictReadersRefuse_data()
     QTest::newRow("html: unknown entity") << "html" << QByteArray("&nbsp;");
     QTest::newRow("html: unclosed") << "html" << QByteArray("<code>a");
 }
+// clang-format on
 
 void TestReportFormats::strictReadersRefuse()
 {

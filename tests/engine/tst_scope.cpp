@@ -13,7 +13,8 @@
 using namespace hiera;
 using namespace testutils;
 
-class TestScope : public QObject {
+class TestScope : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -53,6 +54,7 @@ void TestScope::initTestCase()
                    "\"::odd\": o\n");
 }
 
+// clang-format off
 void TestScope::mapScope_data()
 {
     QTest::addColumn<QString>("ref");
@@ -87,6 +89,7 @@ void TestScope::mapScope_data()
     QTest::newRow("case sensitive") << "Certname" << false << none;
     QTest::newRow("no implicit facts prefix") << "os.family" << false << none;
 }
+// clang-format on
 
 void TestScope::mapScope()
 {
@@ -122,6 +125,7 @@ void TestScope::rootAccessor()
     QCOMPARE(scope.root(), m_facts);
 }
 
+// clang-format off
 void TestScope::boundScope_data()
 {
     QTest::addColumn<QString>("ref");
@@ -137,6 +141,7 @@ void TestScope::boundScope_data()
     QTest::newRow("absent") << "nosuch" << false << Value();
     QTest::newRow("shadows parent") << "datacenters" << true << Value("bound");
 }
+// clang-format on
 
 void TestScope::boundScope()
 {
@@ -181,6 +186,7 @@ void TestScope::scopeFromFacts()
     QCOMPARE(*extra.lookup("environment"), Value("production"));
 }
 
+// clang-format off
 void TestScope::factsFiles_data()
 {
     QTest::addColumn<QString>("name");
@@ -192,6 +198,7 @@ void TestScope::factsFiles_data()
     QTest::newRow("puppet facts wrapper yaml")
         << "node.yaml" << QByteArray("name: web01\nvalues:\n  os: {family: Debian}\n  port: 22\n");
 }
+// clang-format on
 
 void TestScope::factsFiles()
 {

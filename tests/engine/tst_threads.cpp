@@ -12,8 +12,8 @@
 #include <QTest>
 
 #include <atomic>
-#include <cstdio>
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,7 +21,8 @@
 using namespace hiera;
 using namespace testutils;
 
-class TestThreads : public QObject {
+class TestThreads : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -42,12 +43,12 @@ static const QByteArray kHiera = "version: 5\n"
 
 void TestThreads::concurrentLookups()
 {
-    FileList files {{"hiera.yaml", kHiera},
-                    {"data/common.yaml",
-                     "greeting: \"hello %{certname}\"\n"
-                     "list: [common]\n"
-                     "h: {common: 1}\n"
-                     "lookup_options:\n  list: {merge: unique}\n  h: {merge: deep}\n"}};
+    FileList files{{"hiera.yaml", kHiera},
+                   {"data/common.yaml",
+                    "greeting: \"hello %{certname}\"\n"
+                    "list: [common]\n"
+                    "h: {common: 1}\n"
+                    "lookup_options:\n  list: {merge: unique}\n  h: {merge: deep}\n"}};
     const int threads = 4;
     for (int t = 0; t < threads; ++t)
         files.append({QStringLiteral("data/nodes/node%1.yaml").arg(t),
@@ -58,8 +59,8 @@ void TestThreads::concurrentLookups()
     options.revalidateInterval = std::chrono::milliseconds(0);
     std::shared_ptr<const Engine> engine = Engine::load(tree.hieraYaml(), options);
 
-    std::atomic<int> failures {0};
-    std::atomic<int> done {0};
+    std::atomic<int> failures{0};
+    std::atomic<int> done{0};
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; ++t) {
         pool.emplace_back([&, t] {
@@ -117,8 +118,8 @@ static bool rewrite(const std::string& path, const QByteArray& content, int mtim
     // make the change visible even on file systems with coarse timestamps
     if (!f.open(QIODevice::ReadWrite))
         return false;
-    const bool ok
-        = f.setFileTime(QDateTime::currentDateTime().addSecs(mtimeOffsetSeconds), QFileDevice::FileModificationTime);
+    const bool ok =
+        f.setFileTime(QDateTime::currentDateTime().addSecs(mtimeOffsetSeconds), QFileDevice::FileModificationTime);
     f.close();
     return ok;
 }
@@ -178,9 +179,9 @@ void TestThreads::lookupsWhileFilesChange()
     EngineOptions options;
     options.revalidateInterval = std::chrono::milliseconds(0);
     std::shared_ptr<const Engine> engine = Engine::load(tree.hieraYaml(), options);
-    std::atomic<bool> stop {false};
-    std::atomic<int> bad {0};
-    std::atomic<int> reads {0};
+    std::atomic<bool> stop{false};
+    std::atomic<int> bad{0};
+    std::atomic<int> reads{0};
     std::vector<std::thread> readers;
     for (int t = 0; t < 3; ++t) {
         readers.emplace_back([&] {
@@ -220,7 +221,7 @@ void TestThreads::sharedContext()
     QVERIFY(tree.isValid());
     auto scope = std::make_shared<MapScope>(makeHash({{"certname", "web01"}}));
     const Context context(Engine::load(tree.hieraYaml()), scope);
-    std::atomic<int> failures {0};
+    std::atomic<int> failures{0};
     std::vector<std::thread> pool;
     for (int t = 0; t < 4; ++t) {
         pool.emplace_back([&, t] {

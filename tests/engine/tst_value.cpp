@@ -14,7 +14,8 @@
 using namespace hiera;
 using namespace testutils;
 
-class TestValue : public QObject {
+class TestValue : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -50,6 +51,7 @@ private Q_SLOTS:
     void yamlStringsAndKeysRoundTrip();
 };
 
+// clang-format off
 void TestValue::types_data()
 {
     QTest::addColumn<Value>("value");
@@ -65,6 +67,7 @@ void TestValue::types_data()
     QTest::newRow("array") << makeArray({1, 2}) << int(Value::Type::Array);
     QTest::newRow("hash") << makeHash({{"a", 1}}) << int(Value::Type::Hash);
 }
+// clang-format on
 
 void TestValue::types()
 {
@@ -83,7 +86,7 @@ void TestValue::hashKeepsInsertionOrder()
     h.set("mid", 3);
     h.set(Value(7), 4);
     Value v(h);
-    QCOMPARE(keysOf(v), (QStringList {"zeta", "alpha", "mid", "7"}));
+    QCOMPARE(keysOf(v), (QStringList{"zeta", "alpha", "mid", "7"}));
     QVERIFY(v.asHash().entries()[3].key.isInteger());
     QCOMPARE(v.asHash().size(), std::size_t(4));
 }
@@ -96,7 +99,7 @@ void TestValue::setReplacesKeepingPosition()
     h.set("c", 3);
     h.set("a", "replaced");
     QCOMPARE(h.size(), std::size_t(3));
-    QCOMPARE(keysOf(Value(h)), (QStringList {"a", "b", "c"}));
+    QCOMPARE(keysOf(Value(h)), (QStringList{"a", "b", "c"}));
     QVERIFY(h.find("a"));
     QCOMPARE(*h.find("a"), Value("replaced"));
 
@@ -104,7 +107,7 @@ void TestValue::setReplacesKeepingPosition()
     QVERIFY(b);
     *b = Value(20);
     QCOMPARE(*h.find("b"), Value(20));
-    QCOMPARE(keysOf(Value(h)), (QStringList {"a", "b", "c"}));
+    QCOMPARE(keysOf(Value(h)), (QStringList{"a", "b", "c"}));
 }
 
 void TestValue::removeMovesLaterEntriesUp()
@@ -225,10 +228,11 @@ void TestValue::equalKeysHashEqual()
     QCOMPARE(*h.find(makeArray({})), Value("empty array"));
     QCOMPARE(*h.find(Value(Hash())), Value("empty hash"));
     QCOMPARE(*h.find(Value(nullptr)), Value("null"));
-    QVERIFY(!h.find(Value(0)));    // Integer 0 is not Float 0.0
+    QVERIFY(!h.find(Value(0))); // Integer 0 is not Float 0.0
     QVERIFY(!h.find(Value(false))); // nor false
 }
 
+// clang-format off
 void TestValue::equalityIsTypeStrict_data()
 {
     QTest::addColumn<Value>("a");
@@ -254,6 +258,7 @@ void TestValue::equalityIsTypeStrict_data()
     QTest::newRow("hashes key") << makeHash({{"a", 1}}) << makeHash({{"b", 1}}) << false;
     QTest::newRow("hash vs array") << makeHash({}) << makeArray({}) << false;
 }
+// clang-format on
 
 void TestValue::equalityIsTypeStrict()
 {
@@ -319,11 +324,11 @@ void TestValue::copyOnWriteHash()
 void TestValue::builders()
 {
     Value h = makeHash({{"b", 1}, {"a", makeArray({true, Value(), 2.5})}});
-    QCOMPARE(keysOf(h), (QStringList {"b", "a"}));
+    QCOMPARE(keysOf(h), (QStringList{"b", "a"}));
     QCOMPARE(h.asHash().find("a")->asArray().size(), std::size_t(3));
     QVERIFY(h.asHash().find("a")->asArray()[1].isNull());
-    Hash init {{"x", 1}, {"y", 2}};
-    QCOMPARE(keysOf(Value(init)), (QStringList {"x", "y"}));
+    Hash init{{"x", 1}, {"y", 2}};
+    QCOMPARE(keysOf(Value(init)), (QStringList{"x", "y"}));
 }
 
 void TestValue::sourceFiles()
@@ -343,12 +348,13 @@ void TestValue::sourceFiles()
     QCOMPARE(qs(loc.toString()), QStringLiteral("/data/common.yaml:12:5"));
     QVERIFY(!SourceMark().isValid());
     QVERIFY(!SourceFiles::locate(SourceMark()).isValid());
-    SourceLocation lineOnly {"f.yaml", 3, 0};
+    SourceLocation lineOnly{"f.yaml", 3, 0};
     QCOMPARE(qs(lineOnly.toString()), QStringLiteral("f.yaml:3"));
-    SourceLocation fileOnly {"f.yaml", 0, 0};
+    SourceLocation fileOnly{"f.yaml", 0, 0};
     QCOMPARE(qs(fileOnly.toString()), QStringLiteral("f.yaml"));
 }
 
+// clang-format off
 void TestValue::jsonOutput_data()
 {
     QTest::addColumn<Value>("value");
@@ -363,6 +369,7 @@ void TestValue::jsonOutput_data()
     QTest::newRow("array") << makeArray({1, "x"}) << R"([1,"x"])";
     QTest::newRow("hash order") << makeHash({{"z", 1}, {"a", 2}}) << R"({"z":1,"a":2})";
 }
+// clang-format on
 
 void TestValue::jsonOutput()
 {
@@ -407,13 +414,15 @@ void TestValue::bytesThatAreNotUtf8()
         const auto e = catchError([&] { toJson(v); });
         QVERIFY(e.has_value());
         QCOMPARE(e->code(), ErrorCode::DataType);
-        QVERIFY2(qs(e->message()).contains(QLatin1String("is not UTF-8 (a !!binary value) cannot be written as JSON")), e->what());
+        QVERIFY2(qs(e->message()).contains(QLatin1String("is not UTF-8 (a !!binary value) cannot be written as JSON")),
+                 e->what());
     }
     QCOMPARE(qs(rubyInspect(mixed)), QStringLiteral("\"x\\x80 caf\u00e9 \\u0085\\e\""));
     QCOMPARE(qs(rubyInspect(bytes)), QStringLiteral("\"\\x80\\x80\\x80\""));
     QCOMPARE(yaml(toYaml(mixed)), mixed);
 }
 
+// clang-format off
 void TestValue::rubyFloat_data()
 {
     // Ruby's Float#to_s: fixed notation while the decimal exponent is in (-4, 16], else d.de±XX
@@ -434,6 +443,7 @@ void TestValue::rubyFloat_data()
     QTest::newRow("-inf") << -std::numeric_limits<double>::infinity() << "-Infinity";
     QTest::newRow("nan") << std::nan("") << "NaN";
 }
+// clang-format on
 
 void TestValue::rubyFloat()
 {
@@ -442,6 +452,7 @@ void TestValue::rubyFloat()
     QCOMPARE(qs(hiera::rubyFloat(value)), expected);
 }
 
+// clang-format off
 void TestValue::interpolationString_data()
 {
     // semantics §3.6: Ruby to_s; collections in inspect form
@@ -465,6 +476,7 @@ void TestValue::interpolationString_data()
     QTest::newRow("empty hash") << makeHash({}) << "{}";
     QTest::newRow("quote in array") << makeArray({"a\"b"}) << R"(["a\"b"])";
 }
+// clang-format on
 
 void TestValue::interpolationString()
 {
@@ -473,6 +485,7 @@ void TestValue::interpolationString()
     QCOMPARE(qs(hiera::interpolationString(value)), expected);
 }
 
+// clang-format off
 void TestValue::yamlRoundTrip_data()
 {
     QTest::addColumn<Value>("value");
@@ -484,6 +497,7 @@ void TestValue::yamlRoundTrip_data()
         {{"a", makeHash({{"b", makeArray({1, "two"})}})}, {"empty", makeHash({})}, {"list", makeArray({})}});
     QTest::newRow("multiline") << makeHash({{"text", "line1\nline2\n"}});
 }
+// clang-format on
 
 void TestValue::yamlRoundTrip()
 {
@@ -505,11 +519,13 @@ void TestValue::yamlQuotesOneLetterBooleans()
         QCOMPARE(qs(toYaml(Value(w))), QStringLiteral("--- \"%1\"\n").arg(QLatin1String(w)));
         Hash h;
         h.set(w, Value(1));
-        QVERIFY2(qs(toYaml(Value(h))).contains(QStringLiteral("\"%1\": 1").arg(QLatin1String(w))), toYaml(Value(h)).c_str());
+        QVERIFY2(qs(toYaml(Value(h))).contains(QStringLiteral("\"%1\": 1").arg(QLatin1String(w))),
+                 toYaml(Value(h)).c_str());
     }
     QCOMPARE(qs(toYaml(Value("yy"))), QStringLiteral("--- yy\n")); // only the one-letter forms
 }
 
+// clang-format off
 void TestValue::yamlStringsAndKeysRoundTrip_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -545,6 +561,7 @@ void TestValue::yamlStringsAndKeysRoundTrip_data()
     QTest::newRow("no-break space") << QByteArray("\xc2\xa0" "a\xc2\xa0");
     QTest::newRow("U+FFFE") << QByteArray("a\xef\xbf\xbe");
 }
+// clang-format on
 
 void TestValue::yamlStringsAndKeysRoundTrip()
 {
@@ -569,7 +586,8 @@ void TestValue::yamlStringsAndKeysRoundTrip()
         QVERIFY2(orderedEqual(back, v), yaml.c_str());
         // Psych (libyaml) folds NEL and U+2028/9 as line breaks and refuses DEL, C1 controls, an inner
         // BOM and U+FFFE: escaped, never raw (yaml-cpp alone would not notice).
-        for (const char* raw : {"\x7f", "\xc2\x80", "\xc2\x85", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xef\xbb\xbf", "\xef\xbf\xbe"})
+        for (const char* raw :
+             {"\x7f", "\xc2\x80", "\xc2\x85", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xef\xbb\xbf", "\xef\xbf\xbe"})
             QVERIFY2(yaml.find(raw) == std::string::npos, yaml.c_str());
     }
 }

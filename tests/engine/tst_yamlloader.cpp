@@ -15,7 +15,8 @@
 using namespace hiera;
 using namespace testutils;
 
-class TestYamlLoader : public QObject {
+class TestYamlLoader : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -66,6 +67,7 @@ static Value valueOf(const QByteArray& doc)
     return *root.asHash().find("v");
 }
 
+// clang-format off
 void TestYamlLoader::scalarTyping_data()
 {
     QTest::addColumn<QByteArray>("scalar"); // as written after "v: "
@@ -142,6 +144,7 @@ void TestYamlLoader::scalarTyping_data()
     QTest::newRow("unicode") << QByteArray("Zürich") << QByteArray("\"Zürich\"");
     QTest::newRow("trailing blanks trimmed") << QByteArray("abc   ") << QByteArray("\"abc\"");
 }
+// clang-format on
 
 void TestYamlLoader::scalarTyping()
 {
@@ -157,6 +160,7 @@ void TestYamlLoader::scalarTyping()
     QCOMPARE(got, want);
 }
 
+// clang-format off
 void TestYamlLoader::resolvePlainScalarDirect_data()
 {
     QTest::addColumn<QString>("scalar");
@@ -173,6 +177,7 @@ void TestYamlLoader::resolvePlainScalarDirect_data()
     QTest::newRow("08") << "08" << QByteArray("\"08\"");
     QTest::newRow("plain") << "hello world" << QByteArray("\"hello world\"");
 }
+// clang-format on
 
 void TestYamlLoader::resolvePlainScalarDirect()
 {
@@ -181,6 +186,7 @@ void TestYamlLoader::resolvePlainScalarDirect()
     QCOMPARE(resolvePlainScalar(ss(scalar)), json(expected.toStdString()));
 }
 
+// clang-format off
 void TestYamlLoader::nonFiniteFloats_data()
 {
     QTest::addColumn<QByteArray>("scalar");
@@ -192,6 +198,7 @@ void TestYamlLoader::nonFiniteFloats_data()
     for (const char* s : {".nan", ".NaN", ".NAN"})
         QTest::newRow(s) << QByteArray(s) << 0;
 }
+// clang-format on
 
 void TestYamlLoader::nonFiniteFloats()
 {
@@ -207,6 +214,7 @@ void TestYamlLoader::nonFiniteFloats()
     }
 }
 
+// clang-format off
 void TestYamlLoader::typeErrors_data()
 {
     QTest::addColumn<QByteArray>("doc");
@@ -222,6 +230,7 @@ void TestYamlLoader::typeErrors_data()
     QTest::newRow("set") << QByteArray("v: !!set {a, b}\n");
     QTest::newRow("!!timestamp") << QByteArray("v: !!timestamp 2024-01-01\n");
 }
+// clang-format on
 
 void TestYamlLoader::typeErrors()
 {
@@ -297,6 +306,7 @@ void TestYamlLoader::recursiveAlias()
     QVERIFY(err2.has_value());
 }
 
+// clang-format off
 void TestYamlLoader::mergeKeys_data()
 {
     QTest::addColumn<QByteArray>("doc");
@@ -313,6 +323,7 @@ void TestYamlLoader::mergeKeys_data()
     QTest::newRow("inline map") << QByteArray("m: {<<: {p: 1}, q: 2}\n") << QByteArray(R"({"p":1,"q":2})");
     QTest::newRow("quoted << is a key") << QByteArray("m: {'<<': 1}\n") << QByteArray(R"({"<<":1})");
 }
+// clang-format on
 
 void TestYamlLoader::mergeKeys()
 {
@@ -396,6 +407,7 @@ void TestYamlLoader::invalidUtf8()
     QCOMPARE(first->location().column, 1);
 }
 
+// clang-format off
 void TestYamlLoader::syntaxErrors_data()
 {
     QTest::addColumn<QByteArray>("doc");
@@ -406,6 +418,7 @@ void TestYamlLoader::syntaxErrors_data()
     QTest::newRow("unclosed quote") << QByteArray("a: \"abc\n") << 0;
     QTest::newRow("stray mapping") << QByteArray("a: b: c\n") << 1;
 }
+// clang-format on
 
 void TestYamlLoader::syntaxErrors()
 {
@@ -429,6 +442,7 @@ void TestYamlLoader::onlyFirstDocument()
     QCOMPARE(yaml("---\na: 1\n...\n---\nb: 2\n"), makeHash({{"a", 1}}));
 }
 
+// clang-format off
 void TestYamlLoader::emptyDocuments_data()
 {
     QTest::addColumn<QByteArray>("doc");
@@ -438,6 +452,7 @@ void TestYamlLoader::emptyDocuments_data()
     QTest::newRow("tilde") << QByteArray("~\n");
     QTest::newRow("blank lines") << QByteArray("\n\n  \n");
 }
+// clang-format on
 
 void TestYamlLoader::emptyDocuments()
 {
@@ -531,6 +546,7 @@ void TestYamlLoader::limits()
     QCOMPARE(err->code(), ErrorCode::DataLimit);
 }
 
+// clang-format off
 void TestYamlLoader::jsonTyping_data()
 {
     QTest::addColumn<QByteArray>("text");
@@ -548,6 +564,7 @@ void TestYamlLoader::jsonTyping_data()
     QTest::newRow("nested") << QByteArray(R"({"v": {"a": [1, "x", null]}})")
                             << makeHash({{"a", makeArray({1, "x", Value()})}});
 }
+// clang-format on
 
 void TestYamlLoader::jsonTyping()
 {
@@ -565,6 +582,7 @@ void TestYamlLoader::jsonDuplicateKeysLastWins()
     QCOMPARE(v.asHash().size(), std::size_t(2));
 }
 
+// clang-format off
 void TestYamlLoader::jsonErrors_data()
 {
     // JSON is read with a JSON parser: what YAML's flow syntax would accept is still a syntax error
@@ -574,6 +592,7 @@ void TestYamlLoader::jsonErrors_data()
                              "{\"a\": yes}", "{\"a\": 01}", "{\"a\": .5}", "{\"a\": NaN}", "{\"a\": 'x'}"})
         QTest::newRow(text) << QByteArray(text);
 }
+// clang-format on
 
 void TestYamlLoader::jsonErrors()
 {

@@ -29,7 +29,8 @@ inline CliResult runHieraLookup(const QStringList& args, const QString& shellPre
         p.start(QStringLiteral(HIERA_LOOKUP_BIN), args);
     else
         p.start(QStringLiteral("/bin/sh"),
-                QStringList{QStringLiteral("-c"), shellPrefix + QStringLiteral(" \"$0\" \"$@\""), QStringLiteral(HIERA_LOOKUP_BIN)}
+                QStringList{QStringLiteral("-c"), shellPrefix + QStringLiteral(" \"$0\" \"$@\""),
+                            QStringLiteral(HIERA_LOOKUP_BIN)}
                     + args);
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();

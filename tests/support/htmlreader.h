@@ -77,8 +77,8 @@ private:
     }
     static bool allowed(std::string_view name)
     {
-        for (std::string_view n : {"html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "pre", "table", "tr",
-                                   "th", "td", "code", "span", "br"})
+        for (std::string_view n : {"html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "pre", "table",
+                                   "tr", "th", "td", "code", "span", "br"})
             if (n == name)
                 return true;
         return false;
@@ -94,8 +94,8 @@ private:
     // Decodes the character references the writers use.
     bool reference(std::string& out)
     {
-        static const std::pair<std::string_view, char> kRefs[] = {
-            {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&#13;", '\r'}};
+        static const std::pair<std::string_view, char> kRefs[] = {{"&amp;", '&'},  {"&lt;", '<'},   {"&gt;", '>'},
+                                                                  {"&quot;", '"'}, {"&#39;", '\''}, {"&#13;", '\r'}};
         for (const auto& [ref, c] : kRefs)
             if (eat(ref)) {
                 out += c;
@@ -178,8 +178,9 @@ private:
             }
             if (!eat("\""))
                 return error("an unterminated attribute");
-            const bool known = (name == "meta" && (attribute == "charset" || attribute == "http-equiv" || attribute == "content"))
-                               || (name == "span" && attribute == "class");
+            const bool known =
+                (name == "meta" && (attribute == "charset" || attribute == "http-equiv" || attribute == "content"))
+                || (name == "span" && attribute == "class");
             if (!known)
                 return error("the attribute " + attribute + " on <" + name + ">");
             attributes.emplace_back(attribute, value);
@@ -187,7 +188,8 @@ private:
         if (name == "html")
             m_sawHtml = true;
         if (name == "meta") {
-            if (attributes.size() == 2 && attributes[0] == std::pair<std::string, std::string>("http-equiv", "Content-Security-Policy")
+            if (attributes.size() == 2
+                && attributes[0] == std::pair<std::string, std::string>("http-equiv", "Content-Security-Policy")
                 && attributes[1].first == "content")
                 m_doc.contentSecurityPolicy = attributes[1].second;
             return true;

@@ -230,22 +230,39 @@ private:
             }
             const char e = m_s[m_i++];
             switch (e) {
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
+            case '"':
+                out += '"';
+                break;
+            case '\\':
+                out += '\\';
+                break;
+            case '/':
+                out += '/';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'n':
+                out += '\n';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 't':
+                out += '\t';
+                break;
             case 'u': {
                 std::optional<std::uint32_t> cp = hex4();
                 if (cp && *cp >= 0xD800 && *cp <= 0xDBFF) {
                     std::optional<std::uint32_t> low;
                     if (literal("\\u"))
                         low = hex4();
-                    cp = low && *low >= 0xDC00 && *low <= 0xDFFF ? std::optional(0x10000 + ((*cp - 0xD800) << 10) + (*low - 0xDC00))
-                                                                   : std::nullopt;
+                    cp = low && *low >= 0xDC00 && *low <= 0xDFFF
+                        ? std::optional(0x10000 + ((*cp - 0xD800) << 10) + (*low - 0xDC00))
+                        : std::nullopt;
                 } else if (cp && *cp >= 0xDC00 && *cp <= 0xDFFF) {
                     cp.reset();
                 }

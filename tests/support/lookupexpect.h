@@ -23,7 +23,7 @@ inline QString errorText(const hiera::LookupResult& r)
 
 #define EXPECT_ERROR(r, expectedCode)                                                                                  \
     do {                                                                                                               \
-        QCOMPARE(int((r).status), int(hiera::LookupResult::Status::Error));                                                   \
+        QCOMPARE(int((r).status), int(hiera::LookupResult::Status::Error));                                            \
         QVERIFY((r).error.has_value());                                                                                \
         QCOMPARE((r).error->code(), (expectedCode));                                                                   \
     } while (false)

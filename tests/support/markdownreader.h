@@ -51,7 +51,9 @@ inline std::optional<std::vector<std::string>> markdownRowCells(std::string_view
                 ++k;
             cell += raw[k];
         }
-        const auto space = [](char x) { return x == ' ' || x == '\t' || x == '\n' || x == '\r' || x == '\f' || x == '\v'; };
+        const auto space = [](char x) {
+            return x == ' ' || x == '\t' || x == '\n' || x == '\r' || x == '\f' || x == '\v';
+        };
         std::size_t b = 0, e = cell.size();
         while (b < e && space(cell[b]))
             ++b;
@@ -64,7 +66,8 @@ inline std::optional<std::vector<std::string>> markdownRowCells(std::string_view
 }
 
 // Inline content decoded (see above); nullopt with `error` when it holds markup the writers never write.
-inline std::optional<std::string> markdownInline(std::string_view s, bool allowEmphasis = false, std::string* error = nullptr)
+inline std::optional<std::string> markdownInline(std::string_view s, bool allowEmphasis = false,
+                                                 std::string* error = nullptr)
 {
     auto fail = [&](const std::string& why, std::size_t at) -> std::optional<std::string> {
         if (error)

@@ -16,15 +16,15 @@
 //      resolved and shown (explorer_all_keys_max_stall_ms).
 // Runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise. Not part of ctest.
 
-#include "panels/allkeyspanel.h"
+#include "jobs/fleetrunner.h"
+#include "jobs/lookuprunner.h"
 #include "models/facttreemodel.h"
 #include "models/fleetmodel.h"
-#include "panels/fleetpanel.h"
-#include "jobs/fleetrunner.h"
 #include "models/hierarchymodel.h"
-#include "jobs/lookuprunner.h"
-#include "window/mainwindow.h"
+#include "panels/allkeyspanel.h"
+#include "panels/fleetpanel.h"
 #include "panels/nodespanel.h"
+#include "window/mainwindow.h"
 #include "windowparts.h"
 
 #include <QAbstractItemView>
@@ -78,7 +78,8 @@ bool spinUntil(const std::function<bool()>& done, int timeoutMs = 120000)
     return true;
 }
 
-struct Fixture {
+struct Fixture
+{
     QString dir;
     QString node;
     QString key;
@@ -86,7 +87,7 @@ struct Fixture {
 
 Fixture fixture(const QString& dir)
 {
-    Fixture f { dir, {}, QStringLiteral("profile::base::motd") };
+    Fixture f{dir, {}, QStringLiteral("profile::base::motd")};
     QFile sample(dir + QStringLiteral("/sample.tsv"));
     if (sample.open(QIODevice::ReadOnly)) {
         sample.readLine(); // header
@@ -123,12 +124,15 @@ std::unique_ptr<MainWindow> makeWindow()
 
 bool settled(const MainWindow& window, const QString& key)
 {
-    return UiTest::part<AnswerPanel>(window)->outcome() && UiTest::part<AnswerPanel>(window)->outcome()->request.key == key.toStdString()
-        && !UiTest::part<LookupRunner>(window)->isBusy() && UiTest::part<HierarchyPanel>(window)->model()->rowCount() > 0;
+    return UiTest::part<AnswerPanel>(window)->outcome()
+        && UiTest::part<AnswerPanel>(window)->outcome()->request.key == key.toStdString()
+        && !UiTest::part<LookupRunner>(window)->isBusy()
+        && UiTest::part<HierarchyPanel>(window)->model()->rowCount() > 0;
 }
 
 // Notes when a widget is painted.
-class PaintSpy : public QObject {
+class PaintSpy : public QObject
+{
 public:
     using QObject::QObject;
     bool painted = false;
@@ -154,13 +158,15 @@ int editToRepaint(const Fixture& f, int edits)
         return 1;
     }
     FactTreeModel* model = UiTest::part<FactsDocument>(window)->model();
-    const QModelIndex env = model->indexForKeyPath(QStringLiteral("facts.env")).siblingAtColumn(FactTreeModel::ValueColumn);
+    const QModelIndex env =
+        model->indexForKeyPath(QStringLiteral("facts.env")).siblingAtColumn(FactTreeModel::ValueColumn);
     if (!env.isValid()) {
         std::fprintf(stderr, "bench-explorer: the node has no facts.env\n");
         return 1;
     }
     const QString original = env.data(Qt::EditRole).toString();
-    const QString other = original == QLatin1String("production") ? QStringLiteral("staging") : QStringLiteral("production");
+    const QString other =
+        original == QLatin1String("production") ? QStringLiteral("staging") : QStringLiteral("production");
 
     QElapsedTimer clock;
     // The answer is on screen when the value view has been painted after the models took it: Qt's
@@ -194,7 +200,8 @@ int editToRepaint(const Fixture& f, int edits)
         total.push_back(ms(done));
         shownAfter.push_back(ms(shownAt));
         paint.push_back(ms(done - shownAt));
-        worker.push_back(UiTest::part<AnswerPanel>(window)->outcome() ? UiTest::part<AnswerPanel>(window)->outcome()->elapsedMs : 0);
+        worker.push_back(
+            UiTest::part<AnswerPanel>(window)->outcome() ? UiTest::part<AnswerPanel>(window)->outcome()->elapsedMs : 0);
         QElapsedTimer full;
         full.start();
         window->repaint();
@@ -256,14 +263,23 @@ int stalls(const Fixture& f)
     print("explorer_max_stall_ms", stall());
     print("explorer_large_first_answer_ms", firstAnswer);
 
-    const QModelIndex env = UiTest::part<FactsDocument>(window)->model()->indexForKeyPath(QStringLiteral("facts.env")).siblingAtColumn(FactTreeModel::ValueColumn);
+    const QModelIndex env = UiTest::part<FactsDocument>(window)
+                                ->model()
+                                ->indexForKeyPath(QStringLiteral("facts.env"))
+                                .siblingAtColumn(FactTreeModel::ValueColumn);
     if (env.isValid()) {
-        const QString value = env.data(Qt::EditRole).toString() == QLatin1String("production") ? QStringLiteral("staging")
-                                                                                          : QStringLiteral("production");
+        const QString value = env.data(Qt::EditRole).toString() == QLatin1String("production")
+            ? QStringLiteral("staging")
+            : QStringLiteral("production");
         beat();
         const quint64 generation = UiTest::part<LookupRunner>(window)->lookupGeneration();
-        QTimer::singleShot(0, window.get(), [&] { UiTest::part<FactsDocument>(window)->model()->setData(env, value, Qt::EditRole); });
-        spinUntil([&] { return UiTest::part<LookupRunner>(window)->lookupGeneration() > generation && settled(*window, f.key); }, 300000);
+        QTimer::singleShot(0, window.get(),
+                           [&] { UiTest::part<FactsDocument>(window)->model()->setData(env, value, Qt::EditRole); });
+        spinUntil(
+            [&] {
+                return UiTest::part<LookupRunner>(window)->lookupGeneration() > generation && settled(*window, f.key);
+            },
+            300000);
         QTest::qWait(50);
         print("explorer_max_stall_edit_ms", stall());
     }
@@ -275,7 +291,8 @@ int stalls(const Fixture& f)
         return r && r->key == key.toStdString() && !UiTest::part<FleetRunner>(window)->isBusy();
     };
     beat();
-    QTimer::singleShot(0, window.get(), [&] { UiTest::part<NodesPanel>(window)->openLibrary(f.dir + QStringLiteral("/facts")); });
+    QTimer::singleShot(0, window.get(),
+                       [&] { UiTest::part<NodesPanel>(window)->openLibrary(f.dir + QStringLiteral("/facts")); });
     if (!spinUntil([&] { return fleetShows(f.key); }, 600000)) {
         std::fprintf(stderr, "bench-explorer: no fleet result on %s\n", qPrintable(f.dir));
         return 1;

@@ -18,8 +18,14 @@ inline QString eyamlTestKey()
 {
     return QStringLiteral(HIERA_TEST_FIXTURES "/eyaml/keys/private_key.pkcs7.pem");
 }
-inline const char* eyamlPlaintext() { return "p4ss w0rd"; } // string_form
-inline const char* eyamlEmbeddedPlaintext() { return "s3cret"; } // inside `embedded`
+inline const char* eyamlPlaintext()
+{
+    return "p4ss w0rd";
+} // string_form
+inline const char* eyamlEmbeddedPlaintext()
+{
+    return "s3cret";
+} // inside `embedded`
 
 inline bool writeControlRepository(const QTemporaryDir& dir, bool withVault = true)
 {
@@ -48,26 +54,27 @@ inline bool writeControlRepository(const QTemporaryDir& dir, bool withVault = tr
                      "    path: common.yaml\n");
     return writeFile(dir.filePath(QStringLiteral("hiera.yaml")), hierarchy)
         && writeFiles(dir,
-            {
-                { "data/env/production.yaml", "env_name: production data\n" },
-                { "data/env/staging.yaml", "env_name: staging data\n" },
-                { "data/env/dev.yaml", "env_name: dev data\n" },
-                { "data/common.yaml", "greeting: hello\n" },
-                { "data/vault.yaml", "vault_only: true\n" },
-                { "site/ntp/hiera.yaml",
-                    "version: 5\n"
-                    "hierarchy:\n"
-                    "  - name: ntp common\n"
-                    "    path: common.yaml\n"
-                    "default_hierarchy:\n"
-                    "  - name: ntp defaults\n"
-                    "    path: defaults.yaml\n" },
-                { "site/ntp/data/common.yaml", "ntp::servers: [a.example.com, b.example.com]\n" },
-                { "site/ntp/data/defaults.yaml", "ntp::fallback: pool.ntp.org\n" },
-                { "site/broken/hiera.yaml", "version: 5\nhierarchy: [ {name: x, path: \n" },
-                { "modules/old/hiera.yaml", "---\n:backends: yaml\n" },
-            })
-        && QFile::copy(QStringLiteral(HIERA_TEST_FIXTURES "/eyaml/secrets.eyaml"), dir.filePath(QStringLiteral("data/secrets.eyaml")));
+                      {
+                          {"data/env/production.yaml", "env_name: production data\n"},
+                          {"data/env/staging.yaml", "env_name: staging data\n"},
+                          {"data/env/dev.yaml", "env_name: dev data\n"},
+                          {"data/common.yaml", "greeting: hello\n"},
+                          {"data/vault.yaml", "vault_only: true\n"},
+                          {"site/ntp/hiera.yaml",
+                           "version: 5\n"
+                           "hierarchy:\n"
+                           "  - name: ntp common\n"
+                           "    path: common.yaml\n"
+                           "default_hierarchy:\n"
+                           "  - name: ntp defaults\n"
+                           "    path: defaults.yaml\n"},
+                          {"site/ntp/data/common.yaml", "ntp::servers: [a.example.com, b.example.com]\n"},
+                          {"site/ntp/data/defaults.yaml", "ntp::fallback: pool.ntp.org\n"},
+                          {"site/broken/hiera.yaml", "version: 5\nhierarchy: [ {name: x, path: \n"},
+                          {"modules/old/hiera.yaml", "---\n:backends: yaml\n"},
+                      })
+        && QFile::copy(QStringLiteral(HIERA_TEST_FIXTURES "/eyaml/secrets.eyaml"),
+                       dir.filePath(QStringLiteral("data/secrets.eyaml")));
 }
 
 } // namespace UiTest

@@ -64,7 +64,8 @@ inline bool writeHostileRepository(const QString& root, HostileRepository& out, 
         && writeFile(out.repo + QStringLiteral("/data/secrets.eyaml"),
                      "\"" + block + "\": keyed\nsecret: " + block + "\nhuge: \"" + huge
                          + "\"\ntwice: \"ENC[PKCS7,ENC[PKCS7,abc]]\"\ntruncated: \"ENC[PKCS7,MIIBeQYJKoZI\"\n"
-                           "mixed: \"pre " + block + " post\"\n")
+                           "mixed: \"pre "
+                         + block + " post\"\n")
         && writeFile(out.repo + QStringLiteral("/site/escape/hiera.yaml"),
                      "version: 5\ndefaults: {datadir: ../../../../../../../etc}\n"
                      "hierarchy: [{name: etc, path: hostname}]\n");
@@ -75,9 +76,9 @@ inline bool writeHostileRepository(const QString& root, HostileRepository& out, 
     for (int i = 0; ok && i < nodeFiles; ++i)
         ok = writeFile(out.nodes + QStringLiteral("/n%1.yaml").arg(i, 5, 10, QLatin1Char('0')),
                        QStringLiteral("role: r%1\nwhere: w\n").arg(i % 7).toUtf8());
-    ok = ok
-        && writeFile(out.nodes + QStringLiteral("/evil.json"), R"({"clientcert": "../../etc/x", "role": "e"})")
-        && writeFile(out.nodes + QStringLiteral("/control.json"), "{\"clientcert\": \"a\\u001b[31mb\", \"role\": \"e\"}")
+    ok = ok && writeFile(out.nodes + QStringLiteral("/evil.json"), R"({"clientcert": "../../etc/x", "role": "e"})")
+        && writeFile(out.nodes + QStringLiteral("/control.json"),
+                     "{\"clientcert\": \"a\\u001b[31mb\", \"role\": \"e\"}")
         && writeFile(out.nodes + QStringLiteral("/broken.yaml"), "role: [unclosed\n")
         && writeFile(out.nodes + QStringLiteral("/export.json"),
                      R"([{"certname": "pdb1", "facts": [{"name": "role", "value": "db"}]},

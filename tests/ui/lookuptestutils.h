@@ -13,12 +13,12 @@
 namespace UiTest {
 
 inline LookupOutcomePtr lookUp(const QString& hieraYaml, const hiera::Value& scope, const std::string& key,
-    std::optional<hiera::MergeSpec> merge = std::nullopt)
+                               std::optional<hiera::MergeSpec> merge = std::nullopt)
 {
     LookupRunner runner;
     runner.setEngine(hiera::Engine::load(hieraYaml.toStdString(), LookupRunner::engineOptions()), hieraYaml);
     QSignalSpy finished(&runner, &LookupRunner::lookupFinished);
-    runner.lookup(scope, LookupRequest { key, std::move(merge) });
+    runner.lookup(scope, LookupRequest{key, std::move(merge)});
     if (!finished.wait(10000))
         return nullptr;
     return finished.first().at(0).value<LookupOutcomePtr>();

@@ -4,11 +4,11 @@
 // summary and leaf origins of dotted keys.
 
 #include "models/contributionmodel.h"
-#include "models/valuetreemodel.h"
-#include "widgets/externaleditor.h"
 #include "models/modelroles.h"
 #include "models/overridesmodel.h"
+#include "models/valuetreemodel.h"
 #include "panels/overridespanel.h"
+#include "widgets/externaleditor.h"
 #include "windowfixture.h"
 
 #include "widgets/sourceviewer.h"
@@ -36,7 +36,8 @@ QStringList rows(const QAbstractItemModel* model, const QModelIndex& parent)
 }
 } // namespace
 
-class TestAnswerDetails : public QObject {
+class TestAnswerDetails : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m.setUpOnce("tst_answerdetails")); }
@@ -49,21 +50,22 @@ private Q_SLOTS:
         QSignalSpy shown(UiTest::part<OverridesPanel>(m.window), &OverridesPanel::overridesShown);
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty()
-                && UiTest::part<OverridesPanel>(m.window)->model()->result()->key == "profile::web::workers",
-            WindowFixture::timeoutMs);
+                                     && UiTest::part<OverridesPanel>(m.window)->model()->result()->key
+                                         == "profile::web::workers",
+                                 WindowFixture::timeoutMs);
         const OverridesModel* model = UiTest::part<OverridesPanel>(m.window)->model();
         const QStringList levels = rows(model, model->levelsRoot());
         QCOMPARE(levels,
-            QStringList({ QStringLiteral("Per-role and environment | 16 | production.yaml:4"),
-                QStringLiteral("Per-role and environment | 4 | web.yaml:7 (overridden)") }));
+                 QStringList({QStringLiteral("Per-role and environment | 16 | production.yaml:4"),
+                              QStringLiteral("Per-role and environment | 4 | web.yaml:7 (overridden)")}));
         // The lower level's file:line leads to the source.
         const QModelIndex overridden = model->index(1, 0, model->levelsRoot());
         QVERIFY(overridden.data(HieraRoles::SourceFileRole).toString().endsWith(QLatin1String("data/roles/web.yaml")));
         QCOMPARE(overridden.data(HieraRoles::SourceLineRole).toInt(), 7);
         const QStringList leaves = rows(model, model->leavesRoot());
-        QCOMPARE(leaves, QStringList { QStringLiteral("profile::web::workers | 16 | production.yaml:4") });
+        QCOMPARE(leaves, QStringList{QStringLiteral("profile::web::workers | 16 | production.yaml:4")});
         QCOMPARE(rows(model, model->index(0, 0, model->leavesRoot())),
-            QStringList { QStringLiteral("overrode Per-role and environment | 4 | web.yaml:7 (overridden)") });
+                 QStringList{QStringLiteral("overrode Per-role and environment | 4 | web.yaml:7 (overridden)")});
     }
 
     void deepMergeLeavesShowWhatTheyOverrode()
@@ -71,14 +73,14 @@ private Q_SLOTS:
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::firewall::rules")));
         m.window->setMergeStrategy(QStringLiteral("deep"));
         QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<OverridesPanel>(m.window)->model()->result()
-                && UiTest::part<OverridesPanel>(m.window)->model()->result()->leaves.size() > 3,
-            WindowFixture::timeoutMs);
+                                     && UiTest::part<OverridesPanel>(m.window)->model()->result()->leaves.size() > 3,
+                                 WindowFixture::timeoutMs);
         const OverridesModel* model = UiTest::part<OverridesPanel>(m.window)->model();
         const QStringList leaves = rows(model, model->leavesRoot());
         const int ssh = leaves.indexOf(QStringLiteral("ssh.source | 192.0.2.10/32 | web01.example.com.yaml:8"));
         QVERIFY2(ssh >= 0, qPrintable(leaves.join(QLatin1Char('\n'))));
         QCOMPARE(rows(model, model->index(ssh, 0, model->leavesRoot())),
-            QStringList { QStringLiteral("overrode Common defaults | 10.0.0.0/8 | common.yaml:76 (overridden)") });
+                 QStringList{QStringLiteral("overrode Common defaults | 10.0.0.0/8 | common.yaml:76 (overridden)")});
         QVERIFY(leaves.contains(QStringLiteral("ssh.port | 22 | common.yaml:75")));
         // In a merge every level that gave a leaf contributed: none greyed but those that gave nothing.
         for (const QString& level : rows(model, model->levelsRoot()))
@@ -92,19 +94,21 @@ private Q_SLOTS:
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers"), QStringLiteral("facts/web02.example.com.json")));
         QVERIFY2(UiTest::part<AnswerPanel>(m.window)->summaryText().contains(
                      QStringLiteral("2 files contributed, 1 with profile::ntp but no servers")),
-            qPrintable(UiTest::part<AnswerPanel>(m.window)->summaryText()));
+                 qPrintable(UiTest::part<AnswerPanel>(m.window)->summaryText()));
         QStringList outcomes;
         for (const ContributionModel::Row& row : UiTest::part<TracePanel>(m.window)->contributionModel()->rows())
             if (row.value)
-                outcomes << QStringLiteral("%1 %2").arg(QFileInfo(row.path).fileName(), ContributionModel::outcomeText(row.outcome));
+                outcomes << QStringLiteral("%1 %2").arg(QFileInfo(row.path).fileName(),
+                                                        ContributionModel::outcomeText(row.outcome));
         QCOMPARE(outcomes,
-            QStringList({ QStringLiteral("Debian.yaml root key only"), QStringLiteral("dc2.yaml merged"),
-                QStringLiteral("common.yaml merged") }));
+                 QStringList({QStringLiteral("Debian.yaml root key only"), QStringLiteral("dc2.yaml merged"),
+                              QStringLiteral("common.yaml merged")}));
 
         // The root key itself: all three feed it.
         m.window->setKey(QStringLiteral("profile::ntp"));
         QVERIFY(m.waitForAnswer(QStringLiteral("profile::ntp")));
-        QVERIFY2(UiTest::part<AnswerPanel>(m.window)->summaryText().contains(QStringLiteral("· 3 files contributed")), qPrintable(UiTest::part<AnswerPanel>(m.window)->summaryText()));
+        QVERIFY2(UiTest::part<AnswerPanel>(m.window)->summaryText().contains(QStringLiteral("· 3 files contributed")),
+                 qPrintable(UiTest::part<AnswerPanel>(m.window)->summaryText()));
         QVERIFY(!UiTest::part<AnswerPanel>(m.window)->summaryText().contains(QStringLiteral("but no")));
     }
 
@@ -113,25 +117,33 @@ private Q_SLOTS:
     void mergedContainerOriginFollowsItsItems()
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
-        const QModelIndex servers = UiTest::part<AnswerPanel>(m.window)->valueModel()->index(0, ValueTreeModel::OriginColumn);
+        const QModelIndex servers =
+            UiTest::part<AnswerPanel>(m.window)->valueModel()->index(0, ValueTreeModel::OriginColumn);
         QCOMPARE(UiTest::part<AnswerPanel>(m.window)->valueModel()->rowCount(servers.siblingAtColumn(0)), 1);
         QCOMPARE(servers.data().toString(), QStringLiteral("data/datacenters/dc1.yaml:16"));
-        QVERIFY(servers.data(HieraRoles::SourceFileRole).toString().endsWith(QLatin1String("data/datacenters/dc1.yaml")));
+        QVERIFY(
+            servers.data(HieraRoles::SourceFileRole).toString().endsWith(QLatin1String("data/datacenters/dc1.yaml")));
         QCOMPARE(servers.data(HieraRoles::SourceLineRole).toInt(), 16);
 
         // web02 keeps common's two and adds dc2's: written in common (the array's own file), one more file.
         QVERIFY(m.openFactsAndWait(m.demoPath(QStringLiteral("facts/web02.example.com.json"))));
-        QVERIFY(QTest::qWaitFor([&] {
-            const QModelIndex top = UiTest::part<AnswerPanel>(m.window)->valueModel()->index(0, 0);
-            return top.isValid() && UiTest::part<AnswerPanel>(m.window)->valueModel()->rowCount(top) == 3 && !UiTest::part<LookupRunner>(m.window)->isBusy();
-        }, WindowFixture::timeoutMs));
-        const QModelIndex merged = UiTest::part<AnswerPanel>(m.window)->valueModel()->index(0, ValueTreeModel::OriginColumn);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                const QModelIndex top = UiTest::part<AnswerPanel>(m.window)->valueModel()->index(0, 0);
+                return top.isValid() && UiTest::part<AnswerPanel>(m.window)->valueModel()->rowCount(top) == 3
+                    && !UiTest::part<LookupRunner>(m.window)->isBusy();
+            },
+            WindowFixture::timeoutMs));
+        const QModelIndex merged =
+            UiTest::part<AnswerPanel>(m.window)->valueModel()->index(0, ValueTreeModel::OriginColumn);
         QCOMPARE(merged.data().toString(), QStringLiteral("data/common.yaml:53 + 1 more file"));
         QCOMPARE(merged.data(Qt::ToolTipRole).toString(),
-            QStringLiteral("Merged from:\n%1\n%2")
-                .arg(m.demoPath(QStringLiteral("data/common.yaml")), m.demoPath(QStringLiteral("data/datacenters/dc2.yaml"))));
+                 QStringLiteral("Merged from:\n%1\n%2")
+                     .arg(m.demoPath(QStringLiteral("data/common.yaml")),
+                          m.demoPath(QStringLiteral("data/datacenters/dc2.yaml"))));
         // Each item still points at its own line.
-        const QModelIndex third = UiTest::part<AnswerPanel>(m.window)->valueModel()->index(2, ValueTreeModel::OriginColumn, merged.siblingAtColumn(0));
+        const QModelIndex third = UiTest::part<AnswerPanel>(m.window)->valueModel()->index(
+            2, ValueTreeModel::OriginColumn, merged.siblingAtColumn(0));
         QCOMPARE(third.data().toString(), QStringLiteral("data/datacenters/dc2.yaml:11"));
     }
 
@@ -154,6 +166,7 @@ private Q_SLOTS:
         QVERIFY(!source->openInEditorButton()->isEnabled());
     }
 
+    // clang-format off
     void editorCommand_data()
     {
         QTest::addColumn<QString>("editor");
@@ -172,13 +185,15 @@ private Q_SLOTS:
         QTest::newRow("unknown editor") << "ed" << 9 << "ed" << QStringList { f };
         QTest::newRow("no line") << "vim" << 0 << "vim" << QStringList { f };
     }
+    // clang-format on
     void editorCommand()
     {
         QFETCH(QString, editor);
         QFETCH(int, line);
         QFETCH(QString, program);
         QFETCH(QStringList, arguments);
-        const ExternalEditor::Command command = ExternalEditor::build(editor, QStringLiteral("/data/common.yaml"), line);
+        const ExternalEditor::Command command =
+            ExternalEditor::build(editor, QStringLiteral("/data/common.yaml"), line);
         QCOMPARE(command.program, program);
         QCOMPARE(command.arguments, arguments);
         QVERIFY(!ExternalEditor::build(QString(), QStringLiteral("/x"), 1).isValid());

@@ -12,8 +12,8 @@
 #include <QJsonObject>
 #include <QProcess>
 
-#include <memory>
 #include <QTest>
+#include <memory>
 
 namespace {
 constexpr int timeoutMs = 20000;
@@ -35,7 +35,8 @@ QByteArray treeChecksum(const QString& dir)
 }
 } // namespace
 
-class TestAutosave : public QObject {
+class TestAutosave : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase()
@@ -52,16 +53,17 @@ private Q_SLOTS:
     {
         const QString hieraYaml = m_demo + QStringLiteral("/hiera.yaml");
         const QString facts = m_demo + QStringLiteral("/facts/web01.example.com.yaml");
-        const QByteArray hierarchyBefore = treeChecksum(m_demo + QStringLiteral("/data"))
-            + treeChecksum(hieraYaml) + treeChecksum(m_demo + QStringLiteral("/facts"));
+        const QByteArray hierarchyBefore = treeChecksum(m_demo + QStringLiteral("/data")) + treeChecksum(hieraYaml)
+            + treeChecksum(m_demo + QStringLiteral("/facts"));
         const QString autosave = FactsAutosave::fileFor(hieraYaml);
         QVERIFY(!QFileInfo::exists(autosave));
 
         // 1. Edit, wait for the autosave, kill.
         QProcess first;
-        start(first, { hieraYaml, QStringLiteral("--facts"), facts, QStringLiteral("--key"),
-                         QStringLiteral("profile::web::workers"), QStringLiteral("--test-edit"),
-                         QStringLiteral("facts.env=staging") });
+        start(first,
+              {hieraYaml, QStringLiteral("--facts"), facts, QStringLiteral("--key"),
+               QStringLiteral("profile::web::workers"), QStringLiteral("--test-edit"),
+               QStringLiteral("facts.env=staging")});
         QTRY_VERIFY_WITH_TIMEOUT(UiTest::readFile(autosave).contains("env: staging"), timeoutMs);
         first.kill(); // SIGKILL: no close event, no destructors
         QVERIFY(first.waitForFinished(timeoutMs));
@@ -70,22 +72,24 @@ private Q_SLOTS:
 
         // 2. Start again, accept the recovery: the edit is back.
         QProcess second;
-        start(second, { hieraYaml, QStringLiteral("--facts"), facts, QStringLiteral("--key"),
-                          QStringLiteral("profile::web::workers"), QStringLiteral("--test-answer"),
-                          QStringLiteral("accept"), QStringLiteral("--test-print-scope") });
+        start(second,
+              {hieraYaml, QStringLiteral("--facts"), facts, QStringLiteral("--key"),
+               QStringLiteral("profile::web::workers"), QStringLiteral("--test-answer"), QStringLiteral("accept"),
+               QStringLiteral("--test-print-scope")});
         QCOMPARE(printedScope(second).value(QStringLiteral("facts")).toObject().value(QStringLiteral("env")).toString(),
-            QStringLiteral("staging"));
+                 QStringLiteral("staging"));
         second.kill();
         QVERIFY(second.waitForFinished(timeoutMs));
         QVERIFY(QFileInfo::exists(autosave)); // recovered is not saved
 
         // 3. Start again, discard: the facts file's own facts, and the autosave is gone.
         QProcess third;
-        start(third, { hieraYaml, QStringLiteral("--facts"), facts, QStringLiteral("--key"),
-                         QStringLiteral("profile::web::workers"), QStringLiteral("--test-answer"),
-                         QStringLiteral("discard"), QStringLiteral("--test-print-scope") });
+        start(third,
+              {hieraYaml, QStringLiteral("--facts"), facts, QStringLiteral("--key"),
+               QStringLiteral("profile::web::workers"), QStringLiteral("--test-answer"), QStringLiteral("discard"),
+               QStringLiteral("--test-print-scope")});
         QCOMPARE(printedScope(third).value(QStringLiteral("facts")).toObject().value(QStringLiteral("env")).toString(),
-            QStringLiteral("production"));
+                 QStringLiteral("production"));
         QVERIFY(!QFileInfo::exists(autosave));
         third.kill();
         QVERIFY(third.waitForFinished(timeoutMs));
@@ -99,7 +103,7 @@ private Q_SLOTS:
     void withoutADisplay()
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char* name : { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" })
+        for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
             env.remove(QString::fromLatin1(name));
         const auto run = [&](const QStringList& arguments) {
             auto process = std::make_unique<QProcess>();
@@ -108,11 +112,11 @@ private Q_SLOTS:
             process->waitForFinished(timeoutMs);
             return process;
         };
-        const auto help = run({ QStringLiteral("--help") });
+        const auto help = run({QStringLiteral("--help")});
         QCOMPARE(help->exitStatus(), QProcess::NormalExit);
         QCOMPARE(help->exitCode(), 0);
         QVERIFY(help->readAllStandardOutput().contains("--facts <FILE>"));
-        const auto version = run({ QStringLiteral("--version") });
+        const auto version = run({QStringLiteral("--version")});
         QCOMPARE(version->exitCode(), 0);
         QVERIFY(version->readAllStandardOutput().startsWith("hiera-explorer "));
         const auto window = run({});

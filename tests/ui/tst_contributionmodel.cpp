@@ -1,7 +1,7 @@
 // The sources table: one row per data file a lookup consulted, in priority order, with what it gave.
 
-#include "models/contributionmodel.h"
 #include "lookuptestutils.h"
+#include "models/contributionmodel.h"
 #include "models/modelroles.h"
 #include "uitestutils.h"
 
@@ -11,24 +11,27 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-class TestContributionModel : public QObject {
+class TestContributionModel : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        QVERIFY(UiTest::writeFiles(m_dir, {
-            { "hiera.yaml", "version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n"
-                            "  - name: Node\n    path: \"nodes/%{trusted.certname}.yaml\"\n"
-                            "  - name: Role\n    path: \"roles/%{facts.role}.yaml\"\n"
-                            "  - name: Missing\n    path: nowhere.yaml\n"
-                            "  - name: Common\n    path: common.yaml\n" },
-            { "data/nodes/web01.yaml", "ssh:\n  source: 10.1.0.0/16\n" },
-            { "data/roles/web.yaml", "workers: 4\nssh:\n  port: 22\n" },
-            { "data/common.yaml", "workers: 16\nssh:\n  source: 10.0.0.0/8\n  port: 2222\n" },
-        }));
-        m_scope = hiera::makeHash({ { "facts", hiera::makeHash({ { "role", "web" } }) },
-            { "trusted", hiera::makeHash({ { "certname", "web01" } }) } });
+        QVERIFY(UiTest::writeFiles(m_dir,
+                                   {
+                                       {"hiera.yaml",
+                                        "version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n"
+                                        "  - name: Node\n    path: \"nodes/%{trusted.certname}.yaml\"\n"
+                                        "  - name: Role\n    path: \"roles/%{facts.role}.yaml\"\n"
+                                        "  - name: Missing\n    path: nowhere.yaml\n"
+                                        "  - name: Common\n    path: common.yaml\n"},
+                                       {"data/nodes/web01.yaml", "ssh:\n  source: 10.1.0.0/16\n"},
+                                       {"data/roles/web.yaml", "workers: 4\nssh:\n  port: 22\n"},
+                                       {"data/common.yaml", "workers: 16\nssh:\n  source: 10.0.0.0/8\n  port: 2222\n"},
+                                   }));
+        m_scope = hiera::makeHash(
+            {{"facts", hiera::makeHash({{"role", "web"}})}, {"trusted", hiera::makeHash({{"certname", "web01"}})}});
     }
 
     void firstFound()
@@ -47,7 +50,8 @@ private Q_SLOTS:
         QCOMPARE(model.rows().at(1).outcome, ContributionModel::Outcome::Won);
         QCOMPARE(model.index(1, ContributionModel::ValueColumn).data().toString(), QStringLiteral("4"));
         const QModelIndex origin = model.index(1, ContributionModel::OriginColumn);
-        QCOMPARE(origin.data(HieraRoles::SourceFileRole).toString(), m_dir.filePath(QStringLiteral("data/roles/web.yaml")));
+        QCOMPARE(origin.data(HieraRoles::SourceFileRole).toString(),
+                 m_dir.filePath(QStringLiteral("data/roles/web.yaml")));
         QCOMPARE(origin.data(HieraRoles::SourceLineRole).toInt(), 1);
         QCOMPARE(origin.data(HieraRoles::OutcomeRole).toInt(), int(ContributionModel::Outcome::Won));
     }
@@ -64,11 +68,13 @@ private Q_SLOTS:
         QStringList outcomes;
         for (const auto& row : model.rows())
             outcomes << row.level + QLatin1Char(' ') + ContributionModel::outcomeText(row.outcome);
-        QCOMPARE(outcomes,
-            QStringList({ QStringLiteral("Node %1").arg(ContributionModel::outcomeText(ContributionModel::Outcome::Merged)),
-                QStringLiteral("Role %1").arg(ContributionModel::outcomeText(ContributionModel::Outcome::Merged)),
-                QStringLiteral("Missing %1").arg(ContributionModel::outcomeText(ContributionModel::Outcome::Missing)),
-                QStringLiteral("Common %1").arg(ContributionModel::outcomeText(ContributionModel::Outcome::Merged)) }));
+        QCOMPARE(
+            outcomes,
+            QStringList(
+                {QStringLiteral("Node %1").arg(ContributionModel::outcomeText(ContributionModel::Outcome::Merged)),
+                 QStringLiteral("Role %1").arg(ContributionModel::outcomeText(ContributionModel::Outcome::Merged)),
+                 QStringLiteral("Missing %1").arg(ContributionModel::outcomeText(ContributionModel::Outcome::Missing)),
+                 QStringLiteral("Common %1").arg(ContributionModel::outcomeText(ContributionModel::Outcome::Merged))}));
 
         // A new answer replaces every row; no answer leaves none.
         model.setTrace(nullptr);

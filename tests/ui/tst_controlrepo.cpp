@@ -3,11 +3,11 @@
 // modes for levels the engine cannot run, and decrypted eyaml values masked in everything a view gets
 // (value, root value, trace, explain text, YAML) until secrets are revealed.
 
-#include "panels/answersummary.h"
 #include "controlrepofixture.h"
+#include "facts/topscope.h"
 #include "jobs/lookuprunner.h"
 #include "models/secretmask.h"
-#include "facts/topscope.h"
+#include "panels/answersummary.h"
 
 #include <hiera/explain.h>
 #include <hiera/facts.h>
@@ -22,14 +22,15 @@ constexpr int timeoutMs = 15000;
 
 hiera::Value webScope(const hiera::Value& extraFacts = hiera::makeHash({}))
 {
-    hiera::Value facts = hiera::makeHash({ { "role", "web" } });
+    hiera::Value facts = hiera::makeHash({{"role", "web"}});
     for (const auto& entry : extraFacts.asHash())
         facts.mutableHash().set(entry.key, entry.value);
     return hiera::scopeFromFacts(facts, "web01.example.com");
 }
 } // namespace
 
-class TestControlRepo : public QObject {
+class TestControlRepo : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase()
@@ -54,7 +55,7 @@ private Q_SLOTS:
     LookupOutcomePtr lookUp(LookupRunner& runner, const std::string& key, const hiera::Value& scope)
     {
         QSignalSpy finished(&runner, &LookupRunner::lookupFinished);
-        runner.lookup(scope, LookupRequest { key, std::nullopt });
+        runner.lookup(scope, LookupRequest{key, std::nullopt});
         if (!finished.wait(timeoutMs))
             return nullptr;
         return finished.last().at(0).value<LookupOutcomePtr>();
@@ -78,16 +79,17 @@ private Q_SLOTS:
         QStringList layers;
         for (const hiera::Layer& layer : runner.engine()->layers())
             layers << QString::fromStdString(layer.displayName());
-        QCOMPARE(layers, (QStringList { QStringLiteral("environment"), QStringLiteral("module broken"),
-                             QStringLiteral("module ntp") }));
+        QCOMPARE(layers,
+                 (QStringList{QStringLiteral("environment"), QStringLiteral("module broken"),
+                              QStringLiteral("module ntp")}));
         // The Hiera 3 module is left out, with a warning the window shows once.
         QVERIFY2(runner.discoveryWarnings().join(QLatin1Char('\n')).contains(QStringLiteral("old")),
-            qPrintable(runner.discoveryWarnings().join(QLatin1Char('\n'))));
+                 qPrintable(runner.discoveryWarnings().join(QLatin1Char('\n'))));
 
         // The module layer answers its namespace; its default_hierarchy when nothing else has the key.
         const auto servers = lookUp(runner, "ntp::servers", webScope());
         QVERIFY(servers && servers->result.found());
-        QCOMPARE(servers->result.value, hiera::makeArray({ "a.example.com", "b.example.com" }));
+        QCOMPARE(servers->result.value, hiera::makeArray({"a.example.com", "b.example.com"}));
         const auto fallback = lookUp(runner, "ntp::fallback", webScope());
         QVERIFY(fallback && fallback->result.found());
         QCOMPARE(fallback->result.value, hiera::Value("pool.ntp.org"));
@@ -116,7 +118,7 @@ private Q_SLOTS:
         QCOMPARE(outcome->result.value, hiera::Value("production data"));
 
         // A fact of that name wins, as with `puppet lookup --facts`.
-        outcome = lookUp(runner, "env_name", webScope(hiera::makeHash({ { "environment", "dev" } })));
+        outcome = lookUp(runner, "env_name", webScope(hiera::makeHash({{"environment", "dev"}})));
         QVERIFY(outcome && outcome->result.found());
         QCOMPARE(outcome->result.value, hiera::Value("dev data"));
 
@@ -138,7 +140,7 @@ private Q_SLOTS:
         QVERIFY(resolved.wait(timeoutMs));
         const auto snapshot = resolved.first().at(0).value<ScopeSnapshotPtr>();
         QCOMPARE(QString::fromStdString(snapshot->levels.front().locations.front().interpolated),
-            QStringLiteral("env/staging.yaml"));
+                 QStringLiteral("env/staging.yaml"));
     }
 
     void unsupportedLevelsFailOrAreSkipped()
@@ -165,7 +167,7 @@ private Q_SLOTS:
         for (const auto& warning : outcome->result.warnings)
             warnings << QString::fromStdString(warning);
         QVERIFY2(warnings.join(QLatin1Char('\n')).contains(QStringLiteral("hiera_vault")),
-            qPrintable(warnings.join(QLatin1Char('\n'))));
+                 qPrintable(warnings.join(QLatin1Char('\n'))));
     }
 
     void secretsAreMaskedUntilRevealed()
@@ -213,7 +215,7 @@ private Q_SLOTS:
         runner.setRevealSecrets(false);
         QCOMPARE(announced.size(), 3);
         QCOMPARE(QString::fromStdString(announced.last().at(0).value<LookupOutcomePtr>()->result.value.asString()),
-            SecretMask::maskText());
+                 SecretMask::maskText());
         // A plain value is not doubled into a masked copy.
         outcome = lookUp(runner, "plain", webScope());
         QVERIFY(outcome && outcome->result.found() && !outcome->masked && !outcome->secretsMasked);
@@ -231,7 +233,7 @@ private Q_SLOTS:
         QVERIFY(QString::fromStdString(outcome->result.value.asString()).startsWith(QStringLiteral("ENC[PKCS7,")));
         QCOMPARE(SecretMask::stillEncryptedText(outcome->result.value), QStringLiteral("encrypted (no key)"));
         QCOMPARE(SecretMask::stillEncryptedText(hiera::Value("ENC[GPG,hQEMA...]")),
-            QStringLiteral("encrypted: GPG not supported"));
+                 QStringLiteral("encrypted: GPG not supported"));
         QVERIFY(!outcome->result.warnings.empty()); // the engine says the value stays encrypted
     }
 

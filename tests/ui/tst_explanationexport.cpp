@@ -1,9 +1,9 @@
 // Issue 11 §3: the explanation exported as Markdown, self-contained HTML, JSON and PDF, from the
 // window's current answer; decrypted eyaml values redacted unless revealed.
 
-#include "window/explanationreport.h"
 #include "models/overridesmodel.h"
 #include "panels/overridespanel.h"
+#include "window/explanationreport.h"
 #include "windowfixture.h"
 #include "windowparts.h"
 
@@ -13,7 +13,8 @@
 #include <QRegularExpression>
 #include <QSettings>
 
-class TestExplanationExport : public QObject {
+class TestExplanationExport : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase()
@@ -23,8 +24,8 @@ private Q_SLOTS:
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::firewall::rules")));
         m.window->setMergeStrategy(QStringLiteral("deep"));
         QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<OverridesPanel>(m.window)->model()->result()
-                && UiTest::part<OverridesPanel>(m.window)->model()->result()->leaves.size() > 3,
-            WindowFixture::timeoutMs);
+                                     && UiTest::part<OverridesPanel>(m.window)->model()->result()->leaves.size() > 3,
+                                 WindowFixture::timeoutMs);
         m_report = m.window->explanationReport();
     }
     void cleanupTestCase() { m.destroyWindow(); }
@@ -32,11 +33,12 @@ private Q_SLOTS:
     void markdownHoldsTheWholeExplanation()
     {
         const QString md = m_report.toMarkdown();
-        for (const char* expected : { "# Hiera lookup of `profile::firewall::rules`", "- Merge: deep",
-                 "trusted.certname", "`web01.example.com`", // a fact the hierarchy used
-                 "| Per-node data |", "| Common defaults |", "key not in file", "| found |", // levels and outcomes
-                 "| ssh.source | `192.0.2.10/32` |", "`10.0.0.0/8` (", "common.yaml:76", // leaf and what it overrode
-                 "Hiera Explorer", "web01.example.com.yaml" }) {
+        for (const char* expected :
+             {"# Hiera lookup of `profile::firewall::rules`", "- Merge: deep", "trusted.certname",
+              "`web01.example.com`", // a fact the hierarchy used
+              "| Per-node data |", "| Common defaults |", "key not in file", "| found |", // levels and outcomes
+              "| ssh.source | `192.0.2.10/32` |", "`10.0.0.0/8` (", "common.yaml:76", // leaf and what it overrode
+              "Hiera Explorer", "web01.example.com.yaml"}) {
             QVERIFY2(md.contains(QLatin1String(expected)), expected);
         }
         QVERIFY(md.contains(m_report.time.toString(Qt::ISODate)));
@@ -44,28 +46,33 @@ private Q_SLOTS:
 
     void exportDialogSuggestsANameAndAddsTheExtension()
     {
-        QCOMPARE(ExplanationReport::suggestedFileName("profile::ntp.servers", QStringLiteral("/x/facts/web01.example.com.yaml")),
-            QStringLiteral("profile--ntp.servers-web01.example.com.md"));
+        QCOMPARE(ExplanationReport::suggestedFileName("profile::ntp.servers",
+                                                      QStringLiteral("/x/facts/web01.example.com.yaml")),
+                 QStringLiteral("profile--ntp.servers-web01.example.com.md"));
         QCOMPARE(ExplanationReport::suggestedFileName("a b/c", QString()), QStringLiteral("a-b-c.md"));
-        QCOMPARE(ExplanationReport::withExtension(QStringLiteral("/tmp/r"), QStringLiteral("HTML, self-contained (*.html)")),
+        QCOMPARE(
+            ExplanationReport::withExtension(QStringLiteral("/tmp/r"), QStringLiteral("HTML, self-contained (*.html)")),
             QStringLiteral("/tmp/r.html"));
         QCOMPARE(ExplanationReport::withExtension(QStringLiteral("/tmp/r.json"), QStringLiteral("PDF (*.pdf)")),
-            QStringLiteral("/tmp/r.json"));
-        QCOMPARE(ExplanationReport::formatFor(ExplanationReport::withExtension(QStringLiteral("/tmp/r"), QStringLiteral("PDF (*.pdf)"))),
-            ExplanationReport::Format::Pdf);
+                 QStringLiteral("/tmp/r.json"));
+        QCOMPARE(ExplanationReport::formatFor(
+                     ExplanationReport::withExtension(QStringLiteral("/tmp/r"), QStringLiteral("PDF (*.pdf)"))),
+                 ExplanationReport::Format::Pdf);
         // The dialog starts with the format exported last; a name saved in no offered format changes nothing.
         QSettings().remove(QStringLiteral("export"));
         QCOMPARE(ExplanationReport::lastFilter(), QStringLiteral("Markdown (*.md)"));
         ExplanationReport::rememberFormat(QStringLiteral("/tmp/r.html"));
         QCOMPARE(ExplanationReport::lastFilter(), QStringLiteral("HTML, self-contained (*.html)"));
-        QCOMPARE(ExplanationReport::suggestedFileName("k", QString(), ExplanationReport::lastFilter()), QStringLiteral("k.html"));
+        QCOMPARE(ExplanationReport::suggestedFileName("k", QString(), ExplanationReport::lastFilter()),
+                 QStringLiteral("k.html"));
         ExplanationReport::rememberFormat(QStringLiteral("/tmp/r.txt"));
         QCOMPARE(ExplanationReport::lastFilter(), QStringLiteral("HTML, self-contained (*.html)"));
         ExplanationReport::rememberFormat(QStringLiteral("/tmp/R.PDF"));
         QCOMPARE(ExplanationReport::lastFilter(), QStringLiteral("PDF (*.pdf)"));
         // Every filter the dialog offers names a format save() writes.
         for (const QString& filter : ExplanationReport::fileFilters().split(QStringLiteral(";;")))
-            QVERIFY(ExplanationReport::withExtension(QStringLiteral("r"), filter) != QStringLiteral("r.md") || filter.contains(QLatin1String("*.md")));
+            QVERIFY(ExplanationReport::withExtension(QStringLiteral("r"), filter) != QStringLiteral("r.md")
+                    || filter.contains(QLatin1String("*.md")));
     }
 
     void htmlIsSelfContained()
@@ -83,11 +90,14 @@ private Q_SLOTS:
         const QJsonObject o = QJsonDocument::fromJson(m_report.toJson()).object();
         QCOMPARE(o[QStringLiteral("key")].toString(), QStringLiteral("profile::firewall::rules"));
         QVERIFY(o[QStringLiteral("merge")].toString().startsWith(QLatin1String("deep")));
-        QCOMPARE(o[QStringLiteral("value")].toObject()[QStringLiteral("ssh")].toObject()[QStringLiteral("port")].toInt(), 22);
+        QCOMPARE(
+            o[QStringLiteral("value")].toObject()[QStringLiteral("ssh")].toObject()[QStringLiteral("port")].toInt(),
+            22);
         QVERIFY(o[QStringLiteral("consulted")].toArray().size() >= 6);
         QVERIFY(o[QStringLiteral("factsUsed")].toObject().contains(QStringLiteral("trusted.certname")));
         // mapped_paths: the fact the per-element variable runs over, not the variable (unset outside).
-        QCOMPARE(o[QStringLiteral("factsUsed")].toObject()[QStringLiteral("facts.datacenters")].toArray().at(0).toString(),
+        QCOMPARE(
+            o[QStringLiteral("factsUsed")].toObject()[QStringLiteral("facts.datacenters")].toArray().at(0).toString(),
             QStringLiteral("dc1"));
         QVERIFY(!o[QStringLiteral("factsUsed")].toObject().contains(QStringLiteral("dc")));
         bool sawSsh = false;
@@ -97,7 +107,8 @@ private Q_SLOTS:
             sawSsh = true;
             // Named from the hierarchy's directory, which the report names in full.
             QCOMPARE(leaf[QStringLiteral("at")].toString(), QStringLiteral("data/nodes/web01.example.com.yaml:8"));
-            QCOMPARE(leaf[QStringLiteral("overrode")][0][QStringLiteral("value")].toString(), QStringLiteral("10.0.0.0/8"));
+            QCOMPARE(leaf[QStringLiteral("overrode")][0][QStringLiteral("value")].toString(),
+                     QStringLiteral("10.0.0.0/8"));
         }
         QVERIFY(sawSsh);
         QVERIFY(!o[QStringLiteral("tool")].toString().isEmpty());
@@ -106,7 +117,7 @@ private Q_SLOTS:
 
     void savesEachFormatIncludingPdf()
     {
-        for (const char* name : { "report.md", "report.html", "report.json", "report.pdf" }) {
+        for (const char* name : {"report.md", "report.html", "report.json", "report.pdf"}) {
             const QString path = m.tmp.filePath(QString::fromLatin1(name));
             QString error;
             QVERIFY2(m_report.save(path, &error), qPrintable(error));
@@ -124,7 +135,7 @@ private Q_SLOTS:
         outcome->result.value = hiera::Value("s3cret-password").withMark(mark);
         ExplanationReport report = m_report;
         report.outcome = outcome;
-        for (const QString& text : { report.toMarkdown(), report.toHtml(), QString::fromUtf8(report.toJson()) }) {
+        for (const QString& text : {report.toMarkdown(), report.toHtml(), QString::fromUtf8(report.toJson())}) {
             QVERIFY(!text.contains(QLatin1String("s3cret-password")));
             QVERIFY(text.contains(QLatin1String("sensitive")));
         }

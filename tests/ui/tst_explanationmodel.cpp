@@ -1,8 +1,8 @@
 // The explain trace as a tree: one row per step, the outcome, the value and the file:line of a found
 // value; a level row takes the strongest event below it; the filter proxy keeps the path to a match.
 
-#include "models/explanationmodel.h"
 #include "lookuptestutils.h"
+#include "models/explanationmodel.h"
 #include "models/modelroles.h"
 #include "uitestutils.h"
 
@@ -16,21 +16,24 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-class TestExplanationModel : public QObject {
+class TestExplanationModel : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        QVERIFY(UiTest::writeFiles(m_dir, {
-            { "hiera.yaml", "version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n"
-                            "  - name: Role\n    path: \"roles/%{facts.role}.yaml\"\n"
-                            "  - name: Missing\n    path: nowhere.yaml\n"
-                            "  - name: Common\n    path: common.yaml\n" },
-            { "data/roles/web.yaml", "workers: 4\n" },
-            { "data/common.yaml", "workers: 16\ngreeting: \"hello %{facts.role}\"\n" },
-        }));
-        m_scope = hiera::makeHash({ { "facts", hiera::makeHash({ { "role", "web" } }) } });
+        QVERIFY(UiTest::writeFiles(m_dir,
+                                   {
+                                       {"hiera.yaml",
+                                        "version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n"
+                                        "  - name: Role\n    path: \"roles/%{facts.role}.yaml\"\n"
+                                        "  - name: Missing\n    path: nowhere.yaml\n"
+                                        "  - name: Common\n    path: common.yaml\n"},
+                                       {"data/roles/web.yaml", "workers: 4\n"},
+                                       {"data/common.yaml", "workers: 16\ngreeting: \"hello %{facts.role}\"\n"},
+                                   }));
+        m_scope = hiera::makeHash({{"facts", hiera::makeHash({{"role", "web"}})}});
     }
 
     void tree()
@@ -63,7 +66,8 @@ private Q_SLOTS:
         const QModelIndex level = model.index(0, 0, provider);
         const QModelIndex path = model.index(0, ExplanationModel::OriginColumn, level);
         QCOMPARE(path.data().toString(), QStringLiteral("data/roles/web.yaml:1"));
-        QCOMPARE(path.data(HieraRoles::SourceFileRole).toString(), m_dir.filePath(QStringLiteral("data/roles/web.yaml")));
+        QCOMPARE(path.data(HieraRoles::SourceFileRole).toString(),
+                 m_dir.filePath(QStringLiteral("data/roles/web.yaml")));
         QCOMPARE(path.data(HieraRoles::SourceLineRole).toInt(), 1);
         QCOMPARE(path.data(HieraRoles::SourceKeyRole).toString(), QStringLiteral("workers"));
         QCOMPARE(path.data(HieraRoles::TraceEventRole).toInt(), int(hiera::TraceNode::Event::Found));
@@ -74,7 +78,7 @@ private Q_SLOTS:
         const QModelIndex missing = model.index(1, 0, model.index(0, 0, model.index(0, 0, model.index(0, 0))));
         QCOMPARE(missing.data().toString(), QStringLiteral("Hierarchy entry \"Missing\""));
         QVERIFY(missing.data(Qt::ForegroundRole).value<QBrush>().color()
-            != path.data(Qt::ForegroundRole).value<QBrush>().color());
+                != path.data(Qt::ForegroundRole).value<QBrush>().color());
 
         model.setTrace(nullptr);
         QCOMPARE(model.rowCount(), 0);

@@ -4,10 +4,10 @@
 // is marked derived, read-only, and follows the fact.
 
 #include "document/demo.h"
-#include "panels/factspanel.h"
 #include "models/facttreemodel.h"
-#include "widgets/messagebanner.h"
 #include "models/modelroles.h"
+#include "panels/factspanel.h"
+#include "widgets/messagebanner.h"
 #include "windowfixture.h"
 #include "windowparts.h"
 
@@ -41,7 +41,8 @@ void touchLater(const QString& path)
 }
 } // namespace
 
-class TestFactsSaving : public QObject {
+class TestFactsSaving : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m.setUpOnce("tst_factssaving")); }
@@ -54,8 +55,10 @@ private Q_SLOTS:
         const QByteArray original = UiTest::readFile(path);
         QVERIFY(original.contains("# Facts of web01"));
         QVERIFY(m.openFactsAndWait(path));
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("db")));
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.os.release.major"), hiera::Value("13")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"),
+                                                                               hiera::Value("db")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.os.release.major"),
+                                                                               hiera::Value("13")));
         QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         QVERIFY(!m.window->isWindowModified());
 
@@ -78,7 +81,8 @@ private Q_SLOTS:
         QVERIFY(UiTest::part<FactsPanel>(m.window)->banner()->text().isEmpty());
 
         // A second save edits the file as now written.
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("web")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"),
+                                                                               hiera::Value("web")));
         QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         QVERIFY(UiTest::readFile(path).contains("role: web\n"));
         QCOMPARE(UiTest::readFile(path).count('#'), original.count('#'));
@@ -91,21 +95,24 @@ private Q_SLOTS:
         const QString path = m.tmp.filePath(QStringLiteral("changed.yaml"));
         QVERIFY(UiTest::writeFile(path, "role: web\nteam: a\n"));
         QVERIFY(m.openFactsAndWait(path));
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("db")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"),
+                                                                               hiera::Value("db")));
         const QByteArray theirs = "role: web\nteam: theirs\n";
         QVERIFY(UiTest::writeFile(path, theirs));
         touchLater(path);
 
         QVERIFY(!UiTest::part<FactsDocument>(m.window)->save()); // the fixture answers Discard: not Overwrite
         QCOMPARE(m.questions.size(), 1);
-        QVERIFY2(m.questions.first().contains(QDir::toNativeSeparators(path)) && m.questions.first().contains(QLatin1String("changed on disk")),
-            qPrintable(m.questions.first()));
+        QVERIFY2(m.questions.first().contains(QDir::toNativeSeparators(path))
+                     && m.questions.first().contains(QLatin1String("changed on disk")),
+                 qPrintable(m.questions.first()));
         QCOMPARE(UiTest::readFile(path), theirs);
         QVERIFY(m.window->isWindowModified());
 
         m.window->setQuestionHandler([this](MainWindow::Question question, const QString& text) {
             m.questions << text;
-            return question == MainWindow::Question::OverwriteChanged ? MainWindow::Answer::Accept : MainWindow::Answer::Discard;
+            return question == MainWindow::Question::OverwriteChanged ? MainWindow::Answer::Accept
+                                                                      : MainWindow::Answer::Discard;
         });
         QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         QCOMPARE(m.questions.size(), 2);
@@ -113,13 +120,15 @@ private Q_SLOTS:
         QCOMPARE(text(factsIn(path), "team"), QStringLiteral("\"a\""));
 
         // Nothing changed elsewhere since: no question.
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("app")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"),
+                                                                               hiera::Value("app")));
         QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         QCOMPARE(m.questions.size(), 2);
 
         // Deleted meanwhile: asked too, and saved again when accepted.
         QVERIFY(QFile::remove(path));
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("cache")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"),
+                                                                               hiera::Value("cache")));
         QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         QCOMPARE(m.questions.size(), 3);
         QVERIFY2(m.questions.last().contains(QLatin1String("deleted")), qPrintable(m.questions.last()));
@@ -131,24 +140,26 @@ private Q_SLOTS:
         const QString path = m.tmp.filePath(QStringLiteral("commented.yaml"));
         QVERIFY(UiTest::writeFile(path, "# node facts\n# second line\nrole: web # inline\nos:\n  family: Debian\n"));
         QVERIFY(m.openFactsAndWait(path));
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.load"), hiera::Value(1.5)));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.load"),
+                                                                               hiera::Value(1.5)));
         QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         const QByteArray saved = UiTest::readFile(path);
         QVERIFY2(saved.startsWith("# node facts\n# second line\n"), saved.constData());
         QVERIFY(!saved.contains("facts:"));
         QCOMPARE(text(factsIn(path), "load"), QStringLiteral("1.5"));
         QVERIFY2(UiTest::part<FactsPanel>(m.window)->banner()->text().contains(QLatin1String("leading comments")),
-            qPrintable(UiTest::part<FactsPanel>(m.window)->banner()->text()));
+                 qPrintable(UiTest::part<FactsPanel>(m.window)->banner()->text()));
     }
 
     void puppetFactsJsonKeepsItsWrapper()
     {
         const QString path = m.demoPath(QStringLiteral("facts/web02.example.com.json"));
         QVERIFY(m.openFactsAndWait(path));
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("qa")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"),
+                                                                               hiera::Value("qa")));
         QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
-        const hiera::Value document
-            = hiera::parseData(UiTest::readFile(path).toStdString(), "saved", hiera::DataFormat::Json);
+        const hiera::Value document =
+            hiera::parseData(UiTest::readFile(path).toStdString(), "saved", hiera::DataFormat::Json);
         QCOMPARE(text(document, "name"), QStringLiteral("\"web02.example.com\""));
         QCOMPARE(text(*document.asHash().find(std::string_view("values")), "env"), QStringLiteral("\"qa\""));
         QVERIFY(!document.asHash().find(std::string_view("facts")));
@@ -159,12 +170,13 @@ private Q_SLOTS:
         const QString path = m.demoPath(QStringLiteral("facts/db01.example.com.yaml"));
         const QByteArray original = UiTest::readFile(path);
         QVERIFY(m.openFactsAndWait(path));
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("environment"), hiera::Value("qa")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("environment"),
+                                                                               hiera::Value("qa")));
         // Saving facts says the variable is not in a facts file, and where it can go.
         QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         QVERIFY2(UiTest::part<FactsPanel>(m.window)->banner()->text().contains(QLatin1String("environment"))
-                && UiTest::part<FactsPanel>(m.window)->banner()->text().contains(QLatin1String("Save Scope As")),
-            qPrintable(UiTest::part<FactsPanel>(m.window)->banner()->text()));
+                     && UiTest::part<FactsPanel>(m.window)->banner()->text().contains(QLatin1String("Save Scope As")),
+                 qPrintable(UiTest::part<FactsPanel>(m.window)->banner()->text()));
         QVERIFY(!UiTest::readFile(path).contains("environment"));
 
         auto* action = m.window->findChild<QAction*>(QStringLiteral("saveScopeAction"));
@@ -173,13 +185,14 @@ private Q_SLOTS:
         const QString scopePath = m.tmp.filePath(QStringLiteral("db01-scope.yaml"));
         m.savePaths << scopePath;
         action->trigger();
-        QCOMPARE(m.promptedKinds, QList<FactsDocument::SaveKind> { FactsDocument::SaveKind::Scope });
+        QCOMPARE(m.promptedKinds, QList<FactsDocument::SaveKind>{FactsDocument::SaveKind::Scope});
         const hiera::Value scope = hiera::loadDataFile(scopePath.toStdString());
         QCOMPARE(text(scope, "environment"), QStringLiteral("\"qa\""));
         QVERIFY(scope.asHash().find(std::string_view("facts")));
         QVERIFY(scope.asHash().find(std::string_view("trusted")));
         QCOMPARE(m.window->factsPath(), scopePath);
-        QVERIFY(UiTest::part<FactsPanel>(m.window)->banner()->text().isEmpty()); // a scope holds everything: the note is gone
+        QVERIFY(UiTest::part<FactsPanel>(m.window)->banner()->text().isEmpty()); // a scope holds everything: the note
+                                                                                 // is gone
     }
 
     void theBundledDemoIsNeverWritten()
@@ -189,10 +202,11 @@ private Q_SLOTS:
         const QString demoFacts = m.window->factsPath();
         QVERIFY(Demo::isDemoFile(demoFacts));
         const QByteArray before = UiTest::readFile(demoFacts);
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("db")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"),
+                                                                               hiera::Value("db")));
         // Save becomes Save As: cancelled, nothing written and the edits stay unsaved.
         QVERIFY(!UiTest::part<FactsDocument>(m.window)->save());
-        QCOMPARE(m.promptedKinds, QList<FactsDocument::SaveKind> { FactsDocument::SaveKind::Facts });
+        QCOMPARE(m.promptedKinds, QList<FactsDocument::SaveKind>{FactsDocument::SaveKind::Facts});
         QVERIFY(m.window->isWindowModified());
         // Even a path inside the demo is refused.
         m.savePaths << demoFacts;
@@ -229,7 +243,7 @@ private Q_SLOTS:
         // Editing the fact changes the copy, and the answer (the hierarchy reads facts.os.family).
         QVERIFY(model->setData(fact.siblingAtColumn(FactTreeModel::ValueColumn), QStringLiteral("RedHat")));
         QCOMPARE(model->indexForKeyPath(QStringLiteral("os.family")).siblingAtColumn(1).data().toString(),
-            QStringLiteral("RedHat"));
+                 QStringLiteral("RedHat"));
         QCOMPARE(text(model->toValue(), "os"), text(*model->toValue().asHash().find(std::string_view("facts")), "os"));
         // A new fact gets its copy; undo takes both away; a renamed fact moves its copy.
         QVERIFY(model->setValueAtPath(QStringLiteral("facts.rack"), hiera::Value("r12")));
@@ -239,11 +253,11 @@ private Q_SLOTS:
         QVERIFY(model->setData(model->indexForKeyPath(QStringLiteral("facts.env")), QStringLiteral("stage")));
         QVERIFY(!model->indexForKeyPath(QStringLiteral("env")).isValid());
         QCOMPARE(model->indexForKeyPath(QStringLiteral("stage")).siblingAtColumn(1).data().toString(),
-            QStringLiteral("production"));
+                 QStringLiteral("production"));
         UiTest::part<FactsDocument>(m.window)->undoStack()->undo();
         UiTest::part<FactsDocument>(m.window)->undoStack()->undo();
         QCOMPARE(model->indexForKeyPath(QStringLiteral("os.family")).siblingAtColumn(1).data().toString(),
-            QStringLiteral("Debian"));
+                 QStringLiteral("Debian"));
         QVERIFY(model->indexForKeyPath(QStringLiteral("env")).data(HieraRoles::DerivedRole).toBool());
         // Removing the copy is refused; the fact's removal takes it along.
         QVERIFY(!model->removeNodeAt(model->indexForKeyPath(QStringLiteral("role"))));

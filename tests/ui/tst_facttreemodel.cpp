@@ -1,9 +1,9 @@
 #include "document/factcommands.h"
 #include "models/facttreemodel.h"
-#include "widgets/factvaluedelegate.h"
 #include "models/modelroles.h"
-#include "uitestutils.h"
 #include "models/valueconvert.h"
+#include "uitestutils.h"
+#include "widgets/factvaluedelegate.h"
 
 #include <hiera/facts.h>
 #include <hiera/value.h>
@@ -21,7 +21,8 @@
 using hiera::Value;
 
 namespace QTest {
-template <> char* toString(const hiera::Value& value)
+template <>
+char* toString(const hiera::Value& value)
 {
     return qstrdup(hiera::toJson(value).c_str());
 }
@@ -31,18 +32,19 @@ namespace {
 Value sampleScope()
 {
     const Value facts = hiera::makeHash({
-        { "os", hiera::makeHash({ { "family", "Debian" }, { "release", hiera::makeHash({ { "major", "12" } }) } }) },
-        { "processors", hiera::makeHash({ { "count", 4 } }) },
-        { "datacenters", hiera::makeArray({ "dc1", "dc2" }) },
-        { "is_virtual", true },
-        { "load", 0.5 },
-        { "nothing", Value() },
+        {"os", hiera::makeHash({{"family", "Debian"}, {"release", hiera::makeHash({{"major", "12"}})}})},
+        {"processors", hiera::makeHash({{"count", 4}})},
+        {"datacenters", hiera::makeArray({"dc1", "dc2"})},
+        {"is_virtual", true},
+        {"load", 0.5},
+        {"nothing", Value()},
     });
     return hiera::scopeFromFacts(facts, "web01.example.com");
 }
 } // namespace
 
-class TestFactTreeModel : public QObject {
+class TestFactTreeModel : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void init()
@@ -78,6 +80,7 @@ private Q_SLOTS:
         QVERIFY(m_model->indexForKeyPath(QStringLiteral("trusted.certname")).isValid());
     }
 
+    // clang-format off
     void editScalar_data()
     {
         QTest::addColumn<QString>("path");
@@ -101,6 +104,7 @@ private Q_SLOTS:
         QTest::newRow("boolean refused") << "facts.is_virtual"
                                          << "perhaps" << false << "true";
     }
+    // clang-format on
     void editScalar()
     {
         QFETCH(QString, path);
@@ -137,7 +141,7 @@ private Q_SLOTS:
         // A scalar turned into an array keeps itself as the first element and gains a child row.
         QVERIFY(m_model->setData(major.siblingAtColumn(FactTreeModel::TypeColumn), QStringLiteral("array")));
         QCOMPARE(m_model->rowCount(major), 1);
-        QCOMPARE(m_model->nodeValue(major), hiera::makeArray({ 12 }));
+        QCOMPARE(m_model->nodeValue(major), hiera::makeArray({12}));
         QVERIFY(m_model->setData(major.siblingAtColumn(FactTreeModel::TypeColumn), QStringLiteral("hash")));
         QCOMPARE(m_model->rowCount(major), 0);
         m_stack->undo();
@@ -172,15 +176,15 @@ private Q_SLOTS:
         const QModelIndex dcs = m_model->indexForKeyPath(QStringLiteral("facts.datacenters"));
         const QModelIndex dc3 = m_model->addChild(dcs, {}, Value("dc3"));
         QCOMPARE(dc3.row(), 2);
-        QCOMPARE(m_model->nodeValue(dcs), hiera::makeArray({ "dc1", "dc2", "dc3" }));
+        QCOMPARE(m_model->nodeValue(dcs), hiera::makeArray({"dc1", "dc2", "dc3"}));
         QVERIFY(m_model->removeNodeAt(m_model->index(0, 0, dcs)));
-        QCOMPARE(m_model->nodeValue(dcs), hiera::makeArray({ "dc2", "dc3" }));
-        QCOMPARE(
-            m_model->index(0, 0, dcs).data(HieraRoles::KeyPathRole).toString(), QStringLiteral("facts.datacenters.0"));
+        QCOMPARE(m_model->nodeValue(dcs), hiera::makeArray({"dc2", "dc3"}));
+        QCOMPARE(m_model->index(0, 0, dcs).data(HieraRoles::KeyPathRole).toString(),
+                 QStringLiteral("facts.datacenters.0"));
         // Elements show their position as the key, renumbered after a removal or an insert in the middle.
-        QCOMPARE(UiTest::printModel(m_model, dcs, 0, 2), (QStringList { "[0] | dc2", "[1] | dc3" }));
+        QCOMPARE(UiTest::printModel(m_model, dcs, 0, 2), (QStringList{"[0] | dc2", "[1] | dc3"}));
         m_stack->undo();
-        QCOMPARE(UiTest::printModel(m_model, dcs, 0, 2), (QStringList { "[0] | dc1", "[1] | dc2", "[2] | dc3" }));
+        QCOMPARE(UiTest::printModel(m_model, dcs, 0, 2), (QStringList{"[0] | dc1", "[1] | dc2", "[2] | dc3"}));
         m_stack->redo();
 
         // On a scalar row "add" makes a sibling.
@@ -205,7 +209,7 @@ private Q_SLOTS:
         QCOMPARE(m_model->nodeValue(m_model->indexForKeyPath(QStringLiteral("facts.os.family"))), Value("RedHat"));
         QVERIFY(m_model->setValueAtPath(QStringLiteral("facts.role.name"), Value("web")));
         QCOMPARE(m_model->nodeValue(m_model->indexForKeyPath(QStringLiteral("facts.role"))),
-            hiera::makeHash({ { "name", "web" } }));
+                 hiera::makeHash({{"name", "web"}}));
         QVERIFY(!m_model->setValueAtPath(QStringLiteral("facts.os.family.x"), Value(1))); // a string is in the way
         QCOMPARE(m_stack->count(), 2);
         m_stack->undo();
@@ -218,8 +222,8 @@ private Q_SLOTS:
         FactTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setScope(sampleScope());
-        QVERIFY(model.setData(
-            model.indexForKeyPath(QStringLiteral("facts.os.family")).siblingAtColumn(1), QStringLiteral("Alpine")));
+        QVERIFY(model.setData(model.indexForKeyPath(QStringLiteral("facts.os.family")).siblingAtColumn(1),
+                              QStringLiteral("Alpine")));
         QCOMPARE(model.nodeValue(model.indexForKeyPath(QStringLiteral("facts.os.family"))), Value("Alpine"));
         model.setScope(Value(42)); // not a hash: an empty scope
         QCOMPARE(model.rowCount(), 0);

@@ -15,33 +15,34 @@
 
 using hiera::ResolvedLocation;
 
-class TestHierarchyModel : public QObject {
+class TestHierarchyModel : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
         QVERIFY(UiTest::writeFiles(m_dir,
-            {
-                { "hiera.yaml",
-                    "version: 5\n"
-                    "defaults:\n"
-                    "  datadir: data\n"
-                    "  data_hash: yaml_data\n"
-                    "hierarchy:\n"
-                    "  - name: Per-node\n"
-                    "    path: \"nodes/%{trusted.certname}.yaml\"\n"
-                    "  - name: Per-role\n"
-                    "    paths: [\"roles/%{facts.role}.yaml\", \"roles/missing.yaml\"]\n"
-                    "  - name: Broken\n"
-                    "    path: broken.yaml\n"
-                    "  - name: Common\n"
-                    "    path: common.yaml\n" },
-                { "data/nodes/web01.yaml", "x: 1\n" },
-                { "data/roles/web.yaml", "x: 2\n" },
-                { "data/broken.yaml", "a: [1, 2\n" },
-                { "data/common.yaml", "x: 3\n" },
-            }));
+                                   {
+                                       {"hiera.yaml",
+                                        "version: 5\n"
+                                        "defaults:\n"
+                                        "  datadir: data\n"
+                                        "  data_hash: yaml_data\n"
+                                        "hierarchy:\n"
+                                        "  - name: Per-node\n"
+                                        "    path: \"nodes/%{trusted.certname}.yaml\"\n"
+                                        "  - name: Per-role\n"
+                                        "    paths: [\"roles/%{facts.role}.yaml\", \"roles/missing.yaml\"]\n"
+                                        "  - name: Broken\n"
+                                        "    path: broken.yaml\n"
+                                        "  - name: Common\n"
+                                        "    path: common.yaml\n"},
+                                       {"data/nodes/web01.yaml", "x: 1\n"},
+                                       {"data/roles/web.yaml", "x: 2\n"},
+                                       {"data/broken.yaml", "a: [1, 2\n"},
+                                       {"data/common.yaml", "x: 3\n"},
+                                   }));
         m_engine = hiera::Engine::load(m_dir.filePath(QStringLiteral("hiera.yaml")).toStdString());
     }
 
@@ -61,23 +62,23 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 0);
 
         // No certname: the node path interpolates to nodes/.yaml and must say why.
-        const hiera::Value scope = hiera::scopeFromFacts(hiera::makeHash({ { "role", "web" } }));
+        const hiera::Value scope = hiera::scopeFromFacts(hiera::makeHash({{"role", "web"}}));
         model.setSnapshot(snapshotFor(scope));
         QCOMPARE(model.rowCount(), 4);
         QStringList names;
         for (int row = 0; row < model.rowCount(); ++row)
             names << model.index(row, HierarchyModel::NameColumn).data().toString();
         QCOMPARE(names,
-            (QStringList { QStringLiteral("Per-node"), QStringLiteral("Per-role"), QStringLiteral("Broken"),
-                QStringLiteral("Common") }));
-        QCOMPARE(
-            model.index(0, HierarchyModel::BackendColumn).data().toString(), QStringLiteral("yaml_data (data_hash)"));
+                 (QStringList{QStringLiteral("Per-node"), QStringLiteral("Per-role"), QStringLiteral("Broken"),
+                              QStringLiteral("Common")}));
+        QCOMPARE(model.index(0, HierarchyModel::BackendColumn).data().toString(),
+                 QStringLiteral("yaml_data (data_hash)"));
 
         const QModelIndex node = model.index(0, 0, model.index(0, 0));
         QCOMPARE(node.siblingAtColumn(HierarchyModel::DeclaredColumn).data().toString(),
-            QStringLiteral("nodes/%{trusted.certname}.yaml"));
-        QCOMPARE(
-            node.siblingAtColumn(HierarchyModel::InterpolatedColumn).data().toString(), QStringLiteral("nodes/.yaml"));
+                 QStringLiteral("nodes/%{trusted.certname}.yaml"));
+        QCOMPARE(node.siblingAtColumn(HierarchyModel::InterpolatedColumn).data().toString(),
+                 QStringLiteral("nodes/.yaml"));
         QVERIFY(node.data(HieraRoles::SuspiciousRole).toBool());
         QCOMPARE(node.data(HieraRoles::LocationStatusRole).toInt(), int(ResolvedLocation::Status::Missing));
         QVERIFY(
@@ -86,11 +87,11 @@ private Q_SLOTS:
 
         const QModelIndex role = model.index(0, 0, model.index(1, 0));
         QCOMPARE(role.siblingAtColumn(HierarchyModel::InterpolatedColumn).data().toString(),
-            QStringLiteral("roles/web.yaml"));
+                 QStringLiteral("roles/web.yaml"));
         QCOMPARE(role.data(HieraRoles::LocationStatusRole).toInt(), int(ResolvedLocation::Status::Present));
         QVERIFY(!role.data(HieraRoles::SuspiciousRole).toBool());
-        QCOMPARE(
-            role.data(HieraRoles::SourceFileRole).toString(), m_dir.filePath(QStringLiteral("data/roles/web.yaml")));
+        QCOMPARE(role.data(HieraRoles::SourceFileRole).toString(),
+                 m_dir.filePath(QStringLiteral("data/roles/web.yaml")));
         QCOMPARE(model.index(1, HierarchyModel::StatusColumn).data().toString(), QStringLiteral("1 of 2 present"));
 
         const QModelIndex broken = model.index(0, 0, model.index(2, 0));
@@ -101,7 +102,7 @@ private Q_SLOTS:
                     .startsWith(QStringLiteral("failed: ")));
 
         // With a certname the node file is found and nothing is suspicious any more.
-        model.setSnapshot(snapshotFor(hiera::scopeFromFacts(hiera::makeHash({ { "role", "web" } }), "web01")));
+        model.setSnapshot(snapshotFor(hiera::scopeFromFacts(hiera::makeHash({{"role", "web"}}), "web01")));
         const QModelIndex found = model.index(0, 0, model.index(0, 0));
         QCOMPARE(found.data(HieraRoles::LocationStatusRole).toInt(), int(ResolvedLocation::Status::Present));
         QVERIFY(!found.data(HieraRoles::SuspiciousRole).toBool());
@@ -113,12 +114,14 @@ private Q_SLOTS:
     // A control repository: one row per layer in search order, levels under it, a broken module's
     // error on its row, default_hierarchy marked, and the level this engine cannot run "not run" in
     // the warning colour (strict) or "skipped".
+    // clang-format off
     void layersAndUnsupportedLevels_data()
     {
         QTest::addColumn<bool>("skip");
         QTest::newRow("strict") << false;
         QTest::newRow("skip") << true;
     }
+    // clang-format on
     void layersAndUnsupportedLevels()
     {
         QFETCH(bool, skip);
@@ -136,22 +139,24 @@ private Q_SLOTS:
         model.setBaseDirectory(repo.path());
         model.setSnapshot(snapshot);
         QVERIFY(model.isGrouped());
-        QCOMPARE(UiTest::printModel(&model, {}, 0, 1),
-            (QStringList { QStringLiteral("environment layer"), QStringLiteral("  Per-environment"),
-                QStringLiteral("    path"), QStringLiteral("  Secrets"), QStringLiteral("    path"),
-                QStringLiteral("  Vault"), QStringLiteral("    path"), QStringLiteral("  Common"),
-                QStringLiteral("    path"), QStringLiteral("module broken layer"), QStringLiteral("module ntp layer"),
-                QStringLiteral("  ntp common"), QStringLiteral("    path"),
-                QStringLiteral("  ntp defaults (default_hierarchy)"), QStringLiteral("    path") }));
+        QCOMPARE(
+            UiTest::printModel(&model, {}, 0, 1),
+            (QStringList{QStringLiteral("environment layer"), QStringLiteral("  Per-environment"),
+                         QStringLiteral("    path"), QStringLiteral("  Secrets"), QStringLiteral("    path"),
+                         QStringLiteral("  Vault"), QStringLiteral("    path"), QStringLiteral("  Common"),
+                         QStringLiteral("    path"), QStringLiteral("module broken layer"),
+                         QStringLiteral("module ntp layer"), QStringLiteral("  ntp common"), QStringLiteral("    path"),
+                         QStringLiteral("  ntp defaults (default_hierarchy)"), QStringLiteral("    path")}));
 
         const QModelIndex environmentRow = model.index(0, 0);
         QCOMPARE(environmentRow.data(HieraRoles::HierarchyRowRole).toInt(), int(HierarchyModel::RowKind::Layer));
         QCOMPARE(environmentRow.data(HieraRoles::LayerKindRole).toInt(), int(hiera::Layer::Kind::Environment));
         QCOMPARE(environmentRow.siblingAtColumn(HierarchyModel::DeclaredColumn).data().toString(),
-            QStringLiteral("hiera.yaml"));
+                 QStringLiteral("hiera.yaml"));
         QCOMPARE(environmentRow.siblingAtColumn(HierarchyModel::StatusColumn).data().toString(),
-            QStringLiteral("4 levels"));
-        QCOMPARE(environmentRow.data(HieraRoles::SourceFileRole).toString(), repo.filePath(QStringLiteral("hiera.yaml")));
+                 QStringLiteral("4 levels"));
+        QCOMPARE(environmentRow.data(HieraRoles::SourceFileRole).toString(),
+                 repo.filePath(QStringLiteral("hiera.yaml")));
 
         const QModelIndex broken = model.index(1, HierarchyModel::StatusColumn);
         QVERIFY2(broken.data().toString().startsWith(QStringLiteral("failed: ")), qPrintable(broken.data().toString()));
@@ -163,11 +168,14 @@ private Q_SLOTS:
         const QString reason = vault.data(HieraRoles::UnsupportedRole).toString();
         QVERIFY(reason.contains(QStringLiteral("hiera_vault")));
         QCOMPARE(vault.data().toString(),
-            skip ? QStringLiteral("not run: %1 (skipped)").arg(reason) : QStringLiteral("not run: %1").arg(reason));
+                 skip ? QStringLiteral("not run: %1 (skipped)").arg(reason)
+                      : QStringLiteral("not run: %1").arg(reason));
         // A warning, not an error: nothing fails until a lookup consults the level.
         QCOMPARE(vault.data(Qt::ForegroundRole).value<QBrush>().color(), StatusIcons::warningColour());
-        QVERIFY(vault.data(Qt::ToolTipRole).toString().contains(skip ? QStringLiteral("skip") : QStringLiteral("fails")));
-        QVERIFY(model.index(0, HierarchyModel::StatusColumn, environmentRow).data(HieraRoles::UnsupportedRole)
+        QVERIFY(
+            vault.data(Qt::ToolTipRole).toString().contains(skip ? QStringLiteral("skip") : QStringLiteral("fails")));
+        QVERIFY(model.index(0, HierarchyModel::StatusColumn, environmentRow)
+                    .data(HieraRoles::UnsupportedRole)
                     .toString()
                     .isEmpty());
 

@@ -5,32 +5,33 @@
 // is written, added or removed. How long the loop may pause is a speed goal: bench-explorer --hostile
 // prints it.
 
-#include "models/fleetmodel.h"
-#include "panels/fleetpanel.h"
-#include "jobs/fleetrunner.h"
-#include "panels/hierarchypanel.h"
 #include "hostilerepofixture.h"
-#include "widgets/messagebanner.h"
+#include "jobs/fleetrunner.h"
+#include "models/fleetmodel.h"
 #include "models/nodelistmodel.h"
-#include "panels/nodespanel.h"
 #include "models/overridesmodel.h"
-#include "panels/overridespanel.h"
-#include "widgets/sourceviewer.h"
 #include "models/valueconvert.h"
+#include "panels/fleetpanel.h"
+#include "panels/hierarchypanel.h"
+#include "panels/nodespanel.h"
+#include "panels/overridespanel.h"
+#include "widgets/messagebanner.h"
+#include "widgets/sourceviewer.h"
 #include "windowfixture.h"
 #include "windowparts.h"
 
 #include <hiera/valueformat.h>
 
 #include <QElapsedTimer>
-#include <functional>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QTest>
 #include <QTextBlock>
 #include <QTextDocument>
-#include <QTest>
+#include <functional>
 
-class TestHostileRepository : public QObject {
+class TestHostileRepository : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase()
@@ -59,8 +60,8 @@ private Q_SLOTS:
         // Discovery's warnings, in the hierarchy's banner.
         MessageBanner* banner = UiTest::part<HierarchyPanel>(m.window)->banner();
         QTRY_VERIFY(banner->isVisible());
-        for (const char* expected : {"'..'", "'/'", "'loop'", "outside the environment", "module 'escape'",
-                                     "outside the module"})
+        for (const char* expected :
+             {"'..'", "'/'", "'loop'", "outside the environment", "module 'escape'", "outside the module"})
             QVERIFY2(banner->text().contains(QLatin1String(expected)), qPrintable(expected + (": " + banner->text())));
         // Keys that meet the broken file, the FIFO and the link loop: the answer names each, one line.
         for (const QString& key : {QStringLiteral("common::name"), QStringLiteral("list.99999999999999999999999999999"),
@@ -85,7 +86,8 @@ private Q_SLOTS:
             }
         };
         walk({});
-        QVERIFY2(longest > 1000 && longest <= ValueConvert::maxCellCharacters + 40, qPrintable(QString::number(longest)));
+        QVERIFY2(longest > 1000 && longest <= ValueConvert::maxCellCharacters + 40,
+                 qPrintable(QString::number(longest)));
         // A key no level has reaches the broken level last: its error names the file.
         m.window->setKey(QStringLiteral("nosuch"));
         QVERIFY(m.waitForAnswer(QStringLiteral("nosuch")));
@@ -112,19 +114,21 @@ private Q_SLOTS:
         MessageBanner* banner = UiTest::part<NodesPanel>(m.window)->banner();
         QTRY_VERIFY(!banner->text().isEmpty());
         QCOMPARE(banner->kind(), MessageBanner::Kind::Warning);
-        for (const char* expected : {"fifo.json", "loop.yaml", "zero.yaml", "broken.yaml", "evil.json", "control.json",
-                                     "'pdb1'", "certname"})
+        for (const char* expected :
+             {"fifo.json", "loop.yaml", "zero.yaml", "broken.yaml", "evil.json", "control.json", "'pdb1'", "certname"})
             QVERIFY2(banner->text().contains(QLatin1String(expected)), qPrintable(expected + (": " + banner->text())));
         // No row a name could forge: every node name is one printable line without a '/'.
         for (int row = 0; row < UiTest::part<NodesPanel>(m.window)->model()->rowCount(); ++row) {
             const QString name = UiTest::part<NodesPanel>(m.window)->model()->index(row, 0).data().toString();
-            QVERIFY2(!name.contains(QLatin1Char('/')) && !name.contains(QLatin1Char('\n')) && !name.contains(QChar(0x1b)),
+            QVERIFY2(!name.contains(QLatin1Char('/')) && !name.contains(QLatin1Char('\n'))
+                         && !name.contains(QChar(0x1b)),
                      qPrintable(name));
         }
         // One key across the library.
         m.window->raisePanel(UiTest::part<FleetPanel>(m.window));
         m.window->setKey(QStringLiteral("common::name"));
-        QTRY_VERIFY_WITH_TIMEOUT(!UiTest::part<FleetRunner>(m.window)->isBusy() && UiTest::part<FleetPanel>(m.window)->model()->result()
+        QTRY_VERIFY_WITH_TIMEOUT(!UiTest::part<FleetRunner>(m.window)->isBusy()
+                                     && UiTest::part<FleetPanel>(m.window)->model()->result()
                                      && UiTest::part<FleetPanel>(m.window)->model()->result()->key == "common::name"
                                      && UiTest::part<FleetPanel>(m.window)->model()->result()->nodes.size()
                                          == std::size_t(m_hostile.goodNodes),

@@ -1,7 +1,7 @@
-#include "models/contributionmodel.h"
-#include "models/explanationmodel.h"
 #include "jobs/lookuprunner.h"
 #include "jobs/memoryrelease.h"
+#include "models/contributionmodel.h"
+#include "models/explanationmodel.h"
 #include "models/modelroles.h"
 #include "uitestutils.h"
 
@@ -31,44 +31,45 @@ QStringList files(const std::vector<ContributionModel::Row>& rows)
 }
 } // namespace
 
-class TestLookupRunner : public QObject {
+class TestLookupRunner : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
         QVERIFY(UiTest::writeFiles(m_dir,
-            {
-                { "hiera.yaml",
-                    "version: 5\n"
-                    "defaults: {datadir: data, data_hash: yaml_data}\n"
-                    "hierarchy:\n"
-                    "  - name: Node\n"
-                    "    path: \"nodes/%{trusted.certname}.yaml\"\n"
-                    "  - name: Role\n"
-                    "    paths: [\"roles/%{facts.role}.yaml\", \"roles/missing.yaml\"]\n"
-                    "  - name: Common\n"
-                    "    path: common.yaml\n" },
-                { "bad/hiera.yaml", "version: 5\nhierarchy: [\n" },
-                { "data/nodes/web01.yaml",
-                    "x: node\n"
-                    "h:\n"
-                    "  a: 1\n" },
-                { "data/roles/web.yaml",
-                    "y: role\n"
-                    "h:\n"
-                    "  b: 2\n" },
-                { "data/common.yaml",
-                    "lookup_options:\n"
-                    "  h:\n"
-                    "    merge: deep\n"
-                    "x: common\n"
-                    "z: common\n"
-                    "h:\n"
-                    "  a: 0\n"
-                    "  c: 3\n" },
-            }));
-        m_scope = hiera::scopeFromFacts(hiera::makeHash({ { "role", "web" } }), "web01");
+                                   {
+                                       {"hiera.yaml",
+                                        "version: 5\n"
+                                        "defaults: {datadir: data, data_hash: yaml_data}\n"
+                                        "hierarchy:\n"
+                                        "  - name: Node\n"
+                                        "    path: \"nodes/%{trusted.certname}.yaml\"\n"
+                                        "  - name: Role\n"
+                                        "    paths: [\"roles/%{facts.role}.yaml\", \"roles/missing.yaml\"]\n"
+                                        "  - name: Common\n"
+                                        "    path: common.yaml\n"},
+                                       {"bad/hiera.yaml", "version: 5\nhierarchy: [\n"},
+                                       {"data/nodes/web01.yaml",
+                                        "x: node\n"
+                                        "h:\n"
+                                        "  a: 1\n"},
+                                       {"data/roles/web.yaml",
+                                        "y: role\n"
+                                        "h:\n"
+                                        "  b: 2\n"},
+                                       {"data/common.yaml",
+                                        "lookup_options:\n"
+                                        "  h:\n"
+                                        "    merge: deep\n"
+                                        "x: common\n"
+                                        "z: common\n"
+                                        "h:\n"
+                                        "  a: 0\n"
+                                        "  c: 3\n"},
+                                   }));
+        m_scope = hiera::scopeFromFacts(hiera::makeHash({{"role", "web"}}), "web01");
     }
 
     void init()
@@ -90,7 +91,7 @@ private Q_SLOTS:
     LookupOutcomePtr lookupOnce(const QString& key, std::optional<hiera::MergeSpec> merge = {})
     {
         QSignalSpy finished(m_runner, &LookupRunner::lookupFinished);
-        m_runner->lookup(m_scope, LookupRequest { key.toStdString(), merge });
+        m_runner->lookup(m_scope, LookupRequest{key.toStdString(), merge});
         if (!finished.wait(10000))
             return nullptr;
         return finished.first().at(0).value<LookupOutcomePtr>();
@@ -147,8 +148,8 @@ private Q_SLOTS:
         // A scope whose hierarchy meets a file it cannot use (here a directory where a data file should
         // be): the job hands the memory it read back.
         QTemporaryDir dir;
-        QVERIFY(UiTest::writeFiles(dir,
-            { { "hiera.yaml", "version: 5\nhierarchy:\n  - name: Broken\n    path: broken.yaml\n" } }));
+        QVERIFY(UiTest::writeFiles(
+            dir, {{"hiera.yaml", "version: 5\nhierarchy:\n  - name: Broken\n    path: broken.yaml\n"}}));
         QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("data/broken.yaml"))));
         QSignalSpy loaded(m_runner, &LookupRunner::engineLoaded);
         m_runner->load(dir.filePath(QStringLiteral("hiera.yaml")));
@@ -165,7 +166,7 @@ private Q_SLOTS:
 
     void readFactsSupersedes()
     {
-        QVERIFY(UiTest::writeFiles(m_dir, { { "one.yaml", "role: one\n" }, { "two.yaml", "role: two\n" } }));
+        QVERIFY(UiTest::writeFiles(m_dir, {{"one.yaml", "role: one\n"}, {"two.yaml", "role: two\n"}}));
         QSignalSpy read(m_runner, &LookupRunner::factsRead);
         QSignalSpy failed(m_runner, &LookupRunner::factsReadFailed);
         const int dropped = m_runner->droppedResults();
@@ -204,10 +205,10 @@ private Q_SLOTS:
         QVERIFY(outcome && outcome->result.found());
         const auto rows = ContributionModel::collect(*outcome->result.trace);
         QCOMPARE(files(rows),
-            (QStringList { QStringLiteral("nodes/web01.yaml"), QStringLiteral("roles/web.yaml"),
-                QStringLiteral("roles/missing.yaml"), QStringLiteral("data/common.yaml") }));
-        QCOMPARE(
-            outcomes(rows), (QList<Outcome> { Outcome::NotFound, Outcome::NotFound, Outcome::Missing, Outcome::Won }));
+                 (QStringList{QStringLiteral("nodes/web01.yaml"), QStringLiteral("roles/web.yaml"),
+                              QStringLiteral("roles/missing.yaml"), QStringLiteral("data/common.yaml")}));
+        QCOMPARE(outcomes(rows),
+                 (QList<Outcome>{Outcome::NotFound, Outcome::NotFound, Outcome::Missing, Outcome::Won}));
         QCOMPARE(rows[0].level, QStringLiteral("Node"));
         QCOMPARE(rows[3].level, QStringLiteral("Common"));
 
@@ -216,8 +217,8 @@ private Q_SLOTS:
         model.setTrace(outcome->result.trace, m_dir.path());
         QCOMPARE(model.rowCount(), 4);
         QCOMPARE(model.index(3, ContributionModel::OutcomeColumn).data().toString(), QStringLiteral("won"));
-        QCOMPARE(
-            model.index(3, ContributionModel::OriginColumn).data().toString(), QStringLiteral("data/common.yaml:5"));
+        QCOMPARE(model.index(3, ContributionModel::OriginColumn).data().toString(),
+                 QStringLiteral("data/common.yaml:5"));
         QCOMPARE(model.index(3, 0).data(HieraRoles::SourceLineRole).toInt(), 5);
         QCOMPARE(model.index(3, 0).data(HieraRoles::SourceKeyRole).toString(), QStringLiteral("z"));
         QCOMPARE(model.index(2, ContributionModel::OutcomeColumn).data().toString(), QStringLiteral("missing"));
@@ -242,8 +243,7 @@ private Q_SLOTS:
         QCOMPARE(root.merge->strategy, hiera::MergeStrategy::Deep);
         QCOMPARE(root.lookupOptionsEntry, std::string("h"));
         const auto rows = ContributionModel::collect(root);
-        QCOMPARE(
-            outcomes(rows), (QList<Outcome> { Outcome::Merged, Outcome::Merged, Outcome::Missing, Outcome::Merged }));
+        QCOMPARE(outcomes(rows), (QList<Outcome>{Outcome::Merged, Outcome::Merged, Outcome::Missing, Outcome::Merged}));
 
         ExplanationModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -253,7 +253,7 @@ private Q_SLOTS:
         const QStringList dump = UiTest::printModel(&model);
         QVERIFY2(dump.filter(QStringLiteral("Hierarchy entry \"Node\"")).size() >= 1, qPrintable(dump.join('\n')));
         QVERIFY2(dump.filter(QStringLiteral("Path \"data/nodes/web01.yaml\" | found")).size() == 1,
-            qPrintable(dump.join('\n')));
+                 qPrintable(dump.join('\n')));
         QVERIFY2(dump.filter(QStringLiteral("path not found")).size() >= 1, qPrintable(dump.join('\n')));
     }
 
@@ -262,7 +262,7 @@ private Q_SLOTS:
         hiera::MergeSpec first;
         const LookupOutcomePtr outcome = lookupOnce(QStringLiteral("h"), first);
         QVERIFY(outcome && outcome->result.found());
-        QCOMPARE(outcome->result.value, hiera::makeHash({ { "a", 1 } }));
+        QCOMPARE(outcome->result.value, hiera::makeHash({{"a", 1}}));
     }
 
     void notFoundAndErrors()
@@ -281,9 +281,9 @@ private Q_SLOTS:
     {
         QSignalSpy finished(m_runner, &LookupRunner::lookupFinished);
         const int droppedBefore = m_runner->droppedResults();
-        m_runner->lookup(m_scope, LookupRequest { "x", {} });
-        m_runner->lookup(m_scope, LookupRequest { "y", {} });
-        m_runner->lookup(m_scope, LookupRequest { "z", {} });
+        m_runner->lookup(m_scope, LookupRequest{"x", {}});
+        m_runner->lookup(m_scope, LookupRequest{"y", {}});
+        m_runner->lookup(m_scope, LookupRequest{"z", {}});
         QVERIFY(finished.wait(10000));
         QTRY_VERIFY(!m_runner->isBusy());
         QTest::qWait(50);
@@ -297,7 +297,7 @@ private Q_SLOTS:
     void newEngineDropsOldResults()
     {
         QSignalSpy finished(m_runner, &LookupRunner::lookupFinished);
-        m_runner->lookup(m_scope, LookupRequest { "x", {} });
+        m_runner->lookup(m_scope, LookupRequest{"x", {}});
         m_runner->setEngine(hiera::Engine::load(m_dir.filePath(QStringLiteral("hiera.yaml")).toStdString()));
         QTRY_VERIFY(!m_runner->isBusy());
         QTest::qWait(50);
@@ -319,8 +319,8 @@ private Q_SLOTS:
                 list << QString::fromStdString(k);
             return list;
         }();
-        QVERIFY2(
-            keys.contains(QStringLiteral("h")) && keys.contains(QStringLiteral("h.a")), qPrintable(keys.join(',')));
+        QVERIFY2(keys.contains(QStringLiteral("h")) && keys.contains(QStringLiteral("h.a")),
+                 qPrintable(keys.join(',')));
         QVERIFY(!keys.contains(QStringLiteral("lookup_options")));
         QVERIFY(snapshot->candidateFiles.size() >= 4);
     }

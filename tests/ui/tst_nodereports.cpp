@@ -3,19 +3,19 @@
 // difference checked against the engine both ways, the prefix, the current facts as a side, exports);
 // and the many-node panels wait while they are hidden tabs.
 
+#include "facts/topscope.h"
+#include "jobs/fleetrunner.h"
 #include "models/allkeysmodel.h"
-#include "panels/allkeyspanel.h"
-#include "widgets/elidingheaderview.h"
 #include "models/facttreemodel.h"
 #include "models/fleetmodel.h"
-#include "panels/fleetpanel.h"
-#include "jobs/fleetrunner.h"
 #include "models/nodediffmodel.h"
+#include "models/valueconvert.h"
+#include "panels/allkeyspanel.h"
+#include "panels/fleetpanel.h"
 #include "panels/nodediffpanel.h"
 #include "panels/nodespanel.h"
-#include "facts/topscope.h"
+#include "widgets/elidingheaderview.h"
 #include "widgets/reportexport.h"
-#include "models/valueconvert.h"
 #include "windowfixture.h"
 #include "windowparts.h"
 
@@ -69,7 +69,8 @@ hiera::Value readData(const QString& path, hiera::DataFormat format)
 
 } // namespace
 
-class TestNodeReports : public QObject {
+class TestNodeReports : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m.setUpOnce("tst_nodereports")); }
@@ -77,7 +78,8 @@ private Q_SLOTS:
     void cleanup()
     {
         QTRY_VERIFY(!UiTest::part<FleetRunner>(m.window)->isBusy());
-        QTRY_VERIFY(!UiTest::part<NodeReportRunner>(m.window)->isResolving() && !UiTest::part<NodeReportRunner>(m.window)->isComparing());
+        QTRY_VERIFY(!UiTest::part<NodeReportRunner>(m.window)->isResolving()
+                    && !UiTest::part<NodeReportRunner>(m.window)->isComparing());
         m.destroyWindow();
     }
 
@@ -98,12 +100,14 @@ private Q_SLOTS:
         const QString needle = QStringLiteral("NTP");
         int expected = 0;
         for (int row = 0; row < model->rowCount(); ++row)
-            expected += model->index(row, AllKeysModel::KeyColumn).data().toString().contains(needle, Qt::CaseInsensitive)
+            expected +=
+                model->index(row, AllKeysModel::KeyColumn).data().toString().contains(needle, Qt::CaseInsensitive)
                 || model->index(row, AllKeysModel::ValueColumn).data().toString().contains(needle, Qt::CaseInsensitive);
         QVERIFY(expected > 0 && expected < model->rowCount());
         panel->searchEdit()->setText(needle);
         QCOMPARE(panel->proxy()->rowCount(), expected);
-        QVERIFY2(panel->summaryText().startsWith(QStringLiteral("%1 of %2 keys match").arg(expected).arg(model->rowCount())),
+        QVERIFY2(
+            panel->summaryText().startsWith(QStringLiteral("%1 of %2 keys match").arg(expected).arg(model->rowCount())),
             qPrintable(panel->summaryText()));
         panel->searchEdit()->clear();
         QCOMPARE(panel->proxy()->rowCount(), model->rowCount());
@@ -122,7 +126,7 @@ private Q_SLOTS:
         const hiera::Value json = readData(out.filePath(QStringLiteral("web01.json")), hiera::DataFormat::Json);
         QVERIFY(yaml.isHash() && json.isHash());
         const hiera::Value& jsonData = *json.asHash().find("data");
-        for (const hiera::Value* data : { &yaml, &jsonData }) {
+        for (const hiera::Value* data : {&yaml, &jsonData}) {
             QCOMPARE(data->asHash().size(), found.size());
             for (const auto& [key, value] : found) {
                 const hiera::Value* v = data->asHash().find(key);
@@ -143,16 +147,20 @@ private Q_SLOTS:
         panel->searchEdit()->setText(needle);
         QVERIFY2(panel->exportTo(out.filePath(QStringLiteral("narrowed.csv")), &error), qPrintable(error));
         QVERIFY2(panel->exportTo(out.filePath(QStringLiteral("narrowed.yaml")), &error), qPrintable(error));
-        const QList<QByteArray> narrowed = UiTest::readFile(out.filePath(QStringLiteral("narrowed.csv"))).trimmed().split('\n');
+        const QList<QByteArray> narrowed =
+            UiTest::readFile(out.filePath(QStringLiteral("narrowed.csv"))).trimmed().split('\n');
         QCOMPARE(narrowed.size(), qsizetype(expected + 1));
-        QCOMPARE(readData(out.filePath(QStringLiteral("narrowed.yaml")), hiera::DataFormat::Yaml).asHash().size(), found.size());
+        QCOMPARE(readData(out.filePath(QStringLiteral("narrowed.yaml")), hiera::DataFormat::Yaml).asHash().size(),
+                 found.size());
         panel->searchEdit()->clear();
 
         // A fact edit: the keys follow (db01's role gives other answers).
-        const QModelIndex role = UiTest::part<FactsDocument>(m.window)->model()->indexForKeyPath(QStringLiteral("facts.role"));
+        const QModelIndex role =
+            UiTest::part<FactsDocument>(m.window)->model()->indexForKeyPath(QStringLiteral("facts.role"));
         QVERIFY(role.isValid());
         shown.clear();
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setData(role.siblingAtColumn(FactTreeModel::ValueColumn), QStringLiteral("db")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setData(
+            role.siblingAtColumn(FactTreeModel::ValueColumn), QStringLiteral("db")));
         QVERIFY(shown.wait(WindowFixture::timeoutMs));
         checkAllKeys();
 
@@ -199,11 +207,11 @@ private Q_SLOTS:
         QVERIFY(dir.isValid());
         ReportExport::rememberFolder(dir.filePath(QStringLiteral("x")));
         const QList<ReportExport::Format> report = {
-            { QStringLiteral("CSV"), QStringLiteral("csv"), [] { return std::string("a,b\n"); } },
-            { QStringLiteral("JSON"), QStringLiteral("json"), [] { return std::string("{}\n"); } },
-            { QStringLiteral("YAML"), QStringLiteral("yaml"), [] { return std::string("a: 1\n"); } },
+            {QStringLiteral("CSV"), QStringLiteral("csv"), [] { return std::string("a,b\n"); }},
+            {QStringLiteral("JSON"), QStringLiteral("json"), [] { return std::string("{}\n"); }},
+            {QStringLiteral("YAML"), QStringLiteral("yaml"), [] { return std::string("a: 1\n"); }},
         };
-        const QList<ReportExport::Format> other = { report[1], report[0] };
+        const QList<ReportExport::Format> other = {report[1], report[0]};
         QCOMPARE(ReportExport::preferredFormat(report), 0);
 
         QWidget parent;
@@ -224,18 +232,19 @@ private Q_SLOTS:
                 name->setText(typed);
                 static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept is protected
             });
-            ReportExport::chooseAndSave(&parent, QStringLiteral("Export"), report, &status, QStringLiteral("web01 report"));
+            ReportExport::chooseAndSave(&parent, QStringLiteral("Export"), report, &status,
+                                        QStringLiteral("web01 report"));
             QVERIFY(seen);
         };
 
-        exportThrough(QStringLiteral("web01-report.csv"), QStringLiteral("CSV (*.csv)"), QStringLiteral("JSON (*.json)"),
-                      QStringLiteral("first"));
+        exportThrough(QStringLiteral("web01-report.csv"), QStringLiteral("CSV (*.csv)"),
+                      QStringLiteral("JSON (*.json)"), QStringLiteral("first"));
         QCOMPARE(UiTest::readFile(dir.filePath(QStringLiteral("first.json"))), QByteArray("{}\n"));
         QCOMPARE(ReportExport::preferredFormat(report), 1);
         QCOMPARE(ReportExport::preferredFormat(other), 0); // another panel's formats keep their own
 
-        exportThrough(QStringLiteral("web01-report.json"), QStringLiteral("JSON (*.json)"), QStringLiteral("JSON (*.json)"),
-                      QStringLiteral("second.yml"));
+        exportThrough(QStringLiteral("web01-report.json"), QStringLiteral("JSON (*.json)"),
+                      QStringLiteral("JSON (*.json)"), QStringLiteral("second.yml"));
         QCOMPARE(UiTest::readFile(dir.filePath(QStringLiteral("second.yml"))), QByteArray("a: 1\n"));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("second.yml.json"))));
         QCOMPARE(ReportExport::preferredFormat(report), 2);
@@ -251,11 +260,13 @@ private Q_SLOTS:
             return NodeDiffModel::shortNames(QString::fromUtf8(a), QString::fromUtf8(b));
         };
         QCOMPARE(shortNames("web01.example.com", "db01.example.com"), P("web01", "db01"));
-        QCOMPARE(shortNames("Current facts (web01.example.com)", "db01.Example.com"), P("Current facts (web01)", "db01"));
+        QCOMPARE(shortNames("Current facts (web01.example.com)", "db01.Example.com"),
+                 P("Current facts (web01)", "db01"));
         QCOMPARE(shortNames("web01.dc1.example.com", "web01.dc2.example.com"), P("web01.dc1", "web01.dc2"));
         QCOMPARE(shortNames("webfro002.iad1.example.com", "db01.iad1.example.com"), P("webfro002", "db01"));
         QCOMPARE(shortNames("a.example.com", "b.example.org"), P("a.example.com", "b.example.org"));
-        QCOMPARE(shortNames("example.com", "db01.example.com"), P("example", "db01.example")); // each keeps a label of its own
+        QCOMPARE(shortNames("example.com", "db01.example.com"),
+                 P("example", "db01.example")); // each keeps a label of its own
         QCOMPARE(shortNames(".example.com", "db01.example.com"), P(".example.com", "db01.example.com"));
         QCOMPARE(shortNames("web01.example.com", "web01.example.com"), P("web01.example.com", "web01.example.com"));
         QCOMPARE(shortNames("web01", "db01"), P("web01", "db01"));
@@ -270,7 +281,8 @@ private Q_SLOTS:
     // sides): two long node names that differ in the middle stay apart.
     void longHeaderTitlesAreElided()
     {
-        struct Probe : ElidingHeaderView {
+        struct Probe : ElidingHeaderView
+        {
             using ElidingHeaderView::ElidingHeaderView;
             QString title(int section) const
             {
@@ -283,7 +295,7 @@ private Q_SLOTS:
         const QString a = QStringLiteral("very-long-hostname-for-the-payments-api-gateway-cluster-node-0001.prod");
         const QString b = QStringLiteral("very-long-hostname-for-the-payments-api-gateway-cluster-node-0002.prod");
         QStandardItemModel model(1, 3);
-        model.setHorizontalHeaderLabels({ a, b, QStringLiteral("short") });
+        model.setHorizontalHeaderLabels({a, b, QStringLiteral("short")});
         QTableView view;
         auto* header = new Probe(&view);
         view.setHorizontalHeader(header);
@@ -293,7 +305,8 @@ private Q_SLOTS:
         view.setColumnWidth(2, 220);
         const QString shownA = header->title(0);
         const QString shownB = header->title(1);
-        QVERIFY2(shownA.contains(QChar(0x2026)) && shownA.startsWith(QLatin1String("very")) && shownA.endsWith(QLatin1String("prod")),
+        QVERIFY2(shownA.contains(QChar(0x2026)) && shownA.startsWith(QLatin1String("very"))
+                     && shownA.endsWith(QLatin1String("prod")),
                  qPrintable(shownA));
         QVERIFY(header->fontMetrics().horizontalAdvance(shownA) <= 220);
         QVERIFY(shownA != shownB);
@@ -302,7 +315,8 @@ private Q_SLOTS:
 
     void exportFileNames()
     {
-        QCOMPARE(ReportExport::safeFileName(QStringLiteral("profile::ntp::servers-nodes")), QStringLiteral("profile--ntp--servers-nodes"));
+        QCOMPARE(ReportExport::safeFileName(QStringLiteral("profile::ntp::servers-nodes")),
+                 QStringLiteral("profile--ntp--servers-nodes"));
         QCOMPARE(ReportExport::safeFileName(QStringLiteral("Current facts (db01.example.com)-vs-build01.example.com")),
                  QStringLiteral("Current-facts-db01.example.com-vs-build01.example.com"));
         QCOMPARE(ReportExport::safeFileName(QStringLiteral("../../etc/passwd")), QStringLiteral("etc-passwd"));
@@ -317,10 +331,13 @@ private Q_SLOTS:
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
         QTemporaryDir library;
-        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/web01.example.com.yaml")), library.filePath(QStringLiteral("1.yaml"))));
-        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")), library.filePath(QStringLiteral("2.yaml"))));
+        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/web01.example.com.yaml")),
+                            library.filePath(QStringLiteral("1.yaml"))));
+        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")),
+                            library.filePath(QStringLiteral("2.yaml"))));
         NodeDiffPanel* panel = UiTest::part<NodeDiffPanel>(m.window);
-        QTRY_VERIFY_WITH_TIMEOUT(panel->currentCertname() == QLatin1String("web01.example.com"), WindowFixture::timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->currentCertname() == QLatin1String("web01.example.com"),
+                                 WindowFixture::timeoutMs);
         QSignalSpy loaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
         UiTest::part<NodesPanel>(m.window)->openLibrary(library.path());
         QVERIFY(loaded.wait(WindowFixture::timeoutMs));
@@ -346,16 +363,19 @@ private Q_SLOTS:
         QVERIFY(model->rowCount() > 0);
         // The headers drop the domain both nodes share; their tooltips name the nodes in full.
         QCOMPARE(model->headerData(NodeDiffModel::ValueAColumn, Qt::Horizontal).toString(), QStringLiteral("web01"));
-        QCOMPARE(model->headerData(NodeDiffModel::FilesBColumn, Qt::Horizontal).toString(), QStringLiteral("Files (db01)"));
-        QVERIFY(model->headerData(NodeDiffModel::ValueAColumn, Qt::Horizontal, Qt::ToolTipRole).toString().contains(
-            QLatin1String("web01.example.com")));
+        QCOMPARE(model->headerData(NodeDiffModel::FilesBColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Files (db01)"));
+        QVERIFY(model->headerData(NodeDiffModel::ValueAColumn, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("web01.example.com")));
 
         // Prefix: only keys starting with it, and all of those that differ.
         std::set<std::string> all;
         for (const hiera::KeyDifference& d : model->report()->diff.keys)
             all.insert(d.key);
         panel->prefixEdit()->setText(QStringLiteral("profile::"));
-        QTRY_VERIFY_WITH_TIMEOUT(diffShownFor("web01.example.com", "db01.example.com", "profile::"), WindowFixture::timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(diffShownFor("web01.example.com", "db01.example.com", "profile::"),
+                                 WindowFixture::timeoutMs);
         std::set<std::string> narrowed;
         for (const hiera::KeyDifference& d : model->report()->diff.keys)
             narrowed.insert(d.key);
@@ -376,13 +396,17 @@ private Q_SLOTS:
         QCOMPARE(panel->summaryText().isEmpty(), false);
         QCOMPARE(model->report(), nullptr); // no table that answers the previous question
         QVERIFY(!panel->findChild<QLabel*>(QStringLiteral("diffSummary"))->text().isEmpty());
-        QCOMPARE(panel->findChild<QLabel*>(QStringLiteral("diffSummary"))->text(), QStringLiteral("No node of the library is named nosuch."));
+        QCOMPARE(panel->findChild<QLabel*>(QStringLiteral("diffSummary"))->text(),
+                 QStringLiteral("No node of the library is named nosuch."));
         panel->nodeBBox()->lineEdit()->setText(QStringLiteral("example.com")); // every node: ambiguous
         emit panel->nodeBBox()->lineEdit()->editingFinished();
-        QVERIFY(panel->findChild<QLabel*>(QStringLiteral("diffSummary"))->text().startsWith(QStringLiteral("Several nodes match")));
+        QVERIFY(panel->findChild<QLabel*>(QStringLiteral("diffSummary"))
+                    ->text()
+                    .startsWith(QStringLiteral("Several nodes match")));
         panel->compare(QStringLiteral("web01.example.com"), QStringLiteral("db01.example.com"));
         panel->prefixEdit()->setText(QStringLiteral("profile::"));
-        QTRY_VERIFY_WITH_TIMEOUT(diffShownFor("web01.example.com", "db01.example.com", "profile::"), WindowFixture::timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(diffShownFor("web01.example.com", "db01.example.com", "profile::"),
+                                 WindowFixture::timeoutMs);
 
         // Exports.
         QTemporaryDir out;
@@ -401,18 +425,25 @@ private Q_SLOTS:
         // The current facts (web01's file) against web01 of the library: no difference; an edit of the
         // current facts makes one, without saving.
         panel->prefixEdit()->clear();
-        emit UiTest::part<NodesPanel>(m.window)->compareRequested(NodeDiffPanel::currentFactsName(), QStringLiteral("web01.example.com"));
+        emit UiTest::part<NodesPanel>(m.window)->compareRequested(NodeDiffPanel::currentFactsName(),
+                                                                  QStringLiteral("web01.example.com"));
         // The current facts' side is named with the node they are for, in the report and its exports.
         const QString current = NodeDiffPanel::currentFactsName() + QStringLiteral(" (web01.example.com)");
         QTRY_VERIFY_WITH_TIMEOUT(diffShownFor(current, "web01.example.com", ""), WindowFixture::timeoutMs);
         QVERIFY2(panel->exportTo(out.filePath(QStringLiteral("current.json")), &error), qPrintable(error));
-        QCOMPARE(readData(out.filePath(QStringLiteral("current.json")), hiera::DataFormat::Json).asHash().find("a")->asString(),
+        QCOMPARE(readData(out.filePath(QStringLiteral("current.json")), hiera::DataFormat::Json)
+                     .asHash()
+                     .find("a")
+                     ->asString(),
                  ValueConvert::toStd(current));
         QCOMPARE(model->rowCount(), 0);
         QVERIFY(model->report()->diff.keysCompared > 10);
-        const QModelIndex role = UiTest::part<FactsDocument>(m.window)->model()->indexForKeyPath(QStringLiteral("facts.role"));
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setData(role.siblingAtColumn(FactTreeModel::ValueColumn), QStringLiteral("db")));
-        QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > 0 && !UiTest::part<NodeReportRunner>(m.window)->isComparing(), WindowFixture::timeoutMs);
+        const QModelIndex role =
+            UiTest::part<FactsDocument>(m.window)->model()->indexForKeyPath(QStringLiteral("facts.role"));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setData(
+            role.siblingAtColumn(FactTreeModel::ValueColumn), QStringLiteral("db")));
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() > 0 && !UiTest::part<NodeReportRunner>(m.window)->isComparing(),
+                                 WindowFixture::timeoutMs);
         checkDiff();
     }
 
@@ -420,13 +451,15 @@ private:
     bool diffShownFor(const QString& a, const char* b, const char* prefix) const
     {
         const NodeDiffReportPtr r = UiTest::part<NodeDiffPanel>(m.window)->model()->report();
-        return r && r->nameA == a && r->nameB == QLatin1String(b) && r->prefix == prefix && !UiTest::part<NodeReportRunner>(m.window)->isComparing();
+        return r && r->nameA == a && r->nameB == QLatin1String(b) && r->prefix == prefix
+            && !UiTest::part<NodeReportRunner>(m.window)->isComparing();
     }
 
     std::shared_ptr<const hiera::Scope> scopeOf(const QString& name) const
     {
         if (name.startsWith(NodeDiffPanel::currentFactsName()))
-            return std::make_shared<TopScope>(UiTest::part<FactsDocument>(m.window)->scope(), UiTest::part<LookupRunner>(m.window)->environmentName().toStdString());
+            return std::make_shared<TopScope>(UiTest::part<FactsDocument>(m.window)->scope(),
+                                              UiTest::part<LookupRunner>(m.window)->environmentName().toStdString());
         return UiTest::part<FleetRunner>(m.window)->library()->find(ValueConvert::toStd(name))->scope;
     }
 
@@ -439,7 +472,7 @@ private:
         const auto a = scopeOf(r->nameA);
         const auto b = scopeOf(r->nameB);
         std::set<std::string> keys;
-        for (const auto* scope : { a.get(), b.get() })
+        for (const auto* scope : {a.get(), b.get()})
             for (const std::string& k : engine.keyInventory(*scope, 0))
                 if (k.rfind(r->prefix, 0) == 0)
                     keys.insert(k);
@@ -469,7 +502,8 @@ private:
         const AllKeysReportPtr r = model->report();
         QVERIFY(r);
         const hiera::Engine& engine = *UiTest::part<LookupRunner>(m.window)->engine();
-        const TopScope scope(UiTest::part<FactsDocument>(m.window)->scope(), UiTest::part<LookupRunner>(m.window)->environmentName().toStdString());
+        const TopScope scope(UiTest::part<FactsDocument>(m.window)->scope(),
+                             UiTest::part<LookupRunner>(m.window)->environmentName().toStdString());
         // The root keys (depth 0: no sub-paths into hashes and arrays).
         QCOMPARE(static_cast<std::size_t>(model->rowCount()), engine.keyInventory(scope, 0).size());
         for (const hiera::ResolvedKey& k : r->data.keys) {

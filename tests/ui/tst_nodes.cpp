@@ -2,14 +2,14 @@
 // facts the hierarchy uses, filtered, remembered, a node opened as the scope) and one key across it
 // (grouped by value, checked against looking each node up alone; cancel; exports).
 
+#include "jobs/fleetrunner.h"
 #include "models/facttreemodel.h"
 #include "models/fleetmodel.h"
-#include "panels/fleetpanel.h"
-#include "jobs/fleetrunner.h"
-#include "widgets/messagebanner.h"
 #include "models/nodelistmodel.h"
-#include "panels/nodespanel.h"
 #include "models/valueconvert.h"
+#include "panels/fleetpanel.h"
+#include "panels/nodespanel.h"
+#include "widgets/messagebanner.h"
 #include "windowfixture.h"
 #include "windowparts.h"
 
@@ -30,7 +30,8 @@
 #include <map>
 #include <set>
 
-class TestNodes : public QObject {
+class TestNodes : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m.setUpOnce("tst_nodes")); }
@@ -57,14 +58,16 @@ private Q_SLOTS:
         QStringList names;
         for (int row = 0; row < model->rowCount(); ++row)
             names << model->index(row, 0).data().toString();
-        QCOMPARE(names, QStringList({ QStringLiteral("build01.example.com"), QStringLiteral("db01.example.com"),
-                            QStringLiteral("web01.example.com"), QStringLiteral("web02.example.com") }));
+        QCOMPARE(names,
+                 QStringList({QStringLiteral("build01.example.com"), QStringLiteral("db01.example.com"),
+                              QStringLiteral("web01.example.com"), QStringLiteral("web02.example.com")}));
         // The columns are the references of the demo's paths, the mapped_paths variable as its fact.
         const QStringList columns = model->factColumns();
-        for (const char* fact : { "trusted.certname", "facts.role", "facts.env", "facts.os.family", "facts.datacenters" })
+        for (const char* fact : {"trusted.certname", "facts.role", "facts.env", "facts.os.family", "facts.datacenters"})
             QVERIFY2(columns.contains(QLatin1String(fact)), qPrintable(columns.join(QLatin1Char(' '))));
         // The node whose facts are open is marked in the list.
-        QCOMPARE(panel->view()->currentIndex().siblingAtColumn(0).data().toString(), QStringLiteral("web01.example.com"));
+        QCOMPARE(panel->view()->currentIndex().siblingAtColumn(0).data().toString(),
+                 QStringLiteral("web01.example.com"));
         // Every fact the paths use is on some node (build01 has no role, the others do): no warning.
         QVERIFY(model->columnsNoNodeHas().isEmpty());
         QVERIFY(!panel->banner()->text().contains(QLatin1String("No node")));
@@ -99,7 +102,8 @@ private Q_SLOTS:
         // Remembered: a new window reads the same library by itself.
         m.destroyWindow();
         m.createWindow();
-        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<NodesPanel>(m.window)->model()->rowCount() == 4, WindowFixture::timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<NodesPanel>(m.window)->model()->rowCount() == 4,
+                                 WindowFixture::timeoutMs);
     }
 
     // A node's own facts file saved from the explorer: the library reads it again and the fleet answers
@@ -112,7 +116,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::web::workers", WindowFixture::timeoutMs);
         QCOMPARE(fleetValue("web01.example.com"), std::string("16"));
         QCOMPARE(m.window->factsPath(), m.demoPath(QStringLiteral("facts/web01.example.com.yaml")));
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"),
+                                                                               hiera::Value("staging")));
         QSignalSpy reloaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
         QVERIFY(UiTest::part<FactsDocument>(m.window)->save());
         QVERIFY(reloaded.wait(WindowFixture::timeoutMs));
@@ -121,7 +126,7 @@ private Q_SLOTS:
         QCOMPARE(hiera::toJson(*web01->facts().asHash().find("env")), std::string("\"staging\""));
         // roles/web/staging.yaml: 2 workers instead of production's 16.
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::web::workers" && fleetValue("web01.example.com") == "2",
-            WindowFixture::timeoutMs);
+                                 WindowFixture::timeoutMs);
         checkAgainstTheEngine();
         // A file elsewhere is not the library's: nothing is read again.
         QVERIFY(!UiTest::part<FleetRunner>(m.window)->reloadIfHolds(m.demoPath(QStringLiteral("hiera.yaml"))));
@@ -131,8 +136,9 @@ private Q_SLOTS:
     void badFactsFileIsNamedAndSkipped()
     {
         QTemporaryDir dir;
-        for (const char* name : { "web01.example.com.yaml", "db01.example.com.yaml" })
-            QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/") + QLatin1String(name)), dir.filePath(QLatin1String(name))));
+        for (const char* name : {"web01.example.com.yaml", "db01.example.com.yaml"})
+            QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/") + QLatin1String(name)),
+                                dir.filePath(QLatin1String(name))));
         QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("broken.yaml")), "os: [unclosed\n"));
         openLibrary(dir.path());
         QCOMPARE(UiTest::part<NodesPanel>(m.window)->model()->rowCount(), 2);
@@ -147,7 +153,8 @@ private Q_SLOTS:
     void manyProblemsKeepTheBannerShort()
     {
         QTemporaryDir dir;
-        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")), dir.filePath(QStringLiteral("db01.example.com.yaml"))));
+        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")),
+                            dir.filePath(QStringLiteral("db01.example.com.yaml"))));
         for (int i = 0; i < 12; ++i)
             QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("broken%1.yaml").arg(i)), "os: [unclosed\n"));
         m.window->resize(1200, 900);
@@ -160,7 +167,8 @@ private Q_SLOTS:
             QVERIFY(banner->text().contains(QStringLiteral("broken%1.yaml:").arg(i)));
         const int lines = MessageBanner::maxVisibleLines;
         QTRY_VERIFY(banner->isVisible());
-        QVERIFY2(banner->height() <= (lines + 2) * banner->fontMetrics().lineSpacing() + 16, qPrintable(QString::number(banner->height())));
+        QVERIFY2(banner->height() <= (lines + 2) * banner->fontMetrics().lineSpacing() + 16,
+                 qPrintable(QString::number(banner->height())));
         auto* scroll = banner->findChild<QScrollArea*>();
         QVERIFY(scroll && scroll->verticalScrollBar()->maximum() > 0); // the rest is a scroll away
     }
@@ -172,8 +180,10 @@ private Q_SLOTS:
         QTemporaryDir first;
         QTemporaryDir second;
         for (int i = 0; i < 150; ++i) {
-            QVERIFY(UiTest::writeFile(first.filePath(QStringLiteral("a%1.yaml").arg(i)), QStringLiteral("clientcert: a%1\n").arg(i).toUtf8()));
-            QVERIFY(UiTest::writeFile(second.filePath(QStringLiteral("b%1.yaml").arg(i)), QStringLiteral("clientcert: b%1\n").arg(i).toUtf8()));
+            QVERIFY(UiTest::writeFile(first.filePath(QStringLiteral("a%1.yaml").arg(i)),
+                                      QStringLiteral("clientcert: a%1\n").arg(i).toUtf8()));
+            QVERIFY(UiTest::writeFile(second.filePath(QStringLiteral("b%1.yaml").arg(i)),
+                                      QStringLiteral("clientcert: b%1\n").arg(i).toUtf8()));
         }
         m.window->resize(1200, 900);
         m.window->show();
@@ -199,8 +209,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString longName = QStringLiteral("a").repeated(150) + QStringLiteral(".example.com");
         QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("long.yaml")),
-            QStringLiteral("clientcert: %1\nrole: web\n").arg(longName).toUtf8()));
-        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")), dir.filePath(QStringLiteral("db01.example.com.yaml"))));
+                                  QStringLiteral("clientcert: %1\nrole: web\n").arg(longName).toUtf8()));
+        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")),
+                            dir.filePath(QStringLiteral("db01.example.com.yaml"))));
         openLibrary(dir.path());
         QTableView* view = UiTest::part<NodesPanel>(m.window)->view();
         QCOMPARE(view->model()->rowCount(), 2);
@@ -224,7 +235,7 @@ private Q_SLOTS:
         NodesPanel* panel = UiTest::part<NodesPanel>(m.window);
         openLibrary(m.demoPath(QStringLiteral("facts")));
         // fact=value also matches one item of a list fact: the nodes whose datacenters hold it.
-        for (const char* dc : { "dc1", "dc2" }) {
+        for (const char* dc : {"dc1", "dc2"}) {
             int expected = 0;
             for (const hiera::Node& node : UiTest::part<FleetRunner>(m.window)->library()->nodes())
                 if (const auto v = node.scope->lookup("facts.datacenters"); v && v->isArray())
@@ -234,8 +245,8 @@ private Q_SLOTS:
             QCOMPARE(panel->proxy()->rowCount(), expected);
         }
         // A fact no column shows is looked up in each node's facts: networking.ip, os.name, ::hostname.
-        for (const char* filter : { "networking.ip=10.1.10.11", "facts.networking.ip=10.1.10.11", "::hostname=WEB01",
-                                    "hostname=web01 os.family=debian", "no.such.fact=web01" }) {
+        for (const char* filter : {"networking.ip=10.1.10.11", "facts.networking.ip=10.1.10.11", "::hostname=WEB01",
+                                   "hostname=web01 os.family=debian", "no.such.fact=web01"}) {
             const QString text = QString::fromLatin1(filter);
             int expected = 0;
             for (const hiera::Node& node : UiTest::part<FleetRunner>(m.window)->library()->nodes()) {
@@ -246,7 +257,9 @@ private Q_SLOTS:
                         ref.remove(0, 2);
                     const auto v = node.scope->lookup(ref.toStdString());
                     all = all && v && v->isString()
-                        && QString::fromStdString(v->asString()).compare(word.section(QLatin1Char('='), 1), Qt::CaseInsensitive) == 0;
+                        && QString::fromStdString(v->asString())
+                                .compare(word.section(QLatin1Char('='), 1), Qt::CaseInsensitive)
+                            == 0;
                 }
                 expected += all ? 1 : 0;
             }
@@ -259,9 +272,12 @@ private Q_SLOTS:
         openLibrary(m.demoPath(QStringLiteral("facts")));
         QCOMPARE(panel->filterEdit()->text(), QStringLiteral("role=web"));
         QTemporaryDir other;
-        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")), other.filePath(QStringLiteral("db01.yaml"))));
+        QVERIFY(QFile::copy(m.demoPath(QStringLiteral("facts/db01.example.com.yaml")),
+                            other.filePath(QStringLiteral("db01.yaml"))));
         // The fleet view drops the previous library's answers as soon as another library is read.
-        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<FleetPanel>(m.window)->model()->result() && !UiTest::part<FleetRunner>(m.window)->isBusy(), WindowFixture::timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<FleetPanel>(m.window)->model()->result()
+                                     && !UiTest::part<FleetRunner>(m.window)->isBusy(),
+                                 WindowFixture::timeoutMs);
         QSignalSpy loaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
         panel->openLibrary(other.path());
         QVERIFY(!UiTest::part<FleetPanel>(m.window)->model()->result());
@@ -282,7 +298,8 @@ private Q_SLOTS:
     void libraryWithoutTheHierarchysFactsIsPointedOut()
     {
         QTemporaryDir dir;
-        QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("a.yaml")), "clientcert: a\nos: {family: Debian}\nrole: web\n"));
+        QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("a.yaml")),
+                                  "clientcert: a\nos: {family: Debian}\nrole: web\n"));
         QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("b.yaml")), "clientcert: b\nos: {family: RedHat}\n"));
         auto* run = UiTest::part<FleetPanel>(m.window)->findChild<QPushButton*>(QStringLiteral("fleetRun"));
         QVERIFY(run && !run->isEnabled()); // nothing to run on yet
@@ -295,14 +312,16 @@ private Q_SLOTS:
         QTRY_VERIFY(banner->text().contains(QLatin1String("No node")));
         QCOMPARE(banner->kind(), MessageBanner::Kind::Warning);
         const QStringList missing = UiTest::part<NodesPanel>(m.window)->model()->columnsNoNodeHas();
-        QCOMPARE(missing, QStringList({ QStringLiteral("facts.env"), QStringLiteral("facts.os.release.major"),
-                              QStringLiteral("facts.datacenters") }));
+        QCOMPARE(missing,
+                 QStringList({QStringLiteral("facts.env"), QStringLiteral("facts.os.release.major"),
+                              QStringLiteral("facts.datacenters")}));
         for (const QString& fact : missing)
             QVERIFY2(banner->text().contains(fact), qPrintable(banner->text()));
         QVERIFY2(!banner->text().contains(QLatin1String("facts.role")), qPrintable(banner->text())); // a has it
         // The fleet view, whose answers all come from the common levels then, says it too.
         QTRY_VERIFY_WITH_TIMEOUT(!fleetKey().empty(), WindowFixture::timeoutMs);
-        QVERIFY2(UiTest::part<FleetPanel>(m.window)->summaryText().contains(QLatin1String("No node has facts.env, facts.os.release.major, facts.datacenters")),
+        QVERIFY2(UiTest::part<FleetPanel>(m.window)->summaryText().contains(
+                     QLatin1String("No node has facts.env, facts.os.release.major, facts.datacenters")),
                  qPrintable(UiTest::part<FleetPanel>(m.window)->summaryText()));
     }
 
@@ -319,23 +338,27 @@ private Q_SLOTS:
         m.window->setKey(QStringLiteral("profile::base::timezone"));
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::base::timezone", WindowFixture::timeoutMs);
         checkAgainstTheEngine();
-        QVERIFY(UiTest::part<FleetPanel>(m.window)->summaryText().startsWith(QLatin1String("profile::base::timezone on 4 nodes: ")));
+        QVERIFY(UiTest::part<FleetPanel>(m.window)->summaryText().startsWith(
+            QLatin1String("profile::base::timezone on 4 nodes: ")));
 
         // Exports: every node once, parseable.
         QTemporaryDir out;
         QString error;
-        QVERIFY2(UiTest::part<FleetPanel>(m.window)->exportTo(out.filePath(QStringLiteral("fleet.csv")), &error), qPrintable(error));
+        QVERIFY2(UiTest::part<FleetPanel>(m.window)->exportTo(out.filePath(QStringLiteral("fleet.csv")), &error),
+                 qPrintable(error));
         QFile csv(out.filePath(QStringLiteral("fleet.csv")));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
         QCOMPARE(lines.size(), 5); // header + 4 nodes
         QVERIFY(lines.first().startsWith("node,key,status,value"));
-        QVERIFY2(UiTest::part<FleetPanel>(m.window)->exportTo(out.filePath(QStringLiteral("fleet.json")), &error), qPrintable(error));
+        QVERIFY2(UiTest::part<FleetPanel>(m.window)->exportTo(out.filePath(QStringLiteral("fleet.json")), &error),
+                 qPrintable(error));
         QFile json(out.filePath(QStringLiteral("fleet.json")));
         QVERIFY(json.open(QIODevice::ReadOnly));
         const hiera::Value doc = hiera::parseData(json.readAll().toStdString(), "fleet.json", hiera::DataFormat::Json);
         QCOMPARE(doc.asHash().find("nodes")->asArray().size(), std::size_t(4));
-        QVERIFY2(UiTest::part<FleetPanel>(m.window)->exportTo(out.filePath(QStringLiteral("fleet.md")), &error), qPrintable(error));
+        QVERIFY2(UiTest::part<FleetPanel>(m.window)->exportTo(out.filePath(QStringLiteral("fleet.md")), &error),
+                 qPrintable(error));
         QVERIFY(QFileInfo(out.filePath(QStringLiteral("fleet.md"))).size() > 0);
 
         // A node of a group opens its own answer.
@@ -345,8 +368,9 @@ private Q_SLOTS:
         const QString name = node.data(FleetModel::NodeNameRole).toString();
         emit UiTest::part<FleetPanel>(m.window)->view()->activated(node);
         QVERIFY(factsRead.wait(WindowFixture::timeoutMs));
-        QVERIFY2(m.window->factsPath().endsWith(name + QStringLiteral(".yaml")) || m.window->factsPath().endsWith(name + QStringLiteral(".json")),
-            qPrintable(m.window->factsPath()));
+        QVERIFY2(m.window->factsPath().endsWith(name + QStringLiteral(".yaml"))
+                     || m.window->factsPath().endsWith(name + QStringLiteral(".json")),
+                 qPrintable(m.window->factsPath()));
         // The Nodes list marks the node opened, not the one clicked there last.
         const QTableView* list = UiTest::part<NodesPanel>(m.window)->view();
         QCOMPARE(list->currentIndex().siblingAtColumn(0).data().toString(), name);
@@ -362,12 +386,13 @@ private Q_SLOTS:
         const FleetPanel* fleet = UiTest::part<FleetPanel>(m.window);
         QCOMPARE(fleet->model()->result()->nodes.size(), std::size_t(4));
         UiTest::part<NodesPanel>(m.window)->filterEdit()->setText(QStringLiteral("role=web"));
-        QTRY_VERIFY_WITH_TIMEOUT(!UiTest::part<FleetRunner>(m.window)->isBusy() && fleet->model()->result()->nodes.size() == 2,
+        QTRY_VERIFY_WITH_TIMEOUT(!UiTest::part<FleetRunner>(m.window)->isBusy()
+                                     && fleet->model()->result()->nodes.size() == 2,
                                  WindowFixture::timeoutMs);
         QStringList names;
         for (const hiera::FleetNodeResult& n : fleet->model()->result()->nodes)
             names << QString::fromStdString(n.name);
-        QCOMPARE(names, QStringList({ QStringLiteral("web01.example.com"), QStringLiteral("web02.example.com") }));
+        QCOMPARE(names, QStringList({QStringLiteral("web01.example.com"), QStringLiteral("web02.example.com")}));
         checkAgainstTheEngine();
         QVERIFY2(fleet->summaryText().contains(QLatin1String("on 2 of 4 nodes (the Nodes filter role=web)")),
                  qPrintable(fleet->summaryText()));
@@ -379,17 +404,21 @@ private Q_SLOTS:
         QTemporaryDir out;
         QString error;
         QVERIFY2(fleet->exportTo(out.filePath(QStringLiteral("fleet.json")), &error), qPrintable(error));
-        const hiera::Value doc = hiera::parseData(UiTest::readFile(out.filePath(QStringLiteral("fleet.json"))).toStdString(),
-                                                  "fleet.json", hiera::DataFormat::Json);
+        const hiera::Value doc =
+            hiera::parseData(UiTest::readFile(out.filePath(QStringLiteral("fleet.json"))).toStdString(), "fleet.json",
+                             hiera::DataFormat::Json);
         QCOMPARE(*doc.asHash().find("node_filter"), hiera::Value("role=web"));
         QVERIFY2(fleet->exportTo(out.filePath(QStringLiteral("fleet.md")), &error), qPrintable(error));
-        QVERIFY(UiTest::readFile(out.filePath(QStringLiteral("fleet.md"))).contains("(chosen by the filter `role=web` from the library's 4)"));
+        QVERIFY(UiTest::readFile(out.filePath(QStringLiteral("fleet.md")))
+                    .contains("(chosen by the filter `role=web` from the library's 4)"));
         // A filter that hides the open node, then none: the open node is marked again.
         UiTest::part<NodesPanel>(m.window)->filterEdit()->setText(QStringLiteral("role=db"));
         QVERIFY(UiTest::part<NodesPanel>(m.window)->view()->selectionModel()->selectedRows().isEmpty());
         UiTest::part<NodesPanel>(m.window)->filterEdit()->clear();
-        QCOMPARE(UiTest::part<NodesPanel>(m.window)->view()->currentIndex().siblingAtColumn(0).data().toString(), QStringLiteral("web01.example.com"));
-        QTRY_VERIFY_WITH_TIMEOUT(!UiTest::part<FleetRunner>(m.window)->isBusy() && fleet->model()->result()->nodes.size() == 4,
+        QCOMPARE(UiTest::part<NodesPanel>(m.window)->view()->currentIndex().siblingAtColumn(0).data().toString(),
+                 QStringLiteral("web01.example.com"));
+        QTRY_VERIFY_WITH_TIMEOUT(!UiTest::part<FleetRunner>(m.window)->isBusy()
+                                     && fleet->model()->result()->nodes.size() == 4,
                                  WindowFixture::timeoutMs);
         QVERIFY(fleet->summaryText().startsWith(QLatin1String("profile::base::timezone on 4 nodes: ")));
     }
@@ -403,12 +432,14 @@ private Q_SLOTS:
         QVERIFY(web.open(QIODevice::ReadOnly));
         const QByteArray facts = web.readAll();
         for (int i = 0; i < 300; ++i)
-            QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("n%1.yaml").arg(i)),
+            QVERIFY(UiTest::writeFile(
+                dir.filePath(QStringLiteral("n%1.yaml").arg(i)),
                 QByteArray(facts).replace("web01.example.com", QStringLiteral("n%1.example.com").arg(i).toUtf8())));
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp")));
         openLibrary(dir.path());
         FleetRunner* fleet = UiTest::part<FleetRunner>(m.window);
-        QTRY_VERIFY_WITH_TIMEOUT(!fleet->isBusy() && UiTest::part<FleetPanel>(m.window)->model()->result(), WindowFixture::timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!fleet->isBusy() && UiTest::part<FleetPanel>(m.window)->model()->result(),
+                                 WindowFixture::timeoutMs);
         QSignalSpy finished(fleet, &FleetRunner::fleetFinished);
         // Cancelled as soon as it is asked for: the workers see the flag before their first node or
         // within one node each, so the run stops with most of the 300 nodes undone.
@@ -429,16 +460,18 @@ private Q_SLOTS:
         QPushButton* run = UiTest::part<FleetPanel>(m.window)->findChild<QPushButton*>(QStringLiteral("fleetRun"));
         QVERIFY(run && run->isEnabled());
         m.window->setKey(QStringLiteral("profile::firewall::rules"));
-        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::firewall::rules" && !UiTest::part<FleetPanel>(m.window)->model()->result()->cancelled,
-            WindowFixture::timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::firewall::rules"
+                                     && !UiTest::part<FleetPanel>(m.window)->model()->result()->cancelled,
+                                 WindowFixture::timeoutMs);
         fleet->cancel(); // nothing runs: no effect
         fleet->run(cold, "profile::firewall::rules");
         fleet->cancel();
         QVERIFY(finished.wait(WindowFixture::timeoutMs));
         QTRY_VERIFY(UiTest::part<FleetPanel>(m.window)->model()->result()->cancelled);
         run->click();
-        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::firewall::rules" && !UiTest::part<FleetPanel>(m.window)->model()->result()->cancelled,
-            WindowFixture::timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::firewall::rules"
+                                     && !UiTest::part<FleetPanel>(m.window)->model()->result()->cancelled,
+                                 WindowFixture::timeoutMs);
         // Escape in the panel stops a run as Cancel does.
         m.window->show();
         m.window->activateWindow();
@@ -457,8 +490,9 @@ private Q_SLOTS:
 
         // And usable: the next key runs to the end.
         m.window->setKey(QStringLiteral("profile::base::timezone"));
-        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::base::timezone" && !UiTest::part<FleetPanel>(m.window)->model()->result()->cancelled,
-            WindowFixture::timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::base::timezone"
+                                     && !UiTest::part<FleetPanel>(m.window)->model()->result()->cancelled,
+                                 WindowFixture::timeoutMs);
         QCOMPARE(UiTest::part<FleetPanel>(m.window)->model()->result()->nodes.size(), std::size_t(300));
         QVERIFY(!fleet->isBusy());
 
@@ -480,7 +514,8 @@ private Q_SLOTS:
         QCOMPARE(cancelled.size(), 1);
         MessageBanner* banner = UiTest::part<NodesPanel>(m.window)->banner();
         QCOMPARE(banner->kind(), MessageBanner::Kind::Information);
-        QVERIFY2(banner->text().startsWith(QLatin1String("Stopped reading")) && banner->text().contains(QLatin1String("stays open")),
+        QVERIFY2(banner->text().startsWith(QLatin1String("Stopped reading"))
+                     && banner->text().contains(QLatin1String("stays open")),
                  qPrintable(banner->text()));
         QCOMPARE(fleet->library()->size(), std::size_t(300));
     }
@@ -522,7 +557,8 @@ private:
         std::map<std::string, std::string> expected;
         for (const hiera::Node& node : library->nodes()) {
             const hiera::LookupResult one = UiTest::part<LookupRunner>(m.window)->engine()->lookup(*node.scope, r->key);
-            expected[node.name] = one.found() ? hiera::toJson(one.value) : std::string("<") + hiera::fleetStatusName(one.status) + ">";
+            expected[node.name] =
+                one.found() ? hiera::toJson(one.value) : std::string("<") + hiera::fleetStatusName(one.status) + ">";
         }
         const FleetModel* model = UiTest::part<FleetPanel>(m.window)->model();
         int previousSize = INT_MAX;
@@ -546,11 +582,13 @@ private:
             else
                 QVERIFY(level.isEmpty());
             for (int n = 0; n < size; ++n) {
-                const std::string name = ValueConvert::toStd(model->index(n, 0, group).data(FleetModel::NodeNameRole).toString());
-                const hiera::FleetNodeResult& node = *std::find_if(r->nodes.begin(), r->nodes.end(),
-                    [&](const hiera::FleetNodeResult& x) { return x.name == name; });
+                const std::string name =
+                    ValueConvert::toStd(model->index(n, 0, group).data(FleetModel::NodeNameRole).toString());
+                const hiera::FleetNodeResult& node = *std::find_if(
+                    r->nodes.begin(), r->nodes.end(), [&](const hiera::FleetNodeResult& x) { return x.name == name; });
                 const std::string got = node.status == hiera::LookupResult::Status::Found
-                    ? hiera::toJson(node.value) : std::string("<") + hiera::fleetStatusName(node.status) + ">";
+                    ? hiera::toJson(node.value)
+                    : std::string("<") + hiera::fleetStatusName(node.status) + ">";
                 QCOMPARE(got, expected[name]);
                 ++seen;
             }

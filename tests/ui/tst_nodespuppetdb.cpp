@@ -5,15 +5,15 @@
 // with the edits kept.
 
 #include "facts/factsautosave.h"
+#include "jobs/fleetrunner.h"
 #include "models/facttreemodel.h"
 #include "models/fleetmodel.h"
-#include "panels/fleetpanel.h"
-#include "jobs/fleetrunner.h"
-#include "widgets/messagebanner.h"
 #include "models/nodelistmodel.h"
+#include "models/valueconvert.h"
+#include "panels/fleetpanel.h"
 #include "panels/nodespanel.h"
 #include "support/orderedequal.h"
-#include "models/valueconvert.h"
+#include "widgets/messagebanner.h"
 #include "windowfixture.h"
 #include "windowparts.h"
 
@@ -62,7 +62,8 @@ hiera::Value parsedExport(const QString& path)
 
 } // namespace
 
-class TestNodesPuppetDB : public QObject {
+class TestNodesPuppetDB : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m.setUpOnce("tst_nodespuppetdb")); }
@@ -98,18 +99,26 @@ private Q_SLOTS:
         QCOMPARE(doc->path(), m_export);
         QCOMPARE(doc->node(), QStringLiteral("app01.example.com"));
         QVERIFY2(m.window->windowTitle().startsWith(QLatin1String("app01.example.com (in factsets.json)")),
-            qPrintable(m.window->windowTitle()));
+                 qPrintable(m.window->windowTitle()));
         QVERIFY(m.window->factsStatusText().contains(QLatin1String("app01.example.com (in factsets.json)")));
-        QCOMPARE(UiTest::part<FactsDocument>(m.window)->model()->indexForKeyPath(QStringLiteral("trusted.certname")).siblingAtColumn(FactTreeModel::ValueColumn).data().toString(),
-            QStringLiteral("app01.example.com"));
+        QCOMPARE(UiTest::part<FactsDocument>(m.window)
+                     ->model()
+                     ->indexForKeyPath(QStringLiteral("trusted.certname"))
+                     .siblingAtColumn(FactTreeModel::ValueColumn)
+                     .data()
+                     .toString(),
+                 QStringLiteral("app01.example.com"));
 
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.cores"), hiera::Value(std::int64_t(16))));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"),
+                                                                               hiera::Value("staging")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.cores"),
+                                                                               hiera::Value(std::int64_t(16))));
         QVERIFY(m.window->isWindowModified());
         QSignalSpy reloaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
         QVERIFY(doc->save());
         QVERIFY(!m.window->isWindowModified());
-        QVERIFY2(UiTest::part<FactsPanel>(m.window)->banner()->kind() != MessageBanner::Kind::Error, qPrintable(UiTest::part<FactsPanel>(m.window)->banner()->text()));
+        QVERIFY2(UiTest::part<FactsPanel>(m.window)->banner()->kind() != MessageBanner::Kind::Error,
+                 qPrintable(UiTest::part<FactsPanel>(m.window)->banner()->text()));
 
         // What the library reads from the export now: app01's facts changed, types kept, the others equal.
         const hiera::NodeLibrary after = hiera::NodeLibrary::load(m_export.toStdString());
@@ -117,11 +126,11 @@ private Q_SLOTS:
         QCOMPARE(after.size(), std::size_t(3));
         const hiera::Value app01 = after.find("app01.example.com")->facts();
         QCOMPARE(hiera::toJson(app01),
-            std::string(R"({"clientcert":"app01.example.com","role":"web","env":"staging","cores":16,"load":1.0,)"
-                        R"("virtual":"true","os":{"family":"Debian","release":{"major":"12","full":"12.5"}}})"));
+                 std::string(R"({"clientcert":"app01.example.com","role":"web","env":"staging","cores":16,"load":1.0,)"
+                             R"("virtual":"true","os":{"family":"Debian","release":{"major":"12","full":"12.5"}}})"));
         QCOMPARE(member(app01, "load").type(), hiera::Value::Type::Float);
         QCOMPARE(member(app01, "virtual").type(), hiera::Value::Type::String);
-        for (const char* other : { "db02.example.com", "app02.example.com" }) {
+        for (const char* other : {"db02.example.com", "app02.example.com"}) {
             QVERIFY(hiera::test::orderedEqual(after.find(other)->facts(), before.find(other)->facts()));
             QCOMPARE(after.find(other)->environment, before.find(other)->environment);
         }
@@ -134,8 +143,9 @@ private Q_SLOTS:
         QStringList keys;
         for (const auto& e : entry.asHash())
             keys << ValueConvert::toQString(e.key.asString());
-        QCOMPARE(keys, QStringList({ "certname", "environment", "hash", "facts", "producer" }));
-        QCOMPARE(member(member(entry, "facts"), "href"), hiera::Value("/pdb/query/v4/factsets/app01.example.com/facts"));
+        QCOMPARE(keys, QStringList({"certname", "environment", "hash", "facts", "producer"}));
+        QCOMPARE(member(member(entry, "facts"), "href"),
+                 hiera::Value("/pdb/query/v4/factsets/app01.example.com/facts"));
         QVERIFY(member(member(entry, "facts"), "data").isArray());
         QVERIFY(hiera::test::orderedEqual(entries.asArray()[1], entriesBefore.asArray()[1]));
         QVERIFY(hiera::test::orderedEqual(entries.asArray()[2], entriesBefore.asArray()[2]));
@@ -149,11 +159,12 @@ private Q_SLOTS:
         // The library reads the export again; the fleet answers with the saved facts.
         QVERIFY(reloaded.count() > 0 || reloaded.wait(WindowFixture::timeoutMs));
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::web::workers"
-                && UiTest::part<FleetPanel>(m.window)->model()->result() && fleetValue("app01.example.com") != workersBefore,
-            WindowFixture::timeoutMs);
+                                     && UiTest::part<FleetPanel>(m.window)->model()->result()
+                                     && fleetValue("app01.example.com") != workersBefore,
+                                 WindowFixture::timeoutMs);
         const NodeLibraryPtr library = UiTest::part<FleetRunner>(m.window)->library();
-        const hiera::LookupResult alone
-            = UiTest::part<LookupRunner>(m.window)->engine()->lookup(*library->find("app01.example.com")->scope, "profile::web::workers");
+        const hiera::LookupResult alone = UiTest::part<LookupRunner>(m.window)->engine()->lookup(
+            *library->find("app01.example.com")->scope, "profile::web::workers");
         QVERIFY(alone.found());
         QCOMPARE(fleetValue("app01.example.com"), hiera::toJson(alone.value));
         QCOMPARE(fleetValue("app01.example.com"), std::string("2")); // roles/web/staging.yaml
@@ -165,7 +176,8 @@ private Q_SLOTS:
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
         openLibrary(m_export);
         QVERIFY(openNodeFromList(QStringLiteral("db02.example.com")));
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("web")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"),
+                                                                               hiera::Value("web")));
         QTRY_VERIFY_WITH_TIMEOUT(fleetKey() == "profile::web::workers", WindowFixture::timeoutMs);
         const QByteArray exportBefore = UiTest::readFile(m_export);
         m.questions.clear();
@@ -181,18 +193,21 @@ private Q_SLOTS:
         QCOMPARE(UiTest::readFile(m_export), exportBefore); // discarded: nothing written
 
         // Cancel stays on the node with its edits; Save writes them into its entry, then opens the other.
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"),
+                                                                               hiera::Value("staging")));
         MainWindow::Answer answer = MainWindow::Answer::Cancel;
         m.window->setQuestionHandler([&](MainWindow::Question, const QString&) { return answer; });
         QVERIFY(!openNodeFromList(QStringLiteral("db02.example.com")));
         QCOMPARE(UiTest::part<FactsDocument>(m.window)->node(), QStringLiteral("app02.example.com"));
         QVERIFY(m.window->isWindowModified());
-        QCOMPARE(UiTest::part<NodesPanel>(m.window)->selectedNodes(), QStringList{QStringLiteral("app02.example.com")}); // still marked open
+        QCOMPARE(UiTest::part<NodesPanel>(m.window)->selectedNodes(),
+                 QStringList{QStringLiteral("app02.example.com")}); // still marked open
         answer = MainWindow::Answer::Accept;
         QVERIFY(openNodeFromList(QStringLiteral("db02.example.com")));
         QCOMPARE(UiTest::part<FactsDocument>(m.window)->node(), QStringLiteral("db02.example.com"));
         const hiera::NodeLibrary after = hiera::NodeLibrary::load(m_export.toStdString());
-        QCOMPARE(hiera::toJson(after.find("app02.example.com")->facts()), std::string(R"({"role":"web","env":"staging"})"));
+        QCOMPARE(hiera::toJson(after.find("app02.example.com")->facts()),
+                 std::string(R"({"role":"web","env":"staging"})"));
         QCOMPARE(hiera::toJson(member(after.find("db02.example.com")->facts(), "role")), std::string("\"db\""));
     }
 
@@ -204,7 +219,8 @@ private Q_SLOTS:
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
         openLibrary(m_export);
         QVERIFY(openNodeFromList(QStringLiteral("app02.example.com")));
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"), hiera::Value("staging")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.env"),
+                                                                               hiera::Value("staging")));
         const QString autosave = m.window->autosaveFile();
         QTRY_VERIFY(QFileInfo::exists(autosave));
         QTRY_VERIFY(UiTest::readFile(autosave).contains("env: staging"));
@@ -222,23 +238,31 @@ private Q_SLOTS:
         QStringList asked;
         m.window->setQuestionHandler([&](MainWindow::Question question, const QString& text) {
             asked << text;
-            return question == MainWindow::Question::RecoverAutosave ? MainWindow::Answer::Accept : MainWindow::Answer::Cancel;
+            return question == MainWindow::Question::RecoverAutosave ? MainWindow::Answer::Accept
+                                                                     : MainWindow::Answer::Cancel;
         });
         QVERIFY(m.window->openHierarchy(m.demoPath(QStringLiteral("hiera.yaml"))));
         QTRY_VERIFY_WITH_TIMEOUT(!asked.isEmpty(), WindowFixture::timeoutMs);
-        QVERIFY2(asked.first().contains(QLatin1String("app02.example.com (in factsets.json)")), qPrintable(asked.first()));
+        QVERIFY2(asked.first().contains(QLatin1String("app02.example.com (in factsets.json)")),
+                 qPrintable(asked.first()));
         FactsDocument* doc = UiTest::part<FactsDocument>(m.window);
         QTRY_COMPARE(doc->node(), QStringLiteral("app02.example.com"));
         QCOMPARE(QFileInfo(doc->path()).canonicalFilePath(), QFileInfo(m_export).canonicalFilePath());
         QVERIFY(m.window->isWindowModified());
         QVERIFY(m.window->windowTitle().startsWith(QLatin1String("app02.example.com (in factsets.json)")));
-        QCOMPARE(UiTest::part<FactsDocument>(m.window)->model()->indexForKeyPath(QStringLiteral("facts.env")).siblingAtColumn(FactTreeModel::ValueColumn).data().toString(),
-            QStringLiteral("staging"));
+        QCOMPARE(UiTest::part<FactsDocument>(m.window)
+                     ->model()
+                     ->indexForKeyPath(QStringLiteral("facts.env"))
+                     .siblingAtColumn(FactTreeModel::ValueColumn)
+                     .data()
+                     .toString(),
+                 QStringLiteral("staging"));
 
         QVERIFY(doc->save());
         QVERIFY(!QFileInfo::exists(autosave));
         const hiera::NodeLibrary after = hiera::NodeLibrary::load(m_export.toStdString());
-        QCOMPARE(hiera::toJson(after.find("app02.example.com")->facts()), std::string(R"({"role":"web","env":"staging"})"));
+        QCOMPARE(hiera::toJson(after.find("app02.example.com")->facts()),
+                 std::string(R"({"role":"web","env":"staging"})"));
         QCOMPARE(after.find("app02.example.com")->environment, std::string("staging"));
         QCOMPARE(after.size(), std::size_t(3));
     }
@@ -250,12 +274,14 @@ private Q_SLOTS:
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
         openLibrary(m_export);
         QVERIFY(openNodeFromList(QStringLiteral("db02.example.com")));
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("cache")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"),
+                                                                               hiera::Value("cache")));
         FactsDocument* doc = UiTest::part<FactsDocument>(m.window);
 
         // Another tool rewrote the export: app02's new facts stay, db02's entry takes the edit.
-        QByteArray changed = QByteArray(exportText).replace(R"({"name": "env", "value": "production"}]})",
-            R"({"name": "env", "value": "qa"}]})");
+        QByteArray changed =
+            QByteArray(exportText)
+                .replace(R"({"name": "env", "value": "production"}]})", R"({"name": "env", "value": "qa"}]})");
         QVERIFY(changed != QByteArray(exportText));
         QVERIFY(UiTest::writeFile(m_export, changed));
         QVERIFY(doc->save());
@@ -266,7 +292,8 @@ private Q_SLOTS:
 
         // A second save with nothing changed elsewhere asks nothing either (the facts written are what
         // the next save compares with, floats and big integers included).
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("cache2")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"),
+                                                                               hiera::Value("cache2")));
         QVERIFY(doc->save());
         QVERIFY(m.questions.isEmpty());
 
@@ -274,18 +301,22 @@ private Q_SLOTS:
         hiera::Value theirs = hiera::NodeLibrary::load(m_export.toStdString()).find("db02.example.com")->facts();
         theirs.mutableHash().set("team", hiera::Value("theirs"));
         const std::string exportPath = m_export.toStdString();
-        const auto external = hiera::replacePuppetDBFacts(hiera::readFile(exportPath), exportPath, "db02.example.com", theirs);
+        const auto external =
+            hiera::replacePuppetDBFacts(hiera::readFile(exportPath), exportPath, "db02.example.com", theirs);
         QVERIFY(external);
         QVERIFY(UiTest::writeFile(m_export, QByteArray::fromStdString(*external)));
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("mine")));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"),
+                                                                               hiera::Value("mine")));
         QVERIFY(!doc->save()); // the fixture answers Discard: not Overwrite
         QCOMPARE(m.questions.size(), 1);
-        QVERIFY2(m.questions.first().contains(QLatin1String("db02.example.com")) && m.questions.first().contains(QLatin1String("changed on disk")),
-            qPrintable(m.questions.first()));
+        QVERIFY2(m.questions.first().contains(QLatin1String("db02.example.com"))
+                     && m.questions.first().contains(QLatin1String("changed on disk")),
+                 qPrintable(m.questions.first()));
         QCOMPARE(UiTest::readFile(m_export), QByteArray::fromStdString(*external));
         QVERIFY(m.window->isWindowModified());
         m.window->setQuestionHandler([](MainWindow::Question question, const QString&) {
-            return question == MainWindow::Question::OverwriteChanged ? MainWindow::Answer::Accept : MainWindow::Answer::Discard;
+            return question == MainWindow::Question::OverwriteChanged ? MainWindow::Answer::Accept
+                                                                      : MainWindow::Answer::Discard;
         });
         QVERIFY(doc->save());
         library = hiera::NodeLibrary::load(m_export.toStdString());
@@ -293,35 +324,45 @@ private Q_SLOTS:
         QVERIFY(!library.find("db02.example.com")->facts().asHash().find(std::string_view("team")));
 
         // db02 left the export.
-        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("queue")));
-        const QByteArray withoutDb02 = R"([{"certname": "app02.example.com", "facts": [{"name": "role", "value": "web"}]}])";
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->model()->setValueAtPath(QStringLiteral("facts.role"),
+                                                                               hiera::Value("queue")));
+        const QByteArray withoutDb02 =
+            R"([{"certname": "app02.example.com", "facts": [{"name": "role", "value": "web"}]}])";
         QVERIFY(UiTest::writeFile(m_export, withoutDb02));
         QVERIFY(!doc->save());
         MessageBanner* banner = UiTest::part<FactsPanel>(m.window)->banner();
         QCOMPARE(banner->kind(), MessageBanner::Kind::Error);
-        QVERIFY2(banner->text().contains(QDir::toNativeSeparators(m_export)) && banner->text().contains(QLatin1String("db02.example.com"))
-                && !banner->text().contains(QLatin1Char('\n')),
-            qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains(QDir::toNativeSeparators(m_export))
+                     && banner->text().contains(QLatin1String("db02.example.com"))
+                     && !banner->text().contains(QLatin1Char('\n')),
+                 qPrintable(banner->text()));
         QCOMPARE(UiTest::readFile(m_export), withoutDb02);
         QVERIFY(m.window->isWindowModified());
-        QCOMPARE(UiTest::part<FactsDocument>(m.window)->model()->indexForKeyPath(QStringLiteral("facts.role")).siblingAtColumn(FactTreeModel::ValueColumn).data().toString(),
-            QStringLiteral("queue"));
+        QCOMPARE(UiTest::part<FactsDocument>(m.window)
+                     ->model()
+                     ->indexForKeyPath(QStringLiteral("facts.role"))
+                     .siblingAtColumn(FactTreeModel::ValueColumn)
+                     .data()
+                     .toString(),
+                 QStringLiteral("queue"));
 
         // The export no longer parses: file:line:column, nothing written.
         const QByteArray broken = "[\n  {\"certname\": \"db02.example.com\",\n   \"facts\": [}\n]";
         QVERIFY(UiTest::writeFile(m_export, broken));
         QVERIFY(!doc->save());
         QCOMPARE(banner->kind(), MessageBanner::Kind::Error);
-        QVERIFY2(banner->text().contains(m_export + QStringLiteral(":3:")) && !banner->text().contains(QLatin1Char('\n')),
-            qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains(m_export + QStringLiteral(":3:"))
+                     && !banner->text().contains(QLatin1Char('\n')),
+                 qPrintable(banner->text()));
         QCOMPARE(UiTest::readFile(m_export), broken);
         QVERIFY(m.window->isWindowModified());
 
         // Opening another node of it says the same (the question about the edits answered Discard).
         QVERIFY(!openNodeFromList(QStringLiteral("app02.example.com")));
         QCOMPARE(banner->kind(), MessageBanner::Kind::Error);
-        QVERIFY2(banner->text().contains(m_export + QStringLiteral(":3:")) && !banner->text().contains(QLatin1Char('\n')),
-            qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains(m_export + QStringLiteral(":3:"))
+                     && !banner->text().contains(QLatin1Char('\n')),
+                 qPrintable(banner->text()));
     }
 
 private:
@@ -342,7 +383,8 @@ private:
                 continue;
             QSignalSpy read(m.window.get(), &MainWindow::factsLoadFinished);
             // As a double click does: the row is selected, then activated.
-            panel->view()->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            panel->view()->selectionModel()->setCurrentIndex(
+                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             emit panel->view()->activated(index);
             if (!m.window->isReadingFacts())
                 return false; // the user cancelled at the question about unsaved edits
@@ -362,7 +404,8 @@ private:
         const FleetResultPtr r = UiTest::part<FleetPanel>(m.window)->model()->result();
         for (const hiera::FleetNodeResult& n : r->nodes) {
             if (n.name == node)
-                return n.status == hiera::LookupResult::Status::Found ? hiera::toJson(n.value) : std::string("<not found>");
+                return n.status == hiera::LookupResult::Status::Found ? hiera::toJson(n.value)
+                                                                      : std::string("<not found>");
         }
         return "<no node>";
     }

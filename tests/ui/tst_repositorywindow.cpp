@@ -4,18 +4,18 @@
 // and eyaml: a key chosen per repository, decrypted values masked in every view until revealed, values
 // without a key shown as encrypted, and no plaintext in the settings.
 
-#include "models/contributionmodel.h"
 #include "controlrepofixture.h"
+#include "jobs/lookuprunner.h"
+#include "models/contributionmodel.h"
 #include "models/explanationmodel.h"
 #include "models/hierarchymodel.h"
-#include "panels/hierarchypanel.h"
-#include "jobs/lookuprunner.h"
-#include "window/mainwindow.h"
-#include "widgets/messagebanner.h"
 #include "models/modelroles.h"
-#include "window/repositorymenu.h"
 #include "models/secretmask.h"
 #include "models/valuetreemodel.h"
+#include "panels/hierarchypanel.h"
+#include "widgets/messagebanner.h"
+#include "window/mainwindow.h"
+#include "window/repositorymenu.h"
 #include "windowparts.h"
 
 #include <QAbstractItemModelTester>
@@ -56,7 +56,8 @@ bool anyContains(const QStringList& texts, const QString& needle)
 }
 } // namespace
 
-class TestRepositoryWindow : public QObject {
+class TestRepositoryWindow : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase()
@@ -74,9 +75,12 @@ private Q_SLOTS:
     {
         m_window = std::make_unique<MainWindow>();
         m_testers.clear();
-        for (QAbstractItemModel* model : std::initializer_list<QAbstractItemModel*> { UiTest::part<HierarchyPanel>(m_window)->model(),
-                 UiTest::part<AnswerPanel>(m_window)->valueModel(), UiTest::part<AnswerPanel>(m_window)->rootValueModel(), UiTest::part<TracePanel>(m_window)->contributionModel(),
-                 UiTest::part<TracePanel>(m_window)->explanationModel(), UiTest::part<TracePanel>(m_window)->explanationProxy() }) {
+        for (QAbstractItemModel* model : std::initializer_list<QAbstractItemModel*>{
+                 UiTest::part<HierarchyPanel>(m_window)->model(), UiTest::part<AnswerPanel>(m_window)->valueModel(),
+                 UiTest::part<AnswerPanel>(m_window)->rootValueModel(),
+                 UiTest::part<TracePanel>(m_window)->contributionModel(),
+                 UiTest::part<TracePanel>(m_window)->explanationModel(),
+                 UiTest::part<TracePanel>(m_window)->explanationProxy()}) {
             m_testers.push_back(std::make_unique<QAbstractItemModelTester>(
                 model, QAbstractItemModelTester::FailureReportingMode::QtTest));
         }
@@ -114,7 +118,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(hierarchy->rowCount() == 3, timeoutMs);
         QCOMPARE(hierarchy->index(0, 0).data().toString(), QStringLiteral("environment layer"));
         QCOMPARE(hierarchy->index(2, 0).data().toString(), QStringLiteral("module ntp layer"));
-        QVERIFY(hierarchy->index(1, HierarchyModel::StatusColumn).data().toString().startsWith(QStringLiteral("failed")));
+        QVERIFY(
+            hierarchy->index(1, HierarchyModel::StatusColumn).data().toString().startsWith(QStringLiteral("failed")));
         // What discovery warned about (the Hiera 3 module left out), in the hierarchy's banner.
         MessageBanner* banner = UiTest::part<HierarchyPanel>(m_window)->banner();
         QCOMPARE(banner->kind(), MessageBanner::Kind::Warning);
@@ -129,7 +134,8 @@ private Q_SLOTS:
 
         // A module's key, and $environment's default.
         lookUp(QStringLiteral("ntp::servers"));
-        QCOMPARE(UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
+        QCOMPARE(
+            UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
             QStringLiteral("[2 items]"));
         lookUp(QStringLiteral("env_name"));
         QCOMPARE(valueText(), QStringLiteral("production data"));
@@ -138,7 +144,7 @@ private Q_SLOTS:
     void dropAndCommandLineOpenADirectory()
     {
         QMimeData mime;
-        mime.setUrls({ QUrl::fromLocalFile(m_repo.path()) });
+        mime.setUrls({QUrl::fromLocalFile(m_repo.path())});
         QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(m_window.get(), &enter);
         QVERIFY(enter.isAccepted());
@@ -156,7 +162,8 @@ private Q_SLOTS:
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
         process.setProcessEnvironment(env);
         process.start(QStringLiteral(HIERA_EXPLORER_BIN),
-            { m_repo.path(), QStringLiteral("--key"), QStringLiteral("ntp::fallback"), QStringLiteral("--test-print-scope") });
+                      {m_repo.path(), QStringLiteral("--key"), QStringLiteral("ntp::fallback"),
+                       QStringLiteral("--test-print-scope")});
         QVERIFY(process.waitForStarted(timeoutMs));
         QByteArray output;
         const bool answered = QTest::qWaitFor(
@@ -206,9 +213,12 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(timeoutMs));
         QVERIFY(!UiTest::part<LookupRunner>(m_window)->engine()->options().skipUnsupportedLevels);
         QVERIFY(!QSettings().value(QStringLiteral("lookup/skipUnsupportedLevels")).toBool());
-        QTRY_COMPARE_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->banner()->kind(), MessageBanner::Kind::Error, timeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->banner()->kind(), MessageBanner::Kind::Error,
+                                  timeoutMs);
         QVERIFY(UiTest::part<AnswerPanel>(m_window)->banner()->text().contains(QStringLiteral("hiera_vault")));
-        QTRY_VERIFY_WITH_TIMEOUT(vaultStatus().startsWith(QStringLiteral("not run: ")) && !vaultStatus().endsWith(QStringLiteral("(skipped)")), timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(vaultStatus().startsWith(QStringLiteral("not run: "))
+                                     && !vaultStatus().endsWith(QStringLiteral("(skipped)")),
+                                 timeoutMs);
 
         // A new window starts the way the user left it; back to the default for the other tests.
         MainWindow other;
@@ -223,7 +233,8 @@ private Q_SLOTS:
         openRepository();
         // Without a key: shown as encrypted, the ENC[...] as written in the tooltip.
         lookUp(QStringLiteral("string_form"));
-        const QModelIndex encrypted = UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn);
+        const QModelIndex encrypted =
+            UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn);
         QCOMPARE(encrypted.data().toString(), QStringLiteral("encrypted (no key)"));
         QVERIFY(encrypted.data(Qt::ToolTipRole).toString().contains(QStringLiteral("ENC[PKCS7,")));
         QVERIFY(!encrypted.data(Qt::DecorationRole).value<QIcon>().isNull());
@@ -233,10 +244,13 @@ private Q_SLOTS:
         UiTest::part<RepositoryMenu>(m_window)->setPrivateKey(UiTest::eyamlTestKey());
         QVERIFY(loaded.wait(timeoutMs));
         QCOMPARE(RepositoryOptions::read(m_repo.path()).eyamlPrivateKey, UiTest::eyamlTestKey());
-        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->outcome() && UiTest::part<AnswerPanel>(m_window)->outcome()->secretsMasked, timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->outcome()
+                                     && UiTest::part<AnswerPanel>(m_window)->outcome()->secretsMasked,
+                                 timeoutMs);
         QTRY_VERIFY(!UiTest::part<LookupRunner>(m_window)->isBusy());
         const QString plaintext = QString::fromUtf8(UiTest::eyamlPlaintext());
-        const QModelIndex value = UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn);
+        const QModelIndex value =
+            UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn);
         QCOMPARE(value.data().toString(), SecretMask::maskText());
         QVERIFY(value.data(HieraRoles::SecretRole).toBool());
         QVERIFY(!value.data(Qt::DecorationRole).value<QIcon>().isNull()); // the lock
@@ -245,8 +259,11 @@ private Q_SLOTS:
         // The contribution row of the eyaml file says which file won, its value masked too.
         bool maskedRow = false;
         for (int row = 0; row < UiTest::part<TracePanel>(m_window)->contributionModel()->rowCount(); ++row) {
-            const QModelIndex index = UiTest::part<TracePanel>(m_window)->contributionModel()->index(row, ContributionModel::ValueColumn);
-            maskedRow = maskedRow || (index.data(HieraRoles::SecretRole).toBool() && index.data().toString().contains(SecretMask::maskText()));
+            const QModelIndex index =
+                UiTest::part<TracePanel>(m_window)->contributionModel()->index(row, ContributionModel::ValueColumn);
+            maskedRow = maskedRow
+                || (index.data(HieraRoles::SecretRole).toBool()
+                    && index.data().toString().contains(SecretMask::maskText()));
         }
         QVERIFY(maskedRow);
 
@@ -254,12 +271,14 @@ private Q_SLOTS:
         QAction* reveal = UiTest::part<RepositoryMenu>(m_window)->revealSecretsAction();
         QVERIFY(reveal->isCheckable() && !reveal->isChecked());
         reveal->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
+        QTRY_COMPARE_WITH_TIMEOUT(
+            UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
             plaintext, timeoutMs);
         QVERIFY(UiTest::part<AnswerPanel>(m_window)->yaml().contains(plaintext));
         QVERIFY(explainText().contains(plaintext));
         reveal->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
+        QTRY_COMPARE_WITH_TIMEOUT(
+            UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString(),
             SecretMask::maskText(), timeoutMs);
         QVERIFY(!shownAnywhere(plaintext));
         QVERIFY(!QSettings().allKeys().join(QLatin1Char(' ')).contains(QStringLiteral("reveal"), Qt::CaseInsensitive));
@@ -280,7 +299,7 @@ private Q_SLOTS:
         const QString demoKey = QStringLiteral(HIERA_DEMO_DIR "/keys/private_key.pkcs7.pem");
         QCOMPARE(RepositoryMenu::demoPrivateKey(demo), QFileInfo::exists(demoKey) ? demoKey : QString());
         QCOMPARE(UiTest::part<RepositoryMenu>(m_window)->optionsFor(demo).eyamlPrivateKey,
-            QFileInfo::exists(demoKey) ? demoKey : QString());
+                 QFileInfo::exists(demoKey) ? demoKey : QString());
     }
 
 private:
@@ -294,14 +313,19 @@ private:
     void lookUp(const QString& key)
     {
         m_window->setKey(key);
-        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->outcome() && UiTest::part<AnswerPanel>(m_window)->outcome()->request.key == key.toStdString()
-                && !UiTest::part<LookupRunner>(m_window)->isBusy(),
-            timeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m_window)->outcome()
+                                     && UiTest::part<AnswerPanel>(m_window)->outcome()->request.key == key.toStdString()
+                                     && !UiTest::part<LookupRunner>(m_window)->isBusy(),
+                                 timeoutMs);
     }
 
     QString valueText() const
     {
-        return UiTest::part<AnswerPanel>(m_window)->valueModel()->index(0, ValueTreeModel::ValueColumn).data().toString();
+        return UiTest::part<AnswerPanel>(m_window)
+            ->valueModel()
+            ->index(0, ValueTreeModel::ValueColumn)
+            .data()
+            .toString();
     }
 
     QString vaultStatus() const
@@ -321,14 +345,17 @@ private:
 
     bool shownAnywhere(const QString& plaintext) const
     {
-        for (const QAbstractItemModel* model : std::initializer_list<const QAbstractItemModel*> {
-                 UiTest::part<AnswerPanel>(m_window)->valueModel(), UiTest::part<AnswerPanel>(m_window)->rootValueModel(), UiTest::part<TracePanel>(m_window)->contributionModel(),
-                 UiTest::part<TracePanel>(m_window)->explanationModel() }) {
+        for (const QAbstractItemModel* model :
+             std::initializer_list<const QAbstractItemModel*>{UiTest::part<AnswerPanel>(m_window)->valueModel(),
+                                                              UiTest::part<AnswerPanel>(m_window)->rootValueModel(),
+                                                              UiTest::part<TracePanel>(m_window)->contributionModel(),
+                                                              UiTest::part<TracePanel>(m_window)->explanationModel()}) {
             if (anyContains(allTexts(model), plaintext))
                 return true;
         }
         return UiTest::part<AnswerPanel>(m_window)->yaml().contains(plaintext) || explainText().contains(plaintext)
-            || UiTest::part<AnswerPanel>(m_window)->summaryText().contains(plaintext) || UiTest::part<AnswerPanel>(m_window)->banner()->text().contains(plaintext);
+            || UiTest::part<AnswerPanel>(m_window)->summaryText().contains(plaintext)
+            || UiTest::part<AnswerPanel>(m_window)->banner()->text().contains(plaintext);
     }
 
     QTemporaryDir m_repo;

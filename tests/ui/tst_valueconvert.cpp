@@ -12,13 +12,15 @@ Q_DECLARE_METATYPE(hiera::Value::Type)
 Q_DECLARE_METATYPE(hiera::Value)
 
 namespace QTest {
-template <> char* toString(const hiera::Value& value)
+template <>
+char* toString(const hiera::Value& value)
 {
     return qstrdup(ValueConvert::displayText(value).toUtf8().constData());
 }
 } // namespace QTest
 
-class TestValueConvert : public QObject {
+class TestValueConvert : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     // One line of JSON for a report's cell: types stay apart, secrets masked unless revealed, and
@@ -51,10 +53,13 @@ private Q_SLOTS:
         const QString emoji = QStringLiteral("\U0001F600");
         const QString straddling = QString(ValueConvert::maxCellCharacters - 1, QLatin1Char('a')) + emoji + emoji;
         const QString shown = ValueConvert::cellShown(straddling);
-        QCOMPARE(shown, QString(ValueConvert::maxCellCharacters - 1, QLatin1Char('a')) + QStringLiteral(" … (2 more characters)"));
+        QCOMPARE(shown,
+                 QString(ValueConvert::maxCellCharacters - 1, QLatin1Char('a'))
+                     + QStringLiteral(" … (2 more characters)"));
         QVERIFY(!shown.isEmpty());
     }
 
+    // clang-format off
     void parseScalar_data()
     {
         QTest::addColumn<QString>("text");
@@ -80,6 +85,7 @@ private Q_SLOTS:
         QTest::newRow("null") << "whatever" << Value::Type::Null << true << "null";
         QTest::newRow("hash") << "{}" << Value::Type::Hash << false << "";
     }
+    // clang-format on
     void parseScalar()
     {
         QFETCH(QString, text);
@@ -100,6 +106,7 @@ private Q_SLOTS:
         }
     }
 
+    // clang-format off
     void convertValue_data()
     {
         QTest::addColumn<Value>("from");
@@ -117,6 +124,7 @@ private Q_SLOTS:
         QTest::newRow("null to string") << Value() << Value::Type::String << Value("");
         QTest::newRow("string to hash") << Value("x") << Value::Type::Hash << Value(hiera::Hash());
     }
+    // clang-format on
     void convertValue()
     {
         QFETCH(Value, from);
@@ -144,13 +152,13 @@ private Q_SLOTS:
         QVERIFY(b);
         QCOMPARE(ValueConvert::originText(b->mark(), QStringLiteral("/tmp/x")), QStringLiteral("data/common.yaml:2"));
         QCOMPARE(ValueConvert::originText(b->mark()), QStringLiteral("/tmp/x/data/common.yaml:2"));
-        QCOMPARE(ValueConvert::originText(hiera::SourceMark {}), QString());
+        QCOMPARE(ValueConvert::originText(hiera::SourceMark{}), QString());
     }
 
     void displayText()
     {
-        QCOMPARE(ValueConvert::displayText(hiera::makeArray({ 1, 2, 3 })), QStringLiteral("[3 items]"));
-        QCOMPARE(ValueConvert::displayText(hiera::makeHash({ { "a", 1 } })), QStringLiteral("{1 key}"));
+        QCOMPARE(ValueConvert::displayText(hiera::makeArray({1, 2, 3})), QStringLiteral("[3 items]"));
+        QCOMPARE(ValueConvert::displayText(hiera::makeHash({{"a", 1}})), QStringLiteral("{1 key}"));
         QCOMPARE(ValueConvert::displayText(Value()), QStringLiteral("null"));
         QCOMPARE(ValueConvert::editText(Value()), QString());
         QCOMPARE(ValueConvert::keyText(Value(1)), QStringLiteral("1"));

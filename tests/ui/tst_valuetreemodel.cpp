@@ -1,18 +1,19 @@
-#include "models/modelroles.h"
-#include "uitestutils.h"
 #include "models/allkeysmodel.h"
 #include "models/contributionmodel.h"
 #include "models/facttreemodel.h"
 #include "models/fleetmodel.h"
 #include "models/hierarchymodel.h"
+#include "models/modelroles.h"
 #include "models/valuetreemodel.h"
+#include "uitestutils.h"
 
 #include <hiera/yaml.h>
 
 #include <QAbstractItemModelTester>
 #include <QTest>
 
-class TestValueTreeModel : public QObject {
+class TestValueTreeModel : public QObject
+{
     Q_OBJECT
 private Q_SLOTS:
     // Column labels come from one list per model (models/columnheaders.h): each column has its own
@@ -30,15 +31,18 @@ private Q_SLOTS:
         QCOMPARE(facts.columnCount(), int(FactTreeModel::ColumnCount));
         QCOMPARE(facts.headerData(FactTreeModel::TypeColumn, Qt::Horizontal).toString(), QStringLiteral("Type"));
         ContributionModel contributions;
-        QCOMPARE(contributions.headerData(ContributionModel::OriginColumn, Qt::Horizontal).toString(), QStringLiteral("Origin"));
-        QCOMPARE(contributions.headerData(ContributionModel::ValueColumn, Qt::Horizontal).toString(), QStringLiteral("Value"));
+        QCOMPARE(contributions.headerData(ContributionModel::OriginColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Origin"));
+        QCOMPARE(contributions.headerData(ContributionModel::ValueColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Value"));
         QCOMPARE(contributions.headerData(2, Qt::Vertical).toInt(), 3);
         AllKeysModel allKeys;
         QCOMPARE(allKeys.headerData(AllKeysModel::MergeColumn, Qt::Horizontal).toString(), QStringLiteral("Merge"));
         FleetModel fleet;
         QCOMPARE(fleet.headerData(FleetModel::FileColumn, Qt::Horizontal).toString(), QStringLiteral("Deciding files"));
         HierarchyModel hierarchy;
-        QCOMPARE(hierarchy.headerData(HierarchyModel::StatusColumn, Qt::Horizontal).toString(), QStringLiteral("Status"));
+        QCOMPARE(hierarchy.headerData(HierarchyModel::StatusColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Status"));
     }
 
     void treeWithOrigins()
@@ -53,7 +57,7 @@ private Q_SLOTS:
                                                    "    - b.example.com\n"
                                                    "  iburst: true\n"
                                                    "  minpoll: 4\n",
-            "/demo/data/common.yaml");
+                                                   "/demo/data/common.yaml");
         const hiera::Value ntp = *data.asHash().find(std::string_view("ntp"));
         model.setValue(ntp, QStringLiteral("ntp"), QStringLiteral("/demo"));
         const QStringList expected = {
@@ -85,7 +89,7 @@ private Q_SLOTS:
         ValueTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setValue(hiera::Value(42), QStringLiteral("a.b.c"));
-        QCOMPARE(UiTest::printModel(&model), QStringList { QStringLiteral("a.b.c | 42 | integer | ") });
+        QCOMPARE(UiTest::printModel(&model), QStringList{QStringLiteral("a.b.c | 42 | integer | ")});
         QCOMPARE(model.index(0, 0).data(HieraRoles::SourceFileRole).toString(), QString());
         QCOMPARE(model.index(0, 0).data(HieraRoles::SourceKeyRole).toString(), QStringLiteral("c"));
     }

@@ -5,10 +5,10 @@
 
 #include <QAbstractItemModel>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QStringList>
-#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -44,8 +44,8 @@ inline QByteArray readFile(const QString& path)
 }
 
 // "key | value | type" per row, children indented two spaces per level.
-inline QStringList printModel(
-    const QAbstractItemModel* model, const QModelIndex& parent = {}, int depth = 0, int columns = -1)
+inline QStringList printModel(const QAbstractItemModel* model, const QModelIndex& parent = {}, int depth = 0,
+                              int columns = -1)
 {
     QStringList lines;
     const int columnCount = columns < 0 ? model->columnCount(parent) : columns;

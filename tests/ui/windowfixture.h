@@ -6,8 +6,8 @@
 
 #include "document/factsdocument.h"
 #include "jobs/lookuprunner.h"
-#include "window/mainwindow.h"
 #include "uitestutils.h"
+#include "window/mainwindow.h"
 #include "windowparts.h"
 
 #include <QAbstractItemModelTester>
@@ -22,7 +22,8 @@
 #include <memory>
 #include <vector>
 
-class WindowFixture {
+class WindowFixture
+{
 public:
     static constexpr int timeoutMs = 15000;
 
@@ -36,10 +37,7 @@ public:
         return tmp.isValid() && UiTest::copyTree(QStringLiteral(HIERA_DEMO_DIR), demoPath(QString()));
     }
 
-    QString demoPath(const QString& relative) const
-    {
-        return tmp.filePath(QStringLiteral("demo/") + relative);
-    }
+    QString demoPath(const QString& relative) const { return tmp.filePath(QStringLiteral("demo/") + relative); }
 
     void createWindow()
     {
@@ -95,7 +93,8 @@ public:
     {
         return QTest::qWaitFor(
             [&] {
-                return UiTest::part<AnswerPanel>(window)->outcome() && UiTest::part<AnswerPanel>(window)->outcome()->request.key == key.toStdString()
+                return UiTest::part<AnswerPanel>(window)->outcome()
+                    && UiTest::part<AnswerPanel>(window)->outcome()->request.key == key.toStdString()
                     && !UiTest::part<LookupRunner>(window)->isBusy();
             },
             timeoutMs);

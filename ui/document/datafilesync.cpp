@@ -25,13 +25,13 @@ DataFileSync::DataFileSync(LookupRunner* runner, QObject* parent)
         m_timer->start();
     });
     connect(m_watcher, &DataFileWatcher::dataChanged, this,
-        [this](const QStringList& files, const QStringList& directories) {
-            for (const QString& file : files)
-                m_files.insert(file);
-            for (const QString& directory : directories)
-                m_directories.insert(directory);
-            m_timer->start();
-        });
+            [this](const QStringList& files, const QStringList& directories) {
+                for (const QString& file : files)
+                    m_files.insert(file);
+                for (const QString& directory : directories)
+                    m_directories.insert(directory);
+                m_timer->start();
+            });
 
     connect(runner, &LookupRunner::engineLoaded, this, [this](const QString& hieraYaml, const EnginePtr& engine) {
         if (hieraYaml != m_hieraYaml)

@@ -15,7 +15,8 @@ class DataFileWatcher;
 class LookupRunner;
 class QTimer;
 
-class DataFileSync : public QObject {
+class DataFileSync : public QObject
+{
     Q_OBJECT
 public:
     explicit DataFileSync(LookupRunner* runner, QObject* parent = nullptr);

@@ -12,8 +12,8 @@ QString hieraYaml()
     QStringList candidates;
     const QString appDir = QCoreApplication::applicationDirPath();
     candidates << appDir + QStringLiteral("/../share/hiera-explorer/demo") << appDir + QStringLiteral("/demo");
-    candidates << QStandardPaths::locateAll(
-        QStandardPaths::GenericDataLocation, QStringLiteral("hiera-explorer/demo"), QStandardPaths::LocateDirectory);
+    candidates << QStandardPaths::locateAll(QStandardPaths::GenericDataLocation, QStringLiteral("hiera-explorer/demo"),
+                                            QStandardPaths::LocateDirectory);
     candidates << QStringLiteral(HIERA_DEMO_DIR);
     for (const QString& dir : std::as_const(candidates)) {
         const QFileInfo file(dir + QStringLiteral("/hiera.yaml"));
@@ -31,8 +31,8 @@ QString defaultFactsFile(const QString& hieraYamlPath)
     const QString preferred = factsDir.filePath(QStringLiteral("web01.example.com.yaml"));
     if (QFileInfo::exists(preferred))
         return preferred;
-    const QStringList files
-        = factsDir.entryList({ QStringLiteral("*.yaml"), QStringLiteral("*.json") }, QDir::Files, QDir::Name);
+    const QStringList files =
+        factsDir.entryList({QStringLiteral("*.yaml"), QStringLiteral("*.json")}, QDir::Files, QDir::Name);
     return files.isEmpty() ? QString() : factsDir.filePath(files.first());
 }
 

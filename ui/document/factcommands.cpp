@@ -14,8 +14,8 @@ QString keyPathOf(FactTreeModel* model, const FactTreeModel::Path& path)
 }
 } // namespace
 
-SetFactValueCommand::SetFactValueCommand(
-    FactTreeModel* model, FactTreeModel::Path path, hiera::Value oldValue, hiera::Value newValue, QUndoCommand* parent)
+SetFactValueCommand::SetFactValueCommand(FactTreeModel* model, FactTreeModel::Path path, hiera::Value oldValue,
+                                         hiera::Value newValue, QUndoCommand* parent)
     : QUndoCommand(parent)
     , m_model(model)
     , m_path(std::move(path))
@@ -39,8 +39,8 @@ void SetFactValueCommand::redo()
     m_model->setNodeValue(m_model->indexFor(m_path), m_new);
 }
 
-RenameFactCommand::RenameFactCommand(
-    FactTreeModel* model, FactTreeModel::Path path, hiera::Value oldKey, hiera::Value newKey, QUndoCommand* parent)
+RenameFactCommand::RenameFactCommand(FactTreeModel* model, FactTreeModel::Path path, hiera::Value oldKey,
+                                     hiera::Value newKey, QUndoCommand* parent)
     : QUndoCommand(parent)
     , m_model(model)
     , m_path(std::move(path))
@@ -61,7 +61,7 @@ void RenameFactCommand::redo()
 }
 
 InsertFactCommand::InsertFactCommand(FactTreeModel* model, FactTreeModel::Path parentPath, int row, hiera::Value key,
-    hiera::Value value, QUndoCommand* parent)
+                                     hiera::Value value, QUndoCommand* parent)
     : QUndoCommand(parent)
     , m_model(model)
     , m_parentPath(std::move(parentPath))
@@ -109,8 +109,8 @@ void RemoveFactCommand::redo()
     m_model->removeNode(m_model->indexFor(m_path));
 }
 
-ReplaceScopeCommand::ReplaceScopeCommand(
-    FactTreeModel* model, hiera::Value scope, const QString& text, QUndoCommand* parent)
+ReplaceScopeCommand::ReplaceScopeCommand(FactTreeModel* model, hiera::Value scope, const QString& text,
+                                         QUndoCommand* parent)
     : QUndoCommand(text, parent)
     , m_model(model)
     , m_old(model->toValue())
@@ -128,20 +128,20 @@ void ReplaceScopeCommand::redo()
     m_model->setScope(m_new);
 }
 
-void UndoableFactEdits::setValue(
-    FactTreeModel& model, const FactTreeModel::Path& path, const hiera::Value& oldValue, const hiera::Value& newValue)
+void UndoableFactEdits::setValue(FactTreeModel& model, const FactTreeModel::Path& path, const hiera::Value& oldValue,
+                                 const hiera::Value& newValue)
 {
     m_stack->push(new SetFactValueCommand(&model, path, oldValue, newValue));
 }
 
-void UndoableFactEdits::rename(
-    FactTreeModel& model, const FactTreeModel::Path& path, const hiera::Value& oldKey, const hiera::Value& newKey)
+void UndoableFactEdits::rename(FactTreeModel& model, const FactTreeModel::Path& path, const hiera::Value& oldKey,
+                               const hiera::Value& newKey)
 {
     m_stack->push(new RenameFactCommand(&model, path, oldKey, newKey));
 }
 
 void UndoableFactEdits::insert(FactTreeModel& model, const FactTreeModel::Path& parentPath, int row,
-    const hiera::Value& key, const hiera::Value& value)
+                               const hiera::Value& key, const hiera::Value& value)
 {
     m_stack->push(new InsertFactCommand(&model, parentPath, row, key, value));
 }

@@ -12,20 +12,18 @@
 class QUndoStack;
 
 // FactTreeModel's edits recorded as the commands below on an undo stack (FactsDocument's).
-class UndoableFactEdits : public FactEdits {
+class UndoableFactEdits : public FactEdits
+{
 public:
-    explicit UndoableFactEdits(QUndoStack* stack)
-        : m_stack(stack)
-    {
-    }
+    explicit UndoableFactEdits(QUndoStack* stack) : m_stack(stack) { }
     QUndoStack* stack() const { return m_stack; }
 
     void setValue(FactTreeModel& model, const FactTreeModel::Path& path, const hiera::Value& oldValue,
-        const hiera::Value& newValue) override;
+                  const hiera::Value& newValue) override;
     void rename(FactTreeModel& model, const FactTreeModel::Path& path, const hiera::Value& oldKey,
-        const hiera::Value& newKey) override;
+                const hiera::Value& newKey) override;
     void insert(FactTreeModel& model, const FactTreeModel::Path& parentPath, int row, const hiera::Value& key,
-        const hiera::Value& value) override;
+                const hiera::Value& value) override;
     void remove(FactTreeModel& model, const FactTreeModel::Path& path) override;
     void beginGroup(const QString& text) override;
     void endGroup() override;
@@ -34,10 +32,11 @@ private:
     QUndoStack* m_stack;
 };
 
-class SetFactValueCommand : public QUndoCommand {
+class SetFactValueCommand : public QUndoCommand
+{
 public:
     SetFactValueCommand(FactTreeModel* model, FactTreeModel::Path path, hiera::Value oldValue, hiera::Value newValue,
-        QUndoCommand* parent = nullptr);
+                        QUndoCommand* parent = nullptr);
     void undo() override;
     void redo() override;
 
@@ -48,10 +47,11 @@ private:
     hiera::Value m_new;
 };
 
-class RenameFactCommand : public QUndoCommand {
+class RenameFactCommand : public QUndoCommand
+{
 public:
     RenameFactCommand(FactTreeModel* model, FactTreeModel::Path path, hiera::Value oldKey, hiera::Value newKey,
-        QUndoCommand* parent = nullptr);
+                      QUndoCommand* parent = nullptr);
     void undo() override;
     void redo() override;
 
@@ -62,11 +62,12 @@ private:
     hiera::Value m_new;
 };
 
-class InsertFactCommand : public QUndoCommand {
+class InsertFactCommand : public QUndoCommand
+{
 public:
     // Inserts `value` as row `row` of the row at `parentPath` (empty path: the top level).
     InsertFactCommand(FactTreeModel* model, FactTreeModel::Path parentPath, int row, hiera::Value key,
-        hiera::Value value, QUndoCommand* parent = nullptr);
+                      hiera::Value value, QUndoCommand* parent = nullptr);
     void undo() override;
     void redo() override;
 
@@ -78,7 +79,8 @@ private:
     hiera::Value m_value;
 };
 
-class RemoveFactCommand : public QUndoCommand {
+class RemoveFactCommand : public QUndoCommand
+{
 public:
     RemoveFactCommand(FactTreeModel* model, FactTreeModel::Path path, QUndoCommand* parent = nullptr);
     void undo() override;
@@ -91,7 +93,8 @@ private:
     hiera::Value m_value;
 };
 
-class ReplaceScopeCommand : public QUndoCommand {
+class ReplaceScopeCommand : public QUndoCommand
+{
 public:
     // Replaces the whole scope (recovering an autosave): undo brings the previous one back.
     ReplaceScopeCommand(FactTreeModel* model, hiera::Value scope, const QString& text, QUndoCommand* parent = nullptr);

@@ -2,9 +2,9 @@
 
 #include "document/demo.h"
 #include "document/factcommands.h"
-#include "models/facttreemodel.h"
-#include "jobs/lookuprunner.h"
 #include "facts/puppetdbnode.h"
+#include "jobs/lookuprunner.h"
+#include "models/facttreemodel.h"
 #include "models/valueconvert.h"
 
 #include <hiera/facts.h>
@@ -145,14 +145,16 @@ void FactsDocument::onFactsRead(const QString& path, const std::shared_ptr<Facts
     const bool editedMeanwhile = m_changes != m_changesAtRead;
     if (editedMeanwhile && isModified() && !maybeSave()) {
         finishRead();
-        Q_EMIT message(MessageBanner::Kind::Warning,
+        Q_EMIT message(
+            MessageBanner::Kind::Warning,
             tr("Kept the unsaved edits; the facts of %1 were not applied.").arg(QDir::toNativeSeparators(path)));
         Q_EMIT readFinished(false);
         return;
     }
     Q_EMIT message(MessageBanner::Kind::Information, QString());
     const bool node = facts->form.shape == FactsForm::Shape::PuppetDB;
-    Q_EMIT statusMessage(tr("Read facts from %1")
+    Q_EMIT statusMessage(
+        tr("Read facts from %1")
             .arg(node ? PuppetDBNode::displayName(path, ValueConvert::toQString(facts->form.node)) : path));
     // The tree and the scope were made on the worker: nothing here is linear in the number of facts but
     // the view's own layout. (The previous tree goes back to the runner, which frees it on a worker.)
@@ -210,8 +212,8 @@ bool FactsDocument::writeFile(const QString& path, const FactsForm::Form& form, 
     // The bundled demo is part of the installation (or the source tree): never written.
     if (Demo::isDemoFile(path)) {
         Q_EMIT message(MessageBanner::Kind::Error,
-            tr("Cannot save %1: the bundled demo is not written. Save the facts as another file.")
-                .arg(QDir::toNativeSeparators(path)));
+                       tr("Cannot save %1: the bundled demo is not written. Save the facts as another file.")
+                           .arg(QDir::toNativeSeparators(path)));
         return false;
     }
     // Another program (an editor, a facts refresh, git) changed the file since it was read here: its
@@ -224,7 +226,8 @@ bool FactsDocument::writeFile(const QString& path, const FactsForm::Form& form, 
         const QString text = FactsFile::stampOf(path).size < 0
             ? tr("%1 was deleted since it was read here. Save the facts shown here as %1 again?").arg(name)
             : tr("%1 changed on disk since it was read here. Overwrite it with the facts shown here (the change made "
-                 "elsewhere is lost)? To keep both, cancel and use File ▸ Save Facts As…").arg(name);
+                 "elsewhere is lost)? To keep both, cancel and use File ▸ Save Facts As…")
+                  .arg(name);
         if (ask(Question::OverwriteChanged, text) != Answer::Accept) {
             Q_EMIT statusMessage(tr("Not saved: %1 changed on disk").arg(name));
             return false;
@@ -240,18 +243,22 @@ bool FactsDocument::writeFile(const QString& path, const FactsForm::Form& form, 
             try {
                 written = PuppetDBNode::write(path, form, current);
             } catch (const PuppetDBNode::EntryChanged&) {
-                const QString text = tr("The entry for %1 in %2 changed on disk since it was read here. Write the facts "
-                                        "shown here over it (the change made elsewhere is lost; the other nodes stay as "
-                                        "they are now)?").arg(ValueConvert::toQString(form.node), name);
+                const QString text =
+                    tr("The entry for %1 in %2 changed on disk since it was read here. Write the facts "
+                       "shown here over it (the change made elsewhere is lost; the other nodes stay as "
+                       "they are now)?")
+                        .arg(ValueConvert::toQString(form.node), name);
                 if (ask(Question::OverwriteChanged, text) != Answer::Accept) {
-                    Q_EMIT statusMessage(tr("Not saved: the entry for %1 changed on disk").arg(ValueConvert::toQString(form.node)));
+                    Q_EMIT statusMessage(
+                        tr("Not saved: the entry for %1 changed on disk").arg(ValueConvert::toQString(form.node)));
                     return false;
                 }
                 written = PuppetDBNode::write(path, form, current, true);
             }
         }
     } catch (const PuppetDBNode::NodeGone&) {
-        Q_EMIT message(MessageBanner::Kind::Error,
+        Q_EMIT message(
+            MessageBanner::Kind::Error,
             tr("Cannot save: %1 no longer holds the node %2. The edits are kept (Save Facts As… writes them to a "
                "file of their own).")
                 .arg(QDir::toNativeSeparators(path), ValueConvert::toQString(form.node)));
@@ -277,7 +284,7 @@ bool FactsDocument::writeFile(const QString& path, const FactsForm::Form& form, 
     // bytes without an error and keep none of them; the edits must then stay unsaved.
     if (QFile back(path); !back.open(QIODevice::ReadOnly) || back.read(bytes.size() + 1) != bytes) {
         Q_EMIT message(MessageBanner::Kind::Error,
-            tr("Cannot save %1: the file does not hold what was written (is the disk full?)").arg(path));
+                       tr("Cannot save %1: the file does not hold what was written (is the disk full?)").arg(path));
         return false;
     }
     // What the file could not keep is said once, in the facts panel, until the next save or read.
@@ -291,7 +298,9 @@ bool FactsDocument::writeFile(const QString& path, const FactsForm::Form& form, 
                          .arg(lost.join(QStringLiteral(", ")));
     }
     Q_EMIT message(notes.isEmpty() ? MessageBanner::Kind::Information : MessageBanner::Kind::Warning,
-        notes.isEmpty() ? QString() : tr("Saved %1. %2").arg(QDir::toNativeSeparators(path), notes.join(QLatin1Char(' '))));
+                   notes.isEmpty()
+                       ? QString()
+                       : tr("Saved %1. %2").arg(QDir::toNativeSeparators(path), notes.join(QLatin1Char(' '))));
     if (becomesDocument || overDocument)
         m_stamp = FactsFile::stampOf(path); // what this save left: the next one compares with it
     if (becomesDocument) {
@@ -300,8 +309,10 @@ bool FactsDocument::writeFile(const QString& path, const FactsForm::Form& form, 
         discardAutosave(); // also when the stack was clean already (saved as another file)
         m_undoStack->setClean();
     }
-    Q_EMIT statusMessage(tr("Saved %1").arg(form.shape == FactsForm::Shape::PuppetDB
-            ? PuppetDBNode::displayName(path, ValueConvert::toQString(form.node)) : path));
+    Q_EMIT statusMessage(tr("Saved %1")
+                             .arg(form.shape == FactsForm::Shape::PuppetDB
+                                      ? PuppetDBNode::displayName(path, ValueConvert::toQString(form.node))
+                                      : path));
     Q_EMIT fileWritten(QFileInfo(path).absoluteFilePath());
     return true;
 }

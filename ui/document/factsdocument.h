@@ -28,7 +28,8 @@ class QTimer;
 class QUndoStack;
 class UndoableFactEdits;
 
-class FactsDocument : public QObject {
+class FactsDocument : public QObject
+{
     Q_OBJECT
 public:
     // The questions asked before anything could be lost.

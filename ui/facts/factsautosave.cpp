@@ -58,7 +58,7 @@ QString fileFor(const QString& hieraYaml)
 }
 
 bool write(const QString& hieraYaml, const QString& factsPath, const QString& factsNode, const Value& scope,
-    QString* error)
+           QString* error)
 {
     hiera::Hash entry;
     entry.set("hiera_yaml", Value(toStd(absolute(hieraYaml))));
@@ -103,8 +103,8 @@ std::optional<Entry> read(const QString& hieraYaml)
         const Value* scope = hash.find("scope");
         if (!scope || !scope->isHash())
             return std::nullopt;
-        return Entry { *scope, stringAt(hash, "facts_file"), stringAt(hash, "facts_node"), stringAt(hash, "hiera_yaml"),
-            info.lastModified() };
+        return Entry{*scope, stringAt(hash, "facts_file"), stringAt(hash, "facts_node"), stringAt(hash, "hiera_yaml"),
+                     info.lastModified()};
     } catch (const std::exception&) {
         return std::nullopt; // a damaged autosave is no autosave; the next edit overwrites it
     }

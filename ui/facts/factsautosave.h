@@ -15,7 +15,8 @@
 
 namespace FactsAutosave {
 
-struct Entry {
+struct Entry
+{
     hiera::Value scope;
     QString factsPath; // the facts file the edits started from; empty if the scope was never saved
     QString factsNode; // the node when factsPath is a PuppetDB export; empty for a facts file
@@ -29,7 +30,7 @@ QString directory();
 QString fileFor(const QString& hieraYaml);
 // Writes the entry atomically. Returns false and sets `error` on failure.
 bool write(const QString& hieraYaml, const QString& factsPath, const QString& factsNode, const hiera::Value& scope,
-    QString* error = nullptr);
+           QString* error = nullptr);
 // The autosave for a hierarchy, if there is one that can be read.
 std::optional<Entry> read(const QString& hieraYaml);
 // True when the entry holds edits made after the facts file was last written (or it has none).

@@ -48,7 +48,7 @@ DiskStamp stampOf(const QString& path)
     const QFileInfo info(path);
     if (!info.exists())
         return {};
-    return { info.size(), info.lastModified() };
+    return {info.size(), info.lastModified()};
 }
 
 Scope read(const QString& path)
@@ -86,8 +86,9 @@ Scope read(const QString& path)
     result.form = std::move(form);
     result.stamp = stamp;
     try {
-        result.scope = result.form.shape == FactsForm::Shape::Scope ? std::move(loaded)
-                                                              : hiera::scopeFromFacts(loaded, certnameFor(loaded));
+        result.scope = result.form.shape == FactsForm::Shape::Scope
+            ? std::move(loaded)
+            : hiera::scopeFromFacts(loaded, certnameFor(loaded));
     } catch (const std::exception& e) {
         result.error = tr("Cannot use these facts: %1").arg(QString::fromUtf8(e.what()));
         return result;

@@ -117,7 +117,7 @@ std::string patchInPlace(const std::string& text, const Value& before, const Val
     std::vector<std::pair<hiera::SourceMark, Value>> changes;
     if (!collectChanges(before, after, changes))
         return {};
-    std::vector<std::size_t> lineStarts { 0 };
+    std::vector<std::size_t> lineStarts{0};
     for (std::size_t i = 0; i < text.size(); ++i) {
         if (text[i] == '\n')
             lineStarts.push_back(i + 1);
@@ -134,7 +134,7 @@ std::string patchInPlace(const std::string& text, const Value& before, const Val
         if (scalar.compare(0, 4, "--- ") != 0 || std::count(scalar.begin(), scalar.end(), '\n') != 1)
             return {};
         scalar = scalar.substr(4, scalar.size() - 5);
-        edits.push_back({ begin, end, std::move(scalar) });
+        edits.push_back({begin, end, std::move(scalar)});
     }
     std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin > b.begin; });
     std::string patched = text;

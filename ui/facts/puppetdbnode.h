@@ -18,13 +18,15 @@
 namespace PuppetDBNode {
 
 // The export no longer holds the node (removed by a new export, or renamed): nothing was written.
-class NodeGone : public std::runtime_error {
+class NodeGone : public std::runtime_error
+{
 public:
     using std::runtime_error::runtime_error;
 };
 
 // The node's entry changed in the export since it was read (or last written) here: nothing was written.
-class EntryChanged : public std::runtime_error {
+class EntryChanged : public std::runtime_error
+{
 public:
     using std::runtime_error::runtime_error;
 };

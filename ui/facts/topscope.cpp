@@ -1,8 +1,7 @@
 #include "facts/topscope.h"
 #include "models/snapshots.h"
 
-TopScope::TopScope(hiera::Value scope, const std::string& environment)
-    : m_scope(std::move(scope))
+TopScope::TopScope(hiera::Value scope, const std::string& environment) : m_scope(std::move(scope))
 {
     if (!environment.empty())
         m_environment = hiera::Value(environment);

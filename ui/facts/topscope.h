@@ -10,7 +10,8 @@
 
 #include <string>
 
-class TopScope final : public hiera::Scope {
+class TopScope final : public hiera::Scope
+{
 public:
     TopScope(hiera::Value scope, const std::string& environment);
 

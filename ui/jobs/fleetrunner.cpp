@@ -9,20 +9,20 @@
 FleetRunner::FleetRunner(QObject* parent)
     : QObject(parent)
     , m_loads(*this, JobChannelBase::Policy::Supersede,
-          [this](LibraryResult& result) {
-              if (result.cancelled) {
-                  Q_EMIT libraryCancelled(result.path);
-                  return;
-              }
-              if (!result.library) {
-                  Q_EMIT libraryFailed(result.path, result.error);
-                  return;
-              }
-              releaseLater(std::exchange(m_library, result.library));
-              releaseLater(std::exchange(m_contexts, nullptr)); // they point into the old library
-              m_libraryPath = result.path;
-              Q_EMIT libraryLoaded(m_library);
-          })
+              [this](LibraryResult& result) {
+                  if (result.cancelled) {
+                      Q_EMIT libraryCancelled(result.path);
+                      return;
+                  }
+                  if (!result.library) {
+                      Q_EMIT libraryFailed(result.path, result.error);
+                      return;
+                  }
+                  releaseLater(std::exchange(m_library, result.library));
+                  releaseLater(std::exchange(m_contexts, nullptr)); // they point into the old library
+                  m_libraryPath = result.path;
+                  Q_EMIT libraryLoaded(m_library);
+              })
     , m_runs(*this, JobChannelBase::Policy::Coalesce, [this](FleetResultPtr& result) { Q_EMIT fleetFinished(result); })
 {
     // Its own pool, as the LookupRunner's (see there): never the global one the raster engine uses.
@@ -45,7 +45,7 @@ void FleetRunner::loadLibrary(const QString& path)
     track(progress);
     Q_EMIT libraryLoading(path);
     m_loads.submit([path, progress]() -> LibraryResult {
-        LibraryResult result { path, nullptr, {} };
+        LibraryResult result{path, nullptr, {}};
         try {
             hiera::NodeLibraryOptions options;
             options.cancel = &progress->cancel;
@@ -53,7 +53,8 @@ void FleetRunner::loadLibrary(const QString& path)
                 progress->total = total;
                 progress->done = done;
             };
-            auto library = std::make_shared<hiera::NodeLibrary>(hiera::NodeLibrary::load(ValueConvert::toStd(path), options));
+            auto library =
+                std::make_shared<hiera::NodeLibrary>(hiera::NodeLibrary::load(ValueConvert::toStd(path), options));
             if (library->cancelled())
                 result.cancelled = true;
             else
@@ -76,7 +77,7 @@ bool FleetRunner::reloadIfHolds(const QString& file)
     bool holds = false;
     if (library.isDir()) {
         // A new file in the folder counts too: the library reads every facts file there.
-        static const QStringList suffixes { QStringLiteral("yaml"), QStringLiteral("yml"), QStringLiteral("json") };
+        static const QStringList suffixes{QStringLiteral("yaml"), QStringLiteral("yml"), QStringLiteral("json")};
         holds = saved.dir().canonicalPath() == library.canonicalFilePath() && suffixes.contains(saved.suffix());
     } else {
         holds = !savedPath.isEmpty() && savedPath == library.canonicalFilePath();

@@ -23,7 +23,8 @@
 #include <memory>
 #include <mutex>
 
-class FleetRunner : public QObject, private JobHost {
+class FleetRunner : public QObject, private JobHost
+{
     Q_OBJECT
 public:
     explicit FleetRunner(QObject* parent = nullptr);
@@ -62,17 +63,19 @@ Q_SIGNALS:
     void busyChanged(bool busy);
 
 private:
-    struct LibraryResult {
+    struct LibraryResult
+    {
         QString path;
         NodeLibraryPtr library;
         QString error;
         bool cancelled = false;
     };
     // The worker's counters and cancel flag, shared with the GUI thread's poll.
-    struct Progress {
-        std::atomic<bool> cancel { false };
-        std::atomic<std::size_t> done { 0 };
-        std::atomic<std::size_t> total { 0 };
+    struct Progress
+    {
+        std::atomic<bool> cancel{false};
+        std::atomic<std::size_t> done{0};
+        std::atomic<std::size_t> total{0};
         QString what;
     };
 
@@ -89,11 +92,9 @@ private:
     QString m_libraryPath;
     // Contexts of the current engine and library, made on a worker by the first run that needs them
     // and reused by the next runs.
-    struct ContextsSlot {
-        explicit ContextsSlot(EnginePtr e)
-            : engine(std::move(e))
-        {
-        }
+    struct ContextsSlot
+    {
+        explicit ContextsSlot(EnginePtr e) : engine(std::move(e)) { }
         std::shared_ptr<const hiera::FleetContexts> contextsFor(const hiera::NodeLibrary& library);
 
         const EnginePtr engine;
@@ -107,4 +108,3 @@ private:
     JobChannel<LibraryResult> m_loads;
     JobChannel<FleetResultPtr> m_runs;
 };
-

@@ -23,7 +23,8 @@
 #include <utility>
 
 // What a channel needs of its owner (the LookupRunner).
-class JobHost {
+class JobHost
+{
 public:
     virtual QObject* jobContext() = 0; // results are delivered on this object's thread
     virtual QThreadPool* jobPool() = 0;
@@ -35,7 +36,8 @@ protected:
     ~JobHost() = default;
 };
 
-class JobChannelBase {
+class JobChannelBase
+{
 public:
     enum class Policy {
         // One job at a time; while it runs only the newest request waits behind it (typing fast on a
@@ -60,11 +62,7 @@ public:
     }
 
 protected:
-    JobChannelBase(JobHost& host, Policy policy)
-        : m_host(host)
-        , m_policy(policy)
-    {
-    }
+    JobChannelBase(JobHost& host, Policy policy) : m_host(host), m_policy(policy) { }
     ~JobChannelBase() = default;
     virtual void dropQueued() = 0;
 
@@ -77,7 +75,8 @@ protected:
 };
 
 template <typename Result>
-class JobChannel final : public JobChannelBase {
+class JobChannel final : public JobChannelBase
+{
 public:
     using Work = std::function<Result()>;
     using Announce = std::function<void(Result&)>;
@@ -94,7 +93,7 @@ public:
         const quint64 generation = ++m_generation;
         m_awaiting = true;
         if (m_policy == Policy::Coalesce && m_running > 0) {
-            m_queued = Queued { std::move(work), generation };
+            m_queued = Queued{std::move(work), generation};
             m_hasQueued = true;
             return;
         }
@@ -102,7 +101,8 @@ public:
     }
 
 private:
-    struct Queued {
+    struct Queued
+    {
         Work work;
         quint64 generation;
     };

@@ -1,15 +1,15 @@
 #include "jobs/lookuprunner.h"
 
-#include "jobs/memoryrelease.h"
 #include "facts/puppetdbnode.h"
-#include "models/secretmask.h"
 #include "facts/topscope.h"
+#include "jobs/memoryrelease.h"
+#include "models/secretmask.h"
 
 #include <hiera/environment.h>
 
 #include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QFuture>
 #include <QThread>
@@ -61,34 +61,34 @@ bool metUnusableFiles(const ScopeSnapshot& snapshot)
 LookupRunner::LookupRunner(QObject* parent)
     : QObject(parent)
     , m_loads(*this, JobChannelBase::Policy::Supersede,
-          [this](LoadResult& result) {
-              if (result.engine) {
-                  setEngine(result.engine, result.hieraYaml);
-                  m_environmentName = result.environmentName;
-                  m_discoveryWarnings = result.warnings;
-                  Q_EMIT engineLoaded(result.hieraYaml, m_engine);
-              } else {
-                  Q_EMIT loadFailed(result.hieraYaml, result.error);
-              }
-          })
+              [this](LoadResult& result) {
+                  if (result.engine) {
+                      setEngine(result.engine, result.hieraYaml);
+                      m_environmentName = result.environmentName;
+                      m_discoveryWarnings = result.warnings;
+                      Q_EMIT engineLoaded(result.hieraYaml, m_engine);
+                  } else {
+                      Q_EMIT loadFailed(result.hieraYaml, result.error);
+                  }
+              })
     , m_scopes(*this, JobChannelBase::Policy::Coalesce,
-          [this](ScopeSnapshotPtr& snapshot) { Q_EMIT scopeResolved(snapshot); })
+               [this](ScopeSnapshotPtr& snapshot) { Q_EMIT scopeResolved(snapshot); })
     , m_lookups(*this, JobChannelBase::Policy::Coalesce,
-          [this](LookupOutcomePtr& outcome) {
-              releaseLater(std::exchange(m_secretOutcome, outcome->masked ? outcome : nullptr));
-              Q_EMIT lookupFinished(shown(outcome));
-          })
+                [this](LookupOutcomePtr& outcome) {
+                    releaseLater(std::exchange(m_secretOutcome, outcome->masked ? outcome : nullptr));
+                    Q_EMIT lookupFinished(shown(outcome));
+                })
     , m_facts(*this, JobChannelBase::Policy::Supersede,
-          [this](std::shared_ptr<FactsFile::Scope>& facts) {
-              if (facts->error.isEmpty())
-                  Q_EMIT factsRead(facts->path, facts);
-              else
-                  Q_EMIT factsReadFailed(facts->path, facts->error);
-          })
+              [this](std::shared_ptr<FactsFile::Scope>& facts) {
+                  if (facts->error.isEmpty())
+                      Q_EMIT factsRead(facts->path, facts);
+                  else
+                      Q_EMIT factsReadFailed(facts->path, facts->error);
+              })
     , m_autosaves(*this, JobChannelBase::Policy::Supersede,
-          [this](AutosaveResult& result) { Q_EMIT autosaveRead(result.hieraYaml, result.entry); })
+                  [this](AutosaveResult& result) { Q_EMIT autosaveRead(result.hieraYaml, result.entry); })
     , m_overrides(*this, JobChannelBase::Policy::Coalesce,
-          [this](OverrideChainPtr& result) { Q_EMIT overridesFound(result); })
+                  [this](OverrideChainPtr& result) { Q_EMIT overridesFound(result); })
 {
     // A scope resolution and a lookup run side by side, a load or a facts read beside them (a superseded
     // facts read may still be parsing a large file: it must not hold back the answer).
@@ -129,16 +129,16 @@ void LookupRunner::load(const QString& path, std::optional<RepositoryOptions> op
     // The repository's root when a directory was named (or its hiera.yaml, remembered from a directory,
     // does not exist): discover() accepts a root without a hiera.yaml of its own (module data only) and
     // says so in a warning, where a named file must exist.
-    const QString discoverFrom = QFileInfo(path).isDir() || !QFileInfo::exists(hieraYaml)
-        ? RepositoryOptions::rootOf(hieraYaml)
-        : hieraYaml;
+    const QString discoverFrom =
+        QFileInfo(path).isDir() || !QFileInfo::exists(hieraYaml) ? RepositoryOptions::rootOf(hieraYaml) : hieraYaml;
     m_loads.submit([hieraYaml, discoverFrom, repository = m_options]() -> LoadResult {
-        LoadResult result { hieraYaml, {}, {}, repository.environment, {} };
+        LoadResult result{hieraYaml, {}, {}, repository.environment, {}};
         try {
             hiera::EnvironmentOptions environmentOptions;
             environmentOptions.name = repository.environment.toStdString();
             environmentOptions.globalHieraYaml = repository.globalHieraYaml.toStdString();
-            hiera::Environment environment = hiera::Environment::discover(discoverFrom.toStdString(), environmentOptions);
+            hiera::Environment environment =
+                hiera::Environment::discover(discoverFrom.toStdString(), environmentOptions);
             result.environmentName = QString::fromStdString(environment.name);
             for (const std::string& warning : environment.warnings)
                 result.warnings << QString::fromStdString(warning);
@@ -183,29 +183,30 @@ void LookupRunner::resolveScope(const hiera::Value& scope)
         m_scopes.invalidate();
         return;
     }
-    m_scopes.submit([engine = m_engine, scopeValue = scope, environment = m_environmentName.toStdString()]() -> ScopeSnapshotPtr {
-        QElapsedTimer timer;
-        timer.start();
-        auto snapshot = std::make_shared<ScopeSnapshot>();
-        snapshot->engine = engine;
-        snapshot->scope = scopeValue;
-        snapshot->environment = environment;
-        try {
-            const TopScope scope(scopeValue, environment);
-            snapshot->levels = engine->resolveHierarchy(scope);
-            snapshot->candidateFiles = engine->candidateFiles(scope);
-            snapshot->keys = engine->keyInventory(scope);
-            snapshot->keyList.reserve(static_cast<qsizetype>(snapshot->keys.size()));
-            for (const std::string& key : snapshot->keys)
-                snapshot->keyList << QString::fromStdString(key);
-        } catch (const std::exception& e) {
-            snapshot->error = e.what();
-        }
-        snapshot->elapsedMs = elapsedMs(timer);
-        if (metUnusableFiles(*snapshot))
-            MemoryRelease::release();
-        return snapshot;
-    });
+    m_scopes.submit(
+        [engine = m_engine, scopeValue = scope, environment = m_environmentName.toStdString()]() -> ScopeSnapshotPtr {
+            QElapsedTimer timer;
+            timer.start();
+            auto snapshot = std::make_shared<ScopeSnapshot>();
+            snapshot->engine = engine;
+            snapshot->scope = scopeValue;
+            snapshot->environment = environment;
+            try {
+                const TopScope scope(scopeValue, environment);
+                snapshot->levels = engine->resolveHierarchy(scope);
+                snapshot->candidateFiles = engine->candidateFiles(scope);
+                snapshot->keys = engine->keyInventory(scope);
+                snapshot->keyList.reserve(static_cast<qsizetype>(snapshot->keys.size()));
+                for (const std::string& key : snapshot->keys)
+                    snapshot->keyList << QString::fromStdString(key);
+            } catch (const std::exception& e) {
+                snapshot->error = e.what();
+            }
+            snapshot->elapsedMs = elapsedMs(timer);
+            if (metUnusableFiles(*snapshot))
+                MemoryRelease::release();
+            return snapshot;
+        });
 }
 
 void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
@@ -215,7 +216,7 @@ void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
         return;
     }
     m_lookups.submit([engine = m_engine, scopeValue = scope, request = std::move(request),
-                         environment = m_environmentName.toStdString()]() -> LookupOutcomePtr {
+                      environment = m_environmentName.toStdString()]() -> LookupOutcomePtr {
         QElapsedTimer timer;
         timer.start();
         auto outcome = std::make_shared<LookupOutcome>();
@@ -276,8 +277,8 @@ void LookupRunner::readFacts(const QString& path, const QString& node)
     // Superseded reads are not cancelled (the parser takes no stop token): they finish on a worker and
     // their result is dropped on arrival, never applied.
     m_facts.submit([path, node] {
-        return std::make_shared<FactsFile::Scope>(
-            node.isEmpty() ? FactsFile::read(path) : PuppetDBNode::read(path, node));
+        return std::make_shared<FactsFile::Scope>(node.isEmpty() ? FactsFile::read(path)
+                                                                 : PuppetDBNode::read(path, node));
     });
 }
 
@@ -286,8 +287,8 @@ void LookupRunner::readAutosave(const QString& hieraYaml)
     m_autosaves.submit([hieraYaml]() -> AutosaveResult {
         auto entry = FactsAutosave::read(hieraYaml);
         if (!entry || !FactsAutosave::isNewerThanLastSave(*entry))
-            return { hieraYaml, nullptr };
-        return { hieraYaml, std::make_shared<const FactsAutosave::Entry>(std::move(*entry)) };
+            return {hieraYaml, nullptr};
+        return {hieraYaml, std::make_shared<const FactsAutosave::Entry>(std::move(*entry))};
     });
 }
 

@@ -29,7 +29,8 @@
 #include <memory>
 #include <optional>
 
-class LookupRunner : public QObject, private JobHost {
+class LookupRunner : public QObject, private JobHost
+{
     Q_OBJECT
 public:
     explicit LookupRunner(QObject* parent = nullptr);
@@ -105,14 +106,16 @@ Q_SIGNALS:
     void busyChanged(bool busy);
 
 private:
-    struct LoadResult {
+    struct LoadResult
+    {
         QString hieraYaml;
         EnginePtr engine;
         QString error;
         QString environmentName;
         QStringList warnings;
     };
-    struct AutosaveResult {
+    struct AutosaveResult
+    {
         QString hieraYaml;
         std::shared_ptr<const FactsAutosave::Entry> entry;
     };
@@ -143,8 +146,8 @@ private:
     JobChannel<std::shared_ptr<FactsFile::Scope>> m_facts;
     JobChannel<AutosaveResult> m_autosaves;
     JobChannel<OverrideChainPtr> m_overrides;
-    const std::array<const JobChannelBase*, 6> m_channels { &m_loads, &m_scopes, &m_lookups, &m_facts, &m_autosaves,
-        &m_overrides };
+    const std::array<const JobChannelBase*, 6> m_channels{&m_loads, &m_scopes,    &m_lookups,
+                                                          &m_facts, &m_autosaves, &m_overrides};
 
     QThreadPool m_pool; // last member: destroyed first, it waits for the jobs still running
 };

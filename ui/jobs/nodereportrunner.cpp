@@ -14,9 +14,9 @@ double elapsedMs(const QElapsedTimer& timer)
 NodeReportRunner::NodeReportRunner(QObject* parent)
     : QObject(parent)
     , m_allKeys(*this, JobChannelBase::Policy::Coalesce,
-          [this](AllKeysReportPtr& report) { Q_EMIT allKeysResolved(report); })
+                [this](AllKeysReportPtr& report) { Q_EMIT allKeysResolved(report); })
     , m_diffs(*this, JobChannelBase::Policy::Coalesce,
-          [this](NodeDiffReportPtr& report) { Q_EMIT nodesCompared(report); })
+              [this](NodeDiffReportPtr& report) { Q_EMIT nodesCompared(report); })
 {
     // Its own pool, as the LookupRunner's (see there): never the global one the raster engine uses.
     m_pool.setMaxThreadCount(2);
@@ -59,21 +59,22 @@ void NodeReportRunner::compare(EnginePtr engine, NodeSide a, NodeSide b, const s
     }
     m_diffStop.request_stop();
     m_diffStop = std::stop_source();
-    m_diffs.submit([engine = std::move(engine), a = std::move(a), b = std::move(b), prefix, stop = m_diffStop.get_token()] {
-        QElapsedTimer timer;
-        timer.start();
-        auto report = std::make_shared<NodeDiffReport>();
-        report->engine = engine;
-        report->nameA = a.name;
-        report->nameB = b.name;
-        report->prefix = prefix;
-        hiera::DiffOptions options;
-        options.prefix = prefix;
-        options.stop = stop;
-        report->diff = hiera::diffNodes(*engine, *a.scope, *b.scope, options);
-        report->elapsedMs = elapsedMs(timer);
-        return NodeDiffReportPtr(std::move(report));
-    });
+    m_diffs.submit(
+        [engine = std::move(engine), a = std::move(a), b = std::move(b), prefix, stop = m_diffStop.get_token()] {
+            QElapsedTimer timer;
+            timer.start();
+            auto report = std::make_shared<NodeDiffReport>();
+            report->engine = engine;
+            report->nameA = a.name;
+            report->nameB = b.name;
+            report->prefix = prefix;
+            hiera::DiffOptions options;
+            options.prefix = prefix;
+            options.stop = stop;
+            report->diff = hiera::diffNodes(*engine, *a.scope, *b.scope, options);
+            report->elapsedMs = elapsedMs(timer);
+            return NodeDiffReportPtr(std::move(report));
+        });
 }
 
 void NodeReportRunner::releaseLater(std::shared_ptr<const void> data)

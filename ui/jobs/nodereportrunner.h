@@ -22,7 +22,8 @@
 #include <memory>
 #include <stop_token>
 
-class NodeReportRunner : public QObject, private JobHost {
+class NodeReportRunner : public QObject, private JobHost
+{
     Q_OBJECT
 public:
     explicit NodeReportRunner(QObject* parent = nullptr);
@@ -55,4 +56,3 @@ private:
     JobChannel<AllKeysReportPtr> m_allKeys;
     JobChannel<NodeDiffReportPtr> m_diffs;
 };
-

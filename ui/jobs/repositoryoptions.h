@@ -9,7 +9,8 @@
 
 #include <QString>
 
-struct RepositoryOptions {
+struct RepositoryOptions
+{
     QString environment = QStringLiteral("production"); // as `puppet lookup --environment` defaults
     QString globalHieraYaml; // empty: no global layer
     QString eyamlPrivateKey; // a PEM file chosen by the user; empty: none

@@ -8,8 +8,7 @@
 #include <QBrush>
 #include <QPalette>
 
-AllKeysModel::AllKeysModel(QObject* parent)
-    : QAbstractTableModel(parent)
+AllKeysModel::AllKeysModel(QObject* parent) : QAbstractTableModel(parent)
 {
 }
 
@@ -96,7 +95,7 @@ QVariant AllKeysModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         if (index.column() == ValueColumn && k.status != hiera::LookupResult::Status::Found)
             return QBrush(k.status == hiera::LookupResult::Status::Error ? QColor(Qt::darkRed)
-                                                                          : QPalette().color(QPalette::PlaceholderText));
+                                                                         : QPalette().color(QPalette::PlaceholderText));
         return {};
     case SearchRole:
         return ValueConvert::toQString(k.key) + QLatin1Char('\n') + valueText(row);

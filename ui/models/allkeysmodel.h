@@ -10,7 +10,8 @@
 #include <QAbstractTableModel>
 #include <QStringList>
 
-class AllKeysModel : public QAbstractTableModel {
+class AllKeysModel : public QAbstractTableModel
+{
     Q_OBJECT
 public:
     enum Column { KeyColumn, ValueColumn, LevelColumn, FileColumn, MergeColumn, ColumnCount };
@@ -31,7 +32,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    const QStringList m_headerLabels = { tr("Key"), tr("Value"), tr("Level"), tr("File"), tr("Merge") }; // Column order
+    const QStringList m_headerLabels = {tr("Key"), tr("Value"), tr("Level"), tr("File"), tr("Merge")}; // Column order
     const QString& valueText(std::size_t row) const;
 
     AllKeysReportPtr m_report;

@@ -119,8 +119,7 @@ void walk(const TraceNode& node, std::vector<ContributionModel::Row>& rows)
 }
 } // namespace
 
-ContributionModel::ContributionModel(QObject* parent)
-    : QAbstractTableModel(parent)
+ContributionModel::ContributionModel(QObject* parent) : QAbstractTableModel(parent)
 {
 }
 
@@ -231,7 +230,8 @@ QVariant ContributionModel::data(const QModelIndex& index, int role) const
             return row.message;
         if (index.column() == ValueColumn && row.value) {
             if (row.value->isStillEncrypted()) // the ENC[...] as written
-                return ExplanationModel::valueText(*row.value) + QLatin1Char('\n') + ValueConvert::cellShown(ValueConvert::displayText(*row.value));
+                return ExplanationModel::valueText(*row.value) + QLatin1Char('\n')
+                    + ValueConvert::cellShown(ValueConvert::displayText(*row.value));
             return ExplanationModel::valueText(*row.value);
         }
         break;

@@ -13,7 +13,8 @@
 
 #include <vector>
 
-class ContributionModel : public QAbstractTableModel {
+class ContributionModel : public QAbstractTableModel
+{
     Q_OBJECT
 public:
     enum Column { LevelColumn, FileColumn, OutcomeColumn, OriginColumn, ValueColumn, ColumnCount };
@@ -29,7 +30,8 @@ public:
         NoFiles, // a glob or mapped_paths level that produced no file
     };
 
-    struct Row {
+    struct Row
+    {
         QString level;
         QString path; // absolute
         QString originalPath; // as written
@@ -53,7 +55,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    const QStringList m_headerLabels = { tr("Level"), tr("File"), tr("Outcome"), tr("Origin"), tr("Value") }; // Column order
+    const QStringList m_headerLabels = {tr("Level"), tr("File"), tr("Outcome"), tr("Origin"),
+                                        tr("Value")}; // Column order
     std::vector<Row> m_rows;
     QString m_baseDirectory;
     QString m_rootKey;

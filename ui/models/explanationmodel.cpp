@@ -2,8 +2,8 @@
 
 #include "models/modelroles.h"
 #include "models/secretmask.h"
-#include "models/treemodel_impl.h"
 #include "models/statusicons.h"
+#include "models/treemodel_impl.h"
 #include "models/valueconvert.h"
 
 #include <hiera/lookupkey.h>
@@ -66,7 +66,8 @@ QColor eventColor(Event e)
 }
 } // namespace
 
-struct ExplanationNode : TreeNode<ExplanationNode> {
+struct ExplanationNode : TreeNode<ExplanationNode>
+{
     const TraceNode* node = nullptr;
     Event summary = Event::None; // this node's event, or the strongest below a Level/Layer/Merge
     void add(const TraceNode* n)
@@ -92,7 +93,7 @@ struct ExplanationNode : TreeNode<ExplanationNode> {
 template class TreeModel<ExplanationNode>;
 
 ExplanationModel::ExplanationModel(QObject* parent)
-    : TreeModel({ tr("Step"), tr("Outcome"), tr("Value"), tr("Origin") }, parent)
+    : TreeModel({tr("Step"), tr("Outcome"), tr("Value"), tr("Origin")}, parent)
 {
 }
 
@@ -108,7 +109,6 @@ void ExplanationModel::setTrace(hiera::TracePtr trace, const QString& baseDirect
     resetRoot(std::move(invisible));
     m_trace = std::move(trace);
 }
-
 
 QString ExplanationModel::valueText(const hiera::Value& value)
 {

@@ -15,7 +15,8 @@
 
 struct ExplanationNode;
 
-class ExplanationModel : public TreeModel<ExplanationNode> {
+class ExplanationModel : public TreeModel<ExplanationNode>
+{
     Q_OBJECT
 public:
     enum Column { StepColumn, OutcomeColumn, ValueColumn, OriginColumn, ColumnCount };
@@ -26,7 +27,6 @@ public:
 
     void setTrace(hiera::TracePtr trace, const QString& baseDirectory = {});
     hiera::TracePtr trace() const { return m_trace; }
-
 
     // Texts shared with the contributions table.
     static QString stepText(const hiera::TraceNode& node, const QString& baseDirectory);

@@ -12,7 +12,8 @@
 
 using hiera::Value;
 
-struct FactNode : TreeNode<FactNode> {
+struct FactNode : TreeNode<FactNode>
+{
     Value key; // a hash member's key; null for array elements and for the root
     Value scalar; // the value of a scalar row (containers keep theirs in `children`)
     Value::Type type = Value::Type::Hash;
@@ -49,8 +50,7 @@ bool isReservedName(const Value& key)
 
 } // namespace
 
-FactTreeModel::FactTreeModel(QObject* parent)
-    : TreeModel({ tr("Key"), tr("Value"), tr("Type") }, parent)
+FactTreeModel::FactTreeModel(QObject* parent) : TreeModel({tr("Key"), tr("Value"), tr("Type")}, parent)
 {
 }
 
@@ -132,7 +132,8 @@ void FactTreeModel::arrangeDerived(Node* root)
     for (const auto& f : facts->children) {
         if (isReservedName(f->key))
             continue;
-        const bool overridden = std::any_of(genuine.begin(), genuine.end(), [&](const auto& g) { return g->key == f->key; });
+        const bool overridden =
+            std::any_of(genuine.begin(), genuine.end(), [&](const auto& g) { return g->key == f->key; });
         if (overridden)
             continue;
         auto copy = std::find_if(copies.begin(), copies.end(), [&](const auto& c) { return c && c->key == f->key; });
@@ -148,7 +149,7 @@ void FactTreeModel::arrangeDerived(Node* root)
         ordered.push_back(std::move(node));
     }
     root->children.clear();
-    for (auto* list : { &genuine, &ordered }) {
+    for (auto* list : {&genuine, &ordered}) {
         for (auto& node : *list)
             root->append(std::move(node));
     }
@@ -157,8 +158,8 @@ void FactTreeModel::arrangeDerived(Node* root)
 int FactTreeModel::genuineTopLevelRows() const
 {
     const auto& children = root()->children;
-    return static_cast<int>(
-        std::find_if(children.begin(), children.end(), [](const auto& c) { return c->derived; }) - children.begin());
+    return static_cast<int>(std::find_if(children.begin(), children.end(), [](const auto& c) { return c->derived; })
+                            - children.begin());
 }
 
 bool FactTreeModel::isFactsRow(const QModelIndex& index) const
@@ -200,7 +201,7 @@ void FactTreeModel::syncDerived(const Value& name)
             if (isReservedName(f->key))
                 continue;
             const bool overridden = std::any_of(top->children.begin(), top->children.begin() + genuine,
-                [&](const auto& g) { return g->key == f->key; });
+                                                [&](const auto& g) { return g->key == f->key; });
             if (!overridden)
                 wanted.push_back(f.get());
         }
@@ -216,7 +217,7 @@ void FactTreeModel::syncDerived(const Value& name)
             // Not wanted here: gone (or renamed) unless a later wanted fact has this name.
             const Value key = top->children[static_cast<std::size_t>(row)]->key;
             const bool later = std::any_of(wanted.begin() + static_cast<std::ptrdiff_t>(std::min(i, wanted.size())),
-                wanted.end(), [&](const Node* f) { return f->key == key; });
+                                           wanted.end(), [&](const Node* f) { return f->key == key; });
             if (!later || i >= wanted.size()) {
                 beginRemoveRows({}, row, row);
                 top->children.erase(top->children.begin() + row);
@@ -255,7 +256,8 @@ void FactTreeModel::setScope(const Value& scope)
     Q_EMIT factsChanged();
 }
 
-struct FactTreeModel::Prepared {
+struct FactTreeModel::Prepared
+{
     std::unique_ptr<Node> root;
 };
 
@@ -357,7 +359,6 @@ QVariant FactTreeModel::rowData(const FactNode& row, int column, int role) const
     return {};
 }
 
-
 Qt::ItemFlags FactTreeModel::flags(const QModelIndex& index) const
 {
     if (!index.isValid())
@@ -392,8 +393,9 @@ bool FactTreeModel::hasSiblingKey(const QModelIndex& parent, const QString& key,
 {
     const Node* parentNode = nodeFor(parent);
     const Node* exceptNode = except.isValid() ? nodeFor(except) : nullptr;
-    return std::any_of(parentNode->children.begin(), parentNode->children.end(),
-        [&](const std::unique_ptr<Node>& c) { return c.get() != exceptNode && ValueConvert::keyText(c->key) == key; });
+    return std::any_of(parentNode->children.begin(), parentNode->children.end(), [&](const std::unique_ptr<Node>& c) {
+        return c.get() != exceptNode && ValueConvert::keyText(c->key) == key;
+    });
 }
 
 QString FactTreeModel::uniqueKey(const QModelIndex& parent, const QString& base) const
@@ -648,8 +650,8 @@ QModelIndex FactTreeModel::childByKey(const QModelIndex& parent, const QString& 
     const Node* node = nodeFor(parent);
     for (int row = 0; row < static_cast<int>(node->children.size()); ++row) {
         const Node* child = node->children[static_cast<std::size_t>(row)].get();
-        const QString childKey
-            = node->type == Value::Type::Array ? QString::number(row) : ValueConvert::keyText(child->key);
+        const QString childKey =
+            node->type == Value::Type::Array ? QString::number(row) : ValueConvert::keyText(child->key);
         if (childKey == key)
             return index(row, 0, parent);
     }

@@ -26,7 +26,8 @@
 class FactEdits;
 struct FactNode;
 
-class FactTreeModel : public TreeModel<FactNode> {
+class FactTreeModel : public TreeModel<FactNode>
+{
     Q_OBJECT
 public:
     enum Column { KeyColumn, ValueColumn, TypeColumn, ColumnCount };
@@ -61,10 +62,10 @@ public:
     // as the row's type. Type column: a type name; the value is converted.
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
-    // User-level edits (through edits(), so undoable when that records them). Return the new row's index, or an invalid one.
-    // addChild appends to a hash or an array; on a scalar row it adds a sibling after it.
-    QModelIndex addChild(
-        const QModelIndex& parent, const QString& key = {}, const hiera::Value& value = hiera::Value(std::string()));
+    // User-level edits (through edits(), so undoable when that records them). Return the new row's index, or an invalid
+    // one. addChild appends to a hash or an array; on a scalar row it adds a sibling after it.
+    QModelIndex addChild(const QModelIndex& parent, const QString& key = {},
+                         const hiera::Value& value = hiera::Value(std::string()));
     bool removeNodeAt(const QModelIndex& index);
     // Sets the value at a dotted key path ("facts.os.family"), creating hashes on the way. Undoable.
     bool setValueAtPath(const QString& dottedPath, const hiera::Value& value);
@@ -123,15 +124,16 @@ private:
 // The user-level edits of a FactTreeModel, as they are made: each names its rows by path, with the values
 // before and after, so that a recorder can replay them (undo) through the model's primitives.
 // beginGroup/endGroup bracket edits that are one step for the user (setValueAtPath).
-class FactEdits {
+class FactEdits
+{
 public:
     virtual ~FactEdits() = default;
     virtual void setValue(FactTreeModel& model, const FactTreeModel::Path& path, const hiera::Value& oldValue,
-        const hiera::Value& newValue) = 0;
+                          const hiera::Value& newValue) = 0;
     virtual void rename(FactTreeModel& model, const FactTreeModel::Path& path, const hiera::Value& oldKey,
-        const hiera::Value& newKey) = 0;
+                        const hiera::Value& newKey) = 0;
     virtual void insert(FactTreeModel& model, const FactTreeModel::Path& parentPath, int row, const hiera::Value& key,
-        const hiera::Value& value) = 0;
+                        const hiera::Value& value) = 0;
     virtual void remove(FactTreeModel& model, const FactTreeModel::Path& path) = 0;
     virtual void beginGroup(const QString& text) = 0;
     virtual void endGroup() = 0;

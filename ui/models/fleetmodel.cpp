@@ -11,8 +11,7 @@
 
 // Group rows carry no internal id; a node row carries its group's index + 1.
 
-FleetModel::FleetModel(QObject* parent)
-    : QAbstractItemModel(parent)
+FleetModel::FleetModel(QObject* parent) : QAbstractItemModel(parent)
 {
 }
 
@@ -89,8 +88,9 @@ QVariant FleetModel::data(const QModelIndex& index, int role) const
             case WhatColumn:
                 if (group.status == hiera::LookupResult::Status::Found)
                     return valueText(group.value);
-                return group.status == hiera::LookupResult::Status::NotFound ? tr("(not found)")
-                                                                              : tr("error: %1").arg(ValueConvert::toQString(group.error));
+                return group.status == hiera::LookupResult::Status::NotFound
+                    ? tr("(not found)")
+                    : tr("error: %1").arg(ValueConvert::toQString(group.error));
             case NodesColumn:
                 return static_cast<qulonglong>(group.members.size());
             case LevelColumn:

@@ -12,7 +12,8 @@
 #include <optional>
 #include <vector>
 
-class FleetModel : public QAbstractItemModel {
+class FleetModel : public QAbstractItemModel
+{
     Q_OBJECT
 public:
     enum Column { WhatColumn, NodesColumn, LevelColumn, FileColumn, ColumnCount };
@@ -31,7 +32,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    const QStringList m_headerLabels = { tr("Value / node"), tr("Nodes"), tr("Level"), tr("Deciding files") }; // Column order
+    const QStringList m_headerLabels = {tr("Value / node"), tr("Nodes"), tr("Level"),
+                                        tr("Deciding files")}; // Column order
     QString valueText(const hiera::Value& value) const;
 
     // A group's level column: its members' level when they share one, else how many (made when first

@@ -43,8 +43,7 @@ QIcon statusIcon(ResolvedLocation::Status status, bool suspicious)
 }
 } // namespace
 
-HierarchyModel::HierarchyModel(QObject* parent)
-    : QAbstractItemModel(parent)
+HierarchyModel::HierarchyModel(QObject* parent) : QAbstractItemModel(parent)
 {
 }
 
@@ -61,19 +60,19 @@ void HierarchyModel::setSnapshot(ScopeSnapshotPtr snapshot)
             || std::any_of(layers.begin(), layers.end(), [](const hiera::Layer& l) { return l.error.has_value(); });
         if (grouped) {
             for (const hiera::Layer& layer : layers)
-                m_groups.push_back({ &layer, {} });
+                m_groups.push_back({&layer, {}});
         }
         m_levelRows.reserve(m_snapshot->levels.size());
         for (std::size_t i = 0; i < m_snapshot->levels.size(); ++i) {
             auto group = std::find_if(m_groups.begin(), m_groups.end(),
-                [&](const Group& g) { return g.layer == m_snapshot->levels[i].layer; });
+                                      [&](const Group& g) { return g.layer == m_snapshot->levels[i].layer; });
             if (grouped && group == m_groups.end()) // not expected: a level of no known layer
-                group = m_groups.insert(m_groups.end(), Group { m_snapshot->levels[i].layer, {} });
+                group = m_groups.insert(m_groups.end(), Group{m_snapshot->levels[i].layer, {}});
             if (group == m_groups.end()) {
                 m_levelRows.emplace_back(0, static_cast<int>(i));
             } else {
                 m_levelRows.emplace_back(static_cast<std::size_t>(group - m_groups.begin()),
-                    static_cast<int>(group->levels.size()));
+                                         static_cast<int>(group->levels.size()));
                 group->levels.push_back(i);
             }
         }
@@ -199,7 +198,7 @@ QVariant HierarchyModel::layerData(const Group& group, int column, int role) con
         }
         break;
     case Qt::ToolTipRole: {
-        QStringList lines { toQString(layer->providerTitle()), toQString(layer->config.path) };
+        QStringList lines{toQString(layer->providerTitle()), toQString(layer->config.path)};
         if (layer->kind == hiera::Layer::Kind::Module)
             lines << tr("Answers only keys in its namespace (%1::…).").arg(toQString(layer->module));
         if (!error.isEmpty())
@@ -244,8 +243,8 @@ QVariant HierarchyModel::levelData(const hiera::ResolvedLevel& level, int column
     for (const auto& location : level.locations)
         present += location.status == ResolvedLocation::Status::Present;
     const QString unsupported = toQString(level.unsupported);
-    const bool skipped = !unsupported.isEmpty() && m_snapshot->engine
-        && m_snapshot->engine->options().skipUnsupportedLevels;
+    const bool skipped =
+        !unsupported.isEmpty() && m_snapshot->engine && m_snapshot->engine->options().skipUnsupportedLevels;
     const bool notRun = level.error.empty() && !unsupported.isEmpty();
 
     switch (role) {
@@ -257,8 +256,8 @@ QVariant HierarchyModel::levelData(const hiera::ResolvedLevel& level, int column
             return level.defaultHierarchy ? tr("%1 (default_hierarchy)").arg(toQString(declared->name))
                                           : toQString(declared->name);
         case BackendColumn:
-            return declared ? QStringLiteral("%1 (%2)").arg(
-                       toQString(declared->function), QString::fromLatin1(hiera::backendKindName(declared->kind)))
+            return declared ? QStringLiteral("%1 (%2)").arg(toQString(declared->function),
+                                                            QString::fromLatin1(hiera::backendKindName(declared->kind)))
                             : QString();
         case DeclaredColumn:
             return declared ? QStringLiteral("datadir: %1").arg(toQString(declared->datadir)) : QString();
@@ -375,8 +374,8 @@ QVariant HierarchyModel::locationData(const ResolvedLocation& location, int colu
                 break;
             }
             if (location.suspicious)
-                status
-                    += undefinedList.isEmpty() ? tr(" (empty path component)") : tr(" (empty: %1)").arg(undefinedList);
+                status +=
+                    undefinedList.isEmpty() ? tr(" (empty path component)") : tr(" (empty: %1)").arg(undefinedList);
             return status;
         }
         }
@@ -388,8 +387,8 @@ QVariant HierarchyModel::locationData(const ResolvedLocation& location, int colu
             lines << toQString(location.error);
         if (location.suspicious)
             lines << (undefinedList.isEmpty()
-                    ? tr("The path has an empty component: a variable interpolated to nothing.")
-                    : tr("These variables are undefined or empty in the current scope: %1").arg(undefinedList));
+                          ? tr("The path has an empty component: a variable interpolated to nothing.")
+                          : tr("These variables are undefined or empty in the current scope: %1").arg(undefinedList));
         return lines.join(QLatin1Char('\n'));
     }
     case Qt::ForegroundRole:

@@ -18,7 +18,8 @@
 #include <QAbstractItemModel>
 #include <QStringList>
 
-class HierarchyModel : public QAbstractItemModel {
+class HierarchyModel : public QAbstractItemModel
+{
     Q_OBJECT
 public:
     enum Column { NameColumn, BackendColumn, DeclaredColumn, InterpolatedColumn, StatusColumn, ColumnCount };
@@ -44,8 +45,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    const QStringList m_headerLabels = { tr("Level / location"), tr("Backend"), tr("As written"), tr("Interpolated"), tr("Status") }; // Column order
-    struct Group {
+    const QStringList m_headerLabels = {tr("Level / location"), tr("Backend"), tr("As written"), tr("Interpolated"),
+                                        tr("Status")}; // Column order
+    struct Group
+    {
         const hiera::Layer* layer = nullptr;
         std::vector<std::size_t> levels; // indices into ScopeSnapshot::levels
     };

@@ -7,8 +7,7 @@
 #include <QPalette>
 #include <QStringList>
 
-NodeDiffModel::NodeDiffModel(QObject* parent)
-    : QAbstractTableModel(parent)
+NodeDiffModel::NodeDiffModel(QObject* parent) : QAbstractTableModel(parent)
 {
 }
 
@@ -67,7 +66,8 @@ QVariant NodeDiffModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_report)
         return {};
     const hiera::KeyDifference& d = m_report->diff.keys[static_cast<std::size_t>(index.row())];
-    const hiera::KeyDifference::Side& side = index.column() == ValueAColumn || index.column() == FilesAColumn ? d.a : d.b;
+    const hiera::KeyDifference::Side& side =
+        index.column() == ValueAColumn || index.column() == FilesAColumn ? d.a : d.b;
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
@@ -90,8 +90,9 @@ QVariant NodeDiffModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ForegroundRole:
         if ((index.column() == ValueAColumn || index.column() == ValueBColumn) && !side.found())
-            return QBrush(side.status == hiera::LookupResult::Status::Error ? QColor(Qt::darkRed)
-                                                                             : QPalette().color(QPalette::PlaceholderText));
+            return QBrush(side.status == hiera::LookupResult::Status::Error
+                              ? QColor(Qt::darkRed)
+                              : QPalette().color(QPalette::PlaceholderText));
         return {};
     case KeyRole:
         return ValueConvert::toQString(d.key);
@@ -115,9 +116,9 @@ std::pair<qsizetype, qsizetype> hostSpan(const QString& name)
     if (name.endsWith(QLatin1Char(')'))) {
         const qsizetype open = name.lastIndexOf(QLatin1Char('('));
         if (open >= 0)
-            return { open + 1, name.size() - 1 };
+            return {open + 1, name.size() - 1};
     }
-    return { 0, name.size() };
+    return {0, name.size()};
 }
 
 QStringList hostLabels(const QString& name)
@@ -145,17 +146,18 @@ std::pair<QString, QString> NodeDiffModel::shortNames(const QString& a, const QS
     const QStringList labelsA = hostLabels(a);
     const QStringList labelsB = hostLabels(b);
     qsizetype shared = 0;
-    while (shared + 1 < labelsA.size() && shared + 1 < labelsB.size()
-           && !labelsA[labelsA.size() - 1 - shared].isEmpty()
-           && labelsA[labelsA.size() - 1 - shared].compare(labelsB[labelsB.size() - 1 - shared], Qt::CaseInsensitive) == 0)
+    while (shared + 1 < labelsA.size() && shared + 1 < labelsB.size() && !labelsA[labelsA.size() - 1 - shared].isEmpty()
+           && labelsA[labelsA.size() - 1 - shared].compare(labelsB[labelsB.size() - 1 - shared], Qt::CaseInsensitive)
+               == 0)
         ++shared;
     if (shared == 0)
-        return { a, b };
+        return {a, b};
     QString shortA = withoutLastLabels(a, labelsA, shared);
     QString shortB = withoutLastLabels(b, labelsB, shared);
-    if (shortA == shortB || labelsA[labelsA.size() - 1 - shared].isEmpty() || labelsB[labelsB.size() - 1 - shared].isEmpty())
-        return { a, b };
-    return { shortA, shortB };
+    if (shortA == shortB || labelsA[labelsA.size() - 1 - shared].isEmpty()
+        || labelsB[labelsB.size() - 1 - shared].isEmpty())
+        return {a, b};
+    return {shortA, shortB};
 }
 
 QVariant NodeDiffModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -11,7 +11,8 @@
 
 #include <utility>
 
-class NodeDiffModel : public QAbstractTableModel {
+class NodeDiffModel : public QAbstractTableModel
+{
     Q_OBJECT
 public:
     enum Column { KeyColumn, ValueAColumn, ValueBColumn, FilesAColumn, FilesBColumn, ColumnCount };

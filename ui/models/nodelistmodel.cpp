@@ -8,8 +8,7 @@
 
 #include <algorithm>
 
-NodeListModel::NodeListModel(QObject* parent)
-    : QAbstractTableModel(parent)
+NodeListModel::NodeListModel(QObject* parent) : QAbstractTableModel(parent)
 {
 }
 
@@ -100,7 +99,8 @@ QStringList NodeListModel::columnsNoNodeHas() const
     for (const QString& column : m_columns) {
         const std::string ref = ValueConvert::toStd(column);
         const auto& nodes = m_library->nodes();
-        if (std::none_of(nodes.begin(), nodes.end(), [&](const hiera::Node& n) { return n.scope->lookup(ref).has_value(); }))
+        if (std::none_of(nodes.begin(), nodes.end(),
+                         [&](const hiera::Node& n) { return n.scope->lookup(ref).has_value(); }))
             missing << column;
     }
     return missing;
@@ -131,7 +131,7 @@ QVariant NodeListModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole && index.column() == 0)
         return tr("%1\nfrom %2 (%3)")
             .arg(ValueConvert::toQString(node.name), ValueConvert::toQString(node.sourceFile),
-                QString::fromLatin1(hiera::factsFormatName(node.format)));
+                 QString::fromLatin1(hiera::factsFormatName(node.format)));
     if (role == Qt::ToolTipRole) // a long value is elided in its cell
         return cells(index.row()).text.value(index.column() - 1);
     return {};

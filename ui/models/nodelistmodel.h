@@ -12,7 +12,8 @@
 #include <optional>
 #include <vector>
 
-class NodeListModel : public QAbstractTableModel {
+class NodeListModel : public QAbstractTableModel
+{
     Q_OBJECT
 public:
     // A fact column's items, when its value is an array (each item's display text): a filter's
@@ -49,9 +50,10 @@ private:
 
     NodeLibraryPtr m_library;
     QStringList m_columns;
-    struct RowCells {
-        QStringList text;                // per fact column
-        std::vector<QStringList> items;  // per fact column: an array's items, else empty
+    struct RowCells
+    {
+        QStringList text; // per fact column
+        std::vector<QStringList> items; // per fact column: an array's items, else empty
     };
     const RowCells& cells(int row) const;
 

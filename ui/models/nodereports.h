@@ -23,26 +23,30 @@ using NodeLibraryPtr = std::shared_ptr<const hiera::NodeLibrary>;
 using FleetResultPtr = std::shared_ptr<const hiera::FleetResult>;
 
 // Some nodes of a library: those the Nodes panel's filter shows.
-struct NodeSelection {
+struct NodeSelection
+{
     NodeLibraryPtr library; // the library the indices are of
     std::shared_ptr<const std::vector<std::size_t>> nodes; // indices into library->nodes(); null: every node
     QString filter; // the filter that chose them, to say so
 };
 
 // One node's data and how it was asked for.
-struct AllKeysReport {
+struct AllKeysReport
+{
     EnginePtr engine;
     hiera::NodeData data;
     double elapsedMs = 0;
 };
 
 // One side of a comparison: a name to show and the scope to resolve.
-struct NodeSide {
+struct NodeSide
+{
     QString name;
     std::shared_ptr<const hiera::Scope> scope;
 };
 
-struct NodeDiffReport {
+struct NodeDiffReport
+{
     EnginePtr engine;
     QString nameA, nameB;
     std::string prefix;

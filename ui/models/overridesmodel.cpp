@@ -21,12 +21,14 @@ QString fileText(const hiera::SourceLocation& at)
     return at.line > 0 ? QStringLiteral("%1:%2").arg(name).arg(at.line) : name;
 }
 
-QList<QStandardItem*> row(const QString& where, const hiera::Value& value, const hiera::SourceLocation& at, bool overridden,
-    bool reveal)
+QList<QStandardItem*> row(const QString& where, const hiera::Value& value, const hiera::SourceLocation& at,
+                          bool overridden, bool reveal)
 {
     const hiera::Value shown = reveal ? value : hiera::redactSecrets(value);
-    QList<QStandardItem*> items { new QStandardItem(where),
-        new QStandardItem(ValueConvert::cellShown(QString::fromStdString(hiera::cellText(shown)))), new QStandardItem(fileText(at)) };
+    QList<QStandardItem*> items{
+        new QStandardItem(where),
+        new QStandardItem(ValueConvert::cellShown(QString::fromStdString(hiera::cellText(shown)))),
+        new QStandardItem(fileText(at))};
     for (QStandardItem* item : items) {
         item->setEditable(false);
         item->setData(QString::fromStdString(at.file), HieraRoles::SourceFileRole);
@@ -41,10 +43,9 @@ QList<QStandardItem*> row(const QString& where, const hiera::Value& value, const
 }
 } // namespace
 
-OverridesModel::OverridesModel(QObject* parent)
-    : QStandardItemModel(0, ColumnCount, parent)
+OverridesModel::OverridesModel(QObject* parent) : QStandardItemModel(0, ColumnCount, parent)
 {
-    setHorizontalHeaderLabels({ tr("Where"), tr("Value"), tr("File") });
+    setHorizontalHeaderLabels({tr("Where"), tr("Value"), tr("File")});
 }
 
 void OverridesModel::setResult(const OverrideChainPtr& result, bool reveal)
@@ -55,11 +56,12 @@ void OverridesModel::setResult(const OverrideChainPtr& result, bool reveal)
         return;
     auto* levels = new QStandardItem(tr("Every level holding %1").arg(QString::fromStdString(result->key)));
     auto* leaves = new QStandardItem(tr("Each leaf of the answer, and what it overrode"));
-    for (QStandardItem* group : { levels, leaves })
+    for (QStandardItem* group : {levels, leaves})
         group->setEditable(false);
     // With one layer (a lone hiera.yaml) its name says nothing; with several, each level names its own.
-    const bool oneLayer = std::all_of(result->levels.begin(), result->levels.end(),
-        [&](const hiera::OverrideLevel& l) { return l.layer == result->levels.front().layer; });
+    const bool oneLayer = std::all_of(result->levels.begin(), result->levels.end(), [&](const hiera::OverrideLevel& l) {
+        return l.layer == result->levels.front().layer;
+    });
     for (const hiera::OverrideLevel& level : result->levels) {
         const QString where = level.layer.empty() || oneLayer
             ? QString::fromStdString(level.level)
@@ -70,12 +72,14 @@ void OverridesModel::setResult(const OverrideChainPtr& result, bool reveal)
         levels->appendRow(items);
     }
     for (const hiera::OverrideLeaf& leaf : result->leaves) {
-        const QString where = leaf.path.empty() ? QString::fromStdString(result->key) : QString::fromStdString(leaf.path);
+        const QString where =
+            leaf.path.empty() ? QString::fromStdString(result->key) : QString::fromStdString(leaf.path);
         auto items = row(where, leaf.value, leaf.origin, false, reveal);
         for (const hiera::OverriddenValue& below : leaf.overrode)
-            items[0]->appendRow(row(tr("overrode %1").arg(QString::fromStdString(below.level)), below.value, below.location, true, reveal));
+            items[0]->appendRow(row(tr("overrode %1").arg(QString::fromStdString(below.level)), below.value,
+                                    below.location, true, reveal));
         leaves->appendRow(items);
     }
-    appendRow({ levels, new QStandardItem, new QStandardItem });
-    appendRow({ leaves, new QStandardItem, new QStandardItem });
+    appendRow({levels, new QStandardItem, new QStandardItem});
+    appendRow({leaves, new QStandardItem, new QStandardItem});
 }

@@ -1,15 +1,16 @@
 #pragma once
 
-// OverridesModel — the override chain (hiera::OverrideChain) as a tree (issue 11 §2.4): "Every level" lists what each level
-// holds for the key, greyed where it was overridden; "Each leaf" lists the answer's leaves with their
-// origin and, under each, the values it overrode with their file:line. Rows answer the source roles,
-// so a click shows the file. Read-only; reset per result.
+// OverridesModel — the override chain (hiera::OverrideChain) as a tree (issue 11 §2.4): "Every level" lists what each
+// level holds for the key, greyed where it was overridden; "Each leaf" lists the answer's leaves with their origin and,
+// under each, the values it overrode with their file:line. Rows answer the source roles, so a click shows the file.
+// Read-only; reset per result.
 
 #include "models/snapshots.h"
 
 #include <QStandardItemModel>
 
-class OverridesModel : public QStandardItemModel {
+class OverridesModel : public QStandardItemModel
+{
     Q_OBJECT
 public:
     enum Column { WhereColumn, ValueColumn, FileColumn, ColumnCount };

@@ -14,13 +14,15 @@
 #include <string>
 #include <vector>
 
-struct LookupRequest {
+struct LookupRequest
+{
     std::string key;
     std::optional<hiera::MergeSpec> merge; // unset: as lookup_options says
 };
 
 // What a scope makes of the hierarchy: the hierarchy view, completion and file watching.
-struct ScopeSnapshot {
+struct ScopeSnapshot
+{
     std::shared_ptr<const hiera::Engine> engine; // keeps ResolvedLevel::level valid
     hiera::Value scope; // the scope tree it was resolved for (shared storage: a reference count)
     std::string environment; // and the $environment lookups set when the scope does not (TopScope)
@@ -38,7 +40,8 @@ struct ScopeSnapshot {
     std::shared_ptr<const hiera::Scope> topScope() const;
 };
 
-struct LookupOutcome {
+struct LookupOutcome
+{
     std::shared_ptr<const hiera::Engine> engine;
     LookupRequest request;
     hiera::Value scope; // what it was looked up against (shared storage: a reference count)

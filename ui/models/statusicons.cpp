@@ -18,7 +18,7 @@ QIcon lockIcon()
     if (!themed.isNull())
         return themed;
     QIcon icon;
-    for (const int size : { 16, 32 }) {
+    for (const int size : {16, 32}) {
         QPixmap pixmap(size, size);
         pixmap.fill(Qt::transparent);
         QPainter painter(&pixmap);
@@ -48,7 +48,7 @@ const QIcon& icon(Kind kind)
     // Never destroyed: a QIcon must not outlive the QGuiApplication, and a function static would.
     static const auto* icons = [] {
         QStyle* style = QApplication::style();
-        return new std::array<QIcon, 5> {
+        return new std::array<QIcon, 5>{
             style->standardIcon(QStyle::SP_DialogApplyButton),
             style->standardIcon(QStyle::SP_ArrowDown),
             style->standardIcon(QStyle::SP_MessageBoxCritical),

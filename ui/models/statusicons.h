@@ -1,8 +1,8 @@
 #pragma once
 
-// The outcome icons the models show (found, merged, failed, warning, a lock for secrets), made once. QStyle::standardIcon()
-// builds a new QIcon on every call, and a new icon misses the pixmap cache: each repaint of a view
-// decoded the icons' PNGs again.
+// The outcome icons the models show (found, merged, failed, warning, a lock for secrets), made once.
+// QStyle::standardIcon() builds a new QIcon on every call, and a new icon misses the pixmap cache: each repaint of a
+// view decoded the icons' PNGs again.
 
 #include <QColor>
 #include <QIcon>

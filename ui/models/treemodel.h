@@ -20,7 +20,8 @@
 #include <vector>
 
 template <typename Node>
-struct TreeNode {
+struct TreeNode
+{
     Node* parent = nullptr;
     std::vector<std::unique_ptr<Node>> children;
 
@@ -44,7 +45,7 @@ struct TreeNode {
             && siblings[static_cast<std::size_t>(m_rowHint)].get() == this)
             return m_rowHint;
         const auto it = std::find_if(siblings.begin(), siblings.end(),
-            [this](const std::unique_ptr<Node>& sibling) { return sibling.get() == this; });
+                                     [this](const std::unique_ptr<Node>& sibling) { return sibling.get() == this; });
         m_rowHint = static_cast<int>(it - siblings.begin());
         return m_rowHint;
     }
@@ -54,7 +55,8 @@ private:
 };
 
 template <typename Node>
-class TreeModel : public QAbstractItemModel {
+class TreeModel : public QAbstractItemModel
+{
 public:
     // Defined in treemodel_impl.h, which only the concrete model's .cpp includes (with an explicit
     // instantiation): elsewhere the node type is incomplete.

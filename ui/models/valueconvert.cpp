@@ -13,19 +13,16 @@ using hiera::Value;
 namespace ValueConvert {
 
 namespace {
-struct TypeNameEntry {
+struct TypeNameEntry
+{
     Value::Type type;
     const char* name;
 };
 // Editor order: the scalars people type most first.
 constexpr TypeNameEntry typeTable[] = {
-    { Value::Type::String, "string" },
-    { Value::Type::Integer, "integer" },
-    { Value::Type::Float, "float" },
-    { Value::Type::Boolean, "boolean" },
-    { Value::Type::Null, "null" },
-    { Value::Type::Array, "array" },
-    { Value::Type::Hash, "hash" },
+    {Value::Type::String, "string"},   {Value::Type::Integer, "integer"}, {Value::Type::Float, "float"},
+    {Value::Type::Boolean, "boolean"}, {Value::Type::Null, "null"},       {Value::Type::Array, "array"},
+    {Value::Type::Hash, "hash"},
 };
 } // namespace
 
@@ -196,7 +193,7 @@ Value convertValue(const Value& value, Value::Type type)
     if (type == Value::Type::Array) {
         if (value.isHash() || value.isNull())
             return Value(hiera::Array());
-        return Value(hiera::Array { value });
+        return Value(hiera::Array{value});
     }
     if (type == Value::Type::Hash)
         return Value(hiera::Hash());

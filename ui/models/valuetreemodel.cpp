@@ -11,15 +11,16 @@
 #include <QBrush>
 #include <QStringList>
 
+#include <QFont>
+#include <QPalette>
 #include <algorithm>
 #include <iterator>
 #include <vector>
-#include <QFont>
-#include <QPalette>
 
 using hiera::Value;
 
-struct ValueNode : TreeNode<ValueNode> {
+struct ValueNode : TreeNode<ValueNode>
+{
     QString key; // hash key, "[i]" for array elements, the label for the top row
     QString rawKey; // the key to highlight in the source viewer
     Value value;
@@ -80,8 +81,7 @@ struct ValueNode : TreeNode<ValueNode> {
 
 template class TreeModel<ValueNode>;
 
-ValueTreeModel::ValueTreeModel(QObject* parent)
-    : TreeModel({ tr("Key"), tr("Value"), tr("Type"), tr("Origin") }, parent)
+ValueTreeModel::ValueTreeModel(QObject* parent) : TreeModel({tr("Key"), tr("Value"), tr("Type"), tr("Origin")}, parent)
 {
 }
 
@@ -100,7 +100,6 @@ void ValueTreeModel::clear()
 {
     resetRoot(std::make_unique<ValueNode>());
 }
-
 
 QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) const
 {
@@ -127,16 +126,17 @@ QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) con
         break;
     case Qt::ToolTipRole:
         if (column == OriginColumn) {
-            QStringList lines { ValueConvert::originText(node->origin) };
+            QStringList lines{ValueConvert::originText(node->origin)};
             if (node->files.size() > 1) {
-                lines = { tr("Merged from:") };
+                lines = {tr("Merged from:")};
                 for (std::uint32_t file : node->files)
                     lines << ValueConvert::toQString(hiera::SourceFiles::name(file));
             }
             return lines.join(QLatin1Char('\n'));
         }
         if (column == ValueColumn && node->value.isStillEncrypted())
-            return tr("Left encrypted: no key here decrypts it. As written:\n%1").arg(ValueConvert::cellShown(ValueConvert::displayText(node->value)));
+            return tr("Left encrypted: no key here decrypts it. As written:\n%1")
+                .arg(ValueConvert::cellShown(ValueConvert::displayText(node->value)));
         if (column == ValueColumn && node->value.isSecret())
             return SecretMask::isMasked(node->value)
                 ? tr("Decrypted from eyaml, hidden: Repository ▸ Reveal Secrets shows it.")
@@ -166,7 +166,8 @@ QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) con
         }
         break;
     case HieraRoles::SourceFileRole:
-        return node->origin.isValid() ? ValueConvert::toQString(hiera::SourceFiles::name(node->origin.file)) : QString();
+        return node->origin.isValid() ? ValueConvert::toQString(hiera::SourceFiles::name(node->origin.file))
+                                      : QString();
     case HieraRoles::SourceLineRole:
         return static_cast<int>(node->origin.line);
     case HieraRoles::SourceColumnRole:

@@ -13,7 +13,8 @@
 
 struct ValueNode;
 
-class ValueTreeModel : public TreeModel<ValueNode> {
+class ValueTreeModel : public TreeModel<ValueNode>
+{
     Q_OBJECT
 public:
     enum Column { KeyColumn, ValueColumn, TypeColumn, OriginColumn, ColumnCount };
@@ -26,7 +27,6 @@ public:
     void setValue(const hiera::Value& value, const QString& label, const QString& baseDirectory = {});
     void clear();
     bool hasValue() const { return rowCount() > 0; }
-
 
 protected:
     QVariant rowData(const ValueNode& node, int column, int role) const override;

@@ -1,11 +1,11 @@
 #include "panels/allkeyspanel.h"
 
-#include "models/allkeysmodel.h"
 #include "jobs/lookuprunner.h"
-#include "widgets/reportexport.h"
-#include "panels/shownrefresh.h"
-#include "widgets/treeviews.h"
+#include "models/allkeysmodel.h"
 #include "models/valueconvert.h"
+#include "panels/shownrefresh.h"
+#include "widgets/reportexport.h"
+#include "widgets/treeviews.h"
 
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -61,7 +61,7 @@ AllKeysPanel::AllKeysPanel(NodeReportRunner* reports, LookupRunner* runner, QWid
     // The report comes sorted by key: the proxy keeps that order until a header is clicked (sorting
     // thousands of keys again on the GUI thread, fetching both cells per comparison, cost ~50 ms).
     m_view->sortByColumn(-1, Qt::AscendingOrder);
-    TreeViews::setColumnWidths(m_view->horizontalHeader(), { 260, 300, 140, 260 });
+    TreeViews::setColumnWidths(m_view->horizontalHeader(), {260, 300, 140, 260});
     layout->addWidget(m_view, 1);
 
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
@@ -85,7 +85,8 @@ AllKeysPanel::AllKeysPanel(NodeReportRunner* reports, LookupRunner* runner, QWid
         m_summary->setText(summaryText());
     });
     // Reveal Secrets announces the answer again: the table follows the toggle.
-    connect(runner, &LookupRunner::lookupFinished, this, [this] { m_model->setRevealSecrets(m_runner->revealSecrets()); });
+    connect(runner, &LookupRunner::lookupFinished, this,
+            [this] { m_model->setRevealSecrets(m_runner->revealSecrets()); });
     connect(reports, &NodeReportRunner::allKeysResolved, this, &AllKeysPanel::show);
     m_summary->setText(summaryText());
 }
@@ -139,7 +140,8 @@ QString AllKeysPanel::summaryText() const
         text += tr(", %1 with an error").arg(errors);
     if (!r->data.warnings.empty())
         text += r->data.warnings.size() == 1 ? tr(", 1 warning") : tr(", %1 warnings").arg(r->data.warnings.size());
-    text += r->elapsedMs < 1 ? tr(" (resolved in under 1 ms)") : tr(" (resolved in %1 ms)").arg(r->elapsedMs, 0, 'f', 0);
+    text +=
+        r->elapsedMs < 1 ? tr(" (resolved in under 1 ms)") : tr(" (resolved in %1 ms)").arg(r->elapsedMs, 0, 'f', 0);
     return text;
 }
 
@@ -170,10 +172,10 @@ QList<ReportExport::Format> AllKeysPanel::exportFormats() const
     } else {
         table.reset();
     }
-    return { { tr("YAML"), QStringLiteral("yaml"), [r, options] { return hiera::nodeDataYaml(r->data, options); } },
-        { tr("JSON"), QStringLiteral("json"), [r, options] { return hiera::nodeDataJson(r->data, options); } },
-        { csvName, QStringLiteral("csv"),
-            [r, table, options] { return hiera::nodeDataCsv(table ? *table : r->data, options); } } };
+    return {{tr("YAML"), QStringLiteral("yaml"), [r, options] { return hiera::nodeDataYaml(r->data, options); }},
+            {tr("JSON"), QStringLiteral("json"), [r, options] { return hiera::nodeDataJson(r->data, options); }},
+            {csvName, QStringLiteral("csv"),
+             [r, table, options] { return hiera::nodeDataCsv(table ? *table : r->data, options); }}};
 }
 
 bool AllKeysPanel::exportTo(const QString& path, QString* error) const
@@ -185,5 +187,6 @@ void AllKeysPanel::chooseExport()
 {
     const AllKeysReportPtr r = m_model->report();
     const QString node = r && !r->data.node.empty() ? ValueConvert::toQString(r->data.node) : tr("current-facts");
-    ReportExport::chooseAndSave(this, tr("Export this node's data"), exportFormats(), m_summary, node + QStringLiteral("-all-keys"));
+    ReportExport::chooseAndSave(this, tr("Export this node's data"), exportFormats(), m_summary,
+                                node + QStringLiteral("-all-keys"));
 }

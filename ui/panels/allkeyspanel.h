@@ -23,7 +23,8 @@ class QTableView;
 class QToolButton;
 class ShownRefresh;
 
-class AllKeysPanel : public QWidget {
+class AllKeysPanel : public QWidget
+{
     Q_OBJECT
 public:
     AllKeysPanel(NodeReportRunner* reports, LookupRunner* runner, QWidget* parent = nullptr);

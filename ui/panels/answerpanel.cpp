@@ -1,12 +1,12 @@
 #include "panels/answerpanel.h"
 
-#include "panels/answersummary.h"
 #include "jobs/lookuprunner.h"
+#include "models/valueconvert.h"
+#include "models/valuetreemodel.h"
+#include "panels/answersummary.h"
 #include "panels/lookupscheduler.h"
 #include "widgets/messagebanner.h"
 #include "widgets/treeviews.h"
-#include "models/valueconvert.h"
-#include "models/valuetreemodel.h"
 
 #include <hiera/lookupkey.h>
 
@@ -82,7 +82,7 @@ AnswerPanel::AnswerPanel(LookupRunner* runner, LookupScheduler* scheduler, QWidg
     });
     connect(scheduler, &LookupScheduler::noKey, this, &AnswerPanel::showNoKey);
     connect(scheduler, &LookupScheduler::waitingForFacts, this,
-        [this] { setSummary(tr("Reading the facts: the answer follows.")); });
+            [this] { setSummary(tr("Reading the facts: the answer follows.")); });
     showNoKey();
 }
 
@@ -116,7 +116,7 @@ void AnswerPanel::show(const LookupOutcomePtr& outcome)
         m_rootValueModel->setValue(result.rootValue, rootKey, baseDirectory);
     else
         m_rootValueModel->clear();
-    for (QTreeView* view : { m_valueView, m_rootValueView }) {
+    for (QTreeView* view : {m_valueView, m_rootValueView}) {
         view->expandAll();
         for (int column = 0; column < ValueTreeModel::OriginColumn; ++column)
             view->resizeColumnToContents(column);

@@ -17,7 +17,8 @@ class QTabWidget;
 class QTreeView;
 class ValueTreeModel;
 
-class AnswerPanel : public QWidget {
+class AnswerPanel : public QWidget
+{
     Q_OBJECT
 public:
     AnswerPanel(LookupRunner* runner, LookupScheduler* scheduler, QWidget* parent = nullptr);

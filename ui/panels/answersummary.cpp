@@ -74,8 +74,8 @@ QString text(const LookupOutcome& outcome)
     int contributed = 0, rootOnly = 0, lacking = 0, missing = 0;
     if (result.trace) {
         for (const auto& row : ContributionModel::collect(*result.trace)) {
-            contributed += row.outcome == ContributionModel::Outcome::Won
-                || row.outcome == ContributionModel::Outcome::Merged;
+            contributed +=
+                row.outcome == ContributionModel::Outcome::Won || row.outcome == ContributionModel::Outcome::Merged;
             rootOnly += row.outcome == ContributionModel::Outcome::RootOnly;
             lacking += row.outcome == ContributionModel::Outcome::NotFound;
             missing += row.outcome == ContributionModel::Outcome::Missing;

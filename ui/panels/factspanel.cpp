@@ -13,9 +13,7 @@
 
 #include <algorithm>
 
-FactsPanel::FactsPanel(FactsDocument* document, QWidget* parent)
-    : QWidget(parent)
-    , m_document(document)
+FactsPanel::FactsPanel(FactsDocument* document, QWidget* parent) : QWidget(parent), m_document(document)
 {
     setObjectName(QStringLiteral("factsPanel"));
     auto* layout = new QVBoxLayout(this);
@@ -108,7 +106,7 @@ void FactsPanel::expandFacts()
         m_view->expandToDepth(0);
         return;
     }
-    for (const QString& name : { QStringLiteral("facts"), QStringLiteral("trusted") }) {
+    for (const QString& name : {QStringLiteral("facts"), QStringLiteral("trusted")}) {
         const QModelIndex index = model->indexForKeyPath(name);
         if (index.isValid())
             m_view->expand(index);

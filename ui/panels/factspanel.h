@@ -12,7 +12,8 @@ class QAction;
 class QToolBar;
 class QTreeView;
 
-class FactsPanel : public QWidget {
+class FactsPanel : public QWidget
+{
     Q_OBJECT
 public:
     explicit FactsPanel(FactsDocument* document, QWidget* parent = nullptr);

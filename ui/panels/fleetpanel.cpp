@@ -1,10 +1,10 @@
 #include "panels/fleetpanel.h"
 
-#include "models/fleetmodel.h"
 #include "jobs/lookuprunner.h"
-#include "widgets/reportexport.h"
-#include "panels/shownrefresh.h"
+#include "models/fleetmodel.h"
 #include "models/valueconvert.h"
+#include "panels/shownrefresh.h"
+#include "widgets/reportexport.h"
 
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -170,7 +170,7 @@ NodeSelection FleetPanel::effectiveSelection() const
 {
     if (m_selection.nodes && m_selection.library == m_fleet->library())
         return m_selection;
-    return { m_fleet->library(), nullptr, QString() };
+    return {m_fleet->library(), nullptr, QString()};
 }
 
 void FleetPanel::runNow()
@@ -193,7 +193,8 @@ void FleetPanel::show(const FleetResultPtr& result)
         m_view->expandToDepth(0);
     // Wide enough for most values, never so wide that a long hash pushes the counts and files away.
     m_view->resizeColumnToContents(FleetModel::WhatColumn);
-    m_view->setColumnWidth(FleetModel::WhatColumn, std::min(m_view->columnWidth(FleetModel::WhatColumn), m_view->viewport()->width() / 2));
+    m_view->setColumnWidth(FleetModel::WhatColumn,
+                           std::min(m_view->columnWidth(FleetModel::WhatColumn), m_view->viewport()->width() / 2));
     m_view->resizeColumnToContents(FleetModel::LevelColumn); // level names are short: shown whole
     updateButtons();
     m_summary->setText(summaryText());
@@ -238,9 +239,9 @@ QList<ReportExport::Format> FleetPanel::exportFormats() const
     options.relativeTo = ValueConvert::toStd(QFileInfo(m_runner->hieraYaml()).absolutePath());
     if (m_shownSelection.nodes)
         options.nodeFilter = ValueConvert::toStd(m_shownSelection.filter);
-    return { { tr("CSV"), QStringLiteral("csv"), [r, options] { return hiera::fleetCsv(*r, options); } },
-        { tr("JSON"), QStringLiteral("json"), [r, options] { return hiera::fleetJson(*r, options); } },
-        { tr("Markdown"), QStringLiteral("md"), [r, options] { return hiera::fleetMarkdown(*r, options); } } };
+    return {{tr("CSV"), QStringLiteral("csv"), [r, options] { return hiera::fleetCsv(*r, options); }},
+            {tr("JSON"), QStringLiteral("json"), [r, options] { return hiera::fleetJson(*r, options); }},
+            {tr("Markdown"), QStringLiteral("md"), [r, options] { return hiera::fleetMarkdown(*r, options); }}};
 }
 
 bool FleetPanel::exportTo(const QString& path, QString* error) const
@@ -252,5 +253,6 @@ void FleetPanel::chooseExport()
 {
     const FleetResultPtr r = m_model->result();
     const QString key = r ? ValueConvert::toQString(r->key) : QString();
-    ReportExport::chooseAndSave(this, tr("Export the key across the nodes"), exportFormats(), m_summary, key + QStringLiteral("-nodes"));
+    ReportExport::chooseAndSave(this, tr("Export the key across the nodes"), exportFormats(), m_summary,
+                                key + QStringLiteral("-nodes"));
 }

@@ -1,9 +1,9 @@
 #pragma once
 
 // FleetPanel — the current key across every node of the library (or the nodes the Nodes panel's
-// filter shows): which nodes get which value (largest group first), from which files. It follows the key bar: each new key runs in the background, with
-// progress and Cancel, while the panel is on screen (a hidden tab catches up when shown). Export saves
-// the result as CSV, JSON or Markdown. A node opens its own answer.
+// filter shows): which nodes get which value (largest group first), from which files. It follows the key bar: each new
+// key runs in the background, with progress and Cancel, while the panel is on screen (a hidden tab catches up when
+// shown). Export saves the result as CSV, JSON or Markdown. A node opens its own answer.
 
 #include "jobs/fleetrunner.h"
 #include "widgets/reportexport.h"
@@ -20,7 +20,8 @@ class QTimer;
 class QTreeView;
 class ShownRefresh;
 
-class FleetPanel : public QWidget {
+class FleetPanel : public QWidget
+{
     Q_OBJECT
 public:
     FleetPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent = nullptr);
@@ -65,8 +66,8 @@ private:
     QTreeView* m_view;
     std::string m_key;
     hiera::LookupRequest m_request;
-    NodeSelection m_selection;      // the newest, from the Nodes panel
-    NodeSelection m_runSelection;   // the one the newest run used
+    NodeSelection m_selection; // the newest, from the Nodes panel
+    NodeSelection m_runSelection; // the one the newest run used
     NodeSelection m_shownSelection; // the one the result on screen used
     QTimer* m_selectionDelay;
     QStringList m_missingFacts;

@@ -1,10 +1,10 @@
 #include "panels/hierarchypanel.h"
 
-#include "models/hierarchymodel.h"
 #include "jobs/lookuprunner.h"
+#include "models/hierarchymodel.h"
+#include "models/valueconvert.h"
 #include "widgets/messagebanner.h"
 #include "widgets/treeviews.h"
-#include "models/valueconvert.h"
 
 #include <QFileInfo>
 #include <QVBoxLayout>

@@ -14,7 +14,8 @@ class LookupRunner;
 class MessageBanner;
 class QTreeView;
 
-class HierarchyPanel : public QWidget {
+class HierarchyPanel : public QWidget
+{
     Q_OBJECT
 public:
     explicit HierarchyPanel(LookupRunner* runner, QWidget* parent = nullptr);

@@ -18,9 +18,7 @@ namespace {
 constexpr int maxKeyHistory = 30;
 }
 
-LookupBar::LookupBar(LookupRunner* runner, QWidget* parent)
-    : QWidget(parent)
-    , m_runner(runner)
+LookupBar::LookupBar(LookupRunner* runner, QWidget* parent) : QWidget(parent), m_runner(runner)
 {
     setObjectName(QStringLiteral("lookupBar"));
     // The deep-merge options get a row of their own under the key: on the key's row they widened the
@@ -77,8 +75,8 @@ LookupBar::LookupBar(LookupRunner* runner, QWidget* parent)
     bar->addWidget(m_mergeCombo);
     m_knockoutEdit = new QLineEdit(m_deepOptions);
     m_knockoutEdit->setPlaceholderText(tr("knockout_prefix"));
-    m_knockoutEdit->setMinimumWidth(
-        m_knockoutEdit->fontMetrics().horizontalAdvance(m_knockoutEdit->placeholderText()) + 16);
+    m_knockoutEdit->setMinimumWidth(m_knockoutEdit->fontMetrics().horizontalAdvance(m_knockoutEdit->placeholderText())
+                                    + 16);
     m_knockoutEdit->setMaximumWidth(140);
     m_sortArraysCheck = new QCheckBox(tr("sort_merged_arrays"), m_deepOptions);
     m_mergeHashArraysCheck = new QCheckBox(tr("merge_hash_arrays"), m_deepOptions);

@@ -16,7 +16,8 @@ class QCompleter;
 class QLineEdit;
 class QStringListModel;
 
-class LookupBar : public QWidget {
+class LookupBar : public QWidget
+{
     Q_OBJECT
 public:
     explicit LookupBar(LookupRunner* runner, QWidget* parent = nullptr);

@@ -1,8 +1,8 @@
 #include "panels/lookupscheduler.h"
 
 #include "document/factsdocument.h"
-#include "panels/lookupbar.h"
 #include "jobs/lookuprunner.h"
+#include "panels/lookupbar.h"
 
 #include <QTimer>
 

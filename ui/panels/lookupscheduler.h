@@ -13,7 +13,8 @@ class LookupBar;
 class LookupRunner;
 class QTimer;
 
-class LookupScheduler : public QObject {
+class LookupScheduler : public QObject
+{
     Q_OBJECT
 public:
     LookupScheduler(LookupRunner* runner, FactsDocument* facts, LookupBar* bar, QObject* parent = nullptr);

@@ -2,10 +2,10 @@
 
 #include "jobs/lookuprunner.h"
 #include "models/nodediffmodel.h"
-#include "widgets/reportexport.h"
-#include "panels/shownrefresh.h"
-#include "widgets/treeviews.h"
 #include "models/valueconvert.h"
+#include "panels/shownrefresh.h"
+#include "widgets/reportexport.h"
+#include "widgets/treeviews.h"
 
 #include <QComboBox>
 #include <QCompleter>
@@ -79,16 +79,16 @@ NodeDiffPanel::NodeDiffPanel(NodeReportRunner* reports, FleetRunner* fleet, Look
     layout->addWidget(m_summary);
 
     m_view = TreeViews::makeTable(this, QStringLiteral("diffView"), m_model);
-    TreeViews::setColumnWidths(m_view->horizontalHeader(), { 240, 220, 220, 220 });
+    TreeViews::setColumnWidths(m_view->horizontalHeader(), {240, 220, 220, 220});
     layout->addWidget(m_view, 1);
 
-    m_names->setStringList({ currentFactsName() });
+    m_names->setStringList({currentFactsName()});
     m_nodeA->setModel(m_names);
     m_nodeB->setModel(m_names);
     m_prefixDelay->setSingleShot(true);
     m_prefixDelay->setInterval(250); // typing a prefix runs one comparison, not one per letter
 
-    for (QComboBox* box : { m_nodeA, m_nodeB }) {
+    for (QComboBox* box : {m_nodeA, m_nodeB}) {
         connect(box, &QComboBox::currentIndexChanged, m_refresh, &ShownRefresh::request);
         // A name typed and confirmed without picking it from the list: the combo would keep the text
         // and compare the previous node; find the node it names, or say that there is none.
@@ -110,10 +110,12 @@ NodeDiffPanel::NodeDiffPanel(NodeReportRunner* reports, FleetRunner* fleet, Look
         const bool engineChanged = !m_snapshot || m_snapshot->engine != snapshot->engine;
         m_snapshot = snapshot;
         // A library node's answers change only with the hierarchy; the current facts' with every edit.
-        if (engineChanged || m_nodeA->currentText() == currentFactsName() || m_nodeB->currentText() == currentFactsName())
+        if (engineChanged || m_nodeA->currentText() == currentFactsName()
+            || m_nodeB->currentText() == currentFactsName())
             m_refresh->request();
     });
-    connect(runner, &LookupRunner::lookupFinished, this, [this] { m_model->setRevealSecrets(m_runner->revealSecrets()); });
+    connect(runner, &LookupRunner::lookupFinished, this,
+            [this] { m_model->setRevealSecrets(m_runner->revealSecrets()); });
     connect(fleet, &FleetRunner::libraryLoaded, this, &NodeDiffPanel::libraryChanged);
     connect(reports, &NodeReportRunner::nodesCompared, this, &NodeDiffPanel::show);
     m_summary->setText(summaryText());
@@ -134,7 +136,7 @@ QString NodeDiffPanel::currentCertname() const
 
 void NodeDiffPanel::libraryChanged(const NodeLibraryPtr& library)
 {
-    QStringList names { currentFactsName() };
+    QStringList names{currentFactsName()};
     names.reserve(static_cast<qsizetype>(library->size()) + 1);
     for (const hiera::Node& node : library->nodes())
         names << ValueConvert::toQString(node.name);
@@ -199,14 +201,14 @@ NodeSide NodeDiffPanel::side(const QString& name) const
 {
     if (name == currentFactsName()) {
         if (!m_snapshot)
-            return { name, nullptr };
+            return {name, nullptr};
         // Named with the node the facts are for, so that a report (and its export) says which.
         const QString certname = currentCertname();
-        return { certname.isEmpty() ? name : tr("%1 (%2)").arg(name, certname), m_snapshot->topScope() };
+        return {certname.isEmpty() ? name : tr("%1 (%2)").arg(name, certname), m_snapshot->topScope()};
     }
     const NodeLibraryPtr library = m_fleet->library();
     const hiera::Node* node = library ? library->find(ValueConvert::toStd(name)) : nullptr;
-    return { name, node ? node->scope : nullptr };
+    return {name, node ? node->scope : nullptr};
 }
 
 void NodeDiffPanel::refresh()
@@ -259,7 +261,8 @@ QString NodeDiffPanel::summaryText() const
     if (!r->prefix.empty())
         text += tr(" (keys starting with %1)").arg(ValueConvert::toQString(r->prefix));
     if (!d.failedOnBoth.empty())
-        text += d.failedOnBoth.size() == 1 ? tr("; 1 key fails on both") : tr("; %1 keys fail on both").arg(d.failedOnBoth.size());
+        text += d.failedOnBoth.size() == 1 ? tr("; 1 key fails on both")
+                                           : tr("; %1 keys fail on both").arg(d.failedOnBoth.size());
     if (!d.warnings.empty())
         text += d.warnings.size() == 1 ? tr("; 1 warning") : tr("; %1 warnings").arg(d.warnings.size());
     if (d.cancelled)
@@ -278,9 +281,9 @@ QList<ReportExport::Format> NodeDiffPanel::exportFormats() const
     options.nameB = ValueConvert::toStd(r->nameB);
     options.revealSecrets = m_runner->revealSecrets();
     options.relativeTo = ValueConvert::toStd(QFileInfo(m_runner->hieraYaml()).absolutePath());
-    return { { tr("Markdown"), QStringLiteral("md"), [r, options] { return hiera::nodeDiffMarkdown(r->diff, options); } },
-        { tr("JSON"), QStringLiteral("json"), [r, options] { return hiera::nodeDiffJson(r->diff, options); } },
-        { tr("CSV"), QStringLiteral("csv"), [r, options] { return hiera::nodeDiffCsv(r->diff, options); } } };
+    return {{tr("Markdown"), QStringLiteral("md"), [r, options] { return hiera::nodeDiffMarkdown(r->diff, options); }},
+            {tr("JSON"), QStringLiteral("json"), [r, options] { return hiera::nodeDiffJson(r->diff, options); }},
+            {tr("CSV"), QStringLiteral("csv"), [r, options] { return hiera::nodeDiffCsv(r->diff, options); }}};
 }
 
 bool NodeDiffPanel::exportTo(const QString& path, QString* error) const

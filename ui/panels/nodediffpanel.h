@@ -26,7 +26,8 @@ class QTimer;
 class QToolButton;
 class ShownRefresh;
 
-class NodeDiffPanel : public QWidget {
+class NodeDiffPanel : public QWidget
+{
     Q_OBJECT
 public:
     NodeDiffPanel(NodeReportRunner* reports, FleetRunner* fleet, LookupRunner* runner, QWidget* parent = nullptr);

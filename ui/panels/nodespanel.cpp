@@ -1,12 +1,12 @@
 #include "panels/nodespanel.h"
 
-#include "widgets/elidedlabel.h"
-#include "widgets/elidingheaderview.h"
 #include "jobs/lookuprunner.h"
-#include "widgets/messagebanner.h"
-#include "panels/nodediffpanel.h"
 #include "models/nodelistmodel.h"
 #include "models/valueconvert.h"
+#include "panels/nodediffpanel.h"
+#include "widgets/elidedlabel.h"
+#include "widgets/elidingheaderview.h"
+#include "widgets/messagebanner.h"
 
 #include <QAction>
 #include <QDir>
@@ -34,7 +34,8 @@ const QString libraryKey = QStringLiteral("nodes/library");
 // Space-separated terms, all of which a row must meet: "text" keeps the rows where any column
 // contains it; "fact=value" the rows whose column of that fact equals it, or is a list holding it. The
 // fact is a column's name ("facts.role") or its last part ("role"). Both ignore case.
-class NodeFilter : public QSortFilterProxyModel {
+class NodeFilter : public QSortFilterProxyModel
+{
 public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
 
@@ -42,7 +43,7 @@ public:
     {
         m_terms.clear();
         for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-            Term term { -1, word, {} };
+            Term term{-1, word, {}};
             const qsizetype eq = word.indexOf(QLatin1Char('='));
             if (eq > 0) {
                 term.column = columnOf(word.left(eq));
@@ -73,7 +74,8 @@ protected:
 
 private:
     static constexpr int AnyFact = -2;
-    struct Term {
+    struct Term
+    {
         int column; // -1: any column contains `text`; AnyFact: the fact `reference` is `text`
         QString text;
         std::string reference;
@@ -195,13 +197,15 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     connect(m_view, &QTableView::customContextMenuRequested, this, &NodesPanel::showContextMenu);
     connect(fleet, &FleetRunner::libraryLoaded, this, &NodesPanel::showLibrary);
     connect(fleet, &FleetRunner::libraryCancelled, this, [this](const QString& path) {
-        m_banner->showMessage(MessageBanner::Kind::Information,
-            m_model->library() ? tr("Stopped reading %1: the library before stays open.").arg(QDir::toNativeSeparators(path))
-                               : tr("Stopped reading %1.").arg(QDir::toNativeSeparators(path)));
+        m_banner->showMessage(
+            MessageBanner::Kind::Information,
+            m_model->library()
+                ? tr("Stopped reading %1: the library before stays open.").arg(QDir::toNativeSeparators(path))
+                : tr("Stopped reading %1.").arg(QDir::toNativeSeparators(path)));
     });
     connect(fleet, &FleetRunner::libraryFailed, this, [this](const QString& path, const QString& message) {
         m_banner->showMessage(MessageBanner::Kind::Error,
-            tr("Cannot open the node library %1: %2").arg(QDir::toNativeSeparators(path), message));
+                              tr("Cannot open the node library %1: %2").arg(QDir::toNativeSeparators(path), message));
     });
     connect(runner, &LookupRunner::engineLoaded, this, [this](const QString&, EnginePtr engine) {
         m_model->setHierarchy(engine);
@@ -214,7 +218,8 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
 
 void NodesPanel::openLibrary(const QString& path)
 {
-    m_banner->showMessage(MessageBanner::Kind::Information, tr("Reading the node library %1…").arg(QDir::toNativeSeparators(path)));
+    m_banner->showMessage(MessageBanner::Kind::Information,
+                          tr("Reading the node library %1…").arg(QDir::toNativeSeparators(path)));
     m_fleet->loadLibrary(path);
 }
 
@@ -228,7 +233,8 @@ void NodesPanel::chooseLibrary()
     const QString start = !previous.isEmpty() ? QFileInfo(previous).absolutePath()
         : !m_runner->hieraYaml().isEmpty()    ? QFileInfo(m_runner->hieraYaml()).absolutePath()
                                               : QDir::homePath();
-    const QString path = QFileDialog::getExistingDirectory(this, tr("Open a node library (a folder of fact files)"), start);
+    const QString path =
+        QFileDialog::getExistingDirectory(this, tr("Open a node library (a folder of fact files)"), start);
     if (!path.isEmpty())
         openLibrary(path);
 }
@@ -287,7 +293,7 @@ void NodesPanel::markOpened(const QString& name)
 
 NodeSelection NodesPanel::selection() const
 {
-    NodeSelection s { m_model->library(), nullptr, m_filter->text().trimmed() };
+    NodeSelection s{m_model->library(), nullptr, m_filter->text().trimmed()};
     if (!s.library || s.filter.isEmpty())
         return s;
     auto nodes = std::make_shared<std::vector<std::size_t>>();
@@ -332,7 +338,8 @@ QString NodesPanel::statusText() const
         ? tr("%1 nodes").arg(library->size())
         : tr("%1 of %2 nodes").arg(m_proxy->rowCount()).arg(library->size());
     if (!library->errors().empty())
-        text += library->errors().size() == 1 ? tr(", 1 file skipped") : tr(", %1 files skipped").arg(library->errors().size());
+        text += library->errors().size() == 1 ? tr(", 1 file skipped")
+                                              : tr(", %1 files skipped").arg(library->errors().size());
     return text + tr(" · %1").arg(QDir::toNativeSeparators(ValueConvert::toQString(library->path())));
 }
 
@@ -345,7 +352,7 @@ void NodesPanel::activate(const QModelIndex& index)
     // A node of its own file opens as that file; a node of a PuppetDB export as its entry there (a save
     // replaces that entry only).
     Q_EMIT nodeChosen(ValueConvert::toQString(node.name), ValueConvert::toQString(node.sourceFile),
-        node.format != hiera::FactsFormat::PuppetDB);
+                      node.format != hiera::FactsFormat::PuppetDB);
 }
 
 QString NodesPanel::rememberedLibrary()
@@ -373,10 +380,10 @@ void NodesPanel::showContextMenu(const QPoint& position)
     QMenu menu(this);
     menu.addAction(tr("Open %1").arg(shown(name)), this, [this, index] { activate(index); });
     menu.addAction(tr("Compare with the current facts"), this,
-        [this, name] { Q_EMIT compareRequested(NodeDiffPanel::currentFactsName(), name); });
+                   [this, name] { Q_EMIT compareRequested(NodeDiffPanel::currentFactsName(), name); });
     const QStringList selected = selectedNodes();
     if (selected.size() == 2)
         menu.addAction(tr("Compare %1 with %2").arg(shown(selected[0]), shown(selected[1])), this,
-            [this, selected] { Q_EMIT compareRequested(selected[0], selected[1]); });
+                       [this, selected] { Q_EMIT compareRequested(selected[0], selected[1]); });
     menu.exec(m_view->viewport()->mapToGlobal(position));
 }

@@ -17,7 +17,8 @@ class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
 
-class NodesPanel : public QWidget {
+class NodesPanel : public QWidget
+{
     Q_OBJECT
 public:
     NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent = nullptr);

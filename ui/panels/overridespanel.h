@@ -11,7 +11,8 @@ class LookupRunner;
 class OverridesModel;
 class QTreeView;
 
-class OverridesPanel : public QWidget {
+class OverridesPanel : public QWidget
+{
     Q_OBJECT
 public:
     explicit OverridesPanel(LookupRunner* runner, QWidget* parent = nullptr);

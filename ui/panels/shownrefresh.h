@@ -20,7 +20,8 @@
 
 #include <functional>
 
-class ShownRefresh : public QObject {
+class ShownRefresh : public QObject
+{
     Q_OBJECT
 public:
     ShownRefresh(QWidget* panel, std::function<void()> refresh)

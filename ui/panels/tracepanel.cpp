@@ -1,11 +1,11 @@
 #include "panels/tracepanel.h"
 
+#include "jobs/lookuprunner.h"
 #include "models/contributionmodel.h"
 #include "models/explanationmodel.h"
-#include "jobs/lookuprunner.h"
+#include "models/valueconvert.h"
 #include "panels/lookupscheduler.h"
 #include "widgets/treeviews.h"
-#include "models/valueconvert.h"
 
 #include <hiera/explain.h>
 
@@ -71,9 +71,10 @@ TracePanel::TracePanel(LookupRunner* runner, LookupScheduler* scheduler, QWidget
     m_tabs->addTab(m_explanationPage, tr("E&xplain"));
     m_tabs->addTab(m_explainText, tr("Explain &text"));
     connect(m_tabs, &QTabWidget::currentChanged, this, &TracePanel::updateStaleViews);
-    TreeViews::connectSourceClicks(
-        m_contributionView, ContributionModel::OriginColumn, this, &TracePanel::sourceRequested);
-    TreeViews::connectSourceClicks(m_explanationView, ExplanationModel::OriginColumn, this, &TracePanel::sourceRequested);
+    TreeViews::connectSourceClicks(m_contributionView, ContributionModel::OriginColumn, this,
+                                   &TracePanel::sourceRequested);
+    TreeViews::connectSourceClicks(m_explanationView, ExplanationModel::OriginColumn, this,
+                                   &TracePanel::sourceRequested);
 
     connect(runner, &LookupRunner::lookupFinished, this, &TracePanel::show);
     connect(scheduler, &LookupScheduler::noKey, this, &TracePanel::clear);

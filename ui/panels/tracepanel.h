@@ -20,7 +20,8 @@ class QTabWidget;
 class QTableView;
 class QTreeView;
 
-class TracePanel : public QWidget {
+class TracePanel : public QWidget
+{
     Q_OBJECT
 public:
     TracePanel(LookupRunner* runner, LookupScheduler* scheduler, QWidget* parent = nullptr);

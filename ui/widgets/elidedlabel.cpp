@@ -1,8 +1,6 @@
 #include "widgets/elidedlabel.h"
 
-ElidedLabel::ElidedLabel(Qt::TextElideMode mode, QWidget* parent)
-    : QLabel(parent)
-    , m_mode(mode)
+ElidedLabel::ElidedLabel(Qt::TextElideMode mode, QWidget* parent) : QLabel(parent), m_mode(mode)
 {
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 }
@@ -26,13 +24,14 @@ QSize ElidedLabel::minimumSizeHint() const
 {
     // Room for a few characters and the ellipsis: the layout decides the rest.
     const QMargins m = contentsMargins();
-    return { fontMetrics().horizontalAdvance(QStringLiteral("MMMM…")) + m.left() + m.right(), QLabel::minimumSizeHint().height() };
+    return {fontMetrics().horizontalAdvance(QStringLiteral("MMMM…")) + m.left() + m.right(),
+            QLabel::minimumSizeHint().height()};
 }
 
 QSize ElidedLabel::sizeHint() const
 {
     const QMargins m = contentsMargins();
-    return { fontMetrics().horizontalAdvance(m_full) + m.left() + m.right() + 2, QLabel::sizeHint().height() };
+    return {fontMetrics().horizontalAdvance(m_full) + m.left() + m.right() + 2, QLabel::sizeHint().height()};
 }
 
 void ElidedLabel::resizeEvent(QResizeEvent* event)

@@ -6,7 +6,8 @@
 
 #include <QLabel>
 
-class ElidedLabel : public QLabel {
+class ElidedLabel : public QLabel
+{
     Q_OBJECT
 public:
     explicit ElidedLabel(Qt::TextElideMode mode, QWidget* parent = nullptr);

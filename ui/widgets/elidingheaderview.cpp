@@ -2,8 +2,7 @@
 
 #include <QStyleOptionHeader>
 
-ElidingHeaderView::ElidingHeaderView(QWidget* parent)
-    : QHeaderView(Qt::Horizontal, parent)
+ElidingHeaderView::ElidingHeaderView(QWidget* parent) : QHeaderView(Qt::Horizontal, parent)
 {
     // As the header QTableView makes for itself.
     setSectionsClickable(true);
@@ -17,7 +16,8 @@ void ElidingHeaderView::initStyleOptionForIndex(QStyleOptionHeader* option, int 
     QHeaderView::initStyleOptionForIndex(option, logicalIndex);
     int room = sectionSize(logicalIndex) - 2 * style()->pixelMetric(QStyle::PM_HeaderMargin, option, this);
     if (option->sortIndicator != QStyleOptionHeader::None)
-        room -= style()->pixelMetric(QStyle::PM_HeaderMarkSize, option, this) + style()->pixelMetric(QStyle::PM_HeaderMargin, option, this);
+        room -= style()->pixelMetric(QStyle::PM_HeaderMarkSize, option, this)
+            + style()->pixelMetric(QStyle::PM_HeaderMargin, option, this);
     if (room > 0)
         option->text = option->fontMetrics.elidedText(option->text, textElideMode(), room);
 }

@@ -6,7 +6,8 @@
 
 #include <QHeaderView>
 
-class ElidingHeaderView : public QHeaderView {
+class ElidingHeaderView : public QHeaderView
+{
     Q_OBJECT
 public:
     explicit ElidingHeaderView(QWidget* parent = nullptr);

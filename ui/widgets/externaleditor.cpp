@@ -16,13 +16,14 @@ Command build(const QString& editor, const QString& file, int line)
     command.program = words.takeFirst();
     command.arguments = words;
     const QString name = QFileInfo(command.program).fileName();
-    static const QStringList plusLine { QStringLiteral("vi"), QStringLiteral("vim"), QStringLiteral("nvim"),
-        QStringLiteral("gvim"), QStringLiteral("view"), QStringLiteral("emacs"), QStringLiteral("emacsclient"),
-        QStringLiteral("nano"), QStringLiteral("micro"), QStringLiteral("kak"), QStringLiteral("joe"),
-        QStringLiteral("jed"), QStringLiteral("mg"), QStringLiteral("gedit"), QStringLiteral("mousepad"),
-        QStringLiteral("pluma"), QStringLiteral("xed") };
-    static const QStringList gotoLine { QStringLiteral("code"), QStringLiteral("codium"), QStringLiteral("code-oss") };
-    static const QStringList colonLine { QStringLiteral("subl"), QStringLiteral("sublime_text"), QStringLiteral("zed") };
+    static const QStringList plusLine{
+        QStringLiteral("vi"),    QStringLiteral("vim"),   QStringLiteral("nvim"),        QStringLiteral("gvim"),
+        QStringLiteral("view"),  QStringLiteral("emacs"), QStringLiteral("emacsclient"), QStringLiteral("nano"),
+        QStringLiteral("micro"), QStringLiteral("kak"),   QStringLiteral("joe"),         QStringLiteral("jed"),
+        QStringLiteral("mg"),    QStringLiteral("gedit"), QStringLiteral("mousepad"),    QStringLiteral("pluma"),
+        QStringLiteral("xed")};
+    static const QStringList gotoLine{QStringLiteral("code"), QStringLiteral("codium"), QStringLiteral("code-oss")};
+    static const QStringList colonLine{QStringLiteral("subl"), QStringLiteral("sublime_text"), QStringLiteral("zed")};
     if (line > 0 && plusLine.contains(name)) {
         command.arguments << QStringLiteral("+%1").arg(line) << file;
     } else if (line > 0 && gotoLine.contains(name)) {

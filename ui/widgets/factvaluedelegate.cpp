@@ -28,8 +28,8 @@ const QRegularExpression& floatPattern()
 }
 } // namespace
 
-QWidget* FactValueDelegate::createEditor(
-    QWidget* parent, const QStyleOptionViewItem& option, const QModelIndex& index) const
+QWidget* FactValueDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem& option,
+                                         const QModelIndex& index) const
 {
     if (index.column() == FactTreeModel::TypeColumn) {
         auto* combo = new QComboBox(parent);
@@ -43,7 +43,7 @@ QWidget* FactValueDelegate::createEditor(
     switch (type) {
     case Value::Type::Boolean: {
         auto* combo = new QComboBox(parent);
-        combo->addItems({ QStringLiteral("true"), QStringLiteral("false") });
+        combo->addItems({QStringLiteral("true"), QStringLiteral("false")});
         return combo;
     }
     case Value::Type::Integer: {

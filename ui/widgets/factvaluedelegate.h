@@ -6,7 +6,8 @@
 
 #include <QStyledItemDelegate>
 
-class FactValueDelegate : public QStyledItemDelegate {
+class FactValueDelegate : public QStyledItemDelegate
+{
     Q_OBJECT
 public:
     using QStyledItemDelegate::QStyledItemDelegate;

@@ -53,7 +53,8 @@ void MessageBanner::showMessage(Kind kind, const QString& text)
         colors = QStringLiteral("background: #fbe9ea; border: 1px solid #d9656c;");
     }
     setStyleSheet(QStringLiteral("#messageBanner { %1 border-radius: 3px; } QLabel { color: #202020; } "
-                                 "QScrollArea, QScrollArea > QWidget > QWidget { background: transparent; }").arg(colors));
+                                 "QScrollArea, QScrollArea > QWidget > QWidget { background: transparent; }")
+                      .arg(colors));
     const int size = style()->pixelMetric(QStyle::PM_SmallIconSize);
     m_icon->setPixmap(style()->standardIcon(pixmap).pixmap(size, size));
     m_scroll->verticalScrollBar()->setValue(0);

@@ -11,7 +11,8 @@ class QLabel;
 class QScrollArea;
 class QToolButton;
 
-class MessageBanner : public QFrame {
+class MessageBanner : public QFrame
+{
     Q_OBJECT
 public:
     enum class Kind { Information, Warning, Error };

@@ -100,7 +100,8 @@ QString safeFileName(const QString& name)
     QString out;
     bool replaced = false; // a run of other characters becomes one '-' ("Current facts (web01)": Current-facts-web01)
     for (const QChar c : in) {
-        const bool kept = c.isLetterOrNumber() || c == QLatin1Char('.') || c == QLatin1Char('_') || c == QLatin1Char('-');
+        const bool kept =
+            c.isLetterOrNumber() || c == QLatin1Char('.') || c == QLatin1Char('_') || c == QLatin1Char('-');
         if (kept && !(replaced && c == QLatin1Char('-')))
             out += c;
         else if (!kept && !replaced)
@@ -123,8 +124,10 @@ void chooseAndSave(QWidget* parent, const QString& title, const QList<Format>& f
         filters << QStringLiteral("%1 (*.%2)").arg(format.name, format.suffix);
     const qsizetype preferred = preferredFormat(formats);
     QString chosen = filters.value(preferred);
-    const QString suggestion = QDir(lastFolder()).filePath(
-        safeFileName(suggestedName) + (formats.isEmpty() ? QString() : QLatin1Char('.') + formats[preferred].suffix));
+    const QString suggestion =
+        QDir(lastFolder())
+            .filePath(safeFileName(suggestedName)
+                      + (formats.isEmpty() ? QString() : QLatin1Char('.') + formats[preferred].suffix));
     QString path = QFileDialog::getSaveFileName(parent, title, suggestion, filters.join(QStringLiteral(";;")), &chosen);
     if (path.isEmpty())
         return;

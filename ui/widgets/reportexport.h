@@ -19,8 +19,9 @@ class QWidget;
 
 namespace ReportExport {
 
-struct Format {
-    QString name;   // "CSV", for the dialog's filter
+struct Format
+{
+    QString name; // "CSV", for the dialog's filter
     QString suffix; // "csv", without the dot
     std::function<std::string()> write; // the file's text
 };

@@ -7,10 +7,10 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QTextBlock>
-#include <QHBoxLayout>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -39,7 +39,8 @@ QString withLongLinesCut(const QString& text)
         const qsizetype length = end - start;
         if (length > maxLineChars) {
             out += QStringView(text).mid(start, maxLineChars);
-            out += SourceViewer::tr(" [… %n more characters not shown]", nullptr, static_cast<int>(length - maxLineChars));
+            out +=
+                SourceViewer::tr(" [… %n more characters not shown]", nullptr, static_cast<int>(length - maxLineChars));
         } else {
             out += QStringView(text).mid(start, length);
         }

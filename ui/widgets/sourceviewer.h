@@ -11,7 +11,8 @@ class QToolButton;
 class QPlainTextEdit;
 class YamlHighlighter;
 
-class SourceViewer : public QWidget {
+class SourceViewer : public QWidget
+{
     Q_OBJECT
 public:
     explicit SourceViewer(QWidget* parent = nullptr);

@@ -54,14 +54,15 @@ inline void setColumnWidths(QHeaderView* header, std::initializer_list<int> widt
 // anywhere on a row: `signal` of `panel` is emitted with the index.
 template <typename Panel>
 void connectSourceClicks(QAbstractItemView* view, int originColumn, Panel* panel,
-    void (Panel::*signal)(const QModelIndex&))
+                         void (Panel::*signal)(const QModelIndex&))
 {
     QObject::connect(view, &QAbstractItemView::clicked, panel, [panel, signal, originColumn](const QModelIndex& index) {
         if (index.column() == originColumn)
             Q_EMIT(panel->*signal)(index);
     });
-    QObject::connect(view, &QAbstractItemView::activated, panel,
-        [panel, signal](const QModelIndex& index) { Q_EMIT(panel->*signal)(index); });
+    QObject::connect(view, &QAbstractItemView::activated, panel, [panel, signal](const QModelIndex& index) {
+        Q_EMIT(panel->*signal)(index);
+    });
 }
 
 } // namespace TreeViews

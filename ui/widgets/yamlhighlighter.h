@@ -10,7 +10,8 @@
 
 #include <vector>
 
-class YamlHighlighter : public QSyntaxHighlighter {
+class YamlHighlighter : public QSyntaxHighlighter
+{
     Q_OBJECT
 public:
     // Colours follow `palette`: keys in its link colour, the other hues lightened on a dark base, so
@@ -21,7 +22,8 @@ protected:
     void highlightBlock(const QString& text) override;
 
 private:
-    struct Rule {
+    struct Rule
+    {
         QRegularExpression pattern;
         QTextCharFormat format;
         int group = 0;

@@ -36,7 +36,7 @@ EnvironmentDialog::EnvironmentDialog(QWidget* parent)
     auto* note = new QLabel(tr("Lookups set the top-scope variable <code>environment</code> to this name unless "
                                "the facts set it, as <code>puppet lookup --environment</code> does. The global "
                                "layer is searched before the environment's."),
-        this);
+                            this);
     note->setWordWrap(true);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -77,7 +77,7 @@ QString EnvironmentDialog::globalHieraYaml() const
 void EnvironmentDialog::browse()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Global hiera.yaml"), m_global->text(),
-        tr("Hiera configuration (hiera.yaml *.yaml);;All files (*)"));
+                                                      tr("Hiera configuration (hiera.yaml *.yaml);;All files (*)"));
     if (!path.isEmpty())
         m_global->setText(path);
 }

@@ -7,7 +7,8 @@
 
 class QLineEdit;
 
-class EnvironmentDialog : public QDialog {
+class EnvironmentDialog : public QDialog
+{
     Q_OBJECT
 public:
     explicit EnvironmentDialog(QWidget* parent = nullptr);

@@ -146,9 +146,11 @@ bool ExplanationReport::save(const QString& path, QString* error) const
         *error = tr("Cannot write %1").arg(path);
         return false;
     }
-    const QByteArray bytes = QByteArray::fromStdString(write(*this, format == Format::Json ? &hiera::explanationJson
-                                                              : format == Format::Html ? &hiera::explanationHtml
-                                                                                       : &hiera::explanationMarkdown));
+    const QByteArray bytes =
+        QByteArray::fromStdString(write(*this,
+                                        format == Format::Json       ? &hiera::explanationJson
+                                            : format == Format::Html ? &hiera::explanationHtml
+                                                                     : &hiera::explanationMarkdown));
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         *error = tr("Cannot write %1: %2").arg(path, file.errorString());

@@ -30,7 +30,8 @@ struct ExplanationReport
     // The export dialog's filters, and the name it suggests: what was looked up, for which facts
     // (profile--ntp-web01.example.com.md), with the extension of `filter` (Markdown's without one).
     static QString fileFilters();
-    static QString suggestedFileName(const std::string& key, const QString& factsPath, const QString& filter = QString());
+    static QString suggestedFileName(const std::string& key, const QString& factsPath,
+                                     const QString& filter = QString());
     // The filter of the format the last explanation was exported in (Markdown's before any), and
     // remembering it from the name of a file just saved.
     static QString lastFilter();

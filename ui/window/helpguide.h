@@ -8,7 +8,8 @@
 class QTextBrowser;
 class QUrl;
 
-class HelpGuide : public QDialog {
+class HelpGuide : public QDialog
+{
     Q_OBJECT
 public:
     explicit HelpGuide(QWidget* parent = nullptr);

@@ -3,37 +3,36 @@
 #include "widgets/elidedlabel.h"
 #include "widgets/reportexport.h"
 
-#include "panels/allkeyspanel.h"
-#include "panels/answerpanel.h"
 #include "document/datafilesync.h"
-#include "window/explanationreport.h"
 #include "document/demo.h"
-#include "panels/factspanel.h"
-#include "models/facttreemodel.h"
-#include "panels/fleetpanel.h"
 #include "jobs/fleetrunner.h"
-#include "window/helpguide.h"
-#include "panels/hierarchypanel.h"
-#include "panels/lookupbar.h"
 #include "jobs/lookuprunner.h"
-#include "panels/lookupscheduler.h"
-#include "widgets/messagebanner.h"
-#include "models/modelroles.h"
-#include "panels/nodediffpanel.h"
 #include "jobs/nodereportrunner.h"
-#include "panels/nodespanel.h"
+#include "models/facttreemodel.h"
+#include "models/modelroles.h"
 #include "models/overridesmodel.h"
-#include "panels/overridespanel.h"
-#include "window/repositorymenu.h"
-#include "widgets/sourceviewer.h"
-#include "panels/tracepanel.h"
 #include "models/valueconvert.h"
 #include "models/valuetreemodel.h"
+#include "panels/allkeyspanel.h"
+#include "panels/answerpanel.h"
+#include "panels/factspanel.h"
+#include "panels/fleetpanel.h"
+#include "panels/hierarchypanel.h"
+#include "panels/lookupbar.h"
+#include "panels/lookupscheduler.h"
+#include "panels/nodediffpanel.h"
+#include "panels/nodespanel.h"
+#include "panels/overridespanel.h"
+#include "panels/tracepanel.h"
+#include "widgets/messagebanner.h"
+#include "widgets/sourceviewer.h"
+#include "window/explanationreport.h"
+#include "window/helpguide.h"
+#include "window/repositorymenu.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QChildEvent>
-#include <QLineEdit>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
@@ -43,6 +42,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -50,18 +50,18 @@
 #include <QPrinter>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
-#include <QScreen>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 
+#include <QVBoxLayout>
 #include <hiera/scope.h>
 #include <hiera/version.h>
-#include <QVBoxLayout>
 
 namespace {
 constexpr int maxRecentFiles = 10;
@@ -74,8 +74,7 @@ const auto recentFactsKey = QStringLiteral("recent/facts");
 const auto keyHistoryKey = QStringLiteral("lookup/history");
 } // namespace
 
-MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent)
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setObjectName(QStringLiteral("HieraExplorerMainWindow"));
     setAcceptDrops(true);
@@ -101,10 +100,10 @@ void MainWindow::createPanels()
 {
     m_runner = new LookupRunner(this);
     m_facts = new FactsDocument(m_runner, this);
-    m_facts->setQuestionHandler([this](Question question, const QString& text) { return askWithMessageBox(question, text); });
-    m_facts->setSavePathPrompt([this](const QString& suggestion, FactsDocument::SaveKind kind) {
-        return askSavePath(suggestion, kind);
-    });
+    m_facts->setQuestionHandler(
+        [this](Question question, const QString& text) { return askWithMessageBox(question, text); });
+    m_facts->setSavePathPrompt(
+        [this](const QString& suggestion, FactsDocument::SaveKind kind) { return askSavePath(suggestion, kind); });
     m_fileSync = new DataFileSync(m_runner, this);
 
     auto* central = new QWidget(this);
@@ -130,24 +129,26 @@ void MainWindow::createPanels()
     addDock(m_sourceViewer, tr("Source"), QStringLiteral("sourceDock"), Qt::RightDockWidgetArea);
     // What every level holds and what each leaf overrode: a tab beside the hierarchy.
     m_overridesPanel = new OverridesPanel(m_runner);
-    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
+    tabifyDockWidget(
+        findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
         addDock(m_overridesPanel, tr("Overridden values"), QStringLiteral("overridesDock"), Qt::BottomDockWidgetArea));
     connect(m_overridesPanel, &OverridesPanel::sourceRequested, this, &MainWindow::showSourceFor);
     // Many nodes: the node library beside the facts, the key across it beside the hierarchy.
     m_fleet = new FleetRunner(this);
     m_nodesPanel = new NodesPanel(m_fleet, m_runner);
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("factsDock")),
-        addDock(m_nodesPanel, tr("Nodes"), QStringLiteral("nodesDock"), Qt::LeftDockWidgetArea));
+                     addDock(m_nodesPanel, tr("Nodes"), QStringLiteral("nodesDock"), Qt::LeftDockWidgetArea));
     m_fleetPanel = new FleetPanel(m_fleet, m_runner);
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
-        addDock(m_fleetPanel, tr("Across nodes"), QStringLiteral("fleetDock"), Qt::BottomDockWidgetArea));
+                     addDock(m_fleetPanel, tr("Across nodes"), QStringLiteral("fleetDock"), Qt::BottomDockWidgetArea));
     // Whole-node reports: every key of this node, and this node (or any) against another.
     m_reports = new NodeReportRunner(this);
     m_allKeysPanel = new AllKeysPanel(m_reports, m_runner);
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
-        addDock(m_allKeysPanel, tr("All keys"), QStringLiteral("allKeysDock"), Qt::BottomDockWidgetArea));
+                     addDock(m_allKeysPanel, tr("All keys"), QStringLiteral("allKeysDock"), Qt::BottomDockWidgetArea));
     m_nodeDiffPanel = new NodeDiffPanel(m_reports, m_fleet, m_runner);
-    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
+    tabifyDockWidget(
+        findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
         addDock(m_nodeDiffPanel, tr("Compare nodes"), QStringLiteral("nodeDiffDock"), Qt::BottomDockWidgetArea));
     connect(m_allKeysPanel, &AllKeysPanel::keyChosen, this, &MainWindow::setKey);
     connect(m_allKeysPanel, &AllKeysPanel::sourceRequested, this, &MainWindow::showSourceFor);
@@ -195,12 +196,12 @@ void MainWindow::createPanels()
     });
     connect(m_fileSync, &DataFileSync::dataInvalidated, m_scheduler, &LookupScheduler::refresh);
     connect(m_fileSync, &DataFileSync::filesChanged, this,
-        [this](const QSet<QString>& files, const QSet<QString>& directories) {
-            const QString viewed = m_sourceViewer->currentFile();
-            if (!viewed.isEmpty()
-                && (files.contains(viewed) || directories.contains(QFileInfo(viewed).absolutePath())))
-                m_sourceViewer->reload();
-        });
+            [this](const QSet<QString>& files, const QSet<QString>& directories) {
+                const QString viewed = m_sourceViewer->currentFile();
+                if (!viewed.isEmpty()
+                    && (files.contains(viewed) || directories.contains(QFileInfo(viewed).absolutePath())))
+                    m_sourceViewer->reload();
+            });
 
     connect(m_runner, &LookupRunner::engineLoaded, this, &MainWindow::onEngineLoaded);
     connect(m_runner, &LookupRunner::loadFailed, this, &MainWindow::onLoadFailed);
@@ -222,7 +223,7 @@ void MainWindow::createPanels()
     m_busyLabel = new QLabel(this);
     // A fixed size: its text comes and goes with every job, and must not re-lay out the window.
     m_busyLabel->setFixedSize(m_busyLabel->fontMetrics().horizontalAdvance(tr("Working…")) + 8,
-        m_busyLabel->fontMetrics().height());
+                              m_busyLabel->fontMetrics().height());
     // Which facts the answers are for, always in view (the title bar can be cut short or hidden).
     m_factsLabel = new ElidedLabel(Qt::ElideMiddle, this);
     m_factsLabel->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred); // its full width when there is room
@@ -232,7 +233,7 @@ void MainWindow::createPanels()
     statusBar()->addPermanentWidget(m_busyLabel);
     updateTitle();
     connect(m_runner, &LookupRunner::busyChanged, this,
-        [this](bool busy) { m_busyLabel->setText(busy ? tr("Working…") : QString()); });
+            [this](bool busy) { m_busyLabel->setText(busy ? tr("Working…") : QString()); });
     connect(m_facts, &FactsDocument::statusMessage, m_statusLabel, &ElidedLabel::setFullText);
     connect(m_answerPanel, &AnswerPanel::statusMessage, m_statusLabel, &ElidedLabel::setFullText);
 
@@ -242,7 +243,8 @@ void MainWindow::createPanels()
     resize(std::min(1500, available.width() * 9 / 10), std::min(950, available.height() * 9 / 10));
 }
 
-QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QString& objectName, Qt::DockWidgetArea area)
+QDockWidget* MainWindow::addDock(QWidget* panel, const QString& title, const QString& objectName,
+                                 Qt::DockWidgetArea area)
 {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(objectName);
@@ -261,10 +263,10 @@ void MainWindow::applyDefaultLayout()
     auto* factsDock = findChild<QDockWidget*>(QStringLiteral("factsDock"));
     auto* sourceDock = findChild<QDockWidget*>(QStringLiteral("sourceDock"));
     auto* hierarchyDock = findChild<QDockWidget*>(QStringLiteral("hierarchyDock"));
-    resizeDocks({ factsDock, sourceDock }, { 330, 380 }, Qt::Horizontal);
-    resizeDocks({ hierarchyDock }, { height() / 3 }, Qt::Vertical);
+    resizeDocks({factsDock, sourceDock}, {330, 380}, Qt::Horizontal);
+    resizeDocks({hierarchyDock}, {height() / 3}, Qt::Vertical);
     if (auto* splitter = findChild<QSplitter*>(QStringLiteral("answerSplitter")))
-        splitter->setSizes({ splitter->height() / 2, splitter->height() / 2 });
+        splitter->setSizes({splitter->height() / 2, splitter->height() / 2});
 }
 
 void MainWindow::showEvent(QShowEvent* event)
@@ -284,8 +286,8 @@ void MainWindow::createActions()
     QAction* openAction = fileMenu->addAction(tr("&Open Hierarchy…"), this, &MainWindow::openHierarchyDialog);
     openAction->setShortcut(QKeySequence::Open);
     // A control repository is opened by its hiera.yaml (above) or by its root directory (here).
-    QAction* openFolderAction
-        = fileMenu->addAction(tr("Open Control Repository &Folder…"), this, &MainWindow::openRepositoryFolderDialog);
+    QAction* openFolderAction =
+        fileMenu->addAction(tr("Open Control Repository &Folder…"), this, &MainWindow::openRepositoryFolderDialog);
     openFolderAction->setObjectName(QStringLiteral("openFolderAction"));
     m_recentHierarchyMenu = fileMenu->addMenu(tr("Open &Recent Hierarchy"));
     fileMenu->addAction(tr("Open &Demo"), this, &MainWindow::openDemo);
@@ -455,7 +457,7 @@ void MainWindow::updateTitle()
             text += tr(" (bundled demo, read-only)");
         m_factsLabel->setFullText(text);
         m_factsLabel->setExtraToolTip(path.isEmpty() ? tr("The facts have not been saved to a file")
-                                                : QDir::toNativeSeparators(path));
+                                                     : QDir::toNativeSeparators(path));
     }
 }
 
@@ -478,10 +480,10 @@ bool MainWindow::looksLikeHieraYaml(const QString& path)
     if (!file.open(QIODevice::ReadOnly))
         return QFileInfo(path).fileName() == QLatin1String("hiera.yaml");
     const QString head = QString::fromUtf8(file.read(64 * 1024));
-    static const QRegularExpression version(
-        QStringLiteral("^version\\s*:\\s*5\\b"), QRegularExpression::MultilineOption);
-    static const QRegularExpression hierarchy(
-        QStringLiteral("^(hierarchy|defaults)\\s*:"), QRegularExpression::MultilineOption);
+    static const QRegularExpression version(QStringLiteral("^version\\s*:\\s*5\\b"),
+                                            QRegularExpression::MultilineOption);
+    static const QRegularExpression hierarchy(QStringLiteral("^(hierarchy|defaults)\\s*:"),
+                                              QRegularExpression::MultilineOption);
     return version.match(head).hasMatch() && hierarchy.match(head).hasMatch();
 }
 
@@ -544,14 +546,16 @@ void MainWindow::openNode(const QString& name, const QString& factsFile, bool ow
 void MainWindow::markCurrentNode()
 {
     const std::optional<hiera::Value> certname = hiera::MapScope(m_facts->scope()).lookup("trusted.certname");
-    m_nodesPanel->markOpened(certname && certname->isString() ? ValueConvert::toQString(certname->asString()) : QString());
+    m_nodesPanel->markOpened(certname && certname->isString() ? ValueConvert::toQString(certname->asString())
+                                                              : QString());
 }
 
 bool MainWindow::openDemo()
 {
     const QString hieraYaml = Demo::hieraYaml();
     if (hieraYaml.isEmpty()) {
-        m_answerPanel->banner()->showMessage(MessageBanner::Kind::Warning,
+        m_answerPanel->banner()->showMessage(
+            MessageBanner::Kind::Warning,
             tr("The demo hierarchy is not installed. Open a hiera.yaml with File ▸ Open."));
         return false;
     }
@@ -569,8 +573,8 @@ bool MainWindow::openDemo()
 void MainWindow::openHierarchyDialog()
 {
     const QString start = m_hieraYaml.isEmpty() ? QString() : QFileInfo(m_hieraYaml).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open hiera.yaml"), start, tr("Hiera configuration (hiera.yaml *.yaml);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open hiera.yaml"), start,
+                                                      tr("Hiera configuration (hiera.yaml *.yaml);;All files (*)"));
     if (!path.isEmpty())
         openHierarchy(path);
 }
@@ -587,10 +591,10 @@ void MainWindow::openFactsDialog()
 {
     if (!m_facts->maybeSave())
         return;
-    const QString start = m_facts->path().isEmpty() ? QFileInfo(m_hieraYaml).absolutePath()
-                                                    : QFileInfo(m_facts->path()).absolutePath();
-    const QString path
-        = QFileDialog::getOpenFileName(this, tr("Open facts"), start, tr("Facts (*.yaml *.yml *.json);;All files (*)"));
+    const QString start =
+        m_facts->path().isEmpty() ? QFileInfo(m_hieraYaml).absolutePath() : QFileInfo(m_facts->path()).absolutePath();
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open facts"), start, tr("Facts (*.yaml *.yml *.json);;All files (*)"));
     if (!path.isEmpty())
         m_facts->read(path);
 }
@@ -598,9 +602,9 @@ void MainWindow::openFactsDialog()
 QLineEdit* MainWindow::searchOf(const QWidget* panel) const
 {
     const std::pair<const QWidget*, QLineEdit*> searches[] = {
-        { m_allKeysPanel, m_allKeysPanel->searchEdit() },
-        { m_nodesPanel, m_nodesPanel->filterEdit() },
-        { m_nodeDiffPanel, m_nodeDiffPanel->prefixEdit() },
+        {m_allKeysPanel, m_allKeysPanel->searchEdit()},
+        {m_nodesPanel, m_nodesPanel->filterEdit()},
+        {m_nodeDiffPanel, m_nodeDiffPanel->prefixEdit()},
     };
     for (const auto& [owner, search] : searches)
         if (owner == panel)
@@ -650,7 +654,7 @@ bool MainWindow::event(QEvent* event)
 void MainWindow::findInFocusedPanel()
 {
     const QWidget* focus = QApplication::focusWidget();
-    for (QWidget* panel : std::initializer_list<QWidget*>{ m_allKeysPanel, m_nodesPanel, m_nodeDiffPanel }) {
+    for (QWidget* panel : std::initializer_list<QWidget*>{m_allKeysPanel, m_nodesPanel, m_nodeDiffPanel}) {
         QLineEdit* search = searchOf(panel);
         if (focus && panel->isAncestorOf(focus)) {
             search->setFocus(Qt::ShortcutFocusReason);
@@ -689,9 +693,11 @@ void MainWindow::exportExplanationDialog()
     // A name that says what it is (profile--ntp-web01.example.com.md), in the folder used last time.
     // The format is the one used last time.
     QString filter = ExplanationReport::lastFilter();
-    const QString name = ExplanationReport::suggestedFileName(m_answerPanel->outcome()->request.key, m_facts->path(), filter);
-    QString path = QFileDialog::getSaveFileName(this, tr("Export explanation"), QDir(ReportExport::lastFolder()).filePath(name),
-                                                ExplanationReport::fileFilters(), &filter);
+    const QString name =
+        ExplanationReport::suggestedFileName(m_answerPanel->outcome()->request.key, m_facts->path(), filter);
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Export explanation"), QDir(ReportExport::lastFolder()).filePath(name),
+                                     ExplanationReport::fileFilters(), &filter);
     if (path.isEmpty())
         return;
     path = ExplanationReport::withExtension(path, filter);
@@ -806,8 +812,9 @@ void MainWindow::raisePanel(QWidget* panel)
             dock->raise();
             // Brought forward for a table (a node comparison, every key, a fleet): a few rows at least.
             // Under the answer it could be a couple of rows high; the user's larger size is kept.
-            if (dockWidgetArea(dock) == Qt::BottomDockWidgetArea && !dock->isFloating() && dock->height() < height() / 3)
-                resizeDocks({ dock }, { height() * 2 / 5 }, Qt::Vertical);
+            if (dockWidgetArea(dock) == Qt::BottomDockWidgetArea && !dock->isFloating()
+                && dock->height() < height() / 3)
+                resizeDocks({dock}, {height() * 2 / 5}, Qt::Vertical);
             return;
         }
     }
@@ -819,7 +826,8 @@ void MainWindow::showSourceFor(const QModelIndex& index)
     if (file.isEmpty())
         return;
     m_sourceViewer->showLocation(file, index.data(HieraRoles::SourceLineRole).toInt(),
-        index.data(HieraRoles::SourceColumnRole).toInt(), index.data(HieraRoles::SourceKeyRole).toString());
+                                 index.data(HieraRoles::SourceColumnRole).toInt(),
+                                 index.data(HieraRoles::SourceKeyRole).toString());
     if (auto* dock = findChild<QDockWidget*>(QStringLiteral("sourceDock")))
         dock->show();
 }
@@ -827,11 +835,11 @@ void MainWindow::showSourceFor(const QModelIndex& index)
 void MainWindow::showAbout()
 {
     QMessageBox::about(this, tr("About Hiera Explorer"),
-        tr("<p><b>Hiera Explorer</b> %1</p><p>Looks up keys in a Hiera 5 hierarchy with the facts you "
-           "give it, and shows where every part of the answer came from.</p>"
-           "<p>Hiera lookup engine %2 · Qt %3</p>")
-            .arg(QCoreApplication::applicationVersion(), QStringLiteral(HIERA_VERSION),
-                QString::fromLatin1(qVersion())));
+                       tr("<p><b>Hiera Explorer</b> %1</p><p>Looks up keys in a Hiera 5 hierarchy with the facts you "
+                          "give it, and shows where every part of the answer came from.</p>"
+                          "<p>Hiera lookup engine %2 · Qt %3</p>")
+                           .arg(QCoreApplication::applicationVersion(), QStringLiteral(HIERA_VERSION),
+                                QString::fromLatin1(qVersion())));
 }
 
 void MainWindow::showGuide()
@@ -860,10 +868,12 @@ void MainWindow::resetLayout()
     addDockWidget(Qt::LeftDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("factsDock")));
     addDockWidget(Qt::RightDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("sourceDock")));
     addDockWidget(Qt::BottomDockWidgetArea, findChild<QDockWidget*>(QStringLiteral("hierarchyDock")));
-    for (const char* tab : { "nodesDock" })
-        tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("factsDock")), findChild<QDockWidget*>(QLatin1String(tab)));
-    for (const char* tab : { "overridesDock", "fleetDock", "allKeysDock", "nodeDiffDock" })
-        tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")), findChild<QDockWidget*>(QLatin1String(tab)));
+    for (const char* tab : {"nodesDock"})
+        tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("factsDock")),
+                         findChild<QDockWidget*>(QLatin1String(tab)));
+    for (const char* tab : {"overridesDock", "fleetDock", "allKeysDock", "nodeDiffDock"})
+        tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
+                         findChild<QDockWidget*>(QLatin1String(tab)));
     findChild<QDockWidget*>(QStringLiteral("factsDock"))->raise();
     findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->raise();
     applyDefaultLayout();
@@ -872,11 +882,35 @@ void MainWindow::resetLayout()
 // ---------------------------------------------------------------------------------------------------
 // The parts, for tests and main.cpp
 
-QString MainWindow::factsStatusText() const { return m_factsLabel->fullText(); }
-QString MainWindow::factsPath() const { return m_facts->path(); }
-bool MainWindow::isReadingFacts() const { return m_facts->isReading(); }
-bool MainWindow::saveFactsTo(const QString& path, bool factsOnly) { return m_facts->saveTo(path, factsOnly); }
-void MainWindow::setKey(const QString& key) { m_lookupBar->setKey(key); }
-void MainWindow::setMergeStrategy(const QString& strategy) { m_lookupBar->setMergeStrategy(strategy); }
-QString MainWindow::autosaveFile() const { return m_facts->autosaveFile(); }
-void MainWindow::setAutosaveDelays(int afterEditMs, int periodMs) { m_facts->setAutosaveDelays(afterEditMs, periodMs); }
+QString MainWindow::factsStatusText() const
+{
+    return m_factsLabel->fullText();
+}
+QString MainWindow::factsPath() const
+{
+    return m_facts->path();
+}
+bool MainWindow::isReadingFacts() const
+{
+    return m_facts->isReading();
+}
+bool MainWindow::saveFactsTo(const QString& path, bool factsOnly)
+{
+    return m_facts->saveTo(path, factsOnly);
+}
+void MainWindow::setKey(const QString& key)
+{
+    m_lookupBar->setKey(key);
+}
+void MainWindow::setMergeStrategy(const QString& strategy)
+{
+    m_lookupBar->setMergeStrategy(strategy);
+}
+QString MainWindow::autosaveFile() const
+{
+    return m_facts->autosaveFile();
+}
+void MainWindow::setAutosaveDelays(int afterEditMs, int periodMs)
+{
+    m_facts->setAutosaveDelays(afterEditMs, periodMs);
+}

@@ -5,9 +5,9 @@
 // The panels do the work and subscribe to the LookupRunner themselves (hotspot's pages): a new view
 // is a new panel and one line here.
 
-#include "window/explanationreport.h"
 #include "document/factsdocument.h"
 #include "models/snapshots.h"
+#include "window/explanationreport.h"
 
 #include <QMainWindow>
 #include <QStringList>
@@ -36,7 +36,8 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow
+{
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);

@@ -1,8 +1,8 @@
 #include "window/repositorymenu.h"
 
 #include "document/demo.h"
-#include "window/environmentdialog.h"
 #include "jobs/lookuprunner.h"
+#include "window/environmentdialog.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -102,8 +102,8 @@ void RepositoryMenu::editEnvironment()
 void RepositoryMenu::choosePrivateKey()
 {
     const QString current = RepositoryOptions::read(RepositoryOptions::rootOf(m_hieraYaml)).eyamlPrivateKey;
-    const QString path = QFileDialog::getOpenFileName(m_window, tr("eyaml private key"),
-        current.isEmpty() ? RepositoryOptions::rootOf(m_hieraYaml) : current,
+    const QString path = QFileDialog::getOpenFileName(
+        m_window, tr("eyaml private key"), current.isEmpty() ? RepositoryOptions::rootOf(m_hieraYaml) : current,
         tr("PEM private keys (*.pem);;All files (*)"));
     if (!path.isEmpty())
         setPrivateKey(path);
@@ -114,7 +114,8 @@ void RepositoryMenu::updateActions()
     const bool open = !m_hieraYaml.isEmpty();
     m_environment->setEnabled(open);
     m_chooseKey->setEnabled(open);
-    const QString key = open ? RepositoryOptions::read(RepositoryOptions::rootOf(m_hieraYaml)).eyamlPrivateKey : QString();
+    const QString key =
+        open ? RepositoryOptions::read(RepositoryOptions::rootOf(m_hieraYaml)).eyamlPrivateKey : QString();
     m_forgetKey->setEnabled(!key.isEmpty());
     m_chooseKey->setToolTip(key.isEmpty() ? tr("Used for eyaml levels whose own pkcs7_private_key cannot be read")
                                           : tr("Now: %1").arg(key));

@@ -15,7 +15,8 @@ class QAction;
 class QMenu;
 class QWidget;
 
-class RepositoryMenu : public QObject {
+class RepositoryMenu : public QObject
+{
     Q_OBJECT
 public:
     RepositoryMenu(LookupRunner* runner, QWidget* window);

@@ -37,10 +37,10 @@ struct Level
     BackendKind kind = BackendKind::DataHash;
     std::string function = "yaml_data";
     bool backendInherited = false; // the backend came from defaults (or the built-in fallback)
-    std::string datadir;           // as written (or inherited, or "data"); may contain %{...}
+    std::string datadir; // as written (or inherited, or "data"); may contain %{...}
     std::vector<LocationSpec> locations; // candidate order: path, paths, glob, globs, mapped_paths
-    Value options;                 // a Hash, or null; interpolated per lookup
-    SourceLocation location;       // where the level's entry starts
+    Value options; // a Hash, or null; interpolated per lookup
+    SourceLocation location; // where the level's entry starts
 };
 
 struct Config
@@ -49,7 +49,7 @@ struct Config
     // (layers.md §4; elsewhere it stays seed 002's parse error).
     enum class Use { Global, Environment, Module };
 
-    std::string path;      // the hiera.yaml file ("" for text parsed without a file)
+    std::string path; // the hiera.yaml file ("" for text parsed without a file)
     std::string directory; // the base for relative datadirs
     std::vector<Level> hierarchy;
     bool hierarchyDeclared = false; // false: Puppet's default hierarchy (Common -> common.yaml) is used

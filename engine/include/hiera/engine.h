@@ -46,7 +46,7 @@ struct EngineOptions
     // How old a cached file's on-disk check may be before a lookup stats it again. 0 = every lookup.
     // Hosts that watch files themselves can call Engine::invalidate() instead.
     std::chrono::milliseconds revalidateInterval{0};
-    std::size_t maxInterpolationDepth = 64;      // nested lookups / re-interpolations
+    std::size_t maxInterpolationDepth = 64; // nested lookups / re-interpolations
     std::size_t maxInterpolatedBytes = 16u << 20; // one interpolated string
     std::shared_ptr<const BackendRegistry> backends; // null = BackendRegistry::defaultRegistry()
     // Puppet fails every lookup when any existing data file of the hierarchy cannot be read or parsed
@@ -70,7 +70,7 @@ struct EngineOptions
 struct LookupRequest
 {
     std::optional<MergeSpec> merge; // overrides lookup_options when set
-    bool explain = false;           // build the trace
+    bool explain = false; // build the trace
 };
 
 // The merge a lookup folded the root key's values with, and where it came from (Puppet's order: the
@@ -93,12 +93,12 @@ struct LookupResult
 {
     enum class Status { Found, NotFound, Error };
     Status status = Status::NotFound;
-    Value value;          // the result: the root key's merged value, dug by the segments, converted
+    Value value; // the result: the root key's merged value, dug by the segments, converted
     bool rootFound = false;
-    Value rootValue;      // the merged value of the root key, before digging
+    Value rootValue; // the merged value of the root key, before digging
     std::optional<Error> error;
     std::vector<std::string> warnings;
-    TracePtr trace;       // set when LookupRequest::explain
+    TracePtr trace; // set when LookupRequest::explain
     // Set once the lookup has chosen its merge (unset when it failed before: bad lookup_options, a bad
     // key). For a module key answered by its default_hierarchy, that hierarchy's own choice.
     std::optional<MergeUsed> merge;
@@ -111,14 +111,14 @@ struct ResolvedLocation
 {
     enum class Status { Present, Missing, Failed };
     LocationSpec::Kind kind = LocationSpec::Kind::Path;
-    std::string declared;     // the template as written
+    std::string declared; // the template as written
     std::string interpolated; // after interpolation, relative to the datadir
-    std::string path;         // absolute path
+    std::string path; // absolute path
     Status status = Status::Missing;
-    std::string error;        // Failed: the parse or read error
+    std::string error; // Failed: the parse or read error
     // References that interpolated to nothing (e.g. trusted.certname) — why `nodes/.yaml` did not match.
     std::vector<std::string> undefinedVariables;
-    bool suspicious = false;  // an undefined or empty reference, or an empty path component
+    bool suspicious = false; // an undefined or empty reference, or an empty path component
 };
 
 struct ResolvedLevel
@@ -128,7 +128,7 @@ struct ResolvedLevel
     bool defaultHierarchy = false; // a level of a module's default_hierarchy
     std::string datadir; // absolute, interpolated
     std::vector<ResolvedLocation> locations;
-    std::string error;   // the level cannot be used (bad interpolation in a path or datadir...)
+    std::string error; // the level cannot be used (bad interpolation in a path or datadir...)
     // Set for a level whose function this engine cannot run: what a lookup consulting it fails with
     // (or, under skipUnsupportedLevels, the warning it is skipped with). Not an error by itself: a
     // level none of whose files exist is never consulted.

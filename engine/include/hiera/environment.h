@@ -32,11 +32,11 @@ struct EnvironmentOptions
 
 struct Environment
 {
-    std::string root;                    // the environment's directory (absolute)
-    std::string name;                    // $environment
+    std::string root; // the environment's directory (absolute)
+    std::string name; // $environment
     std::vector<std::string> modulepath; // absolute directories searched, in order
-    std::vector<Layer> layers;           // global, environment, modules (alphabetical)
-    std::vector<std::string> warnings;   // layers left out, modulepath entries that cannot be read...
+    std::vector<Layer> layers; // global, environment, modules (alphabetical)
+    std::vector<std::string> warnings; // layers left out, modulepath entries that cannot be read...
 
     // `path`: the environment directory, or a hiera.yaml in it. Throws hiera::Error when the
     // environment's or the global hiera.yaml cannot be parsed, or when neither exists; a broken module

@@ -37,15 +37,15 @@ struct ExplanationReport
     std::string key;
     std::optional<MergeSpec> merge; // the merge the user chose (unset: lookup_options', read from the trace)
     std::string mergeChosenBy = "chosen by the user"; // said after a chosen merge ("chosen in the explorer")
-    const LookupResult* result = nullptr;     // required; its trace (LookupRequest::explain) gives levels and facts
-    const Scope* scope = nullptr;             // optional: resolves the facts named in the hierarchy's paths
+    const LookupResult* result = nullptr; // required; its trace (LookupRequest::explain) gives levels and facts
+    const Scope* scope = nullptr; // optional: resolves the facts named in the hierarchy's paths
     const OverrideChain* overrides = nullptr; // optional: each leaf's origin and what it overrode (same key)
-    std::string hieraYaml;                    // named in full; files below its directory are named from there
-    std::string factsFile;                    // where the facts came from
-    std::string noFactsFile = "(unsaved)";    // said instead when factsFile is empty
-    std::string tool;                         // "Hiera Explorer 0.9 (engine 0.9)"
-    std::string time;                         // when: ISO 8601 with the zone's offset
-    bool revealSecrets = false;               // the user chose to show decrypted values
+    std::string hieraYaml; // named in full; files below its directory are named from there
+    std::string factsFile; // where the facts came from
+    std::string noFactsFile = "(unsaved)"; // said instead when factsFile is empty
+    std::string tool; // "Hiera Explorer 0.9 (engine 0.9)"
+    std::string time; // when: ISO 8601 with the zone's offset
+    bool revealSecrets = false; // the user chose to show decrypted values
 };
 
 std::string explanationMarkdown(const ExplanationReport& report);

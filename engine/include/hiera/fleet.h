@@ -44,14 +44,14 @@ struct FleetNodeResult
     std::size_t node = 0; // index into NodeLibrary::nodes()
     std::string name;
     LookupResult::Status status = LookupResult::Status::NotFound;
-    Value value;                            // Found: the value
-    std::string error;                      // Error: one line, "file:line:col: message"
+    Value value; // Found: the value
+    std::string error; // Error: one line, "file:line:col: message"
     // The winning file: the file of the value's first leaf (its only file unless merged). Empty when
     // not known.
     std::string file;
-    std::string level;                      // its level's name ("name (module x)" in a module layer)
+    std::string level; // its level's name ("name (module x)" in a module layer)
     std::vector<std::string> decidingFiles; // every file the value's leaves come from, sorted
-    std::size_t group = 0;                  // index into FleetResult::groups
+    std::size_t group = 0; // index into FleetResult::groups
 };
 
 // Nodes that got the same answer: an equal value (hiera::Value's ==, so hash key order does not
@@ -59,9 +59,9 @@ struct FleetNodeResult
 struct FleetGroup
 {
     LookupResult::Status status = LookupResult::Status::NotFound;
-    Value value;                            // Found: the value (as the group's first node got it)
-    std::string error;                      // Error: the message
-    std::vector<std::size_t> members;       // indices into FleetResult::nodes, in library order
+    Value value; // Found: the value (as the group's first node got it)
+    std::string error; // Error: the message
+    std::vector<std::size_t> members; // indices into FleetResult::nodes, in library order
     std::vector<std::string> decidingFiles; // union over the members, sorted
 };
 
@@ -69,9 +69,9 @@ struct FleetResult
 {
     std::string key;
     std::vector<FleetNodeResult> nodes; // in library order; only the nodes done when cancelled
-    std::vector<FleetGroup> groups;     // largest first; equal sizes in order of their first node
-    std::size_t total = 0;              // nodes asked for: the library's, or FleetOptions::nodes'
-    std::size_t libraryNodes = 0;       // nodes in the library (more than total when some were chosen)
+    std::vector<FleetGroup> groups; // largest first; equal sizes in order of their first node
+    std::size_t total = 0; // nodes asked for: the library's, or FleetOptions::nodes'
+    std::size_t libraryNodes = 0; // nodes in the library (more than total when some were chosen)
     bool cancelled = false;
 
     std::size_t count(LookupResult::Status status) const;
@@ -122,8 +122,9 @@ struct FleetExportOptions
 // CSV (RFC 4180, a header row): node,key,status,value,file,level — status found / not found / error, the
 // value as JSON (the error message for errors).
 std::string fleetCsv(const FleetResult& result, const FleetExportOptions& options = {});
-// {"key": ..., "total": n, "library_nodes": m, ["node_filter": f,] "cancelled": b, "groups": [{"status", "value"|"error", "count", "nodes": [...],
-// "files": [...]}...], "nodes": [{"node", "status", "value"|"error", "file", "level", "files"}...]}
+// {"key": ..., "total": n, "library_nodes": m, ["node_filter": f,] "cancelled": b, "groups": [{"status",
+// "value"|"error", "count", "nodes": [...], "files": [...]}...], "nodes": [{"node", "status", "value"|"error", "file",
+// "level", "files"}...]}
 std::string fleetJson(const FleetResult& result, const FleetExportOptions& options = {});
 // The same document as a Value (for YAML output: toYaml(fleetValue(r))).
 Value fleetValue(const FleetResult& result, const FleetExportOptions& options = {});

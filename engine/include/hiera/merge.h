@@ -24,8 +24,8 @@ struct MergeSpec
 {
     MergeStrategy strategy = MergeStrategy::First;
     std::optional<std::string> knockoutPrefix; // deep only
-    bool sortMergedArrays = false;             // deep only
-    bool mergeHashArrays = false;              // deep only
+    bool sortMergedArrays = false; // deep only
+    bool mergeHashArrays = false; // deep only
 
     // Parses a `merge` value from lookup_options: a strategy name or {strategy: NAME, ...options}.
     // null or {} means first. Throws hiera::Error(MergeOptions) with Puppet's wording.

@@ -27,7 +27,7 @@ struct ResolvedKey
 {
     std::string key; // the root key as the data files write it (unquoted)
     LookupResult::Status status = LookupResult::Status::NotFound;
-    Value value;      // Found: the answer, merged and converted as `puppet lookup KEY` returns it
+    Value value; // Found: the answer, merged and converted as `puppet lookup KEY` returns it
     std::string error; // Error: one printable line, "file:line:col: message" where known
     // Where the answer was written: the value's own mark; for a merged value (whose own mark is the
     // one of whichever value the merge started from) and a value the merge built anew (a unique
@@ -43,10 +43,10 @@ struct ResolvedKey
 
 struct NodeData
 {
-    std::string node;                  // the scope's trusted.certname (empty when it has none): exports name it
-    std::vector<ResolvedKey> keys;     // sorted by key; every root key of the inventory, found or not
+    std::string node; // the scope's trusted.certname (empty when it has none): exports name it
+    std::vector<ResolvedKey> keys; // sorted by key; every root key of the inventory, found or not
     std::vector<std::string> warnings; // the lookups' warnings, each once (files skipped, levels skipped)
-    bool cancelled = false;            // stopped early: `keys` holds the keys resolved until then
+    bool cancelled = false; // stopped early: `keys` holds the keys resolved until then
 
     std::size_t errorCount() const;
 };
@@ -79,8 +79,8 @@ std::string nodeDataYaml(const NodeData& data, const NodeExportOptions& options 
 // errors get a field of their own ("node" only when NodeData::node is set).
 std::string nodeDataJson(const NodeData& data, const NodeExportOptions& options = {});
 // A table, one row per key that was found or failed (RFC 4180 CSV, header row):
-// node,key,value,level,file,merge,merge_source,lookup_options,error (node: NodeData::node on every row). `value` is the JSON text of the value
-// (so that the string "true" and the boolean true stay apart); `file` is file:line:col.
+// node,key,value,level,file,merge,merge_source,lookup_options,error (node: NodeData::node on every row). `value` is the
+// JSON text of the value (so that the string "true" and the boolean true stay apart); `file` is file:line:col.
 std::string nodeDataCsv(const NodeData& data, const NodeExportOptions& options = {});
 
 // "deep", or "deep (lookup_options 'profile::ntp')" / "first (default)"-style text for reports.

@@ -27,8 +27,8 @@ struct KeyDifference
     struct Side
     {
         LookupResult::Status status = LookupResult::Status::NotFound;
-        Value value;        // Found
-        std::string error;  // Error: one printable line
+        Value value; // Found
+        std::string error; // Error: one printable line
         // The data files the value's leaves were written in (every scalar's and empty collection's
         // mark), highest-priority level first: for a merged value, every file that contributed.
         std::vector<std::string> files;
@@ -43,17 +43,17 @@ struct KeyDifference
 struct NodeDiff
 {
     std::vector<KeyDifference> keys; // the keys that differ, sorted by key
-    std::size_t keysCompared = 0;    // keys of the union (after the prefix filter) resolved on both sides
+    std::size_t keysCompared = 0; // keys of the union (after the prefix filter) resolved on both sides
     // Keys that failed on both sides with the same error: not a difference, but not compared either
     // (a broken file of the hierarchy fails every key on every node). Key and error, sorted by key.
     std::vector<std::pair<std::string, std::string>> failedOnBoth;
     std::vector<std::string> warnings;
-    bool cancelled = false;          // stopped early: `keys` holds what was compared until then
+    bool cancelled = false; // stopped early: `keys` holds what was compared until then
 };
 
 struct DiffOptions
 {
-    std::string prefix;   // only root keys starting with it (e.g. "profile::"); empty: all
+    std::string prefix; // only root keys starting with it (e.g. "profile::"); empty: all
     std::stop_token stop; // checked between keys
 };
 

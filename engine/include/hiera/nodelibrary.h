@@ -54,10 +54,10 @@ class FactsScope;
 
 // Where a node's facts came from.
 enum class FactsFormat {
-    FacterYaml,  // facter -y (or any YAML hash of facts)
-    FacterJson,  // facter -j (or any JSON object of facts)
+    FacterYaml, // facter -y (or any YAML hash of facts)
+    FacterJson, // facter -j (or any JSON object of facts)
     PuppetFacts, // puppet facts: {"name": certname, "values": {...}}, YAML or JSON
-    PuppetDB,    // one entry of a PuppetDB factsets export
+    PuppetDB, // one entry of a PuppetDB factsets export
 };
 
 // "facter-yaml", "facter-json", "puppet-facts", "puppetdb".
@@ -84,8 +84,8 @@ struct NodeLibraryOptions
 {
     unsigned threads = 0; // 0 = every core
     // Called after each file with how many of `total` files are done (a PuppetDB export is one file:
-    // it is parsed as one document, on one thread). Called from the worker threads, possibly from several at once: it must be thread-safe
-    // and quick (a GUI posts it to its own thread).
+    // it is parsed as one document, on one thread). Called from the worker threads, possibly from several at once: it
+    // must be thread-safe and quick (a GUI posts it to its own thread).
     std::function<void(std::size_t done, std::size_t total)> progress;
     // When it becomes true, the load stops within one file per thread and returns the nodes read so
     // far, with cancelled() set. May be null.

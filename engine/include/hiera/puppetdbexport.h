@@ -34,7 +34,7 @@ struct PuppetDBFactset
 {
     std::string certname;
     std::string environment; // empty when the entry has none
-    Value facts;             // a Hash: fact name -> value
+    Value facts; // a Hash: fact name -> value
 };
 
 // The entry of `certname` in an export's text (the first, as NodeLibrary keeps the first), or nothing

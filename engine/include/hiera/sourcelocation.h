@@ -17,7 +17,7 @@ struct SourceMark
 {
     // What else a value's origin says (free: the mark pads to 16 bytes in a Value either way).
     enum Flag : std::uint8_t {
-        Decrypted = 1,      // plaintext of an eyaml ENC[...] block: hosts mask it, explanations redact it
+        Decrypted = 1, // plaintext of an eyaml ENC[...] block: hosts mask it, explanations redact it
         StillEncrypted = 2, // an ENC[...] value no key here could decrypt, shown as written
     };
     std::uint32_t file = 0; // 0 = unknown

@@ -94,8 +94,7 @@ public:
     const char* typeName() const { return typeName(type()); }
 
 private:
-    std::variant<std::monostate, bool, std::int64_t, double, std::string, std::shared_ptr<Array>,
-                 std::shared_ptr<Hash>>
+    std::variant<std::monostate, bool, std::int64_t, double, std::string, std::shared_ptr<Array>, std::shared_ptr<Hash>>
         m_data;
     SourceMark m_mark;
 };

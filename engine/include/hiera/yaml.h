@@ -22,9 +22,9 @@ namespace hiera {
 
 struct ParseLimits
 {
-    std::size_t maxDepth = 512;              // nesting of arrays and hashes
-    std::size_t maxNodes = 20'000'000;       // nodes after alias expansion ("billion laughs")
-    std::size_t maxScalarBytes = 64u << 20;  // one scalar
+    std::size_t maxDepth = 512; // nesting of arrays and hashes
+    std::size_t maxNodes = 20'000'000; // nodes after alias expansion ("billion laughs")
+    std::size_t maxScalarBytes = 64u << 20; // one scalar
     std::size_t maxDocumentBytes = 512u << 20;
 };
 

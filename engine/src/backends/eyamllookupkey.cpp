@@ -22,7 +22,8 @@ namespace {
 bool hasEncBlock(const Value& v)
 {
     switch (v.type()) {
-    case Value::Type::String: return containsEncBlock(v.asString());
+    case Value::Type::String:
+        return containsEncBlock(v.asString());
     case Value::Type::Array:
         for (const auto& e : v.asArray())
             if (hasEncBlock(e))
@@ -33,7 +34,8 @@ bool hasEncBlock(const Value& v)
             if (hasEncBlock(e.value))
                 return true;
         return false;
-    default: return false;
+    default:
+        return false;
     }
 }
 
@@ -48,9 +50,10 @@ public:
     std::optional<Value> lookupKey(const std::string& key, LookupKeyContext& context) const override
     {
         if (context.path().empty())
-            throw Error(ErrorCode::ConfigNoLocation, "'eyaml_lookup_key': one of 'path', 'paths' 'glob', 'globs' or "
-                                                     "'mapped_paths' must be declared in hiera.yaml when using this "
-                                                     "lookup_key function");
+            throw Error(ErrorCode::ConfigNoLocation,
+                        "'eyaml_lookup_key': one of 'path', 'paths' 'glob', 'globs' or "
+                        "'mapped_paths' must be declared in hiera.yaml when using this "
+                        "lookup_key function");
         const Value* raw = context.data().isHash() ? context.data().asHash().find(key) : nullptr;
         if (!raw)
             return std::nullopt;
@@ -88,7 +91,8 @@ private:
             reason = e.message();
         }
         if (m_hostKeyFile.empty()) {
-            reason += " (no other key given: hiera-lookup --eyaml-private-key, or the explorer's Repository > Choose eyaml Private Key)";
+            reason += " (no other key given: hiera-lookup --eyaml-private-key, or the explorer's Repository > Choose "
+                      "eyaml Private Key)";
             return nullptr;
         }
         try {
@@ -106,8 +110,8 @@ private:
     std::string withHostKeyNamed(std::string message) const
     {
         const std::size_t slash = m_hostKeyFile.find_last_of('/');
-        const std::string shown = (slash == std::string::npos ? m_hostKeyFile : "…/" + m_hostKeyFile.substr(slash + 1))
-                                  + " (the host's key)";
+        const std::string shown =
+            (slash == std::string::npos ? m_hostKeyFile : "…/" + m_hostKeyFile.substr(slash + 1)) + " (the host's key)";
         for (std::size_t at = message.find(m_hostKeyFile); at != std::string::npos;
              at = message.find(m_hostKeyFile, at + shown.size()))
             message.replace(at, m_hostKeyFile.size(), shown);

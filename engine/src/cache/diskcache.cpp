@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -11,8 +11,8 @@
 #include <random>
 #include <sys/stat.h>
 #include <thread>
-#include <unordered_map>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace hiera::detail {
 
@@ -49,7 +49,9 @@ long long nowNs()
 
 std::uintmax_t diskUsageOf(const char* path)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::stat(path, &st) != 0)
         return 0;
     return static_cast<std::uintmax_t>(st.st_blocks) * 512;
@@ -99,9 +101,14 @@ public:
         varint(v.mark().line);
         varint(v.mark().column);
         switch (v.type()) {
-        case Value::Type::Null: break;
-        case Value::Type::Boolean: u8(v.asBoolean() ? 1 : 0); break;
-        case Value::Type::Integer: raw64(static_cast<std::uint64_t>(v.asInteger())); break;
+        case Value::Type::Null:
+            break;
+        case Value::Type::Boolean:
+            u8(v.asBoolean() ? 1 : 0);
+            break;
+        case Value::Type::Integer:
+            raw64(static_cast<std::uint64_t>(v.asInteger()));
+            break;
         case Value::Type::Float: {
             std::uint64_t bits;
             const double d = v.asFloat();
@@ -109,7 +116,9 @@ public:
             raw64(bits);
             break;
         }
-        case Value::Type::String: str(v.asString()); break;
+        case Value::Type::String:
+            str(v.asString());
+            break;
         case Value::Type::Array:
             varint(v.asArray().size());
             for (const auto& e : v.asArray())
@@ -185,15 +194,21 @@ public:
             return m_collections[id]->withMark(mark);
         }
         std::size_t id = 0;
-        if (type == static_cast<std::uint8_t>(Value::Type::Array) || type == static_cast<std::uint8_t>(Value::Type::Hash)) {
+        if (type == static_cast<std::uint8_t>(Value::Type::Array)
+            || type == static_cast<std::uint8_t>(Value::Type::Hash)) {
             id = m_collections.size();
             m_collections.emplace_back();
         }
         Value v;
         switch (static_cast<Value::Type>(type)) {
-        case Value::Type::Null: break;
-        case Value::Type::Boolean: v = Value(u8() != 0); break;
-        case Value::Type::Integer: v = Value(static_cast<std::int64_t>(raw64())); break;
+        case Value::Type::Null:
+            break;
+        case Value::Type::Boolean:
+            v = Value(u8() != 0);
+            break;
+        case Value::Type::Integer:
+            v = Value(static_cast<std::int64_t>(raw64()));
+            break;
         case Value::Type::Float: {
             const std::uint64_t bits = raw64();
             double d;
@@ -201,7 +216,9 @@ public:
             v = Value(d);
             break;
         }
-        case Value::Type::String: v = Value(str()); break;
+        case Value::Type::String:
+            v = Value(str());
+            break;
         case Value::Type::Array: {
             const std::uint64_t n = varint();
             if (!m_ok || n > m_in.size() - m_pos) // every element takes at least one byte
@@ -260,7 +277,9 @@ std::uint64_t fnv1a(const std::string& s)
 
 FileSignature statFile(const std::string& path)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     FileSignature s;
     if (::stat(path.c_str(), &st) != 0)
         return s;
@@ -311,8 +330,8 @@ std::string DiskCache::encode(const std::string& backend, const std::string& pat
     return std::move(w.out);
 }
 
-std::optional<CachedParse> DiskCache::decode(std::string_view bytes, const std::string& backend, const std::string& path,
-                                             const FileSignature& signature)
+std::optional<CachedParse> DiskCache::decode(std::string_view bytes, const std::string& backend,
+                                             const std::string& path, const FileSignature& signature)
 {
     if (bytes.size() < sizeof kMagic || bytes.compare(0, sizeof kMagic, std::string_view(kMagic, sizeof kMagic)) != 0)
         return std::nullopt;
@@ -354,7 +373,8 @@ bool stripChecksum(std::string& bytes)
         return false;
     std::uint64_t stored = 0;
     for (std::size_t i = 0; i < kChecksumBytes; ++i)
-        stored |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[bytes.size() - kChecksumBytes + i])) << (8 * i);
+        stored |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[bytes.size() - kChecksumBytes + i]))
+            << (8 * i);
     bytes.resize(bytes.size() - kChecksumBytes);
     return fnv1a(bytes) == stored;
 }
@@ -372,7 +392,9 @@ std::optional<std::string> readEntry(const std::string& file)
         int fd;
         ~Closer() { ::close(fd); }
     } closer{fd};
-    struct stat st{};
+    struct stat st
+    {
+    };
     constexpr off_t kMaxEntryBytes = off_t(1) << 30;
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid() || st.st_size > kMaxEntryBytes)
         return std::nullopt;
@@ -465,12 +487,15 @@ void DiskCache::prune() const
     for (const auto& e : fs::directory_iterator(m_directory, ec)) {
         if (e.path().extension() != ".hxc")
             continue;
-        struct stat st{};
+        struct stat st
+        {
+        };
         if (::stat(e.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode))
             continue;
         const auto bytes = static_cast<std::uintmax_t>(st.st_blocks) * 512;
         total += bytes;
-        entries.push_back({static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec, bytes, e.path()});
+        entries.push_back(
+            {static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec, bytes, e.path()});
     }
     if (total <= m_maxBytes / 4 * 3)
         return;

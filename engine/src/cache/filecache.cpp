@@ -30,7 +30,10 @@ class LoadContext : public BackendContext
 public:
     LoadContext(const std::string& path, const Value& options, const ParseLimits& limits,
                 std::vector<std::string>& warnings)
-        : m_path(path), m_options(options), m_limits(limits), m_warnings(warnings)
+        : m_path(path)
+        , m_options(options)
+        , m_limits(limits)
+        , m_warnings(warnings)
     {
     }
     const std::string& path() const override { return m_path; }
@@ -154,11 +157,11 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
                 file->hasLookupOptions = h.find("lookup_options") != nullptr;
                 file->entryFlags.reserve(h.size());
                 for (const auto& e : h)
-                    file->entryFlags.push_back(
-                        static_cast<std::uint8_t>((detail::containsInterpolation(e.key) || detail::containsInterpolation(e.value)
-                                                       ? DataFile::Interpolates
-                                                       : 0)
-                                                  | (hasInvalidKey(e.value) ? DataFile::InvalidKey : 0)));
+                    file->entryFlags.push_back(static_cast<std::uint8_t>(
+                        (detail::containsInterpolation(e.key) || detail::containsInterpolation(e.value)
+                             ? DataFile::Interpolates
+                             : 0)
+                        | (hasInvalidKey(e.value) ? DataFile::InvalidKey : 0)));
                 for (const auto& r : file->refusals)
                     file->entryFlags[r.first] |= DataFile::Refused;
             }

@@ -12,9 +12,12 @@ namespace hiera {
 const char* backendKindName(BackendKind kind)
 {
     switch (kind) {
-    case BackendKind::DataHash: return "data_hash";
-    case BackendKind::DataDig: return "data_dig";
-    case BackendKind::LookupKey: return "lookup_key";
+    case BackendKind::DataHash:
+        return "data_hash";
+    case BackendKind::DataDig:
+        return "data_dig";
+    case BackendKind::LookupKey:
+        return "lookup_key";
     }
     return "?";
 }
@@ -143,9 +146,12 @@ private:
     static std::string describe(const Value& v)
     {
         switch (v.type()) {
-        case Value::Type::String: return "the string '" + v.asString() + "'";
-        case Value::Type::Null: return "nothing";
-        default: return std::string("a ") + v.typeName();
+        case Value::Type::String:
+            return "the string '" + v.asString() + "'";
+        case Value::Type::Null:
+            return "nothing";
+        default:
+            return std::string("a ") + v.typeName();
         }
     }
 
@@ -200,12 +206,13 @@ private:
 
     // Returns the backend declared in `map` (at most one), failing on more than one.
     std::optional<std::pair<BackendKind, std::string>> backendIn(const Hash& map, const Value& at,
-                                                                  const std::string& where) const
+                                                                 const std::string& where) const
     {
         std::optional<std::pair<BackendKind, std::string>> found;
         int count = 0;
-        for (auto [key, kind] : {std::pair{"data_hash", BackendKind::DataHash}, std::pair{"data_dig", BackendKind::DataDig},
-                                 std::pair{"lookup_key", BackendKind::LookupKey}}) {
+        for (auto [key, kind] :
+             {std::pair{"data_hash", BackendKind::DataHash}, std::pair{"data_dig", BackendKind::DataDig},
+              std::pair{"lookup_key", BackendKind::LookupKey}}) {
             if (const Value* v = map.find(key)) {
                 ++count;
                 found = std::pair{kind, nonEmptyString(*v, std::string("'") + key + "'")};
@@ -266,8 +273,9 @@ private:
         if (!entry.isHash())
             fail(ErrorCode::ConfigInvalidValue, where + " must be a mapping, got " + describe(entry), entry);
         const Hash& h = entry.asHash();
-        static const std::set<std::string> allowed{"name", "path", "paths", "glob", "globs", "mapped_paths",
-                                                   "datadir", "data_hash", "data_dig", "lookup_key", "options"};
+        static const std::set<std::string> allowed{"name",     "path",         "paths",   "glob",
+                                                   "globs",    "mapped_paths", "datadir", "data_hash",
+                                                   "data_dig", "lookup_key",   "options"};
         static const std::set<std::string> puppetOnly{"uri", "uris", "hiera3_backend", "v4_data_hash"};
         for (const auto& e : h) {
             const std::string k = keyText(e.key);
@@ -321,8 +329,7 @@ private:
             for (const Value& item : v->asArray())
                 if (!item.isString() || item.asString().empty())
                     fail(ErrorCode::ConfigMappedPaths,
-                         "'mapped_paths' in " + lw + " must be exactly three non-empty strings, got "
-                             + describe(item),
+                         "'mapped_paths' in " + lw + " must be exactly three non-empty strings, got " + describe(item),
                          item);
             const Array& a = v->asArray();
             refuseLookupMethods(a[2], "a mapped_paths template");
@@ -340,8 +347,8 @@ private:
         // Seed 002: a level selects data files. A lookup_key or data_dig function may do without
         // (hiera_vault is written so): Puppet then calls it once, without a path.
         if (level.locations.empty() && level.kind == BackendKind::DataHash)
-            fail(ErrorCode::ConfigNoLocation,
-                 lw + " must declare one of path, paths, glob, globs or mapped_paths", entry);
+            fail(ErrorCode::ConfigNoLocation, lw + " must declare one of path, paths, glob, globs or mapped_paths",
+                 entry);
         // A level's options replace (do not merge with) the defaults' options.
         if (const Value* v = h.find("options"))
             level.options = parseOptions(*v, lw);
@@ -358,7 +365,8 @@ private:
 
 Config Config::parse(std::string_view text, const std::string& baseDirectory, const std::string& fileName, Use use)
 {
-    const std::string file = fileName.empty() ? (std::filesystem::path(baseDirectory) / "hiera.yaml").string() : fileName;
+    const std::string file =
+        fileName.empty() ? (std::filesystem::path(baseDirectory) / "hiera.yaml").string() : fileName;
     return ConfigParser(file, use).parse(text, baseDirectory);
 }
 

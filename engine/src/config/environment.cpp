@@ -103,8 +103,7 @@ std::optional<Value> declaredVersion(const std::string& path)
     }
 }
 
-Layer moduleLayer(const std::string& name, const fs::path& hieraYaml, std::vector<std::string>& warnings,
-                  bool& include)
+Layer moduleLayer(const std::string& name, const fs::path& hieraYaml, std::vector<std::string>& warnings, bool& include)
 {
     Layer layer;
     layer.kind = Layer::Kind::Module;
@@ -114,9 +113,9 @@ Layer moduleLayer(const std::string& name, const fs::path& hieraYaml, std::vecto
     if (version && !(version->isInteger() && version->asInteger() == 5)) {
         // Puppet ignores a module's hiera.yaml of another version (with a warning).
         warnings.push_back(hieraYaml.string() + ": module '" + name + "' has a hiera.yaml of version "
-                           + (version->isNull()      ? std::string("3 (no version)")
-                              : version->isInteger() ? std::to_string(version->asInteger())
-                                                     : std::string("of type ") + version->typeName())
+                           + (version->isNull()          ? std::string("3 (no version)")
+                                  : version->isInteger() ? std::to_string(version->asInteger())
+                                                         : std::string("of type ") + version->typeName())
                            + "; only version 5 is used, so it has no module layer");
         include = false;
         return layer;
@@ -268,8 +267,8 @@ Environment Environment::discover(const std::string& path, const EnvironmentOpti
     for (Layer& m : modules)
         env.layers.push_back(std::move(m));
     if (env.layers.empty())
-        throw Error(ErrorCode::ConfigUnreadable,
-                    "no hiera.yaml in the environment and no global hiera.yaml given", {envHiera.string(), 0, 0});
+        throw Error(ErrorCode::ConfigUnreadable, "no hiera.yaml in the environment and no global hiera.yaml given",
+                    {envHiera.string(), 0, 0});
     return env;
 }
 

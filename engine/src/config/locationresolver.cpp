@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <glob.h>
 #include <optional>
 #include <string_view>
-#include <glob.h>
 
 namespace hiera::detail {
 
@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 bool isTidy(std::string_view p)
 {
     return p.find("//") == std::string_view::npos && p.find("/./") == std::string_view::npos && !p.ends_with("/.")
-           && !p.starts_with("./") && (p.size() < 2 || p.back() != '/');
+        && !p.starts_with("./") && (p.size() < 2 || p.back() != '/');
 }
 
 std::string tidy(std::string p)
@@ -75,7 +75,8 @@ std::pair<std::string, std::string> consumeLeading(std::string base, const std::
             continue;
         }
         const std::size_t slash = base.rfind('/');
-        const std::string_view last = slash == std::string::npos ? std::string_view(base) : std::string_view(base).substr(slash + 1);
+        const std::string_view last =
+            slash == std::string::npos ? std::string_view(base) : std::string_view(base).substr(slash + 1);
         if (last == ".." || base.empty() || base == ".")
             break;
         base = slash == std::string::npos ? std::string() : slash == 0 ? std::string("/") : base.substr(0, slash);
@@ -209,7 +210,9 @@ std::vector<std::string> expandGlob(const std::string& pattern)
     return out;
 }
 
-GlobCache::GlobCache(std::chrono::milliseconds interval) : m_interval(interval) { }
+GlobCache::GlobCache(std::chrono::milliseconds interval) : m_interval(interval)
+{
+}
 
 std::shared_ptr<const std::vector<std::string>> GlobCache::expand(const std::string& pattern)
 {
@@ -284,8 +287,8 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
         withLocation(spec, [&] {
             switch (spec.kind) {
             case LocationSpec::Kind::Path:
-                out.candidates.push_back(
-                    pathCandidate(spec, out.datadir, checkedPath(interpolateLocation(spec.pattern, scope), level, spec.pattern)));
+                out.candidates.push_back(pathCandidate(
+                    spec, out.datadir, checkedPath(interpolateLocation(spec.pattern, scope), level, spec.pattern)));
                 break;
             case LocationSpec::Kind::Glob: {
                 LocationInterpolation li = checkedPath(interpolateLocation(spec.pattern, scope), level, spec.pattern);
@@ -302,8 +305,8 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
                     c.declared = spec.pattern;
                     c.originalPath = joined;
                     c.path = tidy(match);
-                    c.interpolated = c.path.starts_with(out.datadir + "/") ? c.path.substr(out.datadir.size() + 1)
-                                                                           : c.path;
+                    c.interpolated =
+                        c.path.starts_with(out.datadir + "/") ? c.path.substr(out.datadir.size() + 1) : c.path;
                     c.undefinedVariables = li.undefinedVariables;
                     c.suspicious = !c.undefinedVariables.empty();
                     out.candidates.push_back(std::move(c));

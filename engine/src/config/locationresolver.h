@@ -19,10 +19,10 @@ namespace hiera::detail {
 struct Candidate
 {
     LocationSpec::Kind kind = LocationSpec::Kind::Path;
-    std::string declared;     // as written
+    std::string declared; // as written
     std::string originalPath; // Puppet's "Original path": the declared path, or the joined glob pattern
     std::string interpolated; // relative (or absolute) path after interpolation
-    std::string path;         // absolute path
+    std::string path; // absolute path
     std::vector<std::string> undefinedVariables;
     bool suspicious = false;
 };

@@ -35,7 +35,7 @@ std::size_t utf8SequenceAt(std::string_view s, std::size_t i, char32_t& cp)
 bool unsafeOnATerminal(char32_t cp)
 {
     return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || (cp >= 0x202A && cp <= 0x202E)
-           || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E || cp == 0x200F || cp == 0x061C;
+        || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E || cp == 0x200F || cp == 0x061C;
 }
 } // namespace
 
@@ -55,10 +55,18 @@ std::string printableLine(std::string_view text)
         }
         if (unsafeOnATerminal(cp)) {
             switch (cp) {
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            case 0x1B: out += "\\e"; break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            case 0x1B:
+                out += "\\e";
+                break;
             default:
                 std::snprintf(hex, sizeof hex, cp < 0x100 ? "\\x%02X" : "\\u%04X", static_cast<unsigned>(cp));
                 out += hex;
@@ -84,41 +92,76 @@ Error::Error(ErrorCode code, std::string message, SourceLocation location)
 const char* errorCodeName(ErrorCode code)
 {
     switch (code) {
-    case ErrorCode::None: return "None";
-    case ErrorCode::ConfigUnreadable: return "ConfigUnreadable";
-    case ErrorCode::ConfigSyntax: return "ConfigSyntax";
-    case ErrorCode::ConfigVersion: return "ConfigVersion";
-    case ErrorCode::ConfigUnknownKey: return "ConfigUnknownKey";
-    case ErrorCode::ConfigInvalidValue: return "ConfigInvalidValue";
-    case ErrorCode::ConfigMissingName: return "ConfigMissingName";
-    case ErrorCode::ConfigDuplicateName: return "ConfigDuplicateName";
-    case ErrorCode::ConfigNoLocation: return "ConfigNoLocation";
-    case ErrorCode::ConfigMultipleBackends: return "ConfigMultipleBackends";
-    case ErrorCode::ConfigMappedPaths: return "ConfigMappedPaths";
-    case ErrorCode::ConfigDefaultHierarchy: return "ConfigDefaultHierarchy";
-    case ErrorCode::ConfigMethodInPath: return "ConfigMethodInPath";
-    case ErrorCode::DataUnreadable: return "DataUnreadable";
-    case ErrorCode::DataSyntax: return "DataSyntax";
-    case ErrorCode::DataType: return "DataType";
-    case ErrorCode::DataLimit: return "DataLimit";
-    case ErrorCode::DataNotHash: return "DataNotHash";
-    case ErrorCode::UnsupportedBackend: return "UnsupportedBackend";
-    case ErrorCode::UnknownBackend: return "UnknownBackend";
-    case ErrorCode::KeySyntax: return "KeySyntax";
-    case ErrorCode::InterpolationSyntax: return "InterpolationSyntax";
-    case ErrorCode::UnknownMethod: return "UnknownMethod";
-    case ErrorCode::AliasNotEntireString: return "AliasNotEntireString";
-    case ErrorCode::RecursiveLookup: return "RecursiveLookup";
-    case ErrorCode::InterpolationLimit: return "InterpolationLimit";
-    case ErrorCode::MergeType: return "MergeType";
-    case ErrorCode::MergeOptions: return "MergeOptions";
-    case ErrorCode::LookupOptions: return "LookupOptions";
-    case ErrorCode::ConvertTo: return "ConvertTo";
-    case ErrorCode::EyamlDecrypt: return "EyamlDecrypt";
-    case ErrorCode::EyamlKey: return "EyamlKey";
-    case ErrorCode::FactsSyntax: return "FactsSyntax";
-    case ErrorCode::Io: return "Io";
-    case ErrorCode::Internal: return "Internal";
+    case ErrorCode::None:
+        return "None";
+    case ErrorCode::ConfigUnreadable:
+        return "ConfigUnreadable";
+    case ErrorCode::ConfigSyntax:
+        return "ConfigSyntax";
+    case ErrorCode::ConfigVersion:
+        return "ConfigVersion";
+    case ErrorCode::ConfigUnknownKey:
+        return "ConfigUnknownKey";
+    case ErrorCode::ConfigInvalidValue:
+        return "ConfigInvalidValue";
+    case ErrorCode::ConfigMissingName:
+        return "ConfigMissingName";
+    case ErrorCode::ConfigDuplicateName:
+        return "ConfigDuplicateName";
+    case ErrorCode::ConfigNoLocation:
+        return "ConfigNoLocation";
+    case ErrorCode::ConfigMultipleBackends:
+        return "ConfigMultipleBackends";
+    case ErrorCode::ConfigMappedPaths:
+        return "ConfigMappedPaths";
+    case ErrorCode::ConfigDefaultHierarchy:
+        return "ConfigDefaultHierarchy";
+    case ErrorCode::ConfigMethodInPath:
+        return "ConfigMethodInPath";
+    case ErrorCode::DataUnreadable:
+        return "DataUnreadable";
+    case ErrorCode::DataSyntax:
+        return "DataSyntax";
+    case ErrorCode::DataType:
+        return "DataType";
+    case ErrorCode::DataLimit:
+        return "DataLimit";
+    case ErrorCode::DataNotHash:
+        return "DataNotHash";
+    case ErrorCode::UnsupportedBackend:
+        return "UnsupportedBackend";
+    case ErrorCode::UnknownBackend:
+        return "UnknownBackend";
+    case ErrorCode::KeySyntax:
+        return "KeySyntax";
+    case ErrorCode::InterpolationSyntax:
+        return "InterpolationSyntax";
+    case ErrorCode::UnknownMethod:
+        return "UnknownMethod";
+    case ErrorCode::AliasNotEntireString:
+        return "AliasNotEntireString";
+    case ErrorCode::RecursiveLookup:
+        return "RecursiveLookup";
+    case ErrorCode::InterpolationLimit:
+        return "InterpolationLimit";
+    case ErrorCode::MergeType:
+        return "MergeType";
+    case ErrorCode::MergeOptions:
+        return "MergeOptions";
+    case ErrorCode::LookupOptions:
+        return "LookupOptions";
+    case ErrorCode::ConvertTo:
+        return "ConvertTo";
+    case ErrorCode::EyamlDecrypt:
+        return "EyamlDecrypt";
+    case ErrorCode::EyamlKey:
+        return "EyamlKey";
+    case ErrorCode::FactsSyntax:
+        return "FactsSyntax";
+    case ErrorCode::Io:
+        return "Io";
+    case ErrorCode::Internal:
+        return "Internal";
     }
     return "?";
 }

@@ -27,7 +27,8 @@ Value parseFacts(std::string_view text, const std::string& fileName)
     if (!v.isHash())
         throw Error(ErrorCode::FactsSyntax,
                     "a facts file must contain a mapping of fact names to values, got " + std::string(v.typeName()),
-                    SourceFiles::locate(v.mark()).isValid() ? SourceFiles::locate(v.mark()) : SourceLocation{fileName, 1, 1});
+                    SourceFiles::locate(v.mark()).isValid() ? SourceFiles::locate(v.mark())
+                                                            : SourceLocation{fileName, 1, 1});
     // `puppet facts` prints {"name": certname, "values": {...}} (plus timestamp/expiration).
     const Hash& h = v.asHash();
     if (const Value* values = h.find("values"); values && values->isHash() && h.find("name"))

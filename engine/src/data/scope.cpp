@@ -14,7 +14,9 @@ std::string_view stripTopScope(std::string_view ref)
 
 } // namespace
 
-MapScope::MapScope(Value root) : m_root(std::move(root)) { }
+MapScope::MapScope(Value root) : m_root(std::move(root))
+{
+}
 
 std::optional<Value> MapScope::lookup(std::string_view ref) const
 {

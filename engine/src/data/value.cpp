@@ -21,8 +21,12 @@ const Hash& emptyHash()
 }
 } // namespace
 
-Value::Value(Array a) : m_data(std::make_shared<Array>(std::move(a))) { }
-Value::Value(Hash h) : m_data(std::make_shared<Hash>(std::move(h))) { }
+Value::Value(Array a) : m_data(std::make_shared<Array>(std::move(a)))
+{
+}
+Value::Value(Hash h) : m_data(std::make_shared<Hash>(std::move(h)))
+{
+}
 
 const Array& Value::asArray() const
 {
@@ -201,9 +205,7 @@ Hash::Hash(std::initializer_list<std::pair<std::string, Value>> init)
         set(Value(k), v);
 }
 
-Hash::PreparedKey::PreparedKey(std::string_view text)
-    : m_text(text)
-    , m_hash(hashString(text))
+Hash::PreparedKey::PreparedKey(std::string_view text) : m_text(text), m_hash(hashString(text))
 {
 }
 
@@ -309,8 +311,8 @@ void Hash::set(Value key, Value value)
 {
     // The key is hashed once, for the probe and for its slot (parsers build every hash through here).
     const std::size_t hash = m_index.empty() ? 0 : hashKey(key);
-    const auto i = key.isString() ? indexOfString(key.asString(), hash)
-                                  : probe(hash, [&](const Value& k) { return k == key; });
+    const auto i =
+        key.isString() ? indexOfString(key.asString(), hash) : probe(hash, [&](const Value& k) { return k == key; });
     if (i) {
         m_entries[*i].value = std::move(value);
         return;
@@ -392,8 +394,8 @@ Value redactSecrets(const Value& v, std::string_view replacement)
         for (const auto& e : v.asHash()) {
             // Secret keys stay distinct ("<sensitive> 2"), so that redacting never merges entries.
             Value key = e.key.isSecret() && secretKeys++ > 0
-                            ? Value(std::string(replacement) + " " + std::to_string(secretKeys)).withMark(e.key.mark())
-                            : redactSecrets(e.key, replacement);
+                ? Value(std::string(replacement) + " " + std::to_string(secretKeys)).withMark(e.key.mark())
+                : redactSecrets(e.key, replacement);
             h.set(std::move(key), redactSecrets(e.value, replacement));
         }
         out = Value(std::move(h)).withMark(v.mark());

@@ -44,7 +44,8 @@ std::string rubyFloat(double d)
         else if (decpt >= n)
             out = digits + std::string(static_cast<std::size_t>(decpt - n), '0') + ".0";
         else
-            out = digits.substr(0, static_cast<std::size_t>(decpt)) + "." + digits.substr(static_cast<std::size_t>(decpt));
+            out = digits.substr(0, static_cast<std::size_t>(decpt)) + "."
+                + digits.substr(static_cast<std::size_t>(decpt));
     } else {
         char exp[16];
         std::snprintf(exp, sizeof exp, "e%+03d", decpt - 1);
@@ -61,8 +62,8 @@ void jsonString(std::string& out, const std::string& s, const SourceMark& mark)
 {
     if (detail::invalidUtf8At(s) != std::string::npos)
         throw Error(ErrorCode::DataType,
-                    "a string that is not UTF-8 (a !!binary value) cannot be written as JSON: "
-                        + std::string(1, '"') + printableLine(s) + '"',
+                    "a string that is not UTF-8 (a !!binary value) cannot be written as JSON: " + std::string(1, '"')
+                        + printableLine(s) + '"',
                     SourceFiles::locate(mark));
     out += '"';
     detail::appendJsonEscaped(out, s);
@@ -72,12 +73,18 @@ void jsonString(std::string& out, const std::string& s, const SourceMark& mark)
 std::string scalarKeyText(const Value& k)
 {
     switch (k.type()) {
-    case Value::Type::String: return k.asString();
-    case Value::Type::Integer: return std::to_string(k.asInteger());
-    case Value::Type::Float: return rubyFloat(k.asFloat());
-    case Value::Type::Boolean: return k.asBoolean() ? "true" : "false";
-    case Value::Type::Null: return "";
-    default: return rubyInspect(k);
+    case Value::Type::String:
+        return k.asString();
+    case Value::Type::Integer:
+        return std::to_string(k.asInteger());
+    case Value::Type::Float:
+        return rubyFloat(k.asFloat());
+    case Value::Type::Boolean:
+        return k.asBoolean() ? "true" : "false";
+    case Value::Type::Null:
+        return "";
+    default:
+        return rubyInspect(k);
     }
 }
 
@@ -90,17 +97,25 @@ void writeJson(std::string& out, const Value& v, bool pretty, int indent)
         }
     };
     switch (v.type()) {
-    case Value::Type::Null: out += "null"; break;
-    case Value::Type::Boolean: out += v.asBoolean() ? "true" : "false"; break;
-    case Value::Type::Integer: out += std::to_string(v.asInteger()); break;
+    case Value::Type::Null:
+        out += "null";
+        break;
+    case Value::Type::Boolean:
+        out += v.asBoolean() ? "true" : "false";
+        break;
+    case Value::Type::Integer:
+        out += std::to_string(v.asInteger());
+        break;
     case Value::Type::Float:
         if (!std::isfinite(v.asFloat()))
-            throw Error(ErrorCode::DataType, std::string(std::isnan(v.asFloat()) ? "NaN" : "Infinity")
-                                                 + " not allowed in JSON",
+            throw Error(ErrorCode::DataType,
+                        std::string(std::isnan(v.asFloat()) ? "NaN" : "Infinity") + " not allowed in JSON",
                         SourceFiles::locate(v.mark()));
         out += rubyFloat(v.asFloat());
         break;
-    case Value::Type::String: jsonString(out, v.asString(), v.mark()); break;
+    case Value::Type::String:
+        jsonString(out, v.asString(), v.mark());
+        break;
     case Value::Type::Array: {
         const Array& a = v.asArray();
         if (a.empty()) {
@@ -171,7 +186,7 @@ std::size_t sequenceLengthAt(const std::string& s, std::size_t i)
     const unsigned char b = static_cast<unsigned char>(s[i]);
     const std::size_t n = (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
     const bool valid = n != 0 && i + n <= s.size()
-                       && detail::invalidUtf8At(std::string_view(s).substr(i, n)) == std::string_view::npos;
+        && detail::invalidUtf8At(std::string_view(s).substr(i, n)) == std::string_view::npos;
     return valid ? n : 0;
 }
 
@@ -183,12 +198,24 @@ bool inspectString(std::string& out, const std::string& s, std::size_t limit)
     for (std::size_t i = 0; i < s.size(); ++i) {
         const unsigned char c = static_cast<unsigned char>(s[i]);
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case 0x1b: out += "\\e"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case 0x1b:
+            out += "\\e";
+            break;
         case '#':
             // Ruby escapes "#{", "#$" and "#@" so the inspect form is not itself interpolated.
             if (i + 1 < s.size() && (s[i + 1] == '{' || s[i + 1] == '$' || s[i + 1] == '@'))
@@ -222,11 +249,20 @@ bool inspectString(std::string& out, const std::string& s, std::size_t limit)
 bool writeInspect(std::string& out, const Value& v, std::size_t limit)
 {
     switch (v.type()) {
-    case Value::Type::Null: out += "nil"; break;
-    case Value::Type::Boolean: out += v.asBoolean() ? "true" : "false"; break;
-    case Value::Type::Integer: out += std::to_string(v.asInteger()); break;
-    case Value::Type::Float: out += rubyFloat(v.asFloat()); break;
-    case Value::Type::String: return inspectString(out, v.asString(), limit);
+    case Value::Type::Null:
+        out += "nil";
+        break;
+    case Value::Type::Boolean:
+        out += v.asBoolean() ? "true" : "false";
+        break;
+    case Value::Type::Integer:
+        out += std::to_string(v.asInteger());
+        break;
+    case Value::Type::Float:
+        out += rubyFloat(v.asFloat());
+        break;
+    case Value::Type::String:
+        return inspectString(out, v.asString(), limit);
     case Value::Type::Array:
         if (!writeDelimited(out, '[', v.asArray(), ']', [&](const Value& e) { return writeInspect(out, e, limit); }))
             return false;
@@ -283,11 +319,21 @@ void yamlQuoted(std::string& out, const std::string& s)
             continue;
         }
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
         default:
             if (c < 0x20 || c == 0x7f) {
                 std::snprintf(buf, sizeof buf, "\\u%04x", c);
@@ -334,9 +380,15 @@ bool plainSafe(const std::string& s)
 void yamlScalar(std::string& out, const Value& v, bool flow = false)
 {
     switch (v.type()) {
-    case Value::Type::Null: out += "~"; break;
-    case Value::Type::Boolean: out += v.asBoolean() ? "true" : "false"; break;
-    case Value::Type::Integer: out += std::to_string(v.asInteger()); break;
+    case Value::Type::Null:
+        out += "~";
+        break;
+    case Value::Type::Boolean:
+        out += v.asBoolean() ? "true" : "false";
+        break;
+    case Value::Type::Integer:
+        out += std::to_string(v.asInteger());
+        break;
     case Value::Type::Float: {
         const double d = v.asFloat();
         if (std::isnan(d))
@@ -362,8 +414,12 @@ void yamlScalar(std::string& out, const Value& v, bool flow = false)
         else
             yamlQuoted(out, v.asString());
         break;
-    case Value::Type::Array: out += "[]"; break;
-    case Value::Type::Hash: out += "{}"; break;
+    case Value::Type::Array:
+        out += "[]";
+        break;
+    case Value::Type::Hash:
+        out += "{}";
+        break;
     }
 }
 
@@ -502,7 +558,8 @@ namespace detail {
 bool appendInterpolationString(std::string& out, const Value& v, std::size_t maxBytes)
 {
     switch (v.type()) {
-    case Value::Type::Null: return out.size() <= maxBytes;
+    case Value::Type::Null:
+        return out.size() <= maxBytes;
     case Value::Type::String: {
         const std::string& s = v.asString();
         if (s.size() > maxBytes || out.size() > maxBytes - s.size())
@@ -512,8 +569,11 @@ bool appendInterpolationString(std::string& out, const Value& v, std::size_t max
     }
     case Value::Type::Boolean:
     case Value::Type::Integer:
-    case Value::Type::Float: out += interpolationString(v); return out.size() <= maxBytes;
-    default: return writeInspect(out, v, maxBytes);
+    case Value::Type::Float:
+        out += interpolationString(v);
+        return out.size() <= maxBytes;
+    default:
+        return writeInspect(out, v, maxBytes);
     }
 }
 
@@ -522,12 +582,18 @@ bool appendInterpolationString(std::string& out, const Value& v, std::size_t max
 std::string interpolationString(const Value& v)
 {
     switch (v.type()) {
-    case Value::Type::Null: return {};
-    case Value::Type::String: return v.asString();
-    case Value::Type::Boolean: return v.asBoolean() ? "true" : "false";
-    case Value::Type::Integer: return std::to_string(v.asInteger());
-    case Value::Type::Float: return rubyFloat(v.asFloat());
-    default: return rubyInspect(v);
+    case Value::Type::Null:
+        return {};
+    case Value::Type::String:
+        return v.asString();
+    case Value::Type::Boolean:
+        return v.asBoolean() ? "true" : "false";
+    case Value::Type::Integer:
+        return std::to_string(v.asInteger());
+    case Value::Type::Float:
+        return rubyFloat(v.asFloat());
+    default:
+        return rubyInspect(v);
     }
 }
 

@@ -61,8 +61,9 @@ public:
             return;
         }
         if (!n.lookupOptionsEntry.empty())
-            line(indent + 1, "Using lookup_options entry " + quoted(n.lookupOptionsEntry) + ": "
-                                 + (n.lookupOptions ? inspect(*n.lookupOptions) : std::string()));
+            line(indent + 1,
+                 "Using lookup_options entry " + quoted(n.lookupOptionsEntry) + ": "
+                     + (n.lookupOptions ? inspect(*n.lookupOptions) : std::string()));
         if (n.mergeFromLookupOptions)
             line(indent + 1, "Using merge options from \"lookup_options\" hash");
         for (const auto& c : n.children)
@@ -117,12 +118,17 @@ public:
                 for (const auto& c : n.children)
                     node(*c, indent);
                 switch (n.event) {
-                case Event::NotFound: line(indent, "No such key: " + quoted(n.key)); break;
+                case Event::NotFound:
+                    line(indent, "No such key: " + quoted(n.key));
+                    break;
                 case Event::Found:
                     line(indent, "Found key: " + quoted(n.key) + " value: " + (n.value ? inspect(*n.value) : ""));
                     break;
-                case Event::Failed: line(indent, "Failed: " + n.message); break;
-                default: break;
+                case Event::Failed:
+                    line(indent, "Failed: " + n.message);
+                    break;
+                default:
+                    break;
                 }
                 break;
             }
@@ -131,14 +137,21 @@ public:
             for (const auto& c : n.children)
                 node(*c, indent + 1);
             switch (n.event) {
-            case Event::LocationNotFound: line(indent + 1, "Path not found"); break;
-            case Event::NotFound: line(indent + 1, "No such key: " + quoted(n.key)); break;
-            case Event::Found:
-                line(indent + 1, "Found key: " + quoted(n.key) + " value: " + (n.value ? inspect(*n.value) : "")
-                                     + at(n.location));
+            case Event::LocationNotFound:
+                line(indent + 1, "Path not found");
                 break;
-            case Event::Failed: line(indent + 1, "Failed: " + n.message); break;
-            default: break;
+            case Event::NotFound:
+                line(indent + 1, "No such key: " + quoted(n.key));
+                break;
+            case Event::Found:
+                line(indent + 1,
+                     "Found key: " + quoted(n.key) + " value: " + (n.value ? inspect(*n.value) : "") + at(n.location));
+                break;
+            case Event::Failed:
+                line(indent + 1, "Failed: " + n.message);
+                break;
+            default:
+                break;
             }
             break;
         case Kind::Interpolation:
@@ -167,8 +180,8 @@ public:
             break;
         case Kind::Segment:
             if (n.event == Event::Found)
-                line(indent, "Found key: " + quoted(n.key) + " value: " + (n.value ? inspect(*n.value) : "")
-                                 + at(n.location));
+                line(indent,
+                     "Found key: " + quoted(n.key) + " value: " + (n.value ? inspect(*n.value) : "") + at(n.location));
             else
                 line(indent, "No such key: " + quoted(n.key));
             break;

@@ -29,11 +29,16 @@ std::string at(const SourceLocation& location, const std::string& base)
 std::string outcomeText(Event event)
 {
     switch (event) {
-    case Event::Found: return "found";
-    case Event::NotFound: return "key not in file";
-    case Event::LocationNotFound: return "no such file";
-    case Event::Failed: return "failed";
-    default: return traceEventName(event);
+    case Event::Found:
+        return "found";
+    case Event::NotFound:
+        return "key not in file";
+    case Event::LocationNotFound:
+        return "no such file";
+    case Event::Failed:
+        return "failed";
+    default:
+        return traceEventName(event);
     }
 }
 
@@ -85,9 +90,9 @@ public:
             // The facts a level's path was made from: its %{...} references, as written.
             if (!nested) {
                 appendReferences(node.originalPath, references);
-                m_c.consulted.push_back({level,
-                                         node.path.empty() ? node.originalPath : relativePath(node.path, m_c.baseDirectory),
-                                         outcomeText(node.event), node.location.line > 0 ? node.location.line : 0});
+                m_c.consulted.push_back(
+                    {level, node.path.empty() ? node.originalPath : relativePath(node.path, m_c.baseDirectory),
+                     outcomeText(node.event), node.location.line > 0 ? node.location.line : 0});
             }
             break;
         case Kind::Level: {
@@ -141,7 +146,7 @@ ExplanationContent collectExplanation(const ExplanationReport& r)
         c.merge = std::string(mergeStrategyName(r.merge->strategy)) + " (" + r.mergeChosenBy + ")";
     else if (result.trace && result.trace->merge)
         c.merge = std::string(mergeStrategyName(result.trace->merge->strategy))
-                  + (result.trace->mergeFromLookupOptions ? " (from lookup_options)" : "");
+            + (result.trace->mergeFromLookupOptions ? " (from lookup_options)" : "");
     else
         c.merge = "first";
     c.found = result.found();

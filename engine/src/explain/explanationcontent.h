@@ -15,7 +15,7 @@ struct ExplanationContent
 {
     std::string baseDirectory; // the hierarchy's: files below it are named from there
     std::string key, merge, status, valueYaml, error, tool, time, hieraYaml;
-    std::string factsFile;      // as given (the JSON's field)
+    std::string factsFile; // as given (the JSON's field)
     std::string factsFileShown; // factsFile, or the report's noFactsFile
     Value value;
     bool found = false;

@@ -48,10 +48,11 @@ std::string explanationHtml(const ExplanationReport& report)
         for (const auto& leaf : c.leaves) {
             std::string over;
             for (const auto& [v, where] : leaf.overrode)
-                over += (over.empty() ? "" : "<br>") + std::string("<span class=\"over\"><code>") + htmlText(cellText(v))
-                        + "</code></span> (" + htmlText(where) + ")";
-            h += "<tr><td>" + htmlText(leaf.path.empty() ? c.key : leaf.path) + "</td><td><code>" + htmlText(cellText(leaf.value))
-                 + "</code></td><td>" + htmlText(leaf.origin) + "</td><td>" + over + "</td></tr>\n";
+                over += (over.empty() ? "" : "<br>") + std::string("<span class=\"over\"><code>")
+                    + htmlText(cellText(v)) + "</code></span> (" + htmlText(where) + ")";
+            h += "<tr><td>" + htmlText(leaf.path.empty() ? c.key : leaf.path) + "</td><td><code>"
+                + htmlText(cellText(leaf.value)) + "</code></td><td>" + htmlText(leaf.origin) + "</td><td>" + over
+                + "</td></tr>\n";
         }
         h += "</table>\n";
     }
@@ -61,8 +62,9 @@ std::string explanationHtml(const ExplanationReport& report)
     h += "</table>\n<h2>Levels and files consulted</h2>\n"
          "<table><tr><th>Level</th><th>File</th><th>Outcome</th><th>Line</th></tr>\n";
     for (const auto& r : c.consulted)
-        h += "<tr><td>" + htmlText(r.level) + "</td><td><code>" + htmlText(r.file) + "</code></td><td>" + htmlText(r.outcome)
-             + "</td><td>" + (r.line > 0 ? std::to_string(r.line) : std::string()) + "</td></tr>\n";
+        h += "<tr><td>" + htmlText(r.level) + "</td><td><code>" + htmlText(r.file) + "</code></td><td>"
+            + htmlText(r.outcome) + "</td><td>" + (r.line > 0 ? std::to_string(r.line) : std::string())
+            + "</td></tr>\n";
     h += "</table>\n</body></html>\n";
     return h;
 }

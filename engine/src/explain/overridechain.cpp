@@ -53,7 +53,7 @@ std::string pathText(const std::vector<Step>& steps)
 // The found values of the key's own sources, in the order the lookup visited them (priority order).
 // Interpolations, sub-lookups and the lookup_options meta-lookup are other keys: not walked.
 void collectLevels(const TraceNode& node, std::string layer, std::string level, const std::vector<KeySegment>& dig,
-    std::vector<OverrideLevel>& out)
+                   std::vector<OverrideLevel>& out)
 {
     switch (node.kind) {
     case TraceNode::Kind::LookupOptions:
@@ -71,8 +71,9 @@ void collectLevels(const TraceNode& node, std::string layer, std::string level, 
         break;
     }
     const bool hasLocations = std::any_of(node.children.begin(), node.children.end(),
-        [](const auto& c) { return c->kind == TraceNode::Kind::Location; });
-    const bool source = node.kind == TraceNode::Kind::Location || (node.kind == TraceNode::Kind::Level && !hasLocations);
+                                          [](const auto& c) { return c->kind == TraceNode::Kind::Location; });
+    const bool source =
+        node.kind == TraceNode::Kind::Location || (node.kind == TraceNode::Kind::Level && !hasLocations);
     if (source && node.event == TraceNode::Event::Found && node.value) {
         // A dotted key: the level holds what its root value holds at the segments, if anything.
         if (const Value* dug = dig.empty() ? &*node.value : hiera::dig(*node.value, dig)) {
@@ -93,7 +94,8 @@ void collectLevels(const TraceNode& node, std::string layer, std::string level, 
 
 // Leaves at the granularity a merge overrides them: hash members are walked into, arrays and
 // scalars are leaves (an array's origin is its first element's: where its content was written).
-void collectLeaves(const Value& v, std::vector<Step>& steps, std::vector<std::pair<std::vector<Step>, const Value*>>& out)
+void collectLeaves(const Value& v, std::vector<Step>& steps,
+                   std::vector<std::pair<std::vector<Step>, const Value*>>& out)
 {
     if (v.isHash() && !v.asHash().empty()) {
         for (const auto& entry : v.asHash()) {
@@ -157,15 +159,17 @@ OverrideChain overrideChain(const Engine& engine, const Scope& scope, const std:
             leaf.value = *leafValue;
             leaf.origin = originOf(*leafValue);
             // The lower levels below the one it came from, at the same place, are what it overrode.
-            auto from = std::find_if(result.levels.begin(), result.levels.end(),
-                [&](const OverrideLevel& l) { return !l.path.empty() && l.path == leaf.origin.file; });
+            auto from = std::find_if(result.levels.begin(), result.levels.end(), [&](const OverrideLevel& l) {
+                return !l.path.empty() && l.path == leaf.origin.file;
+            });
             if (from != result.levels.end())
                 from->contributed = true;
-            for (auto it = from == result.levels.end() ? result.levels.begin() : from + 1; it != result.levels.end(); ++it) {
+            for (auto it = from == result.levels.end() ? result.levels.begin() : from + 1; it != result.levels.end();
+                 ++it) {
                 if (it->path == leaf.origin.file)
                     continue;
                 if (const Value* below = walk(it->value, leafSteps)) {
-                    leaf.overrode.push_back({ *below, originOf(*below), it->level });
+                    leaf.overrode.push_back({*below, originOf(*below), it->level});
                 }
             }
             // An array merged from several levels: each level that gave an element contributed.

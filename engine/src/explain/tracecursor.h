@@ -64,7 +64,10 @@ public:
     // An outcome with its value: Found, Result...
     const TraceCursor& outcome(TraceNode::Event e, const Value& v) const { return event(e).value(v); }
     // Failed, with the error's text.
-    const TraceCursor& failed(const std::exception& e) const { return event(TraceNode::Event::Failed).message(e.what()); }
+    const TraceCursor& failed(const std::exception& e) const
+    {
+        return event(TraceNode::Event::Failed).message(e.what());
+    }
     // A Warning child: warnings show on the node they are about.
     const TraceCursor& warning(const std::string& text) const
     {
@@ -83,7 +86,10 @@ public:
     }
 
 private:
-    [[gnu::noinline]] TraceCursor recordChild(TraceNode::Kind kind) const { return TraceCursor(&m_node->addChild(kind)); }
+    [[gnu::noinline]] TraceCursor recordChild(TraceNode::Kind kind) const
+    {
+        return TraceCursor(&m_node->addChild(kind));
+    }
 
     TraceNode* m_node = nullptr;
 };

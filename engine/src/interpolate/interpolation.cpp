@@ -206,7 +206,8 @@ private:
                 if (tokens.size() != 1 || t.begin != 0 || t.end != text.size())
                     throw Error(ErrorCode::AliasNotEntireString,
                                 "'alias' interpolation is only permitted if the expression is equal to the entire "
-                                "string: " + text,
+                                "string: "
+                                    + text,
                                 SourceFiles::locate(original.mark()));
                 auto v = subLookup(t, trace);
                 if (!v)

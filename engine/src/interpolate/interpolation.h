@@ -22,7 +22,7 @@ namespace hiera::detail {
 struct Token
 {
     std::size_t begin = 0; // offset of "%{"
-    std::size_t end = 0;   // offset after "}"
+    std::size_t end = 0; // offset after "}"
     std::string expression; // trimmed contents
     // Method form NAME('arg'): name and argument; empty name for a variable.
     std::string method;

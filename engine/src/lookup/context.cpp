@@ -23,9 +23,9 @@ Context Context::load(const std::string& hieraYaml, std::shared_ptr<const Scope>
 
 std::shared_ptr<const detail::NodeSnapshot> Context::snapshot(bool explain) const
 {
-    const long long now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              std::chrono::steady_clock::now().time_since_epoch())
-                              .count();
+    const long long now =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
     const long long interval = m_engine->options().revalidateInterval.count() * 1000000LL;
     std::lock_guard lock(m_mutex);
     auto& slot = explain ? m_explainSnapshot : m_snapshot;

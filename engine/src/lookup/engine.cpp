@@ -1,8 +1,8 @@
 #include "backends/builtin.h"
+#include "interpolate/interpolation.h"
 #include "lookup/enginestate.h"
 #include "lookup/lookuprun.h"
 #include "lookup/nodesnapshot.h"
-#include "interpolate/interpolation.h"
 
 #include <hiera/engine.h>
 #include <hiera/lookupkey.h>
@@ -58,9 +58,12 @@ const EngineState& engineState(const Engine& engine)
 const char* layerKindName(Layer::Kind kind)
 {
     switch (kind) {
-    case Layer::Kind::Global: return "global";
-    case Layer::Kind::Environment: return "environment";
-    case Layer::Kind::Module: return "module";
+    case Layer::Kind::Global:
+        return "global";
+    case Layer::Kind::Environment:
+        return "environment";
+    case Layer::Kind::Module:
+        return "module";
     }
     return "?";
 }
@@ -73,9 +76,12 @@ std::string Layer::displayName() const
 std::string Layer::providerTitle() const
 {
     switch (kind) {
-    case Kind::Global: return "Global Data Provider (hiera configuration version 5)";
-    case Kind::Environment: return "Environment Data Provider (hiera configuration version 5)";
-    case Kind::Module: return "Module \"" + module + "\" Data Provider (hiera configuration version 5)";
+    case Kind::Global:
+        return "Global Data Provider (hiera configuration version 5)";
+    case Kind::Environment:
+        return "Environment Data Provider (hiera configuration version 5)";
+    case Kind::Module:
+        return "Module \"" + module + "\" Data Provider (hiera configuration version 5)";
     }
     return {};
 }
@@ -83,9 +89,12 @@ std::string Layer::providerTitle() const
 const char* mergeSourceName(MergeUsed::Source s)
 {
     switch (s) {
-    case MergeUsed::Source::Default: return "default";
-    case MergeUsed::Source::LookupOptions: return "lookup_options";
-    case MergeUsed::Source::Caller: return "caller";
+    case MergeUsed::Source::Default:
+        return "default";
+    case MergeUsed::Source::LookupOptions:
+        return "lookup_options";
+    case MergeUsed::Source::Caller:
+        return "caller";
     }
     return "?";
 }
@@ -156,7 +165,7 @@ std::vector<ResolvedLevel> Engine::resolveHierarchy(const Scope& scope) const
             loc.undefinedVariables = c.undefinedVariables;
             loc.suspicious = c.suspicious;
             loc.status = !rf.file->exists ? ResolvedLocation::Status::Missing
-                         : rf.file->error ? ResolvedLocation::Status::Failed
+                : rf.file->error          ? ResolvedLocation::Status::Failed
                                           : ResolvedLocation::Status::Present;
             if (rf.file->error)
                 loc.error = rf.file->error->what();
@@ -250,8 +259,8 @@ std::vector<std::function<void()>> Engine::preloadTasks(const Scope& scope) cons
         if (provider->unrunnable())
             return;
         try {
-            Value options = containsInterpolation(level.options) ? interpolateOptions(level.options, scope)
-                                                                 : level.options;
+            Value options =
+                containsInterpolation(level.options) ? interpolateOptions(level.options, scope) : level.options;
             for (const Candidate& c : resolveLevel(layer.config, level, scope, m_state->globs).candidates)
                 tasks.push_back([this, path = c.path, provider, options] {
                     provider->open(path, options, ProviderEnvironment{m_state->files, m_options.limits});

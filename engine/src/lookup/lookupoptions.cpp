@@ -42,11 +42,12 @@ std::string giveUpReason(RubyRegex::Outcome outcome, std::size_t keyBytes)
     switch (outcome) {
     case RubyRegex::Outcome::GaveUp:
         return "gave up matching a key of " + std::to_string(keyBytes) + " bytes (more backtracking than the limit of "
-               + std::to_string(RubyRegex::retryLimitFor(keyBytes)) + " steps)";
+            + std::to_string(RubyRegex::retryLimitFor(keyBytes)) + " steps)";
     case RubyRegex::Outcome::BudgetSpent:
         return "was not matched: this lookup's patterns already took more than "
-               + std::to_string(RubyRegex::kLookupBudget.count()) + " s of matching";
-    default: return "cannot match a key that is not valid UTF-8";
+            + std::to_string(RubyRegex::kLookupBudget.count()) + " s of matching";
+    default:
+        return "cannot match a key that is not valid UTF-8";
     }
 }
 } // namespace
@@ -56,7 +57,8 @@ LookupOptionsTable::LookupOptionsTable(const Value& merged)
     if (merged.isNull())
         return;
     if (!merged.isHash())
-        throw Error(ErrorCode::LookupOptions, "value of lookup_options must be a hash, got " + std::string(merged.typeName()),
+        throw Error(ErrorCode::LookupOptions,
+                    "value of lookup_options must be a hash, got " + std::string(merged.typeName()),
                     SourceFiles::locate(merged.mark()));
     m_merged = merged;
     for (const auto& e : merged.asHash()) {
@@ -124,7 +126,8 @@ std::shared_ptr<const LookupOptionsEntry> LookupOptionsTable::selectUncached(con
         try {
             entry.merge = MergeSpec::fromValue(*m);
         } catch (const Error& e) {
-            throw Error(e.code(), e.message() + " (lookup_options entry '" + name + "')", SourceFiles::locate(m->mark()));
+            throw Error(e.code(), e.message() + " (lookup_options entry '" + name + "')",
+                        SourceFiles::locate(m->mark()));
         }
     }
     if (const Value* c = h.find("convert_to"))
@@ -149,7 +152,8 @@ std::string cannotConvert(const char* function, const Value& v, const char* type
     std::string out = function[0] ? std::string("'") + function + "' " : std::string();
     if (v.isString())
         return out + "The string '" + v.asString() + "' cannot be converted to " + type;
-    return out + "Value of type " + detail::puppetTypeName(v, detail::CollectionNames::ArrayHash) + " cannot be converted to " + type;
+    return out + "Value of type " + detail::puppetTypeName(v, detail::CollectionNames::ArrayHash)
+        + " cannot be converted to " + type;
 }
 
 bool isSpace(char c)
@@ -202,7 +206,8 @@ bool matchesFloat(const std::string& s)
         return runOf(rest, 2, isHexDigit) == rest.size() - 2;
     if (rest.size() > 2 && rest[0] == '0' && (rest[1] == 'b' || rest[1] == 'B'))
         return runOf(rest, 2, [](char c) { return c == '0' || c == '1'; }) == rest.size() - 2;
-    if (rest.size() > 1 && rest[0] == '0' && runOf(rest, 1, [](char c) { return c >= '0' && c <= '7'; }) == rest.size() - 1)
+    if (rest.size() > 1 && rest[0] == '0'
+        && runOf(rest, 1, [](char c) { return c >= '0' && c <= '7'; }) == rest.size() - 1)
         return true;
     std::size_t i = 0;
     if (rest.empty() || !isDigit(rest[0]))
@@ -473,9 +478,8 @@ Value toHash(const Value& value, const std::string& key)
         convertError(key, cannotConvert("", value, "Hash"), value);
     Hash h;
     const Array& a = *items;
-    const bool pairs = !a.empty() && std::all_of(a.begin(), a.end(), [](const Value& e) {
-        return e.isArray() && e.asArray().size() == 2;
-    });
+    const bool pairs = !a.empty()
+        && std::all_of(a.begin(), a.end(), [](const Value& e) { return e.isArray() && e.asArray().size() == 2; });
     if (pairs) { // KeyValueArray: Array[Tuple[Any, Any], 1]
         for (const auto& e : a)
             h.set(e.asArray()[0], e.asArray()[1]);
@@ -498,12 +502,24 @@ std::string puppetQuote(const std::string& s)
         out = "\"";
         for (char c : s) {
             switch (c) {
-            case '\t': out += "\\t"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '"': out += "\\\""; break;
-            case '$': out += "\\$"; break;
-            case '\\': out += "\\\\"; break;
+            case '\t':
+                out += "\\t";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '$':
+                out += "\\$";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
             default:
                 if (static_cast<unsigned char>(c) < 0x20) {
                     char buf[16];
@@ -583,13 +599,25 @@ void puppetContainer(std::string& out, const Value& v, std::size_t depth)
 void puppetInner(std::string& out, const Value& v, std::size_t depth)
 {
     switch (v.type()) {
-    case Value::Type::Null: out += "undef"; break;
-    case Value::Type::Boolean: out += v.asBoolean() ? "true" : "false"; break;
-    case Value::Type::Integer: out += std::to_string(v.asInteger()); break;
-    case Value::Type::Float: out += rubyFloat(v.asFloat()); break;
-    case Value::Type::String: out += puppetQuote(v.asString()); break;
+    case Value::Type::Null:
+        out += "undef";
+        break;
+    case Value::Type::Boolean:
+        out += v.asBoolean() ? "true" : "false";
+        break;
+    case Value::Type::Integer:
+        out += std::to_string(v.asInteger());
+        break;
+    case Value::Type::Float:
+        out += rubyFloat(v.asFloat());
+        break;
+    case Value::Type::String:
+        out += puppetQuote(v.asString());
+        break;
     case Value::Type::Array:
-    case Value::Type::Hash: puppetContainer(out, v, depth); break;
+    case Value::Type::Hash:
+        puppetContainer(out, v, depth);
+        break;
     }
 }
 
@@ -598,11 +626,16 @@ void puppetInner(std::string& out, const Value& v, std::size_t depth)
 std::string puppetString(const Value& v)
 {
     switch (v.type()) {
-    case Value::Type::Null: return "";
-    case Value::Type::Boolean: return v.asBoolean() ? "true" : "false";
-    case Value::Type::Integer: return std::to_string(v.asInteger());
-    case Value::Type::Float: return percentF(v.asFloat());
-    case Value::Type::String: return v.asString();
+    case Value::Type::Null:
+        return "";
+    case Value::Type::Boolean:
+        return v.asBoolean() ? "true" : "false";
+    case Value::Type::Integer:
+        return std::to_string(v.asInteger());
+    case Value::Type::Float:
+        return percentF(v.asFloat());
+    case Value::Type::String:
+        return v.asString();
     case Value::Type::Array:
     case Value::Type::Hash: {
         std::string out;

@@ -13,16 +13,16 @@
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace hiera::detail {
 
 struct LookupOptionsEntry
 {
-    std::string name;   // the entry's key (an exact key or a ^pattern)
-    Value value;        // the entry (a Hash)
+    std::string name; // the entry's key (an exact key or a ^pattern)
+    Value value; // the entry (a Hash)
     std::optional<MergeSpec> merge;
     std::optional<Value> convertTo;
 };

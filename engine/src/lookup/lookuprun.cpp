@@ -120,7 +120,7 @@ KeyPresence::KeyPresence(const NodeSnapshot& snapshot)
                 const std::uint64_t mask = bit < 64 ? std::uint64_t(1) << bit : 0;
                 ++bit;
                 bool quiet = !level.error && level.provider && !level.provider->unrunnable()
-                             && level.provider->answersFromDataHash();
+                    && level.provider->answersFromDataHash();
                 for (const ResolvedFile& rf : level.files) {
                     const DataFile* file = rf.file.get();
                     quiet = quiet && file && (!file->exists || (!file->error && file->warnings.empty()));
@@ -225,8 +225,7 @@ bool LookupRun::pushName(const std::string& name)
 std::string LookupRun::nameChain(const std::string&) const
 {
     std::string s = "[";
-    for (std::size_t i = 0; i < m_names.size(); ++i)
-    {
+    for (std::size_t i = 0; i < m_names.size(); ++i) {
         s += i ? ", " : "";
         s += m_names[i];
     }
@@ -255,7 +254,7 @@ MergeUsed mergeUsed(const MergeSpec& spec, bool fromCaller, bool fromLookupOptio
 {
     MergeUsed m;
     m.spec = spec;
-    m.source = fromCaller ? MergeUsed::Source::Caller
+    m.source = fromCaller   ? MergeUsed::Source::Caller
         : fromLookupOptions ? MergeUsed::Source::LookupOptions
                             : MergeUsed::Source::Default;
     if (entry)
@@ -305,7 +304,9 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
         rootValue = lookupDefaultHierarchy(key, module, callerMerge, trace, entry);
         if (rootValue && used) {
             const bool fromDefaultOptions = !callerMerge && entry && entry->merge;
-            *used = mergeUsed(callerMerge ? *callerMerge : fromDefaultOptions ? *entry->merge : MergeSpec(),
+            *used = mergeUsed(callerMerge              ? *callerMerge
+                                  : fromDefaultOptions ? *entry->merge
+                                                       : MergeSpec(),
                               callerMerge.has_value(), fromDefaultOptions, entry);
         }
     }
@@ -350,8 +351,9 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
             if (!containsSecret(value))
                 throw;
             // Conversion errors quote the value: never a decrypted one.
-            throw Error(e.code(), "convert_to " + rubyInspect(*entry->convertTo) + " failed for the decrypted value of '"
-                                      + key.original() + "' (value not shown)");
+            throw Error(e.code(),
+                        "convert_to " + rubyInspect(*entry->convertTo) + " failed for the decrypted value of '"
+                            + key.original() + "' (value not shown)");
         }
         trace.child(TraceNode::Kind::ConvertTo).value(value).with([&](TraceNode& c) {
             c.message = "Applying convert_to lookup_option with arguments " + rubyInspect(*entry->convertTo);

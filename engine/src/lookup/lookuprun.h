@@ -21,8 +21,8 @@ namespace hiera::detail {
 struct LayerSelection
 {
     enum class Mode {
-        Data,            // global and environment layers, and the module layer of `module` if any
-        ModuleOnly,      // only the module layer of `module` (its lookup_options)
+        Data, // global and environment layers, and the module layer of `module` if any
+        ModuleOnly, // only the module layer of `module` (its lookup_options)
         DefaultHierarchy // only the default_hierarchy of `module`'s layer
     };
     Mode mode = Mode::Data;
@@ -102,7 +102,7 @@ private:
     struct Keyed
     {
         std::string_view key; // a view into the file's key
-        std::size_t hash;     // Hash::PreparedKey's
+        std::size_t hash; // Hash::PreparedKey's
         Holders holders;
     };
     std::vector<Keyed> m_keys;

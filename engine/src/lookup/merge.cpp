@@ -14,10 +14,14 @@ namespace hiera {
 const char* mergeStrategyName(MergeStrategy s)
 {
     switch (s) {
-    case MergeStrategy::First: return "first";
-    case MergeStrategy::Unique: return "unique";
-    case MergeStrategy::Hash: return "hash";
-    case MergeStrategy::Deep: return "deep";
+    case MergeStrategy::First:
+        return "first";
+    case MergeStrategy::Unique:
+        return "unique";
+    case MergeStrategy::Hash:
+        return "hash";
+    case MergeStrategy::Deep:
+        return "deep";
     }
     return "?";
 }
@@ -48,9 +52,9 @@ MergeStrategy strategyFromName(const std::string& name)
 
 [[noreturn]] void typeError(bool first, const std::string& expected, const Value& got)
 {
-    throw Error(ErrorCode::MergeType, std::string("The ") + (first ? "first" : "second")
-                                          + " element of the merge has wrong type, expects " + expected + ", got "
-                                          + detail::puppetTypeName(got, detail::CollectionNames::TupleStruct),
+    throw Error(ErrorCode::MergeType,
+                std::string("The ") + (first ? "first" : "second") + " element of the merge has wrong type, expects "
+                    + expected + ", got " + detail::puppetTypeName(got, detail::CollectionNames::TupleStruct),
                 SourceFiles::locate(got.mark()));
 }
 
@@ -99,7 +103,8 @@ void checkUniqueData(bool first, const Value& v)
     const auto at = notDataAt(v);
     if (!at)
         return;
-    const std::string which = std::string("The ") + (first ? "first" : "second") + " element of the merge has wrong type, ";
+    const std::string which =
+        std::string("The ") + (first ? "first" : "second") + " element of the merge has wrong type, ";
     throw Error(ErrorCode::MergeType,
                 which + "variant 0 expects a Scalar value, got Tuple; " + which + "variant 1" + *at
                     + " expects a Data value, got Hash",
@@ -195,9 +200,21 @@ struct RNode
     // values are never reached, and converting them at every merge step was most of a warm deep lookup.
     // The node itself exists from the start, so Ruby's object identity (a dup sharing its children, a
     // value merged with itself) is the same whether or not it has been expanded.
-    std::vector<RVal>& items() { expand(); return m_items; }
-    const std::vector<RVal>& items() const { expand(); return m_items; }
-    const std::vector<Value>& keys() const { expand(); return m_keys; } // hash keys, parallel to items
+    std::vector<RVal>& items()
+    {
+        expand();
+        return m_items;
+    }
+    const std::vector<RVal>& items() const
+    {
+        expand();
+        return m_items;
+    }
+    const std::vector<Value>& keys() const
+    {
+        expand();
+        return m_keys;
+    } // hash keys, parallel to items
     bool expanded() const { return m_expanded; }
 
     std::optional<std::size_t> find(const Value& key) const
@@ -294,8 +311,14 @@ void RNode::set(const Value& key, RVal v)
     m_items.push_back(std::move(v));
 }
 
-bool RVal::isArray() const { return node && !node->hash; }
-bool RVal::isHash() const { return node && node->hash; }
+bool RVal::isArray() const
+{
+    return node && !node->hash;
+}
+bool RVal::isHash() const
+{
+    return node && node->hash;
+}
 
 // Whether a converted subtree still holds exactly its original value: its node and every node below
 // unchanged (a change to a node's own items always marks that node).
@@ -381,9 +404,13 @@ int rubyCompare(const Value& x, const Value& y)
                 return c;
         return ax.size() < ay.size() ? -1 : ax.size() > ay.size() ? 1 : 0;
     }
-    const std::string cls = x.isHash() ? "Hash" : x.isArray() ? "Array" : x.isString() ? "String"
-                          : x.isNull() ? "NilClass" : x.isBoolean() ? (x.asBoolean() ? "TrueClass" : "FalseClass")
-                          : x.isInteger() ? "Integer" : "Float";
+    const std::string cls = x.isHash() ? "Hash"
+        : x.isArray()                  ? "Array"
+        : x.isString()                 ? "String"
+        : x.isNull()                   ? "NilClass"
+        : x.isBoolean()                ? (x.asBoolean() ? "TrueClass" : "FalseClass")
+        : x.isInteger()                ? "Integer"
+                                       : "Float";
     const std::string other = y.isHash() ? "Hash" : rubyInspect(y);
     throw Error(ErrorCode::MergeType, "sort_merged_arrays: comparison of " + cls + " with " + other + " failed");
 }
@@ -453,7 +480,8 @@ private:
         }
         if (i2 < a.size() && i2 < i1) {
             const std::size_t tail = i1 < a.size() ? a.size() - i1 : 0;
-            std::move(a.begin() + static_cast<std::ptrdiff_t>(i1), a.end(), a.begin() + static_cast<std::ptrdiff_t>(i2));
+            std::move(a.begin() + static_cast<std::ptrdiff_t>(i1), a.end(),
+                      a.begin() + static_cast<std::ptrdiff_t>(i2));
             a.resize(i2 + tail);
         }
     }
@@ -520,8 +548,9 @@ private:
         if (source.isArray()) {
             const auto& K = m_spec.knockoutPrefix;
             RNode& s = *source.node;
-            if (K && std::any_of(s.items().begin(), s.items().end(),
-                                 [&](const RVal& e) { return e.isString() && e.scalar.asString() == *K; })) {
+            if (K && std::any_of(s.items().begin(), s.items().end(), [&](const RVal& e) {
+                    return e.isString() && e.scalar.asString() == *K;
+                })) {
                 // clear_or_nil(dest): arrays and hashes are emptied in place (a destination that is the
                 // source is emptied too), a string becomes "", anything else nil.
                 if (dest.node)
@@ -752,7 +781,8 @@ MergeSpec MergeSpec::fromValue(const Value& v)
         return spec;
     const Value* s = h.find("strategy");
     if (!s || !s->isString())
-        optionsError("The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'");
+        optionsError(
+            "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'");
     spec.strategy = strategyFromName(s->asString());
     for (const auto& e : h) {
         const std::string key = e.key.isString() ? e.key.asString() : rubyInspect(e.key);

@@ -39,7 +39,8 @@ bool NodeSnapshot::sameFiles(const NodeSnapshot& other) const
             if (a[j].files.size() != b[j].files.size() || a[j].error.has_value() != b[j].error.has_value())
                 return false;
             for (std::size_t k = 0; k < a[j].files.size(); ++k)
-                if (a[j].files[k].file != b[j].files[k].file || a[j].files[k].candidate.path != b[j].files[k].candidate.path)
+                if (a[j].files[k].file != b[j].files[k].file
+                    || a[j].files[k].candidate.path != b[j].files[k].candidate.path)
                     return false;
         }
         return true;
@@ -96,7 +97,8 @@ void noteUnqualifiedKeys(LayerState& ls)
             if (!rf.file->data.isHash())
                 continue;
             for (const auto& e : rf.file->data.asHash()) {
-                if (e.key.isString() && (e.key.asString().rfind(prefix, 0) == 0 || e.key.asString() == "lookup_options"))
+                if (e.key.isString()
+                    && (e.key.asString().rfind(prefix, 0) == 0 || e.key.asString() == "lookup_options"))
                     continue;
                 ls.warnings.push_back("Module '" + ls.layer->module + "': Value returned from " + level.level->function
                                       + ", when using location '" + rf.candidate.path
@@ -207,8 +209,8 @@ void buildModuleOptions(const Engine& engine, const Scope& scope, NodeSnapshot& 
                 MergeSpec hash;
                 hash.strategy = MergeStrategy::Hash;
                 const Value combined = base.isHash() && own.isHash() ? mergeStep(hash, base, own)
-                                       : own.isHash()               ? own
-                                                                    : base;
+                    : own.isHash()                                   ? own
+                                                                     : base;
                 mod.table = std::make_shared<const LookupOptionsTable>(combined);
             } catch (const Error& e) {
                 mod.error = e;

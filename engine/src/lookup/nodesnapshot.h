@@ -29,7 +29,7 @@ struct LevelState
 {
     const Level* level = nullptr;
     const LevelProvider* provider = nullptr;
-    Value options;              // the level's options, interpolated for the scope
+    Value options; // the level's options, interpolated for the scope
     std::optional<Error> error; // raised when a lookup reaches this level
     std::string datadir;
     std::vector<ResolvedFile> files;

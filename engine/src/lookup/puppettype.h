@@ -14,13 +14,20 @@ enum class CollectionNames { TupleStruct, ArrayHash };
 inline const char* puppetTypeName(const Value& v, CollectionNames collections)
 {
     switch (v.type()) {
-    case Value::Type::Null: return "Undef";
-    case Value::Type::Boolean: return "Boolean";
-    case Value::Type::Integer: return "Integer";
-    case Value::Type::Float: return "Float";
-    case Value::Type::String: return "String";
-    case Value::Type::Array: return collections == CollectionNames::TupleStruct ? "Tuple" : "Array";
-    case Value::Type::Hash: return collections == CollectionNames::TupleStruct ? "Struct" : "Hash";
+    case Value::Type::Null:
+        return "Undef";
+    case Value::Type::Boolean:
+        return "Boolean";
+    case Value::Type::Integer:
+        return "Integer";
+    case Value::Type::Float:
+        return "Float";
+    case Value::Type::String:
+        return "String";
+    case Value::Type::Array:
+        return collections == CollectionNames::TupleStruct ? "Tuple" : "Array";
+    case Value::Type::Hash:
+        return collections == CollectionNames::TupleStruct ? "Struct" : "Hash";
     }
     return "Any";
 }

@@ -124,7 +124,9 @@ void checkNodeName(const std::string& name, const SourceLocation& at)
     if (name.empty() || bad == name.end())
         return;
     const auto u = static_cast<unsigned char>(*bad);
-    const std::string what = *bad == '/' ? "a '/'" : u >= 0x80 ? "a character that is not ASCII" : "a control character";
+    const std::string what = *bad == '/' ? "a '/'"
+        : u >= 0x80                      ? "a character that is not ASCII"
+                                         : "a control character";
     throw Error(ErrorCode::FactsSyntax,
                 "the node name '" + printableLine(name) + "' holds " + what
                     + ", which Puppet never allows in a certname (printable ASCII other than '/')",

@@ -6,9 +6,13 @@
 
 namespace hiera::detail {
 
-FactsScope::FactsScope(std::shared_ptr<const FactStore> store, FactStore::Cell facts, SourceMark mark, std::string certname,
-                       Value extra)
-    : m_store(std::move(store)), m_facts(facts), m_mark(mark), m_certname(std::move(certname)), m_extra(std::move(extra))
+FactsScope::FactsScope(std::shared_ptr<const FactStore> store, FactStore::Cell facts, SourceMark mark,
+                       std::string certname, Value extra)
+    : m_store(std::move(store))
+    , m_facts(facts)
+    , m_mark(mark)
+    , m_certname(std::move(certname))
+    , m_extra(std::move(extra))
 {
 }
 
@@ -127,7 +131,8 @@ std::optional<Value> FactsScope::lookup(std::string_view ref) const
         if (r.value) {
             const Value* v = r.value;
             while (v && segments.next(segment))
-                v = v->isHash() ? v->asHash().find(segment) : nullptr; // as dig: a scalar or an unindexed array is not found
+                v = v->isHash() ? v->asHash().find(segment)
+                                : nullptr; // as dig: a scalar or an unindexed array is not found
             return v ? std::optional<Value>(*v) : std::nullopt;
         }
         std::optional<FactStore::Cell> c = r.cell;

@@ -18,11 +18,11 @@ namespace {
 enum Tag : std::uint64_t {
     kNull = 0,
     kBool = 1,
-    kInt = 2,    // a signed integer of up to 61 bits
+    kInt = 2, // a signed integer of up to 61 bits
     kString = 3, // an id in the strings pool
-    kArray = 4,  // a container id
-    kHash = 5,   // a container id
-    kBoxed = 6,  // a container id: a number that does not fit a cell (a Float, a large Integer)
+    kArray = 4, // a container id
+    kHash = 5, // a container id
+    kBoxed = 6, // a container id: a number that does not fit a cell (a Float, a large Integer)
 };
 constexpr unsigned kTagBits = 3;
 
@@ -205,7 +205,8 @@ private:
         m_slots.swap(bigger);
         for (std::size_t id = 0; id < m_starts.size(); ++id) {
             const std::string_view s = text(static_cast<std::uint32_t>(id));
-            *const_cast<std::uint32_t*>(probe(s, std::hash<std::string_view>{}(s))) = static_cast<std::uint32_t>(id + 1);
+            *const_cast<std::uint32_t*>(probe(s, std::hash<std::string_view>{}(s))) =
+                static_cast<std::uint32_t>(id + 1);
         }
     }
 
@@ -220,10 +221,10 @@ private:
 struct FactStore::Impl
 {
     std::mutex mutex; // held while adding
-    StringPool keys;    // hash keys; its index stays, find() needs it
+    StringPool keys; // hash keys; its index stays, find() needs it
     StringPool strings; // string values; its index is dropped when building ends
-    std::vector<Cell> otherKeys;                            // by key id without kOtherKey
-    std::unordered_map<Cell, std::uint32_t> otherKeyIds;     // while building
+    std::vector<Cell> otherKeys; // by key id without kOtherKey
+    std::unordered_map<Cell, std::uint32_t> otherKeyIds; // while building
     Arena<std::uint64_t> words;
     std::vector<const std::uint64_t*> containers;
     std::vector<std::uint32_t> containerSlots = std::vector<std::uint32_t>(1024, 0); // id + 1; 0 = empty
@@ -353,7 +354,8 @@ FactStore::Cell FactStore::Impl::add(const Value& v, std::unordered_map<const vo
             for (std::uint32_t k = 0; k < n; ++k)
                 order[k] = k;
             const std::uint64_t* keyIds = content.data() + keysAt;
-            std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return halfAt(keyIds, a) < halfAt(keyIds, b); });
+            std::sort(order.begin(), order.end(),
+                      [&](std::uint32_t a, std::uint32_t b) { return halfAt(keyIds, a) < halfAt(keyIds, b); });
             for (std::size_t k = 0; k < n; ++k)
                 setHalf(content.data() + keysAt + halfWords(n), k, order[k]);
         }
@@ -407,7 +409,9 @@ std::optional<FactStore::Cell> FactStore::Impl::findIntegerKey(const std::uint64
     return std::nullopt;
 }
 
-FactStore::FactStore() : m(std::make_unique<Impl>()) { }
+FactStore::FactStore() : m(std::make_unique<Impl>())
+{
+}
 FactStore::~FactStore() = default;
 
 FactStore::Cell FactStore::add(const Value& v)
@@ -526,7 +530,8 @@ Value FactStore::Impl::decode(Cell c, SourceMark mark, std::unordered_map<Cell, 
             out.reserve(n);
             for (std::size_t i = 0; i < n; ++i) {
                 const std::uint32_t id = halfAt(items + 1 + n, i);
-                Value key = (id & kOtherKey) != 0 ? decode(otherKeys[id & ~kOtherKey], mark, decoded) : Value(keys.text(id));
+                Value key =
+                    (id & kOtherKey) != 0 ? decode(otherKeys[id & ~kOtherKey], mark, decoded) : Value(keys.text(id));
                 key.setMark(mark);
                 out.set(std::move(key), decode(items[1 + i], mark, decoded));
             }

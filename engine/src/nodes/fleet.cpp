@@ -3,12 +3,12 @@
 
 #include <hiera/fleet.h>
 
+#include "nodes/parallel.h"
 #include <algorithm>
-#include <cstdint>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <functional>
-#include "nodes/parallel.h"
 
 #include <mutex>
 #include <shared_mutex>
@@ -79,7 +79,7 @@ class LevelNames
 public:
     struct Level
     {
-        std::string name;         // empty: no level of the node holds the file (a value from elsewhere)
+        std::string name; // empty: no level of the node holds the file (a value from elsewhere)
         std::size_t rank = SIZE_MAX; // the level's position in the node's hierarchy, layers in order
     };
 
@@ -191,9 +191,8 @@ void groupResults(FleetResult& result)
     for (std::size_t i = 0; i < result.nodes.size(); ++i) {
         FleetNodeResult& n = result.nodes[i];
         const std::uint64_t h = n.status == LookupResult::Status::Found ? groupHash(n.value)
-                                : n.status == LookupResult::Status::Error
-                                    ? hashMix(1, std::hash<std::string>{}(n.error))
-                                    : 2;
+            : n.status == LookupResult::Status::Error                   ? hashMix(1, std::hash<std::string>{}(n.error))
+                                                                        : 2;
         std::size_t g = result.groups.size();
         for (auto [it, end] = index.equal_range(h); it != end; ++it)
             if (sameAnswer(result.groups[it->second], n)) {
@@ -245,8 +244,8 @@ const char* fleetStatusName(LookupResult::Status status)
     return "?";
 }
 
-static FleetResult runAcross(const Engine& engine, const NodeLibrary& library, std::string_view key, const NodeLookup& lookup,
-                      const FleetOptions& options)
+static FleetResult runAcross(const Engine& engine, const NodeLibrary& library, std::string_view key,
+                             const NodeLookup& lookup, const FleetOptions& options)
 {
     FleetResult result;
     result.key = std::string(key);
@@ -301,8 +300,9 @@ static FleetResult runAcross(const Engine& engine, const NodeLibrary& library, s
 FleetResult lookupAcross(const Engine& engine, const NodeLibrary& library, std::string_view key,
                          const LookupRequest& request, const FleetOptions& options)
 {
-    return runAcross(engine, library, key,
-                     [&](std::size_t i) { return engine.lookup(*library.nodes()[i].scope, key, request); }, options);
+    return runAcross(
+        engine, library, key, [&](std::size_t i) { return engine.lookup(*library.nodes()[i].scope, key, request); },
+        options);
 }
 
 FleetContexts::FleetContexts(std::shared_ptr<const Engine> engine, const NodeLibrary& library)
@@ -317,8 +317,9 @@ FleetContexts::FleetContexts(std::shared_ptr<const Engine> engine, const NodeLib
 FleetResult lookupAcross(const FleetContexts& contexts, std::string_view key, const LookupRequest& request,
                          const FleetOptions& options)
 {
-    return runAcross(contexts.engine(), contexts.library(), key,
-                     [&](std::size_t i) { return contexts.context(i).lookup(key, request); }, options);
+    return runAcross(
+        contexts.engine(), contexts.library(), key,
+        [&](std::size_t i) { return contexts.context(i).lookup(key, request); }, options);
 }
 
 } // namespace hiera

@@ -14,8 +14,8 @@ namespace {
 
 using detail::csvField;
 using detail::markdownCode;
-using detail::markdownText;
 using detail::MarkdownContext;
+using detail::markdownText;
 
 std::string valueText(const Value& v, bool revealSecrets)
 {
@@ -62,9 +62,8 @@ std::string fleetCsv(const FleetResult& result, const FleetExportOptions& option
     const std::string key = csvField(result.key);
     for (const auto& n : result.nodes) {
         out += csvField(n.name) + ',' + key + ',' + csvField(fleetStatusName(n.status)) + ','
-               + csvField(answerText(n.status, n.value, n.error, revealSecrets)) + ','
-               + csvField(detail::relativePath(n.file, options.relativeTo)) + ','
-               + csvField(n.level) + "\r\n";
+            + csvField(answerText(n.status, n.value, n.error, revealSecrets)) + ','
+            + csvField(detail::relativePath(n.file, options.relativeTo)) + ',' + csvField(n.level) + "\r\n";
     }
     return out;
 }
@@ -129,13 +128,15 @@ std::string fleetMarkdown(const FleetResult& result, const FleetExportOptions& o
 {
     const bool revealSecrets = options.revealSecrets;
     constexpr std::size_t kNamesShown = 5;
-    std::string out = markdownCode(result.key, MarkdownContext::Inline) + " on " + std::to_string(result.nodes.size()) + " of "
-                      + std::to_string(result.total) + " nodes"
-                      + (result.libraryNodes > result.total
-                              ? " (chosen" + (options.nodeFilter.empty() ? std::string() : " by the filter " + markdownCode(options.nodeFilter, MarkdownContext::Inline))
-                                    + " from the library's " + std::to_string(result.libraryNodes) + ")"
-                              : "")
-                      + (result.cancelled ? " (cancelled)" : "") + "\n\n";
+    std::string out = markdownCode(result.key, MarkdownContext::Inline) + " on " + std::to_string(result.nodes.size())
+        + " of " + std::to_string(result.total) + " nodes"
+        + (result.libraryNodes > result.total ? " (chosen"
+                   + (options.nodeFilter.empty()
+                          ? std::string()
+                          : " by the filter " + markdownCode(options.nodeFilter, MarkdownContext::Inline))
+                   + " from the library's " + std::to_string(result.libraryNodes) + ")"
+                                              : "")
+        + (result.cancelled ? " (cancelled)" : "") + "\n\n";
     out += "| nodes | count | value | files |\n|---|---:|---|---|\n";
     for (const auto& g : result.groups) {
         std::string names;
@@ -143,10 +144,9 @@ std::string fleetMarkdown(const FleetResult& result, const FleetExportOptions& o
             names += (i ? ", " : "") + markdownText(result.nodes[g.members[i]].name);
         if (g.members.size() > kNamesShown)
             names += " and " + std::to_string(g.members.size() - kNamesShown) + " more";
-        std::string value = g.status == LookupResult::Status::Found
-                                ? markdownCode(valueText(g.value, revealSecrets))
-                                : "*" + std::string(fleetStatusName(g.status)) + "*"
-                                      + (g.error.empty() ? "" : ": " + markdownText(g.error));
+        std::string value = g.status == LookupResult::Status::Found ? markdownCode(valueText(g.value, revealSecrets))
+                                                                    : "*" + std::string(fleetStatusName(g.status)) + "*"
+                + (g.error.empty() ? "" : ": " + markdownText(g.error));
         std::string files;
         for (std::size_t i = 0; i < g.decidingFiles.size(); ++i)
             files += (i ? "<br>" : "") + markdownText(detail::relativePath(g.decidingFiles[i], options.relativeTo));

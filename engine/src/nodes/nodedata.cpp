@@ -9,18 +9,20 @@ namespace hiera {
 
 std::size_t NodeData::errorCount() const
 {
-    return static_cast<std::size_t>(std::count_if(keys.begin(), keys.end(), [](const ResolvedKey& k) {
-        return k.status == LookupResult::Status::Error;
-    }));
+    return static_cast<std::size_t>(std::count_if(
+        keys.begin(), keys.end(), [](const ResolvedKey& k) { return k.status == LookupResult::Status::Error; }));
 }
 
 std::string describeMerge(const MergeUsed& merge)
 {
     std::string s = mergeStrategyName(merge.spec.strategy);
     switch (merge.source) {
-    case MergeUsed::Source::Default: return s + " (default)";
-    case MergeUsed::Source::Caller: return s + " (caller)";
-    case MergeUsed::Source::LookupOptions: return s + " (lookup_options '" + std::string(merge.entryName()) + "')";
+    case MergeUsed::Source::Default:
+        return s + " (default)";
+    case MergeUsed::Source::Caller:
+        return s + " (caller)";
+    case MergeUsed::Source::LookupOptions:
+        return s + " (lookup_options '" + std::string(merge.entryName()) + "')";
     }
     return s;
 }

@@ -86,7 +86,8 @@ std::string nodeDataJson(const NodeData& data, const NodeExportOptions& options)
 std::string nodeDataCsv(const NodeData& data, const NodeExportOptions& options)
 {
     std::string out;
-    detail::appendCsvRow(out, {"node", "key", "value", "level", "file", "merge", "merge_source", "lookup_options", "error"});
+    detail::appendCsvRow(out,
+                         {"node", "key", "value", "level", "file", "merge", "merge_source", "lookup_options", "error"});
     for (const ResolvedKey& k : data.keys) {
         if (k.status == LookupResult::Status::NotFound)
             continue;

@@ -15,9 +15,12 @@ bool sameAnswer(const LookupResult& x, const LookupResult& y)
     if (x.status != y.status)
         return false;
     switch (x.status) {
-    case LookupResult::Status::Found: return x.value == y.value;
-    case LookupResult::Status::NotFound: return true;
-    case LookupResult::Status::Error: return detail::errorLine(x) == detail::errorLine(y);
+    case LookupResult::Status::Found:
+        return x.value == y.value;
+    case LookupResult::Status::NotFound:
+        return true;
+    case LookupResult::Status::Error:
+        return detail::errorLine(x) == detail::errorLine(y);
     }
     return false;
 }

@@ -36,9 +36,12 @@ std::string valueText(const Value& v, const DiffExportOptions& options)
 std::string answerText(const Side& s, const DiffExportOptions& options)
 {
     switch (s.status) {
-    case LookupResult::Status::Found: return valueText(s.value, options);
-    case LookupResult::Status::NotFound: return "(not found)";
-    case LookupResult::Status::Error: return "error: " + s.error;
+    case LookupResult::Status::Found:
+        return valueText(s.value, options);
+    case LookupResult::Status::NotFound:
+        return "(not found)";
+    case LookupResult::Status::Error:
+        return "error: " + s.error;
     }
     return {};
 }
@@ -46,9 +49,12 @@ std::string answerText(const Side& s, const DiffExportOptions& options)
 const char* statusName(LookupResult::Status s)
 {
     switch (s) {
-    case LookupResult::Status::Found: return "found";
-    case LookupResult::Status::NotFound: return "not found";
-    case LookupResult::Status::Error: return "error";
+    case LookupResult::Status::Found:
+        return "found";
+    case LookupResult::Status::NotFound:
+        return "not found";
+    case LookupResult::Status::Error:
+        return "error";
     }
     return "?";
 }
@@ -68,8 +74,8 @@ std::string joinFiles(const Side& s, const DiffExportOptions& options, std::stri
 std::string summary(const NodeDiff& diff, const DiffExportOptions& options, std::string (*name)(std::string_view))
 {
     std::string s = std::to_string(diff.keys.size()) + (diff.keys.size() == 1 ? " key differs" : " keys differ")
-        + " between " + name(options.nameA) + " and " + name(options.nameB) + " ("
-        + std::to_string(diff.keysCompared) + " compared)";
+        + " between " + name(options.nameA) + " and " + name(options.nameB) + " (" + std::to_string(diff.keysCompared)
+        + " compared)";
     if (diff.cancelled)
         s += ", cancelled before every key was compared";
     return s;
@@ -149,13 +155,15 @@ std::string nodeDiffJson(const NodeDiff& diff, const DiffExportOptions& options)
 std::string nodeDiffCsv(const NodeDiff& diff, const DiffExportOptions& options)
 {
     std::string out;
-    detail::appendCsvRow(out, {"key", "a_node", "a_status", "a_value", "a_files", "b_node", "b_status", "b_value", "b_files"});
+    detail::appendCsvRow(
+        out, {"key", "a_node", "a_status", "a_value", "a_files", "b_node", "b_status", "b_value", "b_files"});
     auto value = [&](const Side& s) {
         return s.found() ? valueText(s.value, options) : s.status == LookupResult::Status::Error ? s.error : "";
     };
     for (const KeyDifference& d : diff.keys)
-        detail::appendCsvRow(out, {d.key, options.nameA, statusName(d.a.status), value(d.a), joinFiles(d.a, options, ";"),
-                                   options.nameB, statusName(d.b.status), value(d.b), joinFiles(d.b, options, ";")});
+        detail::appendCsvRow(out,
+                             {d.key, options.nameA, statusName(d.a.status), value(d.a), joinFiles(d.a, options, ";"),
+                              options.nameB, statusName(d.b.status), value(d.b), joinFiles(d.b, options, ";")});
     return out;
 }
 

@@ -113,7 +113,6 @@ std::vector<std::string> listFiles(const std::string& path)
     return files;
 }
 
-
 // A file name for a node name, or nothing when the name could reach outside the directory or is
 // not one file's name.
 std::optional<std::string> plainFileName(const std::string& name)
@@ -142,7 +141,8 @@ NodeLibrary NodeLibrary::loadNodes(const std::string& path, const std::vector<st
                 break;
             for (const char* ext : {".yaml", ".yml", ".json"}) {
                 const std::string candidate = (fs::path(path) / (*file + ext)).string();
-                if (fs::is_regular_file(candidate, ec) && std::find(files.begin(), files.end(), candidate) == files.end())
+                if (fs::is_regular_file(candidate, ec)
+                    && std::find(files.begin(), files.end(), candidate) == files.end())
                     files.push_back(candidate);
             }
         }

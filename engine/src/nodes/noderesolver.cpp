@@ -31,8 +31,9 @@ NodeResolver::NodeResolver(const Engine& engine, const Scope& scope)
             for (const LevelState& level : *levels)
                 for (const ResolvedFile& rf : level.files)
                     if (rf.file && rf.file->exists)
-                        m_files.try_emplace(SourceFiles::intern(rf.candidate.path),
-                                            FileInfo{level.level, layer.layer->displayName(), rf.candidate.path, rank++});
+                        m_files.try_emplace(
+                            SourceFiles::intern(rf.candidate.path),
+                            FileInfo{level.level, layer.layer->displayName(), rf.candidate.path, rank++});
 }
 
 std::vector<std::string_view> NodeResolver::rootKeys() const

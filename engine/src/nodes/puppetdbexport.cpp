@@ -72,8 +72,9 @@ void checkJsonKeys(const std::string& fact, const Value& value)
         } else if (v->isHash()) {
             for (const Hash::Entry& entry : v->asHash()) {
                 if (!entry.key.isString())
-                    throw Error(ErrorCode::FactsSyntax, "the PuppetDB fact " + fact + " has a hash key that is not a string ("
-                                                            + toJson(entry.key) + "), which JSON cannot hold");
+                    throw Error(ErrorCode::FactsSyntax,
+                                "the PuppetDB fact " + fact + " has a hash key that is not a string ("
+                                    + toJson(entry.key) + "), which JSON cannot hold");
                 pending.push_back(&entry.value);
             }
         }
@@ -88,8 +89,7 @@ Value factList(const Value& facts)
     list.reserve(facts.asHash().size());
     for (const Hash::Entry& fact : facts.asHash()) {
         if (!fact.key.isString())
-            throw Error(ErrorCode::FactsSyntax,
-                        "a PuppetDB fact name must be a string, not " + toJson(fact.key));
+            throw Error(ErrorCode::FactsSyntax, "a PuppetDB fact name must be a string, not " + toJson(fact.key));
         checkJsonKeys(fact.key.asString(), fact.value);
         list.push_back(makeHash({{"name", fact.key}, {"value", fact.value}}));
     }
@@ -177,8 +177,8 @@ struct EntrySpan
     Value entry; // parsed from text.substr(begin) on its own: its marks count from there
 };
 
-Scan scanForEntry(std::string_view text, std::string_view certname, const std::string& file,
-                  const ParseLimits& limits, EntrySpan& found)
+Scan scanForEntry(std::string_view text, std::string_view certname, const std::string& file, const ParseLimits& limits,
+                  EntrySpan& found)
 {
     if (certname.find_first_of("\"\\") != std::string_view::npos
         || std::any_of(certname.begin(), certname.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }))

@@ -39,8 +39,8 @@ struct OutsideSubset
 
 struct Line
 {
-    std::size_t start;   // offset of the first byte
-    std::size_t end;     // offset of the line break, '\n' or "\r\n" (or of the end of the text)
+    std::size_t start; // offset of the first byte
+    std::size_t end; // offset of the line break, '\n' or "\r\n" (or of the end of the text)
     std::size_t content; // offset of the first non-space byte (== end for an all-space line)
 };
 
@@ -102,9 +102,7 @@ bool hasUnusualCharacters(std::string_view s)
 class BlockReader
 {
 public:
-    BlockReader(std::string_view text, YAML::EventHandler& out)
-        : m_text(text)
-        , m_out(out)
+    BlockReader(std::string_view text, YAML::EventHandler& out) : m_text(text), m_out(out)
     {
         if (hasUnusualCharacters(text))
             giveUp();
@@ -129,7 +127,8 @@ public:
         const bool atColumn0 = indent(li) == 0; // markers and directives count only there
         if (atColumn0 && (startsWith(li, "%") || startsWith(li, "...")))
             giveUp();
-        if (atColumn0 && startsWith(li, "---") && (m_lines[li].content + 3 == m_lines[li].end || at(m_lines[li].content + 3) == ' ')) {
+        if (atColumn0 && startsWith(li, "---")
+            && (m_lines[li].content + 3 == m_lines[li].end || at(m_lines[li].content + 3) == ' ')) {
             if (!restIsEmpty(m_lines[li].content + 3, li))
                 giveUp(); // `--- value`
             m_next = li + 1;
@@ -639,7 +638,7 @@ private:
     std::string_view m_text;
     YAML::EventHandler& m_out;
     std::vector<Line> m_lines;
-    std::size_t m_next = 0;     // the first line not read yet
+    std::size_t m_next = 0; // the first line not read yet
     std::size_t m_markLine = 0; // where markAt starts looking
 };
 

@@ -38,7 +38,10 @@ private:
     bool atEnd() const { return m_pos >= m_text.size(); }
     char peek() const { return m_text[m_pos]; }
 
-    SourceMark markHere() const { return {m_fileId, static_cast<std::uint32_t>(m_line), static_cast<std::uint32_t>(column())}; }
+    SourceMark markHere() const
+    {
+        return {m_fileId, static_cast<std::uint32_t>(m_line), static_cast<std::uint32_t>(column())};
+    }
     // Columns count characters (UTF-8 lead bytes) from the line start. Rescanning the line for each
     // value made a minified file (one long line) quadratic: 1.4 MB took 25 s. So the last position
     // whose column is known is remembered and only the bytes since then are counted; positions only
@@ -96,12 +99,26 @@ private:
         const SourceMark mark = markHere();
         Value v;
         switch (peek()) {
-        case '{': v = parseObject(depth); break;
-        case '[': v = parseArray(depth); break;
-        case '"': v = Value(parseString()); break;
-        case 't': literal("true"); v = Value(true); break;
-        case 'f': literal("false"); v = Value(false); break;
-        case 'n': literal("null"); break;
+        case '{':
+            v = parseObject(depth);
+            break;
+        case '[':
+            v = parseArray(depth);
+            break;
+        case '"':
+            v = Value(parseString());
+            break;
+        case 't':
+            literal("true");
+            v = Value(true);
+            break;
+        case 'f':
+            literal("false");
+            v = Value(false);
+            break;
+        case 'n':
+            literal("null");
+            break;
         default:
             if (peek() == '-' || (peek() >= '0' && peek() <= '9'))
                 v = parseNumber();
@@ -241,14 +258,30 @@ private:
             const char e = peek();
             ++m_pos;
             switch (e) {
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
+            case '"':
+                out += '"';
+                break;
+            case '\\':
+                out += '\\';
+                break;
+            case '/':
+                out += '/';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'n':
+                out += '\n';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 't':
+                out += '\t';
+                break;
             case 'u': {
                 std::uint32_t cp = hex4();
                 if (cp >= 0xD800 && cp <= 0xDBFF) {
@@ -265,7 +298,8 @@ private:
                 appendUtf8(out, cp);
                 break;
             }
-            default: fail(std::string("invalid escape '\\") + e + "'");
+            default:
+                fail(std::string("invalid escape '\\") + e + "'");
             }
         }
         return out;

@@ -11,8 +11,14 @@ namespace hiera::detail {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+char lower(char c)
+{
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
 
 bool equalsNoCase(const std::string& s, const char* word)
 {
@@ -31,8 +37,26 @@ bool inStringClass(unsigned char c)
     if (c >= 0x80 || std::isalpha(c) || std::isspace(c))
         return true;
     switch (c) {
-    case '_': case '!': case '@': case '#': case '$': case '%': case '^': case '&': case '*': case '(':
-    case ')': case '{': case '}': case '<': case '>': case '|': case '/': case '\\': case '~': case ';':
+    case '_':
+    case '!':
+    case '@':
+    case '#':
+    case '$':
+    case '%':
+    case '^':
+    case '&':
+    case '*':
+    case '(':
+    case ')':
+    case '{':
+    case '}':
+    case '<':
+    case '>':
+    case '|':
+    case '/':
+    case '\\':
+    case '~':
+    case ';':
     case '=':
         return true;
     default:
@@ -70,8 +94,8 @@ bool looksLikeTime(const std::string& s)
     std::size_t i = 0;
     if (i < s.size() && s[i] == '-')
         ++i;
-    if (!digits(s, i, 4, 4) || i >= s.size() || s[i++] != '-' || !digits(s, i, 1, 2) || i >= s.size()
-        || s[i++] != '-' || !digits(s, i, 1, 2) || i >= s.size())
+    if (!digits(s, i, 4, 4) || i >= s.size() || s[i++] != '-' || !digits(s, i, 1, 2) || i >= s.size() || s[i++] != '-'
+        || !digits(s, i, 1, 2) || i >= s.size())
         return false;
     if (s[i] == 'T' || s[i] == 't')
         ++i;
@@ -82,8 +106,8 @@ bool looksLikeTime(const std::string& s)
         if (i == b)
             return false;
     }
-    if (!digits(s, i, 1, 2) || i >= s.size() || s[i++] != ':' || !digits(s, i, 2, 2) || i >= s.size()
-        || s[i++] != ':' || !digits(s, i, 2, 2))
+    if (!digits(s, i, 1, 2) || i >= s.size() || s[i++] != ':' || !digits(s, i, 2, 2) || i >= s.size() || s[i++] != ':'
+        || !digits(s, i, 2, 2))
         return false;
     if (i < s.size() && s[i] == '.') {
         ++i;
@@ -216,11 +240,16 @@ bool allOf(const std::string& s, std::size_t from, bool (*pred)(char))
 std::optional<std::string> decodeBase64(const std::string& s)
 {
     auto val = [](char c) -> int {
-        if (c >= 'A' && c <= 'Z') return c - 'A';
-        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-        if (c >= '0' && c <= '9') return c - '0' + 52;
-        if (c == '+') return 62;
-        if (c == '/') return 63;
+        if (c >= 'A' && c <= 'Z')
+            return c - 'A';
+        if (c >= 'a' && c <= 'z')
+            return c - 'a' + 26;
+        if (c >= '0' && c <= '9')
+            return c - '0' + 52;
+        if (c == '+')
+            return 62;
+        if (c == '/')
+            return 63;
         return -1;
     };
     std::string out;
@@ -250,8 +279,8 @@ std::string encodeBase64(std::string_view bytes)
     out.reserve((bytes.size() + 2) / 3 * 4);
     std::size_t i = 0;
     for (; i + 2 < bytes.size(); i += 3) {
-        const unsigned n = (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8)
-                           | static_cast<unsigned char>(bytes[i + 2]);
+        const unsigned n = (static_cast<unsigned char>(bytes[i]) << 16)
+            | (static_cast<unsigned char>(bytes[i + 1]) << 8) | static_cast<unsigned char>(bytes[i + 2]);
         out += alphabet[(n >> 18) & 63];
         out += alphabet[(n >> 12) & 63];
         out += alphabet[(n >> 6) & 63];
@@ -414,7 +443,12 @@ Value resolvePsychScalar(const std::string& s, std::optional<ScalarProblem>& pro
         if (s.size() > 5)
             return Value(s);
         switch (lower(s[0])) {
-        case 'y': case 't': case 'o': case 'n': case 'f': case '~':
+        case 'y':
+        case 't':
+        case 'o':
+        case 'n':
+        case 'f':
+        case '~':
             break;
         default:
             return Value(s);
@@ -470,7 +504,7 @@ Value resolvePsychScalar(const std::string& s, std::optional<ScalarProblem>& pro
                 if (!isDigit(part[i]))
                     break;
                 overflow = __builtin_mul_overflow(n, 10, &n)
-                           || __builtin_add_overflow(n, negative ? -(part[i] - '0') : part[i] - '0', &n);
+                    || __builtin_add_overflow(n, negative ? -(part[i] - '0') : part[i] - '0', &n);
             }
             std::int64_t w = 1;
             for (std::size_t k = 0; k < (e > 2 ? e - 2 : 2 - e) && !overflow; ++k)

@@ -20,10 +20,10 @@
 
 #include <cerrno>
 #include <cstring>
-#include <sstream>
 #include <fcntl.h>
 #include <limits>
 #include <linux/magic.h>
+#include <sstream>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -241,8 +241,7 @@ private:
     void push(Frame::Kind kind, const YAML::Mark& mark, YAML::anchor_t anchor, bool omap)
     {
         if (m_stack.size() >= m_limits.maxDepth)
-            fail(ErrorCode::DataLimit,
-                 "nesting deeper than " + std::to_string(m_limits.maxDepth) + " levels", mark);
+            fail(ErrorCode::DataLimit, "nesting deeper than " + std::to_string(m_limits.maxDepth) + " levels", mark);
         Frame f;
         f.kind = kind;
         f.value = kind == Frame::Kind::Map ? Value(Hash()) : Value(Array());
@@ -282,8 +281,7 @@ private:
         m_totalNodes += n;
         if (m_totalNodes > m_limits.maxNodes)
             fail(ErrorCode::DataLimit,
-                 "the document expands to more than " + std::to_string(m_limits.maxNodes)
-                     + " nodes (an alias bomb?)",
+                 "the document expands to more than " + std::to_string(m_limits.maxNodes) + " nodes (an alias bomb?)",
                  mark);
     }
 
@@ -507,7 +505,8 @@ namespace {
 [[noreturn]] void tooBig(const std::string& path, std::size_t size, std::size_t limit)
 {
     throw Error(ErrorCode::DataLimit,
-                "file of " + std::to_string(size) + " bytes exceeds the limit of " + std::to_string(limit), {path, 0, 0});
+                "file of " + std::to_string(size) + " bytes exceeds the limit of " + std::to_string(limit),
+                {path, 0, 0});
 }
 
 // Kernel pseudo-file systems: their files say size 0 (or a made-up size) and produce data as they are
@@ -515,24 +514,39 @@ namespace {
 // data or facts file lives there, so they are refused from the file system's type, before any read.
 const char* pseudoFileSystemName(int fd)
 {
-    struct statfs fs{};
+    struct statfs fs
+    {
+    };
     if (::fstatfs(fd, &fs) != 0)
         return nullptr;
     switch (static_cast<unsigned long>(fs.f_type)) {
-    case PROC_SUPER_MAGIC: return "procfs";
-    case SYSFS_MAGIC: return "sysfs";
-    case DEBUGFS_MAGIC: return "debugfs";
-    case TRACEFS_MAGIC: return "tracefs";
-    case SECURITYFS_MAGIC: return "securityfs";
+    case PROC_SUPER_MAGIC:
+        return "procfs";
+    case SYSFS_MAGIC:
+        return "sysfs";
+    case DEBUGFS_MAGIC:
+        return "debugfs";
+    case TRACEFS_MAGIC:
+        return "tracefs";
+    case SECURITYFS_MAGIC:
+        return "securityfs";
     case CGROUP_SUPER_MAGIC:
-    case CGROUP2_SUPER_MAGIC: return "cgroupfs";
-    case 0x62656570: return "configfs"; // CONFIGFS_MAGIC, not in every <linux/magic.h>
-    case BPF_FS_MAGIC: return "bpffs";
-    case DEVPTS_SUPER_MAGIC: return "devpts";
-    case PSTOREFS_MAGIC: return "pstore";
-    case EFIVARFS_MAGIC: return "efivarfs";
-    case SELINUX_MAGIC: return "selinuxfs";
-    default: return nullptr;
+    case CGROUP2_SUPER_MAGIC:
+        return "cgroupfs";
+    case 0x62656570:
+        return "configfs"; // CONFIGFS_MAGIC, not in every <linux/magic.h>
+    case BPF_FS_MAGIC:
+        return "bpffs";
+    case DEVPTS_SUPER_MAGIC:
+        return "devpts";
+    case PSTOREFS_MAGIC:
+        return "pstore";
+    case EFIVARFS_MAGIC:
+        return "efivarfs";
+    case SELINUX_MAGIC:
+        return "selinuxfs";
+    default:
+        return nullptr;
     }
 }
 
@@ -556,7 +570,9 @@ std::string readFileLimited(const std::string& path, std::size_t limit)
         int fd;
         ~Closer() { ::close(fd); }
     } closer{fd};
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::fstat(fd, &st) != 0)
         throw Error(ErrorCode::DataUnreadable, std::string("cannot read: ") + std::strerror(errno), {path, 0, 0});
     if (S_ISDIR(st.st_mode))
@@ -564,11 +580,15 @@ std::string readFileLimited(const std::string& path, std::size_t limit)
     if (!S_ISREG(st.st_mode))
         throw Error(ErrorCode::DataUnreadable,
                     std::string("cannot read: it is not a regular file (")
-                        + (S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device") + ")",
+                        + (S_ISFIFO(st.st_mode)       ? "a FIFO"
+                               : S_ISSOCK(st.st_mode) ? "a socket"
+                                                      : "a device")
+                        + ")",
                     {path, 0, 0});
     if (const char* pseudo = pseudoFileSystemName(fd))
         throw Error(ErrorCode::DataUnreadable,
-                    std::string("cannot read: it is a kernel pseudo-file (") + pseudo + "), not a data file", {path, 0, 0});
+                    std::string("cannot read: it is a kernel pseudo-file (") + pseudo + "), not a data file",
+                    {path, 0, 0});
     if (st.st_size > 0 && static_cast<unsigned long long>(st.st_size) > limit)
         tooBig(path, static_cast<std::size_t>(st.st_size), limit);
     std::string content;
@@ -583,7 +603,8 @@ std::string readFileLimited(const std::string& path, std::size_t limit)
             if (n < 0) {
                 if (errno == EINTR)
                     continue;
-                throw Error(ErrorCode::DataUnreadable, std::string("read error: ") + std::strerror(errno), {path, 0, 0});
+                throw Error(ErrorCode::DataUnreadable, std::string("read error: ") + std::strerror(errno),
+                            {path, 0, 0});
             }
             if (content.size() + static_cast<std::size_t>(n) > limit)
                 tooBig(path, content.size() + static_cast<std::size_t>(n), limit);
@@ -591,7 +612,8 @@ std::string readFileLimited(const std::string& path, std::size_t limit)
         }
     } catch (const std::bad_alloc&) {
         throw Error(ErrorCode::DataLimit,
-                    "out of memory after reading " + std::to_string(content.size()) + " bytes of the file", {path, 0, 0});
+                    "out of memory after reading " + std::to_string(content.size()) + " bytes of the file",
+                    {path, 0, 0});
     }
     return content;
 }

@@ -33,20 +33,20 @@ struct ProviderEnvironment
 struct LocationQuery
 {
     const std::string& path;
-    const DataFile& file;           // exists and has no error
-    const Value& options;           // the level's options, interpolated for the scope
+    const DataFile& file; // exists and has no error
+    const Value& options; // the level's options, interpolated for the scope
     const ParseLimits& limits;
     const Hash::PreparedKey& root;
-    const std::string& rootKey;     // root's text, for functions that take a std::string
-    InterpolationHost& host;        // scope, nested lookups, warnings, limits
-    TraceCursor trace;              // the location's trace node
+    const std::string& rootKey; // root's text, for functions that take a std::string
+    InterpolationHost& host; // scope, nested lookups, warnings, limits
+    TraceCursor trace; // the location's trace node
 };
 
 // The value a location holds for the root key.
 struct LocationHit
 {
     Value value;
-    SourceMark keyMark;          // where the key is written (the trace's file:line of "Found key")
+    SourceMark keyMark; // where the key is written (the trace's file:line of "Found key")
     bool dependsOnScope = false; // interpolation was involved (lookup_options so found are per node)
 };
 

@@ -54,7 +54,8 @@ std::string textLine(const std::string& line)
     while (trailing > begin && isEdgeSpace(line[trailing - 1]))
         --trailing;
     for (std::size_t i = begin; i < trailing; ++i) {
-        const bool www = line[i] == '.' && i >= begin + 3 && (line.compare(i - 3, 3, "www") == 0 || line.compare(i - 3, 3, "WWW") == 0);
+        const bool www = line[i] == '.' && i >= begin + 3
+            && (line.compare(i - 3, 3, "www") == 0 || line.compare(i - 3, 3, "WWW") == 0);
         const bool url = line[i] == ':' && line.compare(i + 1, 2, "//") == 0;
         if (www || url || kEscaped.find(line[i]) != std::string_view::npos)
             out += '\\';
@@ -85,7 +86,8 @@ std::string codeLine(const std::string& line, MarkdownContext context)
     // CommonMark strips one space from each end of a span that has one at both ends (and is not all
     // spaces), and a backtick at an end would join the fence: a space on both sides keeps the content.
     const bool allSpaces = line.find_first_not_of(' ') == std::string::npos;
-    const bool pad = !allSpaces && (line.front() == '`' || line.back() == '`' || (line.front() == ' ' && line.back() == ' '));
+    const bool pad =
+        !allSpaces && (line.front() == '`' || line.back() == '`' || (line.front() == ' ' && line.back() == ' '));
     std::string out = fence;
     if (pad)
         out += ' ';

@@ -24,9 +24,15 @@ public:
     void value(const Value& v, int indent)
     {
         switch (v.type()) {
-        case Value::Type::Null: out += "null"; break;
-        case Value::Type::Boolean: out += v.asBoolean() ? "true" : "false"; break;
-        case Value::Type::Integer: out += std::to_string(v.asInteger()); break;
+        case Value::Type::Null:
+            out += "null";
+            break;
+        case Value::Type::Boolean:
+            out += v.asBoolean() ? "true" : "false";
+            break;
+        case Value::Type::Integer:
+            out += std::to_string(v.asInteger());
+            break;
         case Value::Type::Float: {
             const double d = v.asFloat();
             if (std::isfinite(d)) {
@@ -138,12 +144,18 @@ private:
     static std::string keyText(const Value& k)
     {
         switch (k.type()) {
-        case Value::Type::String: return k.asString();
-        case Value::Type::Integer: return std::to_string(k.asInteger());
-        case Value::Type::Float: return rubyFloat(k.asFloat());
-        case Value::Type::Boolean: return k.asBoolean() ? "true" : "false";
-        case Value::Type::Null: return "";
-        default: return rubyInspect(k);
+        case Value::Type::String:
+            return k.asString();
+        case Value::Type::Integer:
+            return std::to_string(k.asInteger());
+        case Value::Type::Float:
+            return rubyFloat(k.asFloat());
+        case Value::Type::Boolean:
+            return k.asBoolean() ? "true" : "false";
+        case Value::Type::Null:
+            return "";
+        default:
+            return rubyInspect(k);
         }
     }
 

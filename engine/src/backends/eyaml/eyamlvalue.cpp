@@ -40,7 +40,8 @@ public:
     bool walk(const Value& v, Value& out)
     {
         switch (v.type()) {
-        case Value::Type::String: return walkString(v, out);
+        case Value::Type::String:
+            return walkString(v, out);
         case Value::Type::Array: {
             const Array& items = v.asArray();
             bool changed = false;
@@ -70,7 +71,8 @@ public:
             }
             return changed;
         }
-        default: return false;
+        default:
+            return false;
         }
     }
 
