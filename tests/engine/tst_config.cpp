@@ -1,5 +1,5 @@
-// hiera.yaml version 5 (seed 002, semantics §1): what parses, what is rejected (with the ErrorCode and
-// a location naming the file, line and column), backend and datadir resolution, location order.
+// hiera.yaml version 5 (docs/seed-rules.md §2, docs/hiera-reference.md §1): what parses, what is rejected (with the
+// ErrorCode and a location naming the file, line and column), backend and datadir resolution, location order.
 
 #include "testutils.h"
 

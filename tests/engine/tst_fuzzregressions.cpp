@@ -59,7 +59,7 @@ void TestFuzzRegressions::yamlRoundTrip()
 }
 
 // fuzz_interpolation (UBSan): a sexagesimal integer beyond 64 bits was cast from a double, which is
-// undefined behaviour. It is now the DataType error of any other out-of-range integer (semantics §4.11).
+// undefined behaviour. It is now the DataType error of any other out-of-range integer (docs/hiera-reference.md §4.11).
 // clang-format off
 void TestFuzzRegressions::sexagesimalOverflow_data()
 {

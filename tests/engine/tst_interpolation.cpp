@@ -1,4 +1,4 @@
-// Interpolation (semantics §3 and the edge cases §8 items 44-59, with the seed's Scope rules), tested
+// Interpolation (docs/hiera-reference.md §3 and the edge cases §8 items 44-59, with the seed's Scope rules), tested
 // through lookups in a temporary two-level hierarchy.
 
 #include "testutils.h"

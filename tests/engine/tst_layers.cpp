@@ -1,6 +1,6 @@
-// Puppet's three layers (shared/docs/layers.md): finding them in a control repository, their order,
+// Puppet's three layers (docs/layers.md): finding them in a control repository, their order,
 // module namespaces, module lookup_options and default_hierarchy. The expected values are the ones
-// layers.md records from `puppet lookup` on the same data.
+// docs/layers.md records from `puppet lookup` on the same data.
 
 #include "support/lookupexpect.h"
 #include "testutils.h"
@@ -21,7 +21,7 @@ using namespace testutils;
 
 namespace {
 
-// layers.md §2-4: a global layer, an environment and a module `mymod` (hierarchy common.yaml,
+// docs/layers.md §2-4: a global layer, an environment and a module `mymod` (hierarchy common.yaml,
 // default_hierarchy defaults.yaml + defaults2.yaml), node level n1 in global and environment.
 FileList observedRepository()
 {
@@ -176,7 +176,7 @@ void TestLayers::observedResults_data()
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("merge"); // "" = lookup_options / first
     QTest::addColumn<QByteArray>("expected"); // YAML; "~not found" for not found
-    // layers.md §2
+    // docs/layers.md §2
     QTest::newRow("shared: global wins") << "shared" << "" << QByteArray("global");
     QTest::newRow("envonly") << "envonly" << "" << QByteArray("env");
     QTest::newRow("env hash option over all layers")

@@ -1,4 +1,4 @@
-// Lookups end to end (semantics §2, §4, §5, §7): lookup_options selection, caller merges, dotted keys
+// Lookups end to end (docs/hiera-reference.md §2, §4, §5, §7): lookup_options selection, caller merges, dotted keys
 // after the merge, not-found cases, backends, files, globs, mapped_paths, the explain trace and the
 // provenance of merged values.
 
@@ -592,7 +592,7 @@ void TestLookup::convertTo()
 
 void TestLookup::dottedAfterMerge()
 {
-    // seed 001: digging happens after the merge (§5.4)
+    // docs/seed-rules.md §1: digging happens after the merge (§5.4)
     TempTree tree({{"hiera.yaml", kTwoLevels},
                    {"data/high.yaml",
                     "k: {y: 1, x: {a: 1}}\nl: [h1, h2]\nd: {x: {p: 1}}\n"
@@ -779,7 +779,7 @@ void TestLookup::unsupportedBackends()
     EXPECT_ERROR(r, ErrorCode::UnsupportedBackend);
     QVERIFY2(errorText(r).contains("backend kind"), qPrintable(errorText(r)));
     QVERIFY2(errorText(r).contains(kind), qPrintable(errorText(r)));
-    QVERIFY2(errorText(r).contains("is not supported (v0.1 implements data_hash only)"), qPrintable(errorText(r)));
+    QVERIFY2(errorText(r).contains("is not supported: hierarchy entry"), qPrintable(errorText(r)));
     // the hierarchy view says so too, as "cannot be run", not as an error of the level
     bool flagged = false;
     for (const ResolvedLevel& l : engine->resolveHierarchy(scope)) {

@@ -1,4 +1,4 @@
-// LookupKey: splitting dotted keys (seed 001), Puppet's quoted segments and syntax errors (semantics
+// LookupKey: splitting dotted keys (docs/seed-rules.md §1), Puppet's quoted segments and syntax errors (semantics
 // §5.3), and the one dig walk (§5.1, [open] digits-only indices).
 
 #include "testutils.h"

@@ -1,4 +1,4 @@
-// Merge strategies (semantics §4.3-4.9, §8 items 1-30): directly through hiera::mergeStep /
+// Merge strategies (docs/hiera-reference.md §4.3-4.9, §8 items 1-30): directly through hiera::mergeStep /
 // normalizeFirst, and through Engine lookups on 2-3 level hierarchies (caller merge and lookup_options).
 
 #include "testutils.h"

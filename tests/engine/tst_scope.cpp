@@ -1,4 +1,4 @@
-// The Scope seam (seed 004): MapScope's dotted dig, leading ::, absence, arrays by index, quoted
+// The Scope seam (docs/seed-rules.md §3): MapScope's dotted dig, leading ::, absence, arrays by index, quoted
 // segments; BoundScope's loop variable over a parent scope.
 
 #include "testutils.h"

@@ -455,7 +455,7 @@ void TestValue::rubyFloat()
 // clang-format off
 void TestValue::interpolationString_data()
 {
-    // semantics §3.6: Ruby to_s; collections in inspect form
+    // docs/hiera-reference.md §3.6: Ruby to_s; collections in inspect form
     QTest::addColumn<Value>("value");
     QTest::addColumn<QString>("expected");
     QTest::newRow("int") << Value(5) << "5";

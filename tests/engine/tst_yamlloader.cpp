@@ -1,4 +1,4 @@
-// The YAML loader: Psych (YAML 1.1) typing as Puppet 7 reads data files (semantics §6), structure,
+// The YAML loader: Psych (YAML 1.1) typing as Puppet 7 reads data files (docs/hiera-reference.md §6), structure,
 // errors with 1-based positions, limits, and JSON's own typing.
 
 #include "testutils.h"
@@ -363,7 +363,7 @@ void TestYamlLoader::nonStringKeys()
 
 void TestYamlLoader::symbolKeys()
 {
-    // semantics §4.11: symbol keys (:foo:) are converted to the string foo
+    // docs/hiera-reference.md §4.11: symbol keys (:foo:) are converted to the string foo
     const Value v = yaml(":foo: 1\n");
     QVERIFY(v.isHash());
     QVERIFY(v.asHash().find("foo"));

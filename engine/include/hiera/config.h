@@ -1,6 +1,6 @@
 #pragma once
 
-// hiera.yaml version 5 (seed 002): the parsed, validated configuration of one hierarchy.
+// hiera.yaml version 5 (docs/seed-rules.md §2): the parsed, validated configuration of one hierarchy.
 //
 // Parsing checks everything that can be checked without facts; every rejection is a hiera::Error whose
 // location names the file, line and column of the offending key. Interpolation of locations happens at
@@ -17,7 +17,7 @@
 namespace hiera {
 
 // How a backend is called: a data_hash function returns a whole file's hash; data_dig and lookup_key
-// functions are asked per key (reserved in v0.1: a lookup that reaches one fails).
+// functions are asked per key (docs/seed-rules.md §2.5 reserved them; this engine runs lookup_key for eyaml).
 enum class BackendKind { DataHash, DataDig, LookupKey };
 const char* backendKindName(BackendKind kind); // "data_hash", "data_dig", "lookup_key"
 
@@ -46,7 +46,7 @@ struct Level
 struct Config
 {
     // Which layer a hiera.yaml is written for: `default_hierarchy` is allowed in a module's only
-    // (layers.md §4; elsewhere it stays seed 002's parse error).
+    // (docs/layers.md §4; elsewhere it stays docs/seed-rules.md §2's parse error).
     enum class Use { Global, Environment, Module };
 
     std::string path; // the hiera.yaml file ("" for text parsed without a file)

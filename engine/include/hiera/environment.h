@@ -1,6 +1,6 @@
 #pragma once
 
-// hiera::Environment — Puppet's three layers found from a control repository (layers.md §1):
+// hiera::Environment — Puppet's three layers found from a control repository (docs/layers.md §1):
 //
 //   hiera::Environment env = hiera::Environment::discover("/srv/control-repo");   // or its hiera.yaml
 //   auto engine = hiera::Engine::fromLayers(env.layers);

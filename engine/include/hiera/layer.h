@@ -1,6 +1,6 @@
 #pragma once
 
-// hiera::Layer — one hiera.yaml in Puppet's three layers (layers.md): the global layer (the
+// hiera::Layer — one hiera.yaml in Puppet's three layers (docs/layers.md): the global layer (the
 // `hiera_config` file), the environment layer (the control repository's hiera.yaml) and one layer per
 // module that ships a hiera.yaml. A lookup searches global → environment → module.
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// hiera::LookupKey — a lookup key split into its root key and dig segments (seed 001, with Puppet's
+// hiera::LookupKey — a lookup key split into its root key and dig segments (docs/seed-rules.md §1, with Puppet's
 // quoted segments: `"a.b".c` addresses the root key `a.b`, then `c`).
 //
 // Rules (docs/engine-semantics.md):
@@ -51,7 +51,7 @@ private:
     std::vector<KeySegment> m_segments;
 };
 
-// The one dig walk (seed 001) used by lookups, Scope references and mapped_paths loop variables:
+// The one dig walk (docs/seed-rules.md §1) used by lookups, Scope references and mapped_paths loop variables:
 // into a hash by key (an index segment also matches an integer key), into an array by index. Any miss
 // (absent key, out-of-range or non-numeric index, a scalar or null in the way) returns nullptr.
 const Value* dig(const Value& root, const std::vector<KeySegment>& segments);

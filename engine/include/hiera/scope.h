@@ -1,6 +1,6 @@
 #pragma once
 
-// The Scope seam (seed 004). The engine never resolves fact or variable references itself: every
+// The Scope seam (docs/seed-rules.md §3). The engine never resolves fact or variable references itself: every
 // variable inside %{...}, every scope('x') argument and every mapped_paths scope key is handed, raw, to
 // the host's Scope. How facts., trusted. and top-scope variables are organised is the Scope's business.
 

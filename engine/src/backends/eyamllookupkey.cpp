@@ -1,4 +1,4 @@
-// eyaml_lookup_key: Puppet's lookup_key function for hiera-eyaml files (shared/docs/eyaml.md). Each
+// eyaml_lookup_key: Puppet's lookup_key function for hiera-eyaml files (docs/eyaml.md). Each
 // location is parsed as YAML through the engine's shared cache (ENC[...] strings and all, so no
 // plaintext reaches the disk cache); a found value has its ENC blocks decrypted with the level's
 // private key, or the host's (EngineOptions::eyamlPrivateKey) when the level's cannot be read, and is

@@ -1,4 +1,4 @@
-// Finding Puppet's three layers in a control repository (layers.md §1). Hand-written because no
+// Finding Puppet's three layers in a control repository (docs/layers.md §1). Hand-written because no
 // library reads environment.conf: it is a flat list of `key = value` settings (Puppet's own reader is
 // a subset of its puppet.conf parser), of which only `modulepath` matters here.
 
@@ -254,7 +254,7 @@ Environment Environment::discover(const std::string& path, const EnvironmentOpti
                 continue; // the first module of a name on the modulepath wins
             const fs::path hieraYaml = dir / name / "hiera.yaml";
             if (!isFile(hieraYaml))
-                continue; // no module layer, even if data/ exists (layers.md §1)
+                continue; // no module layer, even if data/ exists (docs/layers.md §1)
             bool include = false;
             Layer layer = moduleLayer(name, hieraYaml, env.warnings, include);
             if (include && !layer.error)

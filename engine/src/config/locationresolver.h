@@ -1,6 +1,6 @@
 #pragma once
 
-// Turns a level's declared locations into candidate files for one scope (semantics §2): interpolate
+// Turns a level's declared locations into candidate files for one scope (docs/hiera-reference.md §2): interpolate
 // the datadir and each path / glob / mapped_paths template, join with the datadir, expand globs with
 // glob(3). Existence is checked later, through the file cache.
 

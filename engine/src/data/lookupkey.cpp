@@ -146,7 +146,7 @@ const Value* dig(const Value& root, const std::vector<KeySegment>& segments)
                 return nullptr;
             v = &a[static_cast<std::size_t>(*seg.index)];
         } else {
-            return nullptr; // a scalar or null in the way: not found, never an error (seed 001)
+            return nullptr; // a scalar or null in the way: not found, never an error (docs/seed-rules.md §1)
         }
         if (!v)
             return nullptr;

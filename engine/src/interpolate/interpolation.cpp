@@ -29,7 +29,7 @@ bool isNameChar(char c)
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
-// NAME('arg') / NAME("arg") with one non-empty argument and nothing else (semantics §3.1).
+// NAME('arg') / NAME("arg") with one non-empty argument and nothing else (docs/hiera-reference.md §3.1).
 void classify(Token& t)
 {
     const std::string& e = t.expression;
@@ -195,7 +195,7 @@ private:
                     if (!appendInterpolationString(s, *v, max))
                         tooLarge(text, original);
                     if (s.find("%{") != std::string::npos) {
-                        // The string a lookup returns is interpolated again (semantics §3.7).
+                        // The string a lookup returns is interpolated again (docs/hiera-reference.md §3.7).
                         bool changed = false;
                         Value again = interpolate(Value(std::move(s)), trace, changed);
                         s = rendered(again, text, original);

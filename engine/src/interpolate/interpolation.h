@@ -1,6 +1,6 @@
 #pragma once
 
-// %{...} interpolation (semantics §3): the token grammar, the five methods, variables through the
+// %{...} interpolation (docs/hiera-reference.md §3): the token grammar, the five methods, variables through the
 // Scope, re-interpolation and the recursion guard. Internal to the engine.
 
 #include "explain/tracecursor.h"

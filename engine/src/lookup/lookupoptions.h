@@ -1,6 +1,6 @@
 #pragma once
 
-// The merged `lookup_options` hash and the choice of entry for a root key (semantics §4.2): the exact
+// The merged `lookup_options` hash and the choice of entry for a root key (docs/hiera-reference.md §4.2): the exact
 // key wins; otherwise the first `^pattern` entry, in merged order (lowest level first), that matches
 // somewhere in the key.
 

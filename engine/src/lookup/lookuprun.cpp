@@ -9,7 +9,7 @@
 
 namespace hiera::detail {
 
-// Folds found values in priority order (semantics §4.4): the first is taken as is, each further one is
+// Folds found values in priority order (docs/hiera-reference.md §4.4): the first is taken as is, each further one is
 // combined with mergeStep.
 class LookupRun::Fold
 {
@@ -336,7 +336,7 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
                 digTrace.event(TraceNode::Event::NotFound);
                 if (nested)
                     trace.event(TraceNode::Event::NotFound);
-                return out; // a miss while digging is "not found", never an error (seed 001)
+                return out; // a miss while digging is "not found", never an error (docs/seed-rules.md §1)
             }
             cur = next;
         }
@@ -409,7 +409,7 @@ std::optional<Value> LookupRun::lookupDefaultHierarchy(const LookupKey& key, std
     });
     if (mod.defaultError)
         throw *mod.defaultError;
-    // Its own lookup_options only: the global, environment and module ones do not apply (layers.md §4).
+    // Its own lookup_options only: the global, environment and module ones do not apply (docs/layers.md §4).
     entry = mod.defaultTable ? mod.defaultTable->select(key.root()) : nullptr;
     MergeSpec merge;
     if (callerMerge)

@@ -1,6 +1,6 @@
 #pragma once
 
-// One top-level lookup (semantics §4.1) over a NodeSnapshot: lookup_options selection, the fold over
+// One top-level lookup (docs/hiera-reference.md §4.1) over a NodeSnapshot: lookup_options selection, the fold over
 // layers, levels and locations, interpolation of found values, the dig and convert_to; with the name
 // stack against recursion, the warnings and the trace.
 
@@ -17,7 +17,7 @@
 
 namespace hiera::detail {
 
-// Which layers a search covers (layers.md §2-4).
+// Which layers a search covers (docs/layers.md §2-4).
 struct LayerSelection
 {
     enum class Mode {

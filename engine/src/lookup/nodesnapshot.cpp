@@ -166,7 +166,7 @@ void scanLevels(const std::vector<LevelState>& levels, std::vector<const DataFil
         }
 }
 
-// Every entry of a module's lookup_options must be in its namespace (layers.md §3).
+// Every entry of a module's lookup_options must be in its namespace (docs/layers.md §3).
 void checkModuleEntries(const Value& merged, const std::string& module)
 {
     if (!merged.isHash())
@@ -205,7 +205,7 @@ void buildModuleOptions(const Engine& engine, const Scope& scope, NodeSnapshot& 
                 const Value own = run.mergeLookupOptions(TraceCursor(mod.trace.get()), sources, interpolated,
                                                          {LayerSelection::Mode::ModuleOnly, name});
                 checkModuleEntries(own, name);
-                // The global and environment entries win whole over the module's (layers.md §3).
+                // The global and environment entries win whole over the module's (docs/layers.md §3).
                 MergeSpec hash;
                 hash.strategy = MergeStrategy::Hash;
                 const Value combined = base.isHash() && own.isHash() ? mergeStep(hash, base, own)
@@ -249,7 +249,7 @@ void forEachRootEntry(const NodeSnapshot& snapshot, const std::function<void(con
                     for (const auto& e : file.data.asHash()) {
                         if (!e.key.isString() || e.key.asString() == "lookup_options")
                             continue;
-                        // A module's data answers only keys in its namespace (layers.md §2).
+                        // A module's data answers only keys in its namespace (docs/layers.md §2).
                         if (layer.layer->kind == Layer::Kind::Module
                             && e.key.asString().rfind(layer.layer->module + "::", 0) != 0)
                             continue;

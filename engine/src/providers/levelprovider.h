@@ -65,7 +65,7 @@ public:
     virtual std::optional<LocationHit> lookup(const LocationQuery& query) const = 0;
 
     // Set for a level this engine cannot run: what a lookup that consults one of its existing
-    // locations fails with (seed 002's message for data_dig and lookup_key).
+    // locations fails with (docs/seed-rules.md §2's message for data_dig and lookup_key).
     virtual const Error* unrunnable() const { return nullptr; }
     // True when lookup() answers exactly from the opened file's top-level hash (a data_hash level):
     // a file whose hash lacks the root key has nothing for it, so a lookup may skip it (KeyPresence).

@@ -37,16 +37,17 @@ std::shared_ptr<const LevelProvider> makeLevelProvider(const Level& level, const
     case BackendKind::DataDig:
         break;
     }
-    // Seed 002's message for the kinds it reserves, naming what this engine does run.
+    // The kinds docs/seed-rules.md §2.5 reserves, and functions no registry entry runs: the message names
+    // what this engine does run (the seed's "(v0.1 implements data_hash only)" stopped being true when
+    // eyaml_lookup_key came).
     std::string runs = "data_hash: " + joined(registry.dataHashNames());
     if (!registry.lookupKeyNames().empty())
         runs += "; lookup_key: " + joined(registry.lookupKeyNames());
-    return makeUnrunnableProvider(Error(ErrorCode::UnsupportedBackend,
-                                        std::string("backend kind ") + backendKindName(level.kind)
-                                            + " is not supported (v0.1 implements data_hash only): hierarchy entry '"
-                                            + level.name + "' uses " + backendKindName(level.kind) + ": "
-                                            + level.function + " (this engine runs " + runs + ")",
-                                        level.location));
+    return makeUnrunnableProvider(Error(
+        ErrorCode::UnsupportedBackend,
+        std::string("backend kind ") + backendKindName(level.kind) + " is not supported: hierarchy entry '" + level.name
+            + "' uses " + backendKindName(level.kind) + ": " + level.function + " (this engine runs " + runs + ")",
+        level.location));
 }
 
 std::shared_ptr<const DataFile> statOnly(const std::string& path)

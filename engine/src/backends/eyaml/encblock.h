@@ -1,7 +1,7 @@
 #pragma once
 
 // Finding and splitting the ENC[...] blocks of an eyaml value, exactly as Puppet's eyaml_lookup_key
-// and hiera-eyaml do (shared/docs/eyaml.md §2). Pure text work: no key, no OpenSSL.
+// and hiera-eyaml do (docs/eyaml.md §2). Pure text work: no key, no OpenSSL.
 
 #include <string>
 #include <string_view>

@@ -2,7 +2,7 @@
 
 // The private keys of eyaml levels: read from the file of `pkcs7_private_key`, or from the environment
 // variable named by `pkcs7_private_key_env_var` (a PEM) or `pkcs7_b64_private_key_env_var` (a base64
-// encoded PEM), as hiera-eyaml does (shared/docs/eyaml.md §1). Keys stay in memory only; the PEM text
+// encoded PEM), as hiera-eyaml does (docs/eyaml.md §1). Keys stay in memory only; the PEM text
 // read to make one is wiped once parsed.
 
 #include <hiera/value.h>

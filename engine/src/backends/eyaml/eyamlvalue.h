@@ -1,7 +1,7 @@
 #pragma once
 
 // What an eyaml lookup_key provider does with a found value: every ENC block in it decrypted, as
-// Puppet's eyaml_lookup_key does before it interpolates (shared/docs/eyaml.md §1), except that a value
+// Puppet's eyaml_lookup_key does before it interpolates (docs/eyaml.md §1), except that a value
 // nobody can decrypt here stays visibly encrypted instead of failing the lookup.
 
 #include <hiera/value.h>

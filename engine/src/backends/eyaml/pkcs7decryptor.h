@@ -1,7 +1,7 @@
 #pragma once
 
 // Decryption of ENC[PKCS7,...] payloads with OpenSSL: base64 of a DER PKCS#7 envelopedData (RSA key
-// transport, aes-256-cbc content), shared/docs/eyaml.md §3 and §6.
+// transport, aes-256-cbc content), docs/eyaml.md §3 and §6.
 
 #include <cstddef>
 #include <memory>
