@@ -3,7 +3,8 @@
 // %{...} interpolation (docs/hiera-reference.md §3): the token grammar, the five methods, variables through the
 // Scope, re-interpolation and the recursion guard. Internal to the engine.
 
-#include "explain/tracecursor.h"
+#include "core/interpolationstring.h"
+#include "trace/tracecursor.h"
 
 #include <hiera/scope.h>
 #include <hiera/trace.h>
@@ -67,10 +68,6 @@ public:
     std::unordered_map<std::string, std::optional<Value>> subLookupMemo;
     std::unordered_map<std::string, std::string> variableMemo;
 };
-
-// interpolationString(v) appended to `out`; returns false (out then partly written) as soon as `out`
-// would grow past `maxBytes`, without rendering the rest of `v`.
-bool appendInterpolationString(std::string& out, const Value& v, std::size_t maxBytes);
 
 enum class InterpolationContext { Data, Location };
 

@@ -1,4 +1,5 @@
 #include "lookup/nodesnapshot.h"
+#include "lookup/snapshotbuilder.h"
 
 #include "lookup/lookuprun.h"
 

@@ -3,6 +3,7 @@
 #include "lookup/enginestate.h"
 #include "lookup/lookuprun.h"
 #include "lookup/nodesnapshot.h"
+#include "lookup/snapshotbuilder.h"
 
 #include <hiera/engine.h>
 #include <hiera/lookupkey.h>
@@ -52,39 +53,6 @@ const EngineState& engineState(const Engine& engine)
 }
 
 } // namespace detail
-
-// ---- Layer ---------------------------------------------------------------------------------------------
-
-const char* layerKindName(Layer::Kind kind)
-{
-    switch (kind) {
-    case Layer::Kind::Global:
-        return "global";
-    case Layer::Kind::Environment:
-        return "environment";
-    case Layer::Kind::Module:
-        return "module";
-    }
-    return "?";
-}
-
-std::string Layer::displayName() const
-{
-    return kind == Kind::Module ? "module " + module : layerKindName(kind);
-}
-
-std::string Layer::providerTitle() const
-{
-    switch (kind) {
-    case Kind::Global:
-        return "Global Data Provider (hiera configuration version 5)";
-    case Kind::Environment:
-        return "Environment Data Provider (hiera configuration version 5)";
-    case Kind::Module:
-        return "Module \"" + module + "\" Data Provider (hiera configuration version 5)";
-    }
-    return {};
-}
 
 const char* mergeSourceName(MergeUsed::Source s)
 {

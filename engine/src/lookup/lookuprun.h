@@ -4,9 +4,9 @@
 // layers, levels and locations, interpolation of found values, the dig and convert_to; with the name
 // stack against recursion, the warnings and the trace.
 
-#include "explain/tracecursor.h"
 #include "interpolate/interpolation.h"
 #include "lookup/nodesnapshot.h"
+#include "trace/tracecursor.h"
 
 #include <hiera/engine.h>
 #include <hiera/lookupkey.h>

@@ -84,12 +84,6 @@ std::string brokenFileWarning(const Error& error);
 // The warning for a level skipped under EngineOptions::skipUnsupportedLevels.
 std::string unsupportedLevelWarning(const Error& why);
 
-// Resolves the levels and reads the files (through the cache). Does not compute lookup_options.
-std::shared_ptr<NodeSnapshot> resolveSnapshot(const Engine& engine, const Scope& scope);
-// Resolves, then merges lookup_options (reusing `previous`'s when the files are the same).
-std::shared_ptr<const NodeSnapshot> buildSnapshot(const Engine& engine, const Scope& scope, bool explain,
-                                                  const NodeSnapshot* previous);
-
 // Every top-level entry that answers a lookup in this snapshot's data files, in hierarchy order (a
 // key may come more than once): lookup_options, non-string keys, files that failed and a module's
 // keys outside its namespace are left out. The key inventory and the all-keys views walk this.

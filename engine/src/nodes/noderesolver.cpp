@@ -1,5 +1,7 @@
 #include "nodes/noderesolver.h"
 
+#include "lookup/snapshotbuilder.h"
+
 #include <hiera/lookupkey.h>
 
 #include <algorithm>

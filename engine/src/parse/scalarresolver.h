@@ -2,6 +2,7 @@
 
 // Psych's (Ruby YAML 1.1) reading of plain scalars, and JSON's; used only by the YAML loader.
 
+#include "core/bytes.h"
 #include <hiera/value.h>
 
 #include <optional>
@@ -52,9 +53,5 @@ private:
 Value resolveJsonScalar(const std::string& s, std::optional<ScalarProblem>& problem);
 // Psych integer syntax (with sign, 0b, 0x, leading-0 octal, '_' and ','); nullopt if not an integer.
 std::optional<Value> parsePsychInteger(const std::string& s, std::optional<ScalarProblem>& problem);
-std::optional<std::string> decodeBase64(const std::string& s);
-std::string encodeBase64(std::string_view bytes);
-// Offset of the first invalid UTF-8 sequence (overlong, surrogate, beyond U+10FFFF, truncated), or npos.
-std::size_t invalidUtf8At(std::string_view s);
 
 } // namespace hiera::detail

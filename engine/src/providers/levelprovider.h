@@ -8,7 +8,7 @@
 
 #include "cache/filecache.h"
 #include "config/locationresolver.h"
-#include "explain/tracecursor.h"
+#include "trace/tracecursor.h"
 
 #include <hiera/backend.h>
 #include <hiera/config.h>

@@ -1,6 +1,6 @@
 #include "report/reportjson.h"
 
-#include "data/jsonescape.h"
+#include "core/jsonescape.h"
 #include "report/utf8.h"
 
 #include <hiera/valueformat.h>

@@ -1,6 +1,6 @@
 #include "report/utf8.h"
 
-#include "parse/scalarresolver.h"
+#include "core/bytes.h"
 
 namespace hiera::detail {
 
