@@ -70,6 +70,7 @@ private Q_SLOTS:
     void keyFilesNeverShowTheirContentOrTheHostsFolder();
     void concurrentLookupsDecryptOnce();
     void hostileEncShapes();
+    void encBlockInAPathStaysCiphertext();
 
 private:
     TestKey m_key; // a second key, that did not encrypt the fixtures
@@ -382,4 +383,29 @@ void TestEyamlLevels::hostileEncShapes()
     const LookupResult explained = engine->lookup(scope, "mixed", explain);
     QVERIFY(explained.trace);
     QVERIFY(explainText(*explained.trace).find("s3cret") == std::string::npos);
+}
+
+// An ENC block in a fact used in a level's path: paths are interpolated from the scope and never
+// decrypted (Puppet decrypts values of eyaml files only), so the candidate file is named by the
+// ciphertext; it does not exist, the lookup goes on, and nothing decrypted appears in the explanation.
+void TestEyamlLevels::encBlockInAPathStaysCiphertext()
+{
+    const std::string block = m_key.enc("plain-name");
+    TempTree tree({{"hiera.yaml",
+                    QByteArray("version: 5\nhierarchy:\n  - name: by fact\n    path: \"%{facts.p}.eyaml\"\n"
+                               "    lookup_key: eyaml_lookup_key\n    options:\n      pkcs7_private_key: '")
+                        + QByteArray::fromStdString(m_otherKeyFile) + "'\n  - name: common\n    path: common.yaml\n"},
+                   {"data/plain-name.eyaml", "k: from the decrypted name\n"},
+                   {"data/common.yaml", "k: common\n"}});
+    QVERIFY(tree.isValid());
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope(yaml("facts: {p: '" + block + "'}\n"));
+    LookupRequest explain;
+    explain.explain = true;
+    const LookupResult r = engine->lookup(scope, "k", explain);
+    EXPECT_FOUND(r, Value("common"));
+    QVERIFY(r.trace);
+    const std::string text = explainText(*r.trace);
+    QVERIFY2(text.find("plain-name") == std::string::npos, text.c_str());
+    QVERIFY2(text.find("ENC[PKCS7,") != std::string::npos, text.c_str());
 }
