@@ -256,8 +256,9 @@ int fleet(const fs::path& fixture, const std::string& key, int threads, int pass
 int fleetLibrary(const fs::path& fixture, const std::string& key, int threads)
 {
     const auto t0 = Clock::now();
+    const hiera::ThreadExecutor executor(static_cast<unsigned>(threads));
     hiera::NodeLibraryOptions libraryOptions;
-    libraryOptions.threads = static_cast<unsigned>(threads);
+    libraryOptions.executor = &executor;
     const hiera::NodeLibrary library = hiera::NodeLibrary::load((fixture / "facts").string(), libraryOptions);
     const double loadSeconds = seconds(Clock::now() - t0);
     const long loadRssKiB = peakRssKiB();
@@ -265,7 +266,7 @@ int fleetLibrary(const fs::path& fixture, const std::string& key, int threads)
 
     auto engine = hiera::Engine::load((fixture / "hiera.yaml").string(), benchOptions());
     hiera::FleetOptions fleetOptions;
-    fleetOptions.threads = static_cast<unsigned>(threads);
+    fleetOptions.executor = &executor;
     auto t1 = Clock::now();
     const hiera::FleetResult first = hiera::lookupAcross(*engine, library, key, {}, fleetOptions);
     const double firstSeconds = seconds(Clock::now() - t1);
@@ -487,7 +488,10 @@ int diff(const fs::path& fixture, std::string nodeA, std::string nodeB, int pass
 int puppetdbSave(const fs::path& fixture, int count, int passes)
 {
     // The export as `puppet query` writes it: an array of {certname, environment, facts: [{name, value}]}.
-    const hiera::NodeLibrary library = hiera::NodeLibrary::load((fixture / "facts").string());
+    const hiera::ThreadExecutor executor; // every core, as before the executor was the host's
+    hiera::NodeLibraryOptions libraryOptions;
+    libraryOptions.executor = &executor;
+    const hiera::NodeLibrary library = hiera::NodeLibrary::load((fixture / "facts").string(), libraryOptions);
     hiera::Array entries;
     const std::size_t n = std::min<std::size_t>(library.size(), static_cast<std::size_t>(std::max(1, count)));
     for (std::size_t i = 0; i < n; ++i) {

@@ -101,10 +101,18 @@ bool writeAll(const std::string& text)
 
 } // namespace
 
+const hiera::Executor& commandLineExecutor()
+{
+    // The engine starts no threads; hiera-lookup is a host that wants every core for its one job.
+    static const hiera::ThreadExecutor executor;
+    return executor;
+}
+
 hiera::NodeLibrary loadNodeLibrary(const CliArgs& args, const std::vector<std::string>& names)
 {
     hiera::NodeLibraryOptions libraryOptions;
     libraryOptions.environment = args.environment;
+    libraryOptions.executor = &commandLineExecutor();
     hiera::NodeLibrary library = names.empty() ? hiera::NodeLibrary::load(args.nodesPath, libraryOptions)
                                                : hiera::NodeLibrary::loadNodes(args.nodesPath, names, libraryOptions);
     for (const auto& e : library.errors())
@@ -140,7 +148,9 @@ int runFleet(const hiera::Engine& engine, const CliArgs& args, const std::string
     const hiera::NodeLibrary library = loadNodeLibrary(args, {});
     hiera::LookupRequest request;
     request.merge = args.merge;
-    hiera::FleetResult r = hiera::lookupAcross(engine, library, args.key, request);
+    hiera::FleetOptions fleetOptions;
+    fleetOptions.executor = &commandLineExecutor();
+    hiera::FleetResult r = hiera::lookupAcross(engine, library, args.key, request, fleetOptions);
     hiera::FleetExportOptions options;
     options.revealSecrets = args.showSecrets;
     options.relativeTo = repositoryRoot;

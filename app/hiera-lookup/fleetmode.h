@@ -5,6 +5,7 @@
 #include "cliargs.h"
 
 #include <hiera/engine.h>
+#include <hiera/executor.h>
 #include <hiera/nodelibrary.h>
 
 #include <string>
@@ -14,6 +15,9 @@
 // in args.format, files named relative to `repositoryRoot`. Bad facts files are named on stderr, one line
 // each. Returns the exit status.
 int runFleet(const hiera::Engine& engine, const CliArgs& args, const std::string& repositoryRoot);
+
+// The threads the many-node commands run on: every core (hiera::ThreadExecutor), made once.
+const hiera::Executor& commandLineExecutor();
 
 // Loads the library named by args.nodesPath (with `names`, only what holds those nodes when it can:
 // NodeLibrary::loadNodes); bad facts files are named on stderr, one line each.

@@ -335,14 +335,15 @@ void TestFleet::cancel()
     const NodeLibrary library = NodeLibrary::load(tree.path(QStringLiteral("facts")));
     QCOMPARE(library.size(), std::size_t(60));
     auto engine = Engine::load(tree.hieraYaml());
-    std::atomic<bool> stop{false};
+    std::stop_source stop;
     FleetOptions options;
-    options.threads = 2;
-    options.cancel = &stop;
+    const ThreadExecutor twoThreads(2);
+    options.executor = &twoThreads;
+    options.stop = stop.get_token();
     options.progress = [&](std::size_t done, std::size_t total) {
         QCOMPARE(total, std::size_t(60));
         if (done >= 5)
-            stop = true;
+            stop.request_stop();
     };
     const FleetResult r = lookupAcross(*engine, library, "k", {}, options);
     QVERIFY(r.cancelled);

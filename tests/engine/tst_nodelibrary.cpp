@@ -11,10 +11,13 @@
 #include <QTest>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 
 #include <mutex>
+#include <set>
 #include <sys/stat.h>
+#include <thread>
 
 using namespace hiera;
 using namespace testutils;
@@ -37,6 +40,7 @@ private Q_SLOTS:
     void aliasesStayShared();
     void loadNodesReadsTheirFiles();
     void duplicateNodeKeepsTheFileNamedAfterIt();
+    void withoutAnExecutorNoThreadIsStarted();
     void hostileNodeNames_data();
     void hostileNodeNames();
     void duplicateWithinOneExport();
@@ -279,7 +283,8 @@ void TestNodeLibrary::progressAndCancel()
     std::mutex mutex;
     std::size_t last = 0, calls = 0, total = 0;
     NodeLibraryOptions options;
-    options.threads = 2;
+    const ThreadExecutor twoThreads(2);
+    options.executor = &twoThreads;
     options.progress = [&](std::size_t done, std::size_t all) {
         std::lock_guard lock(mutex);
         last = std::max(last, done);
@@ -293,11 +298,11 @@ void TestNodeLibrary::progressAndCancel()
     QCOMPARE(last, std::size_t(200));
     QCOMPARE(total, std::size_t(200));
 
-    std::atomic<bool> cancel{false};
-    options.cancel = &cancel;
+    std::stop_source cancel;
+    options.stop = cancel.get_token();
     options.progress = [&](std::size_t done, std::size_t) {
         if (done >= 10)
-            cancel = true;
+            cancel.request_stop();
     };
     const NodeLibrary part = NodeLibrary::load(tree.path(), options);
     QVERIFY(part.cancelled());
@@ -552,7 +557,8 @@ void TestNodeLibrary::fiftyThousandFiles()
     QVERIFY(tree.isValid());
     std::atomic<std::size_t> last{0};
     NodeLibraryOptions options;
-    options.threads = 2;
+    const ThreadExecutor twoThreads(2);
+    options.executor = &twoThreads;
     options.progress = [&](std::size_t done, std::size_t) {
         std::size_t seen = last.load();
         while (done > seen && !last.compare_exchange_weak(seen, done)) { }
@@ -574,14 +580,54 @@ void TestNodeLibrary::fiftyThousandFiles()
     TempTree emptyTree(FileList{});
     QCOMPARE(none.storedBytes(), NodeLibrary::load(emptyTree.path(), options).storedBytes()); // an empty store's
 
-    std::atomic<bool> cancel{false};
-    options.cancel = &cancel;
+    std::stop_source cancel;
+    options.stop = cancel.get_token();
     options.progress = [&](std::size_t done, std::size_t) {
         if (done >= count / 2)
-            cancel = true;
+            cancel.request_stop();
     };
     const NodeLibrary part = NodeLibrary::load(tree.path(), options);
     QVERIFY(part.cancelled());
     QVERIFY2(part.size() + part.errors().size() < std::size_t(count / 2 + 10),
              qPrintable(QString::number(part.size() + part.errors().size())));
+}
+
+// The engine starts no threads (hiera/executor.h): without an executor every file is read on the
+// calling thread; with a ThreadExecutor the same library comes out, read on several threads.
+void TestNodeLibrary::withoutAnExecutorNoThreadIsStarted()
+{
+    FileList files;
+    for (int i = 0; i < 300; ++i)
+        files.append({QStringLiteral("n%1.yaml").arg(i), QStringLiteral("role: r%1\n").arg(i % 7).toUtf8()});
+    TempTree tree(files);
+    QVERIFY(tree.isValid());
+    std::mutex mutex;
+    std::set<std::thread::id> threads;
+    NodeLibraryOptions options;
+    options.progress = [&](std::size_t, std::size_t) {
+        const std::lock_guard lock(mutex);
+        threads.insert(std::this_thread::get_id());
+    };
+    const NodeLibrary inline_ = NodeLibrary::load(tree.path(), options);
+    QCOMPARE(inline_.size(), std::size_t(300));
+    QCOMPARE(threads.size(), std::size_t(1));
+    QVERIFY(*threads.begin() == std::this_thread::get_id());
+
+    threads.clear();
+    const ThreadExecutor four(4);
+    options.executor = &four;
+    options.progress = [&](std::size_t, std::size_t) {
+        {
+            const std::lock_guard lock(mutex);
+            threads.insert(std::this_thread::get_id());
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1)); // so that no one thread takes every file
+    };
+    const NodeLibrary threaded = NodeLibrary::load(tree.path(), options);
+    QCOMPARE(threaded.size(), inline_.size());
+    for (std::size_t i = 0; i < threaded.size(); ++i) {
+        QCOMPARE(threaded.nodes()[i].name, inline_.nodes()[i].name);
+        QVERIFY(threaded.nodes()[i].facts() == inline_.nodes()[i].facts());
+    }
+    QVERIFY2(threads.size() > 1, qPrintable(QString::number(threads.size())));
 }

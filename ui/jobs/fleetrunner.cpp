@@ -44,11 +44,12 @@ void FleetRunner::loadLibrary(const QString& path)
     progress->what = tr("Reading facts");
     track(progress);
     Q_EMIT libraryLoading(path);
-    m_loads.submit([path, progress]() -> LibraryResult {
+    m_loads.submit([path, progress, executor = &m_executor]() -> LibraryResult {
         LibraryResult result{path, nullptr, {}};
         try {
             hiera::NodeLibraryOptions options;
-            options.cancel = &progress->cancel;
+            options.executor = executor;
+            options.stop = progress->stop.get_token();
             options.progress = [progress](std::size_t done, std::size_t total) {
                 progress->total = total;
                 progress->done = done;
@@ -101,11 +102,13 @@ void FleetRunner::run(EnginePtr engine, const std::string& key, const hiera::Loo
     progress->what = tr("Looking up %1").arg(ValueConvert::toQString(key));
     track(progress);
     // The library and the contexts travel with the job: replacing them meanwhile frees them after it.
-    m_runs.submit([slot = m_contexts, library = m_library, key, request, progress, nodes]() -> FleetResultPtr {
+    m_runs.submit([slot = m_contexts, library = m_library, key, request, progress, nodes,
+                   executor = &m_executor]() -> FleetResultPtr {
         const std::shared_ptr<const hiera::FleetContexts> contexts = slot->contextsFor(*library);
         hiera::FleetOptions options;
         options.nodes = nodes.get();
-        options.cancel = &progress->cancel;
+        options.executor = executor;
+        options.stop = progress->stop.get_token();
         options.progress = [progress](std::size_t done, std::size_t total) {
             progress->total = total;
             progress->done = done;
@@ -125,7 +128,7 @@ std::shared_ptr<const hiera::FleetContexts> FleetRunner::ContextsSlot::contextsF
 void FleetRunner::cancel()
 {
     if (m_progress)
-        m_progress->cancel = true;
+        m_progress->stop.request_stop();
 }
 
 void FleetRunner::track(std::shared_ptr<Progress> progress)

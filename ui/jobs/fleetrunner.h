@@ -9,6 +9,7 @@
 // (FleetContexts) between keys, so that the second key across 20,000 nodes costs tens of ms.
 
 #include "jobs/jobchannel.h"
+#include "jobs/poolexecutor.h"
 #include "models/nodereports.h"
 #include "models/snapshots.h"
 
@@ -22,6 +23,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <stop_token>
 
 class FleetRunner : public QObject, private JobHost
 {
@@ -70,10 +72,10 @@ private:
         QString error;
         bool cancelled = false;
     };
-    // The worker's counters and cancel flag, shared with the GUI thread's poll.
+    // The worker's counters and stop, shared with the GUI thread's poll.
     struct Progress
     {
-        std::atomic<bool> cancel{false};
+        std::stop_source stop;
         std::atomic<std::size_t> done{0};
         std::atomic<std::size_t> total{0};
         QString what;
@@ -88,6 +90,7 @@ private:
     void poll();
 
     QThreadPool m_pool;
+    PoolExecutor m_executor{&m_pool}; // the engine's many-node work runs on m_pool too
     NodeLibraryPtr m_library;
     QString m_libraryPath;
     // Contexts of the current engine and library, made on a worker by the first run that needs them

@@ -16,10 +16,11 @@
 
 #include <hiera/context.h>
 #include <hiera/engine.h>
+#include <hiera/executor.h>
 #include <hiera/nodelibrary.h>
 
-#include <atomic>
 #include <functional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,12 +29,13 @@ namespace hiera {
 
 struct FleetOptions
 {
-    unsigned threads = 0; // 0 = every core
+    // Where the nodes are worked on (hiera/executor.h); null: the calling thread only.
+    const Executor* executor = nullptr;
     // Called from the worker threads (possibly several at once) after each node; must be thread-safe.
     std::function<void(std::size_t done, std::size_t total)> progress;
-    // When it becomes true, the run stops within one node per thread; the result holds the nodes
+    // Once a stop is requested, the run stops within one node per thread; the result holds the nodes
     // done so far and says cancelled. May be null.
-    const std::atomic<bool>* cancel = nullptr;
+    std::stop_token stop;
     // Only these nodes (indices into NodeLibrary::nodes(), looked up in this order; an index past the
     // library is ignored), e.g. the nodes a filter shows. Null: every node.
     const std::vector<std::size_t>* nodes = nullptr;

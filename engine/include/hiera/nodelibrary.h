@@ -32,14 +32,15 @@
 // facts only feed interpolation, where a mark is not reported.
 
 #include <hiera/error.h>
+#include <hiera/executor.h>
 #include <hiera/scope.h>
 #include <hiera/value.h>
 #include <hiera/yaml.h>
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -82,14 +83,15 @@ struct Node
 
 struct NodeLibraryOptions
 {
-    unsigned threads = 0; // 0 = every core
+    // Where the nodes are worked on (hiera/executor.h); null: the calling thread only.
+    const Executor* executor = nullptr;
     // Called after each file with how many of `total` files are done (a PuppetDB export is one file:
     // it is parsed as one document, on one thread). Called from the worker threads, possibly from several at once: it
     // must be thread-safe and quick (a GUI posts it to its own thread).
     std::function<void(std::size_t done, std::size_t total)> progress;
-    // When it becomes true, the load stops within one file per thread and returns the nodes read so
+    // Once a stop is requested, the load stops within one file per thread and returns the nodes read so
     // far, with cancelled() set. May be null.
-    const std::atomic<bool>* cancel = nullptr;
+    std::stop_token stop;
     ParseLimits limits;
     // The top-scope $environment of nodes whose facts do not set one (hiera-lookup's --environment).
     std::string environment = "production";

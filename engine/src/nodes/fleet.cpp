@@ -269,7 +269,7 @@ static FleetResult runAcross(const Engine& engine, const NodeLibrary& library, s
     LevelNames levels(engine);
 
     std::atomic<std::size_t> finished{0};
-    detail::parallelItems(asked.size(), options.threads, options.cancel, [&](std::size_t k) {
+    detail::parallelItems(asked.size(), options.executor, options.stop, [&](std::size_t k) {
         const std::size_t i = asked[k];
         try {
             slots[k] = lookupNode(lookup, nodes[i], i, levels);

@@ -174,7 +174,7 @@ NodeLibrary NodeLibrary::loadFiles(const std::string& path, const std::vector<st
     const Value environment = makeHash({{"environment", Value(options.environment)}}); // shared by every node
 
     std::atomic<std::size_t> done{0};
-    detail::parallelItems(files.size(), options.threads, options.cancel, [&](std::size_t i) {
+    detail::parallelItems(files.size(), options.executor, options.stop, [&](std::size_t i) {
         results[i] = loadFile(files[i], options, store, environment);
         results[i].done = true;
         const std::size_t n = ++done;

@@ -1,40 +1,27 @@
 #pragma once
 
-// What the many-node jobs share: running `count` independent items on a few threads (each takes the
-// next item; the calling thread works too), stopping early when a cancel flag is set, and the hash mixer
-// their structural value hashes are built from.
+// What the many-node jobs share: running `count` independent items on the host's executor (hiera/executor.h),
+// stopping early when asked, and the hash mixer their structural value hashes are built from.
 
-#include <algorithm>
-#include <atomic>
+#include <hiera/executor.h>
+
 #include <cstddef>
 #include <cstdint>
-#include <thread>
-#include <vector>
+#include <functional>
+#include <stop_token>
+#include <utility>
 
 namespace hiera::detail {
 
-// Calls item(i) for every i < count, on `threads` threads (0: every core), until `cancel` (may be null)
-// becomes true; then each thread stops before its next item. Returns when every thread has stopped.
+// Calls item(i) for every i < count on `executor` (null: the calling thread), until `stop` is requested.
 template <typename Item>
-void parallelItems(std::size_t count, unsigned threads, const std::atomic<bool>* cancel, Item item)
+void parallelItems(std::size_t count, const Executor* executor, std::stop_token stop, Item item)
 {
-    if (threads == 0)
-        threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, count)));
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-        for (std::size_t i = next++; i < count; i = next++) {
-            if (cancel && cancel->load(std::memory_order_relaxed))
-                return;
-            item(i);
-        }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto& t : pool)
-        t.join();
+    const std::function<void(std::size_t)> call = std::ref(item);
+    if (executor)
+        executor->forEach(count, call, std::move(stop));
+    else
+        InlineExecutor().forEach(count, call, std::move(stop));
 }
 
 // splitmix64's finaliser over a running combination: cheap, and spreads every input bit.

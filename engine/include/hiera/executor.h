@@ -1,0 +1,45 @@
+#pragma once
+
+// hiera::Executor — where the many-node jobs (NodeLibrary::load, lookupAcross) run their items. The
+// host supplies it: the explorer its own thread pool, hiera-lookup and the benchmarks a ThreadExecutor,
+// an embedding host whatever it runs work on. Without one a job runs on the calling thread: the engine
+// starts no threads of its own.
+
+#include <cstddef>
+#include <functional>
+#include <stop_token>
+
+namespace hiera {
+
+class Executor
+{
+public:
+    virtual ~Executor() = default;
+    // Calls item(i) for every i < count, each thread taking the next i, and returns when every call
+    // made has returned. Once `stop` is requested no further item starts (the ones running finish).
+    // item may be called from several threads at once; the calling thread may be one of them.
+    virtual void forEach(std::size_t count, const std::function<void(std::size_t)>& item,
+                         std::stop_token stop) const = 0;
+};
+
+// Every item on the calling thread, in order.
+class InlineExecutor final : public Executor
+{
+public:
+    void forEach(std::size_t count, const std::function<void(std::size_t)>& item, std::stop_token stop) const override;
+};
+
+// The items on `threads` threads (0: one per core) started for each call, the calling thread among
+// them: for hosts without a pool of their own.
+class ThreadExecutor final : public Executor
+{
+public:
+    explicit ThreadExecutor(unsigned threads = 0) : m_threads(threads) { }
+    void forEach(std::size_t count, const std::function<void(std::size_t)>& item, std::stop_token stop) const override;
+    unsigned threads() const { return m_threads; }
+
+private:
+    unsigned m_threads;
+};
+
+} // namespace hiera
