@@ -128,35 +128,20 @@ void ReplaceScopeCommand::redo()
     m_model->setScope(m_new);
 }
 
-void UndoableFactEdits::setValue(FactTreeModel& model, const FactTreeModel::Path& path, const hiera::Value& oldValue,
-                                 const hiera::Value& newValue)
+UndoableFactEdits::UndoableFactEdits(QUndoStack* stack) : m_stack(stack)
 {
-    m_stack->push(new SetFactValueCommand(&model, path, oldValue, newValue));
-}
-
-void UndoableFactEdits::rename(FactTreeModel& model, const FactTreeModel::Path& path, const hiera::Value& oldKey,
-                               const hiera::Value& newKey)
-{
-    m_stack->push(new RenameFactCommand(&model, path, oldKey, newKey));
-}
-
-void UndoableFactEdits::insert(FactTreeModel& model, const FactTreeModel::Path& parentPath, int row,
-                               const hiera::Value& key, const hiera::Value& value)
-{
-    m_stack->push(new InsertFactCommand(&model, parentPath, row, key, value));
-}
-
-void UndoableFactEdits::remove(FactTreeModel& model, const FactTreeModel::Path& path)
-{
-    m_stack->push(new RemoveFactCommand(&model, path));
-}
-
-void UndoableFactEdits::beginGroup(const QString& text)
-{
-    m_stack->beginMacro(text);
-}
-
-void UndoableFactEdits::endGroup()
-{
-    m_stack->endMacro();
+    setValue = [stack](FactTreeModel& model, const Path& path, const hiera::Value& oldValue,
+                       const hiera::Value& newValue) {
+        stack->push(new SetFactValueCommand(&model, path, oldValue, newValue));
+    };
+    rename = [stack](FactTreeModel& model, const Path& path, const hiera::Value& oldKey, const hiera::Value& newKey) {
+        stack->push(new RenameFactCommand(&model, path, oldKey, newKey));
+    };
+    insert = [stack](FactTreeModel& model, const Path& parentPath, int row, const hiera::Value& key,
+                     const hiera::Value& value) {
+        stack->push(new InsertFactCommand(&model, parentPath, row, key, value));
+    };
+    remove = [stack](FactTreeModel& model, const Path& path) { stack->push(new RemoveFactCommand(&model, path)); };
+    beginGroup = [stack](const QString& text) { stack->beginMacro(text); };
+    endGroup = [stack] { stack->endMacro(); };
 }

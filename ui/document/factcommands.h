@@ -11,22 +11,13 @@
 
 class QUndoStack;
 
-// FactTreeModel's edits recorded as the commands below on an undo stack (FactsDocument's).
+// FactTreeModel's edits recorded as the commands below on an undo stack (FactsDocument's): a FactEdits
+// whose callbacks push them.
 class UndoableFactEdits : public FactEdits
 {
 public:
-    explicit UndoableFactEdits(QUndoStack* stack) : m_stack(stack) { }
+    explicit UndoableFactEdits(QUndoStack* stack);
     QUndoStack* stack() const { return m_stack; }
-
-    void setValue(FactTreeModel& model, const FactTreeModel::Path& path, const hiera::Value& oldValue,
-                  const hiera::Value& newValue) override;
-    void rename(FactTreeModel& model, const FactTreeModel::Path& path, const hiera::Value& oldKey,
-                const hiera::Value& newKey) override;
-    void insert(FactTreeModel& model, const FactTreeModel::Path& parentPath, int row, const hiera::Value& key,
-                const hiera::Value& value) override;
-    void remove(FactTreeModel& model, const FactTreeModel::Path& path) override;
-    void beginGroup(const QString& text) override;
-    void endGroup() override;
 
 private:
     QUndoStack* m_stack;

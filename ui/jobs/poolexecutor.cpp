@@ -8,7 +8,9 @@
 #include <memory>
 #include <mutex>
 
-void PoolExecutor::forEach(std::size_t count, const std::function<void(std::size_t)>& item, std::stop_token stop) const
+namespace {
+
+void runOnPool(QThreadPool* pool, std::size_t count, const hiera::Executor::Item& item, const std::stop_token& stop)
 {
     struct Shared
     {
@@ -26,14 +28,14 @@ void PoolExecutor::forEach(std::size_t count, const std::function<void(std::size
             item(i);
         }
     };
-    const std::size_t wanted = std::min<std::size_t>(
-        static_cast<std::size_t>(std::max(0, m_pool->maxThreadCount() - 1)), count > 0 ? count - 1 : 0);
+    const std::size_t wanted = std::min<std::size_t>(static_cast<std::size_t>(std::max(0, pool->maxThreadCount() - 1)),
+                                                     count > 0 ? count - 1 : 0);
     for (std::size_t h = 0; h < wanted; ++h) {
         {
             const std::lock_guard lock(shared->mutex);
             ++shared->running;
         }
-        const bool started = m_pool->tryStart([work, shared] {
+        const bool started = pool->tryStart([work, shared] {
             work();
             {
                 const std::lock_guard lock(shared->mutex);
@@ -50,4 +52,12 @@ void PoolExecutor::forEach(std::size_t count, const std::function<void(std::size
     work();
     std::unique_lock lock(shared->mutex);
     shared->finished.wait(lock, [&] { return shared->running == 0; });
+}
+
+} // namespace
+
+PoolExecutor::PoolExecutor(QThreadPool* pool)
+    : Executor(
+        [pool](std::size_t count, const Item& item, std::stop_token stop) { runOnPool(pool, count, item, stop); })
+{
 }

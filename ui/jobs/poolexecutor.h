@@ -13,9 +13,5 @@ class QThreadPool;
 class PoolExecutor final : public hiera::Executor
 {
 public:
-    explicit PoolExecutor(QThreadPool* pool) : m_pool(pool) { }
-    void forEach(std::size_t count, const std::function<void(std::size_t)>& item, std::stop_token stop) const override;
-
-private:
-    QThreadPool* m_pool;
+    explicit PoolExecutor(QThreadPool* pool);
 };

@@ -689,7 +689,7 @@ bool FactTreeModel::setValueAtPath(const QString& dottedPath, const Value& value
     if (existing < parts.size() && nodeFor(current)->type != Value::Type::Hash)
         return false;
 
-    if (m_edits)
+    if (m_edits && m_edits->beginGroup)
         m_edits->beginGroup(tr("Set %1").arg(dottedPath));
     if (existing == parts.size()) {
         editValue(pathFor(current), nodeValue(current), value);
@@ -704,14 +704,14 @@ bool FactTreeModel::setValueAtPath(const QString& dottedPath, const Value& value
         const int row = current.isValid() ? rowCount(current) : genuineTopLevelRows();
         editInsert(pathFor(current), row, Value(ValueConvert::toStd(parts[existing])), tail);
     }
-    if (m_edits)
+    if (m_edits && m_edits->endGroup)
         m_edits->endGroup();
     return true;
 }
 
 void FactTreeModel::editValue(const Path& path, const Value& oldValue, const Value& newValue)
 {
-    if (m_edits)
+    if (m_edits && m_edits->setValue)
         m_edits->setValue(*this, path, oldValue, newValue);
     else
         setNodeValue(indexFor(path), newValue);
@@ -719,7 +719,7 @@ void FactTreeModel::editValue(const Path& path, const Value& oldValue, const Val
 
 void FactTreeModel::editKey(const Path& path, const Value& oldKey, const Value& newKey)
 {
-    if (m_edits)
+    if (m_edits && m_edits->rename)
         m_edits->rename(*this, path, oldKey, newKey);
     else
         setNodeKey(indexFor(path), newKey);
@@ -727,7 +727,7 @@ void FactTreeModel::editKey(const Path& path, const Value& oldKey, const Value& 
 
 void FactTreeModel::editInsert(const Path& parentPath, int row, const Value& key, const Value& value)
 {
-    if (m_edits)
+    if (m_edits && m_edits->insert)
         m_edits->insert(*this, parentPath, row, key, value);
     else
         insertNode(indexFor(parentPath), row, key, value);
@@ -735,7 +735,7 @@ void FactTreeModel::editInsert(const Path& parentPath, int row, const Value& key
 
 void FactTreeModel::editRemove(const Path& path)
 {
-    if (m_edits)
+    if (m_edits && m_edits->remove)
         m_edits->remove(*this, path);
     else
         removeNode(indexFor(path));

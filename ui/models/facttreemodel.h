@@ -20,10 +20,11 @@
 #include "models/treemodel.h"
 #include <QList>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
-class FactEdits;
+struct FactEdits;
 struct FactNode;
 
 class FactTreeModel : public TreeModel<FactNode>
@@ -123,18 +124,19 @@ private:
 
 // The user-level edits of a FactTreeModel, as they are made: each names its rows by path, with the values
 // before and after, so that a recorder can replay them (undo) through the model's primitives.
-// beginGroup/endGroup bracket edits that are one step for the user (setValueAtPath).
-class FactEdits
+// beginGroup/endGroup bracket edits that are one step for the user (setValueAtPath). Callbacks rather
+// than virtual functions: the recorder (document/factcommands.h) fills them in, and no function of the
+// room above is named, or called, from here. An unset one leaves the model to apply that edit itself.
+struct FactEdits
 {
-public:
-    virtual ~FactEdits() = default;
-    virtual void setValue(FactTreeModel& model, const FactTreeModel::Path& path, const hiera::Value& oldValue,
-                          const hiera::Value& newValue) = 0;
-    virtual void rename(FactTreeModel& model, const FactTreeModel::Path& path, const hiera::Value& oldKey,
-                        const hiera::Value& newKey) = 0;
-    virtual void insert(FactTreeModel& model, const FactTreeModel::Path& parentPath, int row, const hiera::Value& key,
-                        const hiera::Value& value) = 0;
-    virtual void remove(FactTreeModel& model, const FactTreeModel::Path& path) = 0;
-    virtual void beginGroup(const QString& text) = 0;
-    virtual void endGroup() = 0;
+    using Path = FactTreeModel::Path;
+    std::function<void(FactTreeModel&, const Path&, const hiera::Value& oldValue, const hiera::Value& newValue)>
+        setValue;
+    std::function<void(FactTreeModel&, const Path&, const hiera::Value& oldKey, const hiera::Value& newKey)> rename;
+    std::function<void(FactTreeModel&, const Path& parentPath, int row, const hiera::Value& key,
+                       const hiera::Value& value)>
+        insert;
+    std::function<void(FactTreeModel&, const Path&)> remove;
+    std::function<void(const QString& text)> beginGroup;
+    std::function<void()> endGroup;
 };

@@ -34,17 +34,17 @@ QString extensionOf(const QString& filter)
 const QLatin1String kFormatSetting("export/format/explanation");
 
 // The engine's report of the window's outcome: the same documents hiera-lookup writes.
-std::string write(const ExplanationReport& r, std::string (*writer)(const hiera::ExplanationReport&))
+std::string reportText(const ExplanationReport& r, std::string (*writer)(const hiera::ExplanationReport&))
 {
     const LookupOutcome& outcome = *r.outcome;
-    const hiera::MapScope scope(outcome.scope);
+    const hiera::MapScope lookupScope(outcome.scope);
     hiera::ExplanationReport report;
     report.engine = outcome.engine.get();
     report.key = outcome.request.key;
     report.merge = outcome.request.merge;
     report.mergeChosenBy = tr("chosen in the explorer").toStdString();
     report.result = &outcome.result;
-    report.scope = &scope;
+    report.scope = &lookupScope;
     report.overrides = r.overrides && r.overrides->key == outcome.request.key ? r.overrides.get() : nullptr;
     report.hieraYaml = QFileInfo(r.hieraYaml).absoluteFilePath().toStdString();
     report.factsFile = r.factsFile.toStdString();
@@ -74,17 +74,17 @@ ExplanationReport::Format ExplanationReport::formatFor(const QString& path)
 
 QString ExplanationReport::toMarkdown() const
 {
-    return QString::fromStdString(write(*this, &hiera::explanationMarkdown));
+    return QString::fromStdString(reportText(*this, &hiera::explanationMarkdown));
 }
 
 QString ExplanationReport::toHtml() const
 {
-    return QString::fromStdString(write(*this, &hiera::explanationHtml));
+    return QString::fromStdString(reportText(*this, &hiera::explanationHtml));
 }
 
 QByteArray ExplanationReport::toJson() const
 {
-    return QByteArray::fromStdString(write(*this, &hiera::explanationJson));
+    return QByteArray::fromStdString(reportText(*this, &hiera::explanationJson));
 }
 
 void ExplanationReport::print(QPrinter* printer) const
@@ -147,10 +147,10 @@ bool ExplanationReport::save(const QString& path, QString* error) const
         return false;
     }
     const QByteArray bytes =
-        QByteArray::fromStdString(write(*this,
-                                        format == Format::Json       ? &hiera::explanationJson
-                                            : format == Format::Html ? &hiera::explanationHtml
-                                                                     : &hiera::explanationMarkdown));
+        QByteArray::fromStdString(reportText(*this,
+                                             format == Format::Json       ? &hiera::explanationJson
+                                                 : format == Format::Html ? &hiera::explanationHtml
+                                                                          : &hiera::explanationMarkdown));
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         *error = tr("Cannot write %1: %2").arg(path, file.errorString());

@@ -7,17 +7,18 @@
 
 namespace hiera {
 
-void InlineExecutor::forEach(std::size_t count, const std::function<void(std::size_t)>& item,
-                             std::stop_token stop) const
+namespace {
+
+void runInline(std::size_t count, const Executor::Item& item, const std::stop_token& stop)
 {
     for (std::size_t i = 0; i < count && !stop.stop_requested(); ++i)
         item(i);
 }
 
-void ThreadExecutor::forEach(std::size_t count, const std::function<void(std::size_t)>& item,
-                             std::stop_token stop) const
+void runOnThreads(unsigned threads, std::size_t count, const Executor::Item& item, const std::stop_token& stop)
 {
-    unsigned threads = m_threads != 0 ? m_threads : std::max(1u, std::thread::hardware_concurrency());
+    if (threads == 0)
+        threads = std::max(1u, std::thread::hardware_concurrency());
     threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, count)));
     std::atomic<std::size_t> next{0};
     auto work = [&] {
@@ -33,6 +34,21 @@ void ThreadExecutor::forEach(std::size_t count, const std::function<void(std::si
     work();
     for (auto& t : pool)
         t.join();
+}
+
+} // namespace
+
+InlineExecutor::InlineExecutor()
+    : Executor([](std::size_t count, const Item& item, std::stop_token stop) { runInline(count, item, stop); })
+{
+}
+
+ThreadExecutor::ThreadExecutor(unsigned threads)
+    : Executor([threads](std::size_t count, const Item& item, std::stop_token stop) {
+        runOnThreads(threads, count, item, stop);
+    })
+    , m_threads(threads)
+{
 }
 
 } // namespace hiera

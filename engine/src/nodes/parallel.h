@@ -17,7 +17,7 @@ namespace hiera::detail {
 template <typename Item>
 void parallelItems(std::size_t count, const Executor* executor, std::stop_token stop, Item item)
 {
-    const std::function<void(std::size_t)> call = std::ref(item);
+    const Executor::Item call = std::ref(item);
     if (executor)
         executor->forEach(count, call, std::move(stop));
     else
