@@ -1,5 +1,5 @@
 // hiera-lookup: `puppet lookup` for people without Puppet. A thin host of the engine: it builds a
-// MapScope from facts files and prints the result; all semantics live in engine/.
+// NodeScope from facts files and prints the result; all semantics live in engine/.
 
 #include "cliargs.h"
 #include "fleetmode.h"
@@ -10,6 +10,7 @@
 #include <hiera/explain.h>
 #include <hiera/explanationreport.h>
 #include <hiera/facts.h>
+#include <hiera/nodescope.h>
 #include <hiera/valueformat.h>
 #include <hiera/version.h>
 #include <hiera/yaml.h>
@@ -81,25 +82,23 @@ int writeStdout(std::string_view text)
     return 0;
 }
 
-// The scope tree of one node: its facts, trusted.certname (`node`, else the clientcert fact) and
-// $environment as puppet lookup sets it.
-hiera::Value nodeScopeTree(const std::string& factsFile, const std::string& node, const std::string& scopeFile,
+// The scope of one node: its facts, trusted.certname (`node`, else the facts' own certname), the
+// --scope file's variables over all, and $environment (hiera/nodescope.h).
+hiera::NodeScope nodeScope(const std::string& factsFile, const std::string& node, const std::string& scopeFile,
                            const std::string& environment)
 {
     hiera::Value facts{hiera::Hash()};
     if (!factsFile.empty())
         facts = hiera::loadFactsFile(factsFile);
-    hiera::Value extra;
+    hiera::Value variables;
     if (!scopeFile.empty())
-        extra = hiera::parseFacts(hiera::readFile(scopeFile), scopeFile);
-    hiera::Value scopeTree = hiera::scopeFromFacts(facts, node, extra);
-    if (scopeTree.isHash() && !scopeTree.asHash().contains("environment"))
-        scopeTree.mutableHash().set("environment", hiera::Value(environment));
-    return scopeTree;
+        variables = hiera::parseFacts(hiera::readFile(scopeFile), scopeFile);
+    std::string certname = hiera::certnameFor(facts, node);
+    return hiera::NodeScope({std::move(facts), std::move(certname), environment, std::move(variables)});
 }
 
 // What a report calls a node: its certname, else the facts file's name.
-std::string nodeName(const hiera::MapScope& scope, const std::string& factsFile)
+std::string nodeName(const hiera::Scope& scope, const std::string& factsFile)
 {
     if (auto certname = scope.lookup("trusted.certname");
         certname && certname->isString() && !certname->asString().empty())
@@ -184,17 +183,17 @@ int main(int argc, char** argv)
                                       args.mode == CliArgs::Mode::DiffNodes ? args.diffNodes
                                           : args.node.empty()               ? std::vector<std::string>()
                                                                             : std::vector<std::string>{args.node});
-        std::optional<hiera::MapScope> ownScope;
+        std::optional<hiera::NodeScope> ownScope;
         const hiera::Scope* node = nullptr; // unset for --diff and for --nodes alone (every node)
         if (!library) {
-            ownScope.emplace(nodeScopeTree(args.factsFile, args.node, args.scopeFile, args.environment));
+            ownScope.emplace(nodeScope(args.factsFile, args.node, args.scopeFile, args.environment));
             node = &*ownScope;
         } else if (!args.node.empty()) {
             node = libraryNode(*library, args.node).scope.get();
         }
-        std::vector<hiera::MapScope> diffScopes; // --diff-facts: both nodes, read before the engine loads
+        std::vector<hiera::NodeScope> diffScopes; // --diff-facts: both nodes, read before the engine loads
         for (const std::string& file : args.diffFacts)
-            diffScopes.emplace_back(nodeScopeTree(file, {}, {}, args.environment));
+            diffScopes.emplace_back(nodeScope(file, {}, {}, args.environment));
 
         hiera::EngineOptions engineOptions;
         if (!args.noCache)

@@ -6,6 +6,7 @@
 
 #include <hiera/facts.h>
 #include <hiera/nodelibrary.h>
+#include <hiera/nodescope.h>
 #include <hiera/scope.h>
 
 #include <QTest>
@@ -196,8 +197,8 @@ void TestNodeLibrary::puppetDBFileInDirectory()
     QCOMPARE(library.find("p2")->sourceFile, tree.path(QStringLiteral("pdb.json")));
 }
 
-// Facts that name what scopeFromFacts adds (facts, trusted, environment): the node's scope still
-// answers as scopeFromFacts' does.
+// Facts that name what scopeFromFacts adds (facts, trusted, environment): the node's scope (over the
+// store) and NodeScope (over the decoded facts) still answer as scopeFromFacts' tree does.
 void TestNodeLibrary::scopeOverlay()
 {
     TempTree tree({{QStringLiteral("x.yaml"),
@@ -231,8 +232,12 @@ void TestNodeLibrary::scopeOverlay()
               "::trusted.certname", "trusted.0", "trusted.1.x", "facts.trusted.0",
               // a hash large enough to be searched rather than scanned
               "big", "big.k0", "big.k7", "big.k17", "big.k18.x", "big.19", "big.'19'", "big.k20", "big.k21", "big.nope",
-              "facts.big.k16"})
+              "facts.big.k16"}) {
             QCOMPARE(scopeString(*node.scope, ref), scopeString(expected, ref));
+            // The same walk over the decoded facts: what hiera-lookup --facts FILE --node NAME asks.
+            const NodeScope decoded({facts, node.name, "production", Value()});
+            QCOMPARE(scopeString(decoded, ref), scopeString(expected, ref));
+        }
     }
 }
 

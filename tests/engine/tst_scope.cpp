@@ -5,6 +5,7 @@
 
 #include <hiera/error.h>
 #include <hiera/facts.h>
+#include <hiera/nodescope.h>
 #include <hiera/scope.h>
 #include <hiera/value.h>
 
@@ -28,6 +29,8 @@ private Q_SLOTS:
     void boundScope();
     void boundScopeNests();
     void scopeFromFacts();
+    void nodeScope();
+    void nodeScopeOfTree();
     void factsFiles_data();
     void factsFiles();
     void factsErrors();
@@ -177,13 +180,58 @@ void TestScope::scopeFromFacts()
     QCOMPARE(*scope.lookup("os.family"), Value("Debian"));
     QCOMPARE(*scope.lookup("::role"), Value("web"));
     QCOMPARE(*scope.lookup("trusted.certname"), Value("web01.example.com"));
+    // No --node: the facts' own certname (clientcert, else fqdn, else networking.fqdn), else no trusted.
     const MapScope noNode(hiera::scopeFromFacts(facts));
-    QVERIFY(!noNode.lookup("trusted.certname").has_value());
+    QCOMPARE(*noNode.lookup("trusted.certname"), Value("web01.example.com"));
+    const MapScope clientcert(hiera::scopeFromFacts(yaml("clientcert: c1\nfqdn: f1\n")));
+    QCOMPARE(*clientcert.lookup("trusted.certname"), Value("c1"));
+    const MapScope anonymous(hiera::scopeFromFacts(yaml("role: web\n")));
+    QVERIFY(!anonymous.lookup("trusted").has_value());
     // entries of `extra` win over facts at top scope
     const MapScope extra(hiera::scopeFromFacts(facts, {}, makeHash({{"role", "db"}, {"environment", "production"}})));
     QCOMPARE(*extra.lookup("role"), Value("db"));
     QCOMPARE(*extra.lookup("facts.role"), Value("web"));
     QCOMPARE(*extra.lookup("environment"), Value("production"));
+}
+
+void TestScope::nodeScope()
+{
+    // The overlay answers what the materialised tree does, and $environment when nothing else does.
+    const Value facts = yaml("clientcert: db01.example.com\nos: {family: RedHat}\nrole: db\n"
+                             "trusted: {extensions: {pp_role: db}}\nlist: [a, {b: c}]\n");
+    const Value variables = makeHash({{"role", "override"}, {"extra", makeHash({{"x", 1}})}});
+    const NodeScope node({facts, certnameFor(facts), "staging", variables});
+    Value tree = hiera::scopeFromFacts(facts, {}, variables);
+    tree.mutableHash().set("environment", Value("staging"));
+    const MapScope expected(tree);
+    for (const char* ref : {"facts.os.family", "os.family", "::os", "role", "facts.role", "extra.x", "trusted",
+                            "trusted.certname", "trusted.extensions.pp_role", "::trusted.certname", "environment",
+                            "::environment", "environment.x", "list.1.b", "facts.'os'.family", "nope", "", "::"})
+        QCOMPARE(node.lookup(ref), expected.lookup(ref));
+    QCOMPARE(*node.lookup("trusted.certname"), Value("db01.example.com"));
+    QCOMPARE(*node.lookup("environment"), Value("staging"));
+    // A fact or variable named environment answers for it (as the tree's row would).
+    const NodeScope own({yaml("environment: dev\n"), {}, "staging", Value()});
+    QCOMPARE(*own.lookup("environment"), Value("dev"));
+    // No certname: no trusted overlay; the facts' own trusted fact, if any, shows through.
+    const NodeScope anonymous({yaml("trusted: plain\n"), {}, {}, Value()});
+    QCOMPARE(*anonymous.lookup("trusted"), Value("plain"));
+    QVERIFY(!anonymous.lookup("environment").has_value());
+    // Facts that are not a hash are no facts.
+    const NodeScope none({Value("text"), {}, {}, Value()});
+    QCOMPARE(*none.lookup("facts"), Value(Hash()));
+}
+
+void TestScope::nodeScopeOfTree()
+{
+    // The explorer's fact tree: its rows answer, $environment under them.
+    const Value tree = hiera::scopeFromFacts(yaml("role: web\nclientcert: w1\n"));
+    const NodeScope scope = NodeScope::ofTree(tree, "production");
+    const MapScope map(tree);
+    for (const char* ref : {"role", "facts.role", "trusted.certname", "trusted", "clientcert", "nope"})
+        QCOMPARE(scope.lookup(ref), map.lookup(ref));
+    QCOMPARE(*scope.lookup("::environment"), Value("production"));
+    QVERIFY(!NodeScope::ofTree(tree, {}).lookup("environment").has_value());
 }
 
 // clang-format off

@@ -4,13 +4,13 @@
 // (value, root value, trace, explain text, YAML) until secrets are revealed.
 
 #include "controlrepofixture.h"
-#include "facts/topscope.h"
 #include "jobs/lookuprunner.h"
 #include "models/secretmask.h"
 #include "panels/answersummary.h"
 
 #include <hiera/explain.h>
 #include <hiera/facts.h>
+#include <hiera/nodescope.h>
 #include <hiera/valueformat.h>
 
 #include <QSignalSpy>
@@ -132,7 +132,7 @@ private Q_SLOTS:
         QCOMPARE(outcome->result.value, hiera::Value("staging data"));
 
         // ::environment reads the same variable; the hierarchy view resolves with it too.
-        const TopScope scope(webScope(), "staging");
+        const hiera::NodeScope scope = hiera::NodeScope::ofTree(webScope(), "staging");
         QCOMPARE(scope.lookup("::environment"), std::optional<hiera::Value>(hiera::Value("staging")));
         QCOMPARE(scope.lookup("environment.x"), std::optional<hiera::Value>());
         QSignalSpy resolved(&runner, &LookupRunner::scopeResolved);

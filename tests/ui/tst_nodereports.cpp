@@ -3,7 +3,6 @@
 // difference checked against the engine both ways, the prefix, the current facts as a side, exports);
 // and the many-node panels wait while they are hidden tabs.
 
-#include "facts/topscope.h"
 #include "jobs/fleetrunner.h"
 #include "models/allkeysmodel.h"
 #include "models/facttreemodel.h"
@@ -21,6 +20,7 @@
 
 #include <hiera/engine.h>
 #include <hiera/nodedata.h>
+#include <hiera/nodescope.h>
 #include <hiera/valueformat.h>
 
 #include <QApplication>
@@ -458,8 +458,9 @@ private:
     std::shared_ptr<const hiera::Scope> scopeOf(const QString& name) const
     {
         if (name.startsWith(NodeDiffPanel::currentFactsName()))
-            return std::make_shared<TopScope>(UiTest::part<FactsDocument>(m.window)->scope(),
-                                              UiTest::part<LookupRunner>(m.window)->environmentName().toStdString());
+            return std::make_shared<hiera::NodeScope>(
+                hiera::NodeScope::ofTree(UiTest::part<FactsDocument>(m.window)->scope(),
+                                         UiTest::part<LookupRunner>(m.window)->environmentName().toStdString()));
         return UiTest::part<FleetRunner>(m.window)->library()->find(ValueConvert::toStd(name))->scope;
     }
 
@@ -502,8 +503,9 @@ private:
         const AllKeysReportPtr r = model->report();
         QVERIFY(r);
         const hiera::Engine& engine = *UiTest::part<LookupRunner>(m.window)->engine();
-        const TopScope scope(UiTest::part<FactsDocument>(m.window)->scope(),
-                             UiTest::part<LookupRunner>(m.window)->environmentName().toStdString());
+        const hiera::NodeScope scope =
+            hiera::NodeScope::ofTree(UiTest::part<FactsDocument>(m.window)->scope(),
+                                     UiTest::part<LookupRunner>(m.window)->environmentName().toStdString());
         // The root keys (depth 0: no sub-paths into hashes and arrays).
         QCOMPARE(static_cast<std::size_t>(model->rowCount()), engine.keyInventory(scope, 0).size());
         for (const hiera::ResolvedKey& k : r->data.keys) {

@@ -328,7 +328,7 @@ QStringList FactsDocument::notInFactsFile(const FactsForm::Form& form) const
         const Value f = facts && facts->isHash() ? *facts : Value(hiera::Hash());
         // A PuppetDB node is named by its entry's certname, as reading it names it.
         const bool node = form.shape == FactsForm::Shape::PuppetDB;
-        rebuilt = hiera::scopeFromFacts(f, node ? form.node : FactsFile::certnameFor(f));
+        rebuilt = hiera::scopeFromFacts(f, node ? form.node : std::string());
     } catch (const std::exception&) {
         return {};
     }

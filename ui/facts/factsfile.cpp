@@ -24,25 +24,6 @@ QString tr(const char* text)
 } // namespace
 
 namespace FactsFile {
-// A facts file names its node through clientcert (what `puppet lookup --node` uses), else its fqdn.
-std::string certnameFor(const Value& facts)
-{
-    if (!facts.isHash())
-        return {};
-    for (const char* name : {"clientcert", "fqdn"}) {
-        const Value* v = facts.asHash().find(std::string_view(name));
-        if (v && v->isString() && !v->asString().empty())
-            return v->asString();
-    }
-    if (const Value* networking = facts.asHash().find(std::string_view("networking"));
-        networking && networking->isHash()) {
-        const Value* v = networking->asHash().find(std::string_view("fqdn"));
-        if (v && v->isString())
-            return v->asString();
-    }
-    return {};
-}
-
 DiskStamp stampOf(const QString& path)
 {
     const QFileInfo info(path);
@@ -86,9 +67,7 @@ Scope read(const QString& path)
     result.form = std::move(form);
     result.stamp = stamp;
     try {
-        result.scope = result.form.shape == FactsForm::Shape::Scope
-            ? std::move(loaded)
-            : hiera::scopeFromFacts(loaded, certnameFor(loaded));
+        result.scope = result.form.shape == FactsForm::Shape::Scope ? std::move(loaded) : hiera::scopeFromFacts(loaded);
     } catch (const std::exception& e) {
         result.error = tr("Cannot use these facts: %1").arg(QString::fromUtf8(e.what()));
         return result;

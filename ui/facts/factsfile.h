@@ -38,9 +38,6 @@ struct Scope
     DiskStamp stamp; // the file as it was when read
 };
 
-// The node a facts hash names: clientcert (what `puppet lookup --node` uses), else its fqdn.
-std::string certnameFor(const hiera::Value& facts);
-
 // Reads the file and builds the scope and its tree (everything but showing it).
 Scope read(const QString& path);
 

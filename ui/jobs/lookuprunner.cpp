@@ -1,11 +1,11 @@
 #include "jobs/lookuprunner.h"
 
 #include "facts/puppetdbnode.h"
-#include "facts/topscope.h"
 #include "jobs/memoryrelease.h"
 #include "models/secretmask.h"
 
 #include <hiera/environment.h>
+#include <hiera/nodescope.h>
 
 #include <QCoreApplication>
 #include <QDir>
@@ -192,7 +192,7 @@ void LookupRunner::resolveScope(const hiera::Value& scope)
             snapshot->scope = scopeValue;
             snapshot->environment = environment;
             try {
-                const TopScope scope(scopeValue, environment);
+                const hiera::NodeScope scope = hiera::NodeScope::ofTree(scopeValue, environment);
                 snapshot->levels = engine->resolveHierarchy(scope);
                 snapshot->candidateFiles = engine->candidateFiles(scope);
                 snapshot->keys = engine->keyInventory(scope);
@@ -223,7 +223,7 @@ void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
         outcome->engine = engine;
         outcome->request = request;
         outcome->scope = scopeValue;
-        const TopScope scope(scopeValue, environment);
+        const hiera::NodeScope scope = hiera::NodeScope::ofTree(scopeValue, environment);
         hiera::LookupRequest options;
         options.merge = request.merge;
         options.explain = true; // the answer view is built from the trace
@@ -251,7 +251,7 @@ void LookupRunner::findOverrides(const LookupOutcomePtr& outcome)
     if (!outcome || !outcome->engine)
         return;
     m_overrides.submit([outcome, environment = m_environmentName.toStdString()]() -> OverrideChainPtr {
-        const TopScope scope(outcome->scope, environment);
+        const hiera::NodeScope scope = hiera::NodeScope::ofTree(outcome->scope, environment);
         return std::make_shared<const hiera::OverrideChain>(
             hiera::overrideChain(*outcome->engine, scope, outcome->request.key, outcome->request.merge));
     });

@@ -108,8 +108,8 @@ void FactTreeModel::arrangeDerived(Node* root)
     }
     if (!facts)
         return;
-    // A top-level row equal to its fact is that fact's copy (scopeFromFacts made it); one that differs
-    // is a variable of its own (a saved scope may set one), which Puppet's top scope would also win.
+    // A top-level row equal to its fact is that fact's copy (scopeFromFacts made it, hiera/nodescope.h); one that
+    // differs is a variable of its own (a saved scope may set one), which Puppet's top scope would also win.
     std::vector<std::unique_ptr<Node>> genuine;
     std::vector<std::unique_ptr<Node>> copies;
     for (auto& child : root->children) {

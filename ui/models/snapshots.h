@@ -25,7 +25,7 @@ struct ScopeSnapshot
 {
     std::shared_ptr<const hiera::Engine> engine; // keeps ResolvedLevel::level valid
     hiera::Value scope; // the scope tree it was resolved for (shared storage: a reference count)
-    std::string environment; // and the $environment lookups set when the scope does not (TopScope)
+    std::string environment; // and the $environment lookups set when the scope does not (NodeScope::ofTree)
     std::vector<hiera::ResolvedLevel> levels;
     std::vector<std::string> keys; // Engine::keyInventory
     // The same keys as QStrings for the completer, made on the worker: a large hierarchy has a

@@ -1,8 +1,9 @@
 #pragma once
 
-// Building a scope tree from facts files, the way `puppet lookup --facts` does: each fact is visible
-// as facts.<name> and as the top-scope variable <name>.
+// Reading facts files, and the scope tree `puppet lookup --facts` builds from them: each fact is
+// visible as facts.<name> and as the top-scope variable <name> (the rules: hiera/nodescope.h).
 
+#include <hiera/nodescope.h>
 #include <hiera/value.h>
 
 #include <string>
@@ -16,8 +17,9 @@ namespace hiera {
 Value loadFactsFile(const std::string& path);
 Value parseFacts(std::string_view text, const std::string& fileName);
 
-// The scope tree for facts: {facts: F, <each fact>: value, trusted: {certname: ...}}. Entries of
-// `extra` win. trusted.certname is `node`, else the clientcert fact (as Puppet builds $trusted).
+// The scope tree for facts, materialised: {<each fact>: value, facts: F, trusted: {certname: ...}},
+// then the entries of `extra` over all; trusted.certname is certnameFor(facts, node). A lookup in it
+// answers as NodeScope does, for a host that shows or saves the tree (the explorer's fact tree).
 Value scopeFromFacts(const Value& facts, const std::string& node = {}, const Value& extra = {});
 
 } // namespace hiera

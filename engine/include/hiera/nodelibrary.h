@@ -70,8 +70,8 @@ struct Node
     std::string sourceFile; // the file it was read from (a PuppetDB export holds many nodes)
     FactsFormat format = FactsFormat::FacterYaml;
     std::string environment; // PuppetDB's `environment`; empty for other formats
-    // The scope `hiera-lookup --facts FILE --node NAME` builds for this node (scopeFromFacts with the
-    // node's name, plus $environment when the facts have none), so that both answer alike.
+    // The scope `hiera-lookup --facts FILE --node NAME` builds for this node (hiera/nodescope.h: the
+    // node's name as certname, $environment when the facts have none), so that both answer alike.
     std::shared_ptr<const Scope> scope;
     // The node's facts (a Hash), decoded from the library's store: a new copy each call, so keep it
     // while it is used (`const Value facts = node.facts();`).

@@ -4,6 +4,7 @@
 #include "nodes/parallel.h"
 
 #include <hiera/nodelibrary.h>
+#include <hiera/nodescope.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -48,7 +49,7 @@ struct FileResult
 };
 
 FileResult loadFile(const std::string& file, const NodeLibraryOptions& options,
-                    const std::shared_ptr<detail::FactStore>& store, const Value& environment)
+                    const std::shared_ptr<detail::FactStore>& store, const std::string& environment)
 {
     FileResult r;
     try {
@@ -68,15 +69,14 @@ FileResult loadFile(const std::string& file, const NodeLibraryOptions& options,
             node.sourceFile = file;
             node.format = parsed.format;
             node.environment = std::move(parsed.environment);
-            // The scope hiera-lookup --facts FILE --node NAME builds (scopeFromFacts), with $environment
-            // when the facts have none. Worked out from the parsed facts: the store is not read while
-            // other threads add to it.
-            const Value extra = parsed.facts.asHash().contains("environment") ? Value() : environment;
-            std::string certname = detail::FactsScope::certnameFor(parsed.facts, node.name);
+            // The scope hiera-lookup --facts FILE --node NAME --environment E builds (hiera/nodescope.h),
+            // read from the store.
+            std::string certname = certnameFor(parsed.facts, node.name);
             const SourceMark mark{parsed.facts.mark().file, 0, 0, 0};
             const detail::FactStore::Cell cell = store->add(parsed.facts);
             parsed.facts = Value();
-            node.storedFacts = std::make_shared<detail::FactsScope>(store, cell, mark, std::move(certname), extra);
+            node.storedFacts =
+                std::make_shared<detail::FactsScope>(store, cell, mark, std::move(certname), environment);
             node.scope = node.storedFacts;
             r.nodes.push_back(std::move(node));
             r.at.push_back(parsed.at);
@@ -171,11 +171,10 @@ NodeLibrary NodeLibrary::loadFiles(const std::string& path, const std::vector<st
     library.m_path = path;
     std::vector<FileResult> results(files.size());
     auto store = std::make_shared<detail::FactStore>();
-    const Value environment = makeHash({{"environment", Value(options.environment)}}); // shared by every node
 
     std::atomic<std::size_t> done{0};
     detail::parallelItems(files.size(), options.executor, options.stop, [&](std::size_t i) {
-        results[i] = loadFile(files[i], options, store, environment);
+        results[i] = loadFile(files[i], options, store, options.environment);
         results[i].done = true;
         const std::size_t n = ++done;
         if (options.progress)

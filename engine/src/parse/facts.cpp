@@ -41,30 +41,4 @@ Value loadFactsFile(const std::string& path)
     return parseFacts(readFile(path), path);
 }
 
-Value scopeFromFacts(const Value& facts, const std::string& node, const Value& extra)
-{
-    Hash scope;
-    if (facts.isHash())
-        for (const auto& e : facts.asHash())
-            scope.set(e.key, e.value);
-    scope.set("facts", facts.isHash() ? facts : Value(Hash()));
-    // Puppet builds $trusted from the clientcert fact (puppet lookup --node: from the node name);
-    // a `trusted` hash already in the facts is kept and completed.
-    std::string certname = node;
-    if (certname.empty() && facts.isHash())
-        if (const Value* c = facts.asHash().find("clientcert"); c && c->isString())
-            certname = c->asString();
-    if (!certname.empty()) {
-        Hash trusted;
-        if (const Value* t = scope.find("trusted"); t && t->isHash())
-            trusted = t->asHash();
-        trusted.set("certname", Value(certname));
-        scope.set("trusted", Value(std::move(trusted)));
-    }
-    if (extra.isHash())
-        for (const auto& e : extra.asHash())
-            scope.set(e.key, e.value);
-    return Value(std::move(scope));
-}
-
 } // namespace hiera

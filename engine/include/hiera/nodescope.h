@@ -1,0 +1,55 @@
+#pragma once
+
+// A node's top scope as Puppet hands it to Hiera, built the same way for every host: hiera-lookup's
+// --facts/--node/--scope, each node of a node library, and the explorer's fact tree
+// (docs/hiera-reference.md, "The node's scope"). What a lookup sees, highest first:
+//
+//   the host's variables    a --scope file, the fact tree's own top-level rows: win over everything
+//   trusted                 the facts' `trusted` hash (when it is one) with `certname` set to the
+//                           node's certname; absent when there is no certname
+//   facts                   the facts hash
+//   <name>                  each fact, as the top-scope variable of the same name
+//   environment             the environment's name, when nothing above answers for `environment`
+//
+// NodeScope answers these lookups without building that tree: it is an overlay over the facts, as the
+// node library's compact store is (both run the one walk in core/topscopewalk.h). scopeFromFacts
+// (facts.h) builds the tree itself, for a host that shows or saves it.
+
+#include <hiera/scope.h>
+
+#include <string>
+
+namespace hiera {
+
+// The certname Puppet would give a node whose facts these are: `node` when given (puppet lookup
+// --node), else the clientcert fact, else the fqdn fact, else networking.fqdn (what an agent's
+// certname defaults to). Empty when none is a string.
+std::string certnameFor(const Value& facts, const std::string& node = {});
+
+struct NodeFacts
+{
+    Value facts; // a Hash (anything else is no facts)
+    std::string certname; // empty: no `trusted` overlay (certnameFor finds the usual one)
+    std::string environment; // empty: no $environment
+    Value variables; // a Hash of top-scope variables that win over everything (or null)
+};
+
+class NodeScope final : public Scope
+{
+public:
+    explicit NodeScope(NodeFacts node);
+
+    // The scope of a materialised scope tree (what scopeFromFacts builds and the explorer's fact tree
+    // edits): its rows are the variables, plus $environment.
+    static NodeScope ofTree(Value tree, std::string environment);
+
+    std::optional<Value> lookup(std::string_view ref) const override;
+
+    const NodeFacts& node() const { return m_node; }
+
+private:
+    NodeFacts m_node;
+    Value m_environment; // m_node.environment as a Value (null when empty), made once
+};
+
+} // namespace hiera

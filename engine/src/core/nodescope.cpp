@@ -1,0 +1,98 @@
+#include "core/topscopewalk.h"
+
+#include <hiera/facts.h>
+#include <hiera/nodescope.h>
+
+namespace hiera {
+
+namespace {
+
+// Facts held as a decoded Value: a position is the Value itself.
+struct DecodedFacts
+{
+    using Handle = const Value*;
+
+    explicit DecodedFacts(const Value& facts) : m_facts(facts.isHash() ? &facts : &empty()) { }
+
+    Handle whole() const { return m_facts; }
+    std::optional<Handle> find(Handle hash, std::string_view key) const
+    {
+        if (!hash->isHash())
+            return std::nullopt;
+        const Value* v = hash->asHash().find(key);
+        return v ? std::optional<Handle>(v) : std::nullopt;
+    }
+    std::optional<Handle> dig(Handle root, const std::vector<KeySegment>& segments) const
+    {
+        const Value* v = hiera::dig(*root, segments);
+        return v ? std::optional<Handle>(v) : std::nullopt;
+    }
+    bool isHash(Handle h) const { return h->isHash(); }
+    Value value(Handle h) const { return *h; }
+
+private:
+    static const Value& empty()
+    {
+        static const Value none{Hash()};
+        return none;
+    }
+    const Value* m_facts;
+};
+
+} // namespace
+
+std::string certnameFor(const Value& facts, const std::string& node)
+{
+    if (!node.empty() || !facts.isHash())
+        return node;
+    const Hash& h = facts.asHash();
+    for (const std::string_view name : {"clientcert", "fqdn"})
+        if (const Value* v = h.find(name); v && v->isString() && !v->asString().empty())
+            return v->asString();
+    if (const Value* networking = h.find("networking"); networking && networking->isHash())
+        if (const Value* v = networking->asHash().find("fqdn"); v && v->isString())
+            return v->asString();
+    return {};
+}
+
+NodeScope::NodeScope(NodeFacts node)
+    : m_node(std::move(node))
+    , m_environment(m_node.environment.empty() ? Value() : Value(m_node.environment))
+{
+}
+
+NodeScope NodeScope::ofTree(Value tree, std::string environment)
+{
+    return NodeScope(NodeFacts{Value(), {}, std::move(environment), std::move(tree)});
+}
+
+std::optional<Value> NodeScope::lookup(std::string_view ref) const
+{
+    const DecodedFacts facts(m_node.facts);
+    return detail::TopScopeWalk<DecodedFacts>(facts, m_node.variables, m_node.certname, m_environment, SourceMark{})
+        .lookup(ref);
+}
+
+Value scopeFromFacts(const Value& facts, const std::string& node, const Value& extra)
+{
+    // The tree NodeScope(NodeFacts{facts, certnameFor(facts, node), {}, extra}) answers from, row by
+    // row in the order of hiera/nodescope.h.
+    Hash scope;
+    if (facts.isHash())
+        for (const auto& e : facts.asHash())
+            scope.set(e.key, e.value);
+    scope.set("facts", facts.isHash() ? facts : Value(Hash()));
+    if (const std::string certname = certnameFor(facts, node); !certname.empty()) {
+        Hash trusted;
+        if (const Value* t = scope.find("trusted"); t && t->isHash())
+            trusted = t->asHash();
+        trusted.set("certname", Value(certname));
+        scope.set("trusted", Value(std::move(trusted)));
+    }
+    if (extra.isHash())
+        for (const auto& e : extra.asHash())
+            scope.set(e.key, e.value);
+    return Value(std::move(scope));
+}
+
+} // namespace hiera
