@@ -7,7 +7,6 @@
 #include <QFileSystemWatcher>
 #include <QFuture>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <utility>
@@ -152,9 +151,6 @@ DataFileWatcher::DataFileWatcher(QObject* parent)
     , m_watcher(new QFileSystemWatcher(this))
     , m_pollTimer(new QTimer(this))
 {
-    // Not the global pool: Qt's raster engine uses it for large fills and the GUI thread waits for them.
-    m_pool.setMaxThreadCount(1);
-    m_pool.setObjectName(QStringLiteral("hiera-file-watcher"));
     connect(m_watcher, &QFileSystemWatcher::fileChanged, this,
             [this](const QString& path) { onPathChanged(path, false); });
     connect(m_watcher, &QFileSystemWatcher::directoryChanged, this,
@@ -269,10 +265,12 @@ void DataFileWatcher::startJob()
         return;
     m_running = true;
     const quint64 generation = m_generation;
-    QtConcurrent::run(&m_pool, runJob, std::move(job)).then(this, [this, generation](const JobResult& result) {
+    // On the explorer's one pool (jobs/workpool.h); one job at a time (m_running), so no lane limit. The
+    // result is posted from the worker, as a JobChannel's is (jobs/jobchannel.h says why that is safe).
+    WorkPool::shared().start(WorkPool::Lane::Interactive, m_jobs.track([this, generation, job = std::move(job)] {
         QMetaObject::invokeMethod(
             this,
-            [this, generation, result] {
+            [this, generation, result = runJob(job)] {
                 m_running = false;
                 if (generation == m_generation) {
                     apply(result.survey);
@@ -284,7 +282,7 @@ void DataFileWatcher::startJob()
                 startJob(); // whatever came in meanwhile
             },
             Qt::QueuedConnection);
-    });
+    }));
 }
 
 void DataFileWatcher::apply(const std::shared_ptr<const Survey>& survey)
@@ -292,7 +290,8 @@ void DataFileWatcher::apply(const std::shared_ptr<const Survey>& survey)
     std::shared_ptr<const Survey> previous = std::exchange(m_survey, survey);
     // Freeing a hundred thousand paths is the worker's job too.
     if (previous && previous != survey && previous.use_count() == 1)
-        m_pool.start([previous = std::move(previous)]() mutable { previous.reset(); });
+        WorkPool::shared().start(WorkPool::Lane::Interactive,
+                                 [previous = std::move(previous)]() mutable { previous.reset(); });
 
     // At most maxFileWatches + maxDirectoryWatches paths: these sets stay small.
     QSet<QString> files = m_configFiles;

@@ -18,13 +18,13 @@
 // are merged into the next job); the GUI thread adds and removes at most maxFileWatches +
 // maxDirectoryWatches paths and looks paths up in hashes.
 
+#include "jobs/workpool.h"
 #include "models/snapshots.h"
 
 #include <QHash>
 #include <QObject>
 #include <QSet>
 #include <QStringList>
-#include <QThreadPool>
 
 #include <memory>
 
@@ -96,5 +96,5 @@ private:
     bool m_pendingFullScan = false;
     bool m_running = false;
     quint64 m_generation = 0; // clear() drops the results of a job still running
-    QThreadPool m_pool; // last member: destroyed first, it waits for the job still running
+    JobTracker m_jobs; // last member: destroyed first, it waits for the job still running
 };

@@ -8,26 +8,27 @@
 
 FleetRunner::FleetRunner(QObject* parent)
     : QObject(parent)
-    , m_loads(*this, JobChannelBase::Policy::Supersede,
-              [this](LibraryResult& result) {
-                  if (result.cancelled) {
-                      Q_EMIT libraryCancelled(result.path);
-                      return;
-                  }
-                  if (!result.library) {
-                      Q_EMIT libraryFailed(result.path, result.error);
-                      return;
-                  }
-                  releaseLater(std::exchange(m_library, result.library));
-                  releaseLater(std::exchange(m_contexts, nullptr)); // they point into the old library
-                  m_libraryPath = result.path;
-                  Q_EMIT libraryLoaded(m_library);
-              })
-    , m_runs(*this, JobChannelBase::Policy::Coalesce, [this](FleetResultPtr& result) { Q_EMIT fleetFinished(result); })
+    , m_loads(
+          *this, JobChannelBase::Policy::Supersede,
+          [this](LibraryResult& result) {
+              if (result.cancelled) {
+                  Q_EMIT libraryCancelled(result.path);
+                  return;
+              }
+              if (!result.library) {
+                  Q_EMIT libraryFailed(result.path, result.error);
+                  return;
+              }
+              releaseLater(std::exchange(m_library, result.library));
+              releaseLater(std::exchange(m_contexts, nullptr)); // they point into the old library
+              m_libraryPath = result.path;
+              Q_EMIT libraryLoaded(m_library);
+          },
+          WorkPool::Lane::Background)
+    , m_runs(
+          *this, JobChannelBase::Policy::Coalesce, [this](FleetResultPtr& result) { Q_EMIT fleetFinished(result); },
+          WorkPool::Lane::Background)
 {
-    // Its own pool, as the LookupRunner's (see there): never the global one the raster engine uses.
-    m_pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
-    m_pool.setObjectName(QStringLiteral("hiera-fleet"));
     m_poll.setInterval(100);
     connect(&m_poll, &QTimer::timeout, this, &FleetRunner::poll);
 }
@@ -35,7 +36,7 @@ FleetRunner::FleetRunner(QObject* parent)
 FleetRunner::~FleetRunner()
 {
     cancel();
-    m_pool.waitForDone();
+    m_jobs.waitForIdle();
 }
 
 void FleetRunner::loadLibrary(const QString& path)
@@ -44,7 +45,7 @@ void FleetRunner::loadLibrary(const QString& path)
     progress->what = tr("Reading facts");
     track(progress);
     Q_EMIT libraryLoading(path);
-    m_loads.submit([path, progress, executor = &m_executor]() -> LibraryResult {
+    m_loads.submit([path, progress, executor = &jobPool().executor()]() -> LibraryResult {
         LibraryResult result{path, nullptr, {}};
         try {
             hiera::NodeLibraryOptions options;
@@ -103,7 +104,7 @@ void FleetRunner::run(EnginePtr engine, const std::string& key, const hiera::Loo
     track(progress);
     // The library and the contexts travel with the job: replacing them meanwhile frees them after it.
     m_runs.submit([slot = m_contexts, library = m_library, key, request, progress, nodes,
-                   executor = &m_executor]() -> FleetResultPtr {
+                   executor = &jobPool().executor()]() -> FleetResultPtr {
         const std::shared_ptr<const hiera::FleetContexts> contexts = slot->contextsFor(*library);
         hiera::FleetOptions options;
         options.nodes = nodes.get();
@@ -158,5 +159,5 @@ void FleetRunner::jobStateChanged()
 void FleetRunner::releaseLater(std::shared_ptr<const void> data)
 {
     if (data)
-        m_pool.start([data = std::move(data)]() mutable { data.reset(); });
+        jobPool().start(WorkPool::Lane::Interactive, [data = std::move(data)]() mutable { data.reset(); });
 }

@@ -9,7 +9,6 @@
 // (FleetContexts) between keys, so that the second key across 20,000 nodes costs tens of ms.
 
 #include "jobs/jobchannel.h"
-#include "jobs/poolexecutor.h"
 #include "models/nodereports.h"
 #include "models/snapshots.h"
 
@@ -17,7 +16,6 @@
 #include <hiera/nodelibrary.h>
 
 #include <QObject>
-#include <QThreadPool>
 #include <QTimer>
 
 #include <atomic>
@@ -82,15 +80,13 @@ private:
     };
 
     QObject* jobContext() override { return this; }
-    QThreadPool* jobPool() override { return &m_pool; }
+    JobTracker& jobTracker() override { return m_jobs; }
     void jobStateChanged() override;
     void jobDropped() override { }
     void releaseLater(std::shared_ptr<const void> data) override;
     void track(std::shared_ptr<Progress> progress);
     void poll();
 
-    QThreadPool m_pool;
-    PoolExecutor m_executor{&m_pool}; // the engine's many-node work runs on m_pool too
     NodeLibraryPtr m_library;
     QString m_libraryPath;
     // Contexts of the current engine and library, made on a worker by the first run that needs them
@@ -110,4 +106,5 @@ private:
     bool m_wasBusy = false;
     JobChannel<LibraryResult> m_loads;
     JobChannel<FleetResultPtr> m_runs;
+    JobTracker m_jobs; // last member: destroyed first, it waits for the jobs still running
 };

@@ -1,8 +1,9 @@
 #pragma once
 
-// JobChannel<Result> — one kind of background job of the LookupRunner (hotspot's JobTracker habit,
-// made generic): a generation counter, the pool the work runs on, delivery on the GUI thread through
-// the event loop, and dropping of stale results. A new kind of job is one member declaration:
+// JobChannel<Result> — one kind of background job of a runner (hotspot's JobTracker habit, made
+// generic): a generation counter, the lane of the explorer's one pool the work runs on (jobs/workpool.h),
+// delivery on the GUI thread through the event loop, and dropping of stale results. A new kind of job is
+// one member declaration:
 //
 //     JobChannel<LoadResult> m_loads { *this, JobChannelBase::Policy::Supersede,
 //                                      [this](LoadResult& result) { ... announce it ... } };
@@ -11,11 +12,12 @@
 // Results whose request is no longer the newest (the user typed on, another file was opened, the
 // engine was replaced: invalidate()) are counted as dropped and never announced.
 
-#include <QFuture>
-#include <QObject>
-#include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
+#include "jobs/workpool.h"
 
+#include <QObject>
+#include <QtGlobal>
+
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -27,7 +29,8 @@ class JobHost
 {
 public:
     virtual QObject* jobContext() = 0; // results are delivered on this object's thread
-    virtual QThreadPool* jobPool() = 0;
+    virtual WorkPool& jobPool() { return WorkPool::shared(); }
+    virtual JobTracker& jobTracker() = 0; // the host waits for its jobs when it goes
     virtual void jobStateChanged() = 0; // a job started or finished: busy may have changed
     virtual void jobDropped() = 0; // a finished job's result was stale
     virtual void releaseLater(std::shared_ptr<const void> data) = 0; // frees `data` on a worker
@@ -62,12 +65,13 @@ public:
     }
 
 protected:
-    JobChannelBase(JobHost& host, Policy policy) : m_host(host), m_policy(policy) { }
+    JobChannelBase(JobHost& host, Policy policy, WorkPool::Lane lane) : m_host(host), m_policy(policy), m_lane(lane) { }
     ~JobChannelBase() = default;
     virtual void dropQueued() = 0;
 
     JobHost& m_host;
     const Policy m_policy;
+    const WorkPool::Lane m_lane;
     quint64 m_generation = 0;
     int m_running = 0;
     bool m_hasQueued = false;
@@ -81,8 +85,8 @@ public:
     using Work = std::function<Result()>;
     using Announce = std::function<void(Result&)>;
 
-    JobChannel(JobHost& host, Policy policy, Announce announce)
-        : JobChannelBase(host, policy)
+    JobChannel(JobHost& host, Policy policy, Announce announce, WorkPool::Lane lane = WorkPool::Lane::Interactive)
+        : JobChannelBase(host, policy, lane)
         , m_announce(std::move(announce))
     {
     }
@@ -117,17 +121,40 @@ private:
     {
         ++m_running;
         m_host.jobStateChanged();
-        QtConcurrent::run(m_host.jobPool(), std::move(work))
-            .then(m_host.jobContext(), [this, generation](QFuture<Result> future) {
-                // then(context) calls this directly when the job was done before then() was attached (a
-                // small hierarchy loads that fast): results always come through the event loop
-                // instead, so that no signal fires from inside submit() and callers see one order.
-                // Taken out of the future, so that the result is freed where finish() says.
-                QMetaObject::invokeMethod(
-                    m_host.jobContext(),
-                    [this, generation, result = future.takeResult()]() mutable { finish(generation, result); },
-                    Qt::QueuedConnection);
-            });
+        // The result is posted to the host from the worker. That is safe because the host waits for
+        // its jobs before it goes (JobTracker), and a posted event to an object deleted later is
+        // discarded. (Not a QFuture continuation: Qt 6.4's QPromise frees a context continuation that is
+        // still queued when the promise goes, and the GUI thread then ran freed memory.)
+        QObject* context = m_host.jobContext();
+        m_host.jobPool().start(m_lane, m_host.jobTracker().track([this, context, generation, work = std::move(work)] {
+            std::optional<Result> result;
+            try {
+                result.emplace(work());
+            } catch (const std::exception& e) {
+                qWarning("A background job failed: %s", e.what());
+            } catch (...) {
+                qWarning("A background job failed");
+            }
+            // Always through the event loop, so that no signal fires from inside submit() and callers
+            // see one order.
+            QMetaObject::invokeMethod(
+                context,
+                [this, generation, result = std::move(result)]() mutable {
+                    if (result)
+                        finish(generation, *result);
+                    else
+                        abandon();
+                },
+                Qt::QueuedConnection);
+        }));
+    }
+
+    // A job threw: nothing to announce (the newest request stays unanswered until the next).
+    void abandon()
+    {
+        --m_running;
+        m_host.jobDropped();
+        m_host.jobStateChanged();
     }
 
     void finish(quint64 generation, Result& result)

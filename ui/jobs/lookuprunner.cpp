@@ -90,10 +90,6 @@ LookupRunner::LookupRunner(QObject* parent)
     , m_overrides(*this, JobChannelBase::Policy::Coalesce,
                   [this](OverrideChainPtr& result) { Q_EMIT overridesFound(result); })
 {
-    // A scope resolution and a lookup run side by side, a load or a facts read beside them (a superseded
-    // facts read may still be parsing a large file: it must not hold back the answer).
-    m_pool.setMaxThreadCount(std::max(3, QThread::idealThreadCount()));
-    m_pool.setObjectName(QStringLiteral("hiera-engine"));
 }
 
 LookupRunner::~LookupRunner() = default;
@@ -296,7 +292,7 @@ void LookupRunner::releaseLater(std::shared_ptr<const void> data)
 {
     if (!data || data.use_count() > 1)
         return; // someone else still holds it: nothing is freed here
-    m_pool.start([data = std::move(data)]() mutable { data.reset(); });
+    jobPool().start(WorkPool::Lane::Interactive, [data = std::move(data)]() mutable { data.reset(); });
 }
 
 void LookupRunner::jobStateChanged()

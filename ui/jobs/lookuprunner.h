@@ -4,9 +4,7 @@
 // its results (engineLoaded, scopeResolved, lookupFinished, factsRead ...).
 //
 // Every job gets copies of what it needs (a shared_ptr<const Engine>, the scope Value snapshot, the
-// request) and runs on the runner's own QThreadPool. Not the global pool: Qt 6.4's raster engine
-// splits large fills over QThreadPool::globalInstance() and the GUI thread waits for them, so an
-// engine job holding the global pool's threads (loading a large hierarchy) froze every repaint.
+// request) and runs in the interactive lane of the explorer's one pool (jobs/workpool.h).
 // Each kind of job is one JobChannel (jobchannel.h): a result whose request is no longer the newest
 // (the user typed on, edited another fact, loaded another hierarchy) is dropped, never shown.
 //
@@ -22,7 +20,6 @@
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 
 #include <array>
 #include <functional>
@@ -121,7 +118,7 @@ private:
     };
 
     QObject* jobContext() override { return this; }
-    QThreadPool* jobPool() override { return &m_pool; }
+    JobTracker& jobTracker() override { return m_jobs; }
     void jobStateChanged() override;
     void jobDropped() override { ++m_dropped; }
 
@@ -149,5 +146,5 @@ private:
     const std::array<const JobChannelBase*, 6> m_channels{&m_loads, &m_scopes,    &m_lookups,
                                                           &m_facts, &m_autosaves, &m_overrides};
 
-    QThreadPool m_pool; // last member: destroyed first, it waits for the jobs still running
+    JobTracker m_jobs; // last member: destroyed first, it waits for the jobs still running
 };

@@ -13,21 +13,20 @@ double elapsedMs(const QElapsedTimer& timer)
 
 NodeReportRunner::NodeReportRunner(QObject* parent)
     : QObject(parent)
-    , m_allKeys(*this, JobChannelBase::Policy::Coalesce,
-                [this](AllKeysReportPtr& report) { Q_EMIT allKeysResolved(report); })
-    , m_diffs(*this, JobChannelBase::Policy::Coalesce,
-              [this](NodeDiffReportPtr& report) { Q_EMIT nodesCompared(report); })
+    , m_allKeys(
+          *this, JobChannelBase::Policy::Coalesce, [this](AllKeysReportPtr& report) { Q_EMIT allKeysResolved(report); },
+          WorkPool::Lane::Background)
+    , m_diffs(
+          *this, JobChannelBase::Policy::Coalesce, [this](NodeDiffReportPtr& report) { Q_EMIT nodesCompared(report); },
+          WorkPool::Lane::Background)
 {
-    // Its own pool, as the LookupRunner's (see there): never the global one the raster engine uses.
-    m_pool.setMaxThreadCount(2);
-    m_pool.setObjectName(QStringLiteral("hiera-reports"));
 }
 
 NodeReportRunner::~NodeReportRunner()
 {
     m_allKeysStop.request_stop();
     m_diffStop.request_stop();
-    m_pool.waitForDone();
+    m_jobs.waitForIdle();
 }
 
 void NodeReportRunner::resolveAllKeys(EnginePtr engine, std::shared_ptr<const hiera::Scope> scope)
@@ -80,5 +79,5 @@ void NodeReportRunner::compare(EnginePtr engine, NodeSide a, NodeSide b, const s
 void NodeReportRunner::releaseLater(std::shared_ptr<const void> data)
 {
     if (data)
-        m_pool.start([data = std::move(data)]() mutable { data.reset(); });
+        jobPool().start(WorkPool::Lane::Interactive, [data = std::move(data)]() mutable { data.reset(); });
 }

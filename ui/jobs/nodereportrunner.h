@@ -17,7 +17,6 @@
 #include <hiera/nodediff.h>
 
 #include <QObject>
-#include <QThreadPool>
 
 #include <memory>
 #include <stop_token>
@@ -44,15 +43,15 @@ Q_SIGNALS:
 
 private:
     QObject* jobContext() override { return this; }
-    QThreadPool* jobPool() override { return &m_pool; }
+    JobTracker& jobTracker() override { return m_jobs; }
     void jobStateChanged() override { Q_EMIT busyChanged(); }
     void jobDropped() override { }
     void releaseLater(std::shared_ptr<const void> data) override;
 
-    QThreadPool m_pool;
     // The newest request of each kind stops the run before it (its result would be dropped anyway).
     std::stop_source m_allKeysStop;
     std::stop_source m_diffStop;
     JobChannel<AllKeysReportPtr> m_allKeys;
     JobChannel<NodeDiffReportPtr> m_diffs;
+    JobTracker m_jobs; // last member: destroyed first, it waits for the jobs still running
 };
