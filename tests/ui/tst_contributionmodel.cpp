@@ -74,7 +74,9 @@ private Q_SLOTS:
                 {QStringLiteral("Node %1").arg(ContributionModel::outcomeText(ContributionModel::Outcome::Merged)),
                  QStringLiteral("Role %1").arg(ContributionModel::outcomeText(ContributionModel::Outcome::Merged)),
                  QStringLiteral("Missing %1").arg(ContributionModel::outcomeText(ContributionModel::Outcome::Missing)),
-                 QStringLiteral("Common %1").arg(ContributionModel::outcomeText(ContributionModel::Outcome::Merged))}));
+                 // Both of common's entries were replaced (source by node's, port by role's): it gave nothing.
+                 QStringLiteral("Common %1")
+                     .arg(ContributionModel::outcomeText(ContributionModel::Outcome::Overridden))}));
 
         // A new answer replaces every row; no answer leaves none.
         model.setTrace(nullptr);

@@ -17,107 +17,6 @@
 
 using hiera::TraceNode;
 using ValueConvert::toQString;
-using Kind = TraceNode::Kind;
-using Event = TraceNode::Event;
-
-namespace {
-// The event that says what a location gave: its own, or (if the engine hangs it below) a child's.
-Event locationEvent(const TraceNode& node, const TraceNode** eventNode)
-{
-    *eventNode = &node;
-    auto decisive = [](Event e) {
-        return e == Event::Found || e == Event::NotFound || e == Event::LocationNotFound || e == Event::Failed;
-    };
-    if (decisive(node.event))
-        return node.event;
-    for (const auto& child : node.children) {
-        if (child->kind == Kind::Interpolation || child->kind == Kind::SubLookup)
-            continue;
-        if (decisive(child->event)) {
-            *eventNode = child.get();
-            return child->event;
-        }
-    }
-    return node.event;
-}
-
-ContributionModel::Outcome outcomeFor(Event e)
-{
-    switch (e) {
-    case Event::Found:
-        return ContributionModel::Outcome::Merged; // decided per strategy afterwards
-    case Event::LocationNotFound:
-        return ContributionModel::Outcome::Missing;
-    case Event::Failed:
-        return ContributionModel::Outcome::Failed;
-    default:
-        return ContributionModel::Outcome::NotFound;
-    }
-}
-
-void addLocation(std::vector<ContributionModel::Row>& rows, const QString& level, const TraceNode& node)
-{
-    const TraceNode* eventNode = nullptr;
-    const Event event = locationEvent(node, &eventNode);
-    ContributionModel::Row row;
-    row.level = level;
-    row.path = toQString(node.path);
-    row.originalPath = toQString(node.originalPath);
-    row.outcome = outcomeFor(event);
-    row.value = eventNode->value ? eventNode->value : node.value;
-    row.location = eventNode->location.isValid() ? eventNode->location : node.location;
-    row.message = toQString(eventNode->message);
-    rows.push_back(std::move(row));
-}
-
-void collectLocations(const TraceNode& node, std::vector<const TraceNode*>& out)
-{
-    for (const auto& child : node.children) {
-        if (child->kind == Kind::Location)
-            out.push_back(child.get());
-        else if (child->kind == Kind::Merge)
-            collectLocations(*child, out);
-    }
-}
-
-void walk(const TraceNode& node, std::vector<ContributionModel::Row>& rows)
-{
-    switch (node.kind) {
-    // These are about other keys (lookup_options, interpolated sub-lookups) or about digging.
-    case Kind::LookupOptions:
-    case Kind::SubLookup:
-    case Kind::Interpolation:
-    case Kind::ScopeRead:
-    case Kind::Dig:
-    case Kind::Segment:
-    case Kind::ConvertTo:
-        return;
-    case Kind::Level: {
-        const QString level = toQString(node.name);
-        std::vector<const TraceNode*> locations;
-        collectLocations(node, locations);
-        if (!locations.empty()) {
-            for (const TraceNode* location : locations)
-                addLocation(rows, level, *location);
-        } else if (node.event != Event::None) {
-            addLocation(rows, level, node);
-        } else {
-            ContributionModel::Row row;
-            row.level = level;
-            row.outcome = ContributionModel::Outcome::NoFiles;
-            rows.push_back(std::move(row));
-        }
-        return;
-    }
-    case Kind::Location:
-        addLocation(rows, QString(), node);
-        return;
-    default:
-        for (const auto& child : node.children)
-            walk(*child, rows);
-    }
-}
-} // namespace
 
 ContributionModel::ContributionModel(QObject* parent) : QAbstractTableModel(parent)
 {
@@ -125,24 +24,21 @@ ContributionModel::ContributionModel(QObject* parent) : QAbstractTableModel(pare
 
 std::vector<ContributionModel::Row> ContributionModel::collect(const TraceNode& root)
 {
-    std::vector<Row> rows;
-    walk(root, rows);
-    const bool first = !root.merge || root.merge->strategy == hiera::MergeStrategy::First;
-    bool won = false;
-    for (Row& row : rows) {
-        if (row.outcome != Outcome::Merged || !first)
-            continue;
-        row.outcome = won ? Outcome::Shadowed : Outcome::Won;
-        won = true;
-    }
-    // A merge of a dotted key's root: a file that holds the root key but nothing at the dotted path
-    // (profile::ntp without servers) takes part in the merge yet feeds nothing into the answer. (A
-    // first lookup's winner stays the winner: it decided the answer, even when that is "not found".)
     const auto key = hiera::LookupKey::tryParse(root.key);
-    if (key && key->isDotted() && !first) {
-        for (Row& row : rows)
-            if (row.outcome == Outcome::Merged && row.value && !hiera::dig(*row.value, key->segments()))
-                row.outcome = Outcome::RootOnly;
+    const bool dotted = key && key->isDotted();
+    std::vector<Row> rows;
+    for (hiera::SourceContribution& s : hiera::sourceContributions(root)) {
+        Row row;
+        row.level = toQString(s.level);
+        row.path = toQString(s.path);
+        row.originalPath = toQString(s.originalPath);
+        row.outcome = s.outcome;
+        row.value = std::move(s.value);
+        // A dotted key's source points at the leaf the dig picked, where the root key's line would not.
+        row.location = dotted && s.contributed() && s.leafLocation.isValid() ? s.leafLocation : s.location;
+        row.message = toQString(s.message);
+        row.leaves = s.leaves;
+        rows.push_back(std::move(row));
     }
     return rows;
 }
@@ -169,6 +65,10 @@ QString ContributionModel::outcomeText(Outcome outcome)
         return tr("merged");
     case Outcome::Shadowed:
         return tr("shadowed");
+    case Outcome::Overridden:
+        return tr("overridden");
+    case Outcome::Removed:
+        return tr("knocked out");
     case Outcome::RootOnly:
         return tr("root key only");
     case Outcome::NotFound:
@@ -243,6 +143,8 @@ QVariant ContributionModel::data(const QModelIndex& index, int role) const
         case Outcome::Failed:
             return QBrush(QColor(0xc0, 0x1c, 0x28));
         case Outcome::Shadowed:
+        case Outcome::Overridden:
+        case Outcome::Removed:
             return QBrush(QColor(0xb3, 0x5c, 0x00));
         default:
             return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));

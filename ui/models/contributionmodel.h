@@ -5,6 +5,7 @@
 // lacked the key, was missing on disk or failed, and the value it gave with its file:line.
 // Columns Level | File | Outcome | Origin | Value. Read-only, reset per result.
 
+#include <hiera/provenance.h>
 #include <hiera/trace.h>
 
 #include <QAbstractTableModel>
@@ -18,17 +19,8 @@ class ContributionModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column { LevelColumn, FileColumn, OutcomeColumn, OriginColumn, ValueColumn, ColumnCount };
-    enum class Outcome {
-        Won, // the value a first lookup returned
-        Merged, // one of the values a unique/hash/deep merge folded
-        Shadowed, // found, but a higher-priority source already won (first)
-        RootOnly, // merged the root key of a dotted key, but holds nothing at the dotted path
-
-        NotFound, // the file exists and lacks the key
-        Missing, // the file does not exist
-        Failed, // reading or interpolating failed
-        NoFiles, // a glob or mapped_paths level that produced no file
-    };
+    // What each source gave, as the engine decides it (hiera/provenance.h): every view agrees.
+    using Outcome = hiera::SourceContribution::Outcome;
 
     struct Row
     {
@@ -37,8 +29,9 @@ public:
         QString originalPath; // as written
         Outcome outcome = Outcome::NotFound;
         std::optional<hiera::Value> value;
-        hiera::SourceLocation location;
+        hiera::SourceLocation location; // a dotted key's contributed source: the dug leaf's
         QString message;
+        std::size_t leaves = 0; // leaves of the answer from this file
     };
 
     explicit ContributionModel(QObject* parent = nullptr);

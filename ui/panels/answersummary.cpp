@@ -8,6 +8,7 @@
 #include <hiera/valueformat.h>
 
 #include <QCoreApplication>
+#include <QSet>
 #include <QStringList>
 
 using ValueConvert::toQString;
@@ -73,13 +74,15 @@ QString text(const LookupOutcome& outcome)
     QStringList summary;
     int contributed = 0, rootOnly = 0, lacking = 0, missing = 0;
     if (result.trace) {
+        QSet<QString> contributing; // a file two levels list is one file
         for (const auto& row : ContributionModel::collect(*result.trace)) {
-            contributed +=
-                row.outcome == ContributionModel::Outcome::Won || row.outcome == ContributionModel::Outcome::Merged;
+            if (row.outcome == ContributionModel::Outcome::Won || row.outcome == ContributionModel::Outcome::Merged)
+                contributing.insert(row.path);
             rootOnly += row.outcome == ContributionModel::Outcome::RootOnly;
             lacking += row.outcome == ContributionModel::Outcome::NotFound;
             missing += row.outcome == ContributionModel::Outcome::Missing;
         }
+        contributed = static_cast<int>(contributing.size());
         summary << mergeSummary(*result.trace, outcome.request.merge.has_value());
     }
     QString files = contributed == 1 ? tr("1 file contributed") : tr("%1 files contributed").arg(contributed);

@@ -1,11 +1,13 @@
 #include <hiera/lookupkey.h>
 #include <hiera/overridechain.h>
+#include <hiera/provenance.h>
 #include <hiera/scope.h>
 #include <hiera/trace.h>
 #include <hiera/valueformat.h>
 
 #include <algorithm>
 #include <exception>
+#include <optional>
 #include <variant>
 
 namespace hiera {
@@ -118,6 +120,73 @@ SourceLocation originOf(const Value& v)
     return SourceFiles::locate(v.mark());
 }
 
+// The level that holds `file`, by priority (the first one, if a file is listed twice).
+const OverrideLevel* levelOf(const std::vector<OverrideLevel>& levels, const std::string& file)
+{
+    for (const OverrideLevel& l : levels)
+        if (!file.empty() && l.path == file)
+            return &l;
+    return nullptr;
+}
+
+bool mergesArrays(const MergeSpec& spec)
+{
+    return spec.strategy == MergeStrategy::Unique || spec.strategy == MergeStrategy::Deep;
+}
+
+bool hasPrefix(const Value& v, const std::string& prefix)
+{
+    return v.isString() && v.asString().compare(0, prefix.size(), prefix) == 0;
+}
+
+// What a deep merge's knockouts (docs/hiera-reference.md §4.8) removed at one place of the answer, the
+// levels' values there in priority order. A `--x` element or a bare `--` acts on the next value folded
+// in, and only on it: the merge strips the knockout entries once they are used (so a `pool.ntp.org` two
+// levels down survives a `--pool.ntp.org`, as in Puppet). A `--x` scalar becomes "", which replaces
+// every value below.
+void collectRemoved(const std::vector<OverrideLevel>& levels, const std::vector<Step>& steps, const std::string& path,
+                    const std::string& prefix, std::vector<RemovedValue>& out)
+{
+    struct Knock
+    {
+        Value value; // what it removes (the entry without the prefix)
+        SourceLocation at;
+        std::string level;
+    };
+    std::vector<Knock> knocks; // `--x` elements of the level above
+    std::optional<Knock> emptiedBy; // a bare `--` element of the level above
+    std::optional<Knock> replacedBy; // a `--x` scalar above
+    for (const OverrideLevel& level : levels) {
+        const Value* here = walk(level.value, steps);
+        std::vector<Knock> next;
+        std::optional<Knock> nextEmptied;
+        if (here && replacedBy) {
+            out.push_back({path, *here, originOf(*here), level.level, replacedBy->at, replacedBy->level});
+        } else if (here && here->isArray()) {
+            for (const Value& e : here->asArray()) {
+                const SourceLocation at = SourceFiles::locate(e.mark());
+                if (hasPrefix(e, prefix)) {
+                    Knock k{Value(e.asString().substr(prefix.size())), at, level.level};
+                    if (e.asString() == prefix)
+                        nextEmptied = k;
+                    next.push_back(std::move(k));
+                    continue;
+                }
+                const auto by =
+                    std::find_if(knocks.begin(), knocks.end(), [&](const Knock& k) { return k.value == e; });
+                if (by != knocks.end())
+                    out.push_back({path, e, at, level.level, by->at, by->level});
+                else if (emptiedBy)
+                    out.push_back({path, e, at, level.level, emptiedBy->at, emptiedBy->level});
+            }
+        } else if (here && hasPrefix(*here, prefix)) {
+            replacedBy = Knock{*here, originOf(*here), level.level};
+        }
+        knocks = std::move(next);
+        emptiedBy = std::move(nextEmptied);
+    }
+}
+
 } // namespace
 
 OverrideChain overrideChain(const Engine& engine, const Scope& scope, const std::string& key,
@@ -131,13 +200,16 @@ OverrideChain overrideChain(const Engine& engine, const Scope& scope, const std:
             result.error = "invalid key";
             return result;
         }
-        // The answer, as the user asked for it.
+        // The answer, as the user asked for it, with its trace: which sources it credits.
         LookupRequest asked;
         asked.merge = merge;
+        asked.explain = true;
         const LookupResult answer = engine.lookup(scope, key, asked);
         result.found = answer.found();
         if (answer.found())
             result.answer = answer.value;
+        const std::vector<SourceContribution> sources =
+            answer.trace ? sourceContributions(*answer.trace) : std::vector<SourceContribution>();
         // Every level's value: a deep merge visits them all (first-found stops at the winner).
         LookupRequest all;
         MergeSpec deep;
@@ -147,9 +219,20 @@ OverrideChain overrideChain(const Engine& engine, const Scope& scope, const std:
         const LookupResult every = engine.lookup(scope, parsed->root(), all);
         if (every.trace)
             collectLevels(*every.trace, {}, {}, parsed->segments(), result.levels);
+        for (OverrideLevel& level : result.levels) {
+            const auto source = std::find_if(sources.begin(), sources.end(), [&](const SourceContribution& s) {
+                return s.path == level.path && s.level == level.level && s.layer == level.layer;
+            });
+            if (source != sources.end())
+                level.outcome = source->outcome;
+            level.contributed = source != sources.end() && source->contributed();
+        }
         if (!answer.found())
             return result;
 
+        const MergeSpec used = answer.merge ? answer.merge->spec : MergeSpec();
+        const std::optional<std::string> prefix =
+            used.strategy == MergeStrategy::Deep ? used.knockoutPrefix : std::nullopt;
         std::vector<Step> steps;
         std::vector<std::pair<std::vector<Step>, const Value*>> leaves;
         collectLeaves(result.answer, steps, leaves);
@@ -158,28 +241,51 @@ OverrideChain overrideChain(const Engine& engine, const Scope& scope, const std:
             leaf.path = pathText(leafSteps);
             leaf.value = *leafValue;
             leaf.origin = originOf(*leafValue);
-            // The lower levels below the one it came from, at the same place, are what it overrode.
-            auto from = std::find_if(result.levels.begin(), result.levels.end(), [&](const OverrideLevel& l) {
-                return !l.path.empty() && l.path == leaf.origin.file;
-            });
-            if (from != result.levels.end())
-                from->contributed = true;
-            for (auto it = from == result.levels.end() ? result.levels.begin() : from + 1; it != result.levels.end();
-                 ++it) {
-                if (it->path == leaf.origin.file)
-                    continue;
-                if (const Value* below = walk(it->value, leafSteps)) {
-                    leaf.overrode.push_back({*below, originOf(*below), it->level});
+            const OverrideLevel* from = levelOf(result.levels, leaf.origin.file);
+            // A knocked-out scalar (`--x` over a value: the answer is "") is credited to its knockout.
+            bool knockedScalar = false;
+            if (prefix && leafValue->isString() && leafValue->asString().empty()) {
+                for (const OverrideLevel& l : result.levels) {
+                    if (const Value* v = walk(l.value, leafSteps); v && hasPrefix(*v, *prefix)) {
+                        from = &l;
+                        leaf.origin = originOf(*v);
+                        knockedScalar = true;
+                        break;
+                    }
                 }
             }
-            // An array merged from several levels: each level that gave an element contributed.
+            if (from)
+                leaf.level = from->level;
+            // The files this leaf's content comes from: its own, or every element's.
+            std::vector<std::string> own{leaf.origin.file};
             if (leafValue->isArray()) {
-                for (const Value& element : leafValue->asArray()) {
-                    const std::string file = SourceFiles::locate(element.mark()).file;
-                    for (OverrideLevel& l : result.levels)
-                        l.contributed = l.contributed || (!file.empty() && l.path == file);
+                for (std::size_t i = 0; i < leafValue->asArray().size(); ++i) {
+                    const Value& element = leafValue->asArray()[i];
+                    OverrideElement e{i, element, SourceFiles::locate(element.mark()), {}};
+                    if (const OverrideLevel* l = levelOf(result.levels, e.origin.file))
+                        e.level = l->level;
+                    if (std::find(own.begin(), own.end(), e.origin.file) == own.end())
+                        own.push_back(e.origin.file);
+                    leaf.elements.push_back(std::move(e));
                 }
             }
+            const std::size_t fromIndex = from ? static_cast<std::size_t>(from - result.levels.data()) : 0;
+            for (std::size_t i = fromIndex; i < result.levels.size() && !knockedScalar; ++i) {
+                const OverrideLevel& level = result.levels[i];
+                if (std::find(own.begin(), own.end(), level.path) != own.end())
+                    continue; // the leaf's own content
+                const Value* below = walk(level.value, leafSteps);
+                if (!below)
+                    continue;
+                // Taken in, not replaced: a merged array's other levels (their elements are in the answer
+                // with their own origins, or were duplicates of one there); knockouts are listed apart.
+                if (leafValue->isArray() && mergesArrays(used)
+                    && (below->isArray() || used.strategy == MergeStrategy::Unique))
+                    continue;
+                leaf.overrode.push_back({*below, originOf(*below), level.level});
+            }
+            if (prefix)
+                collectRemoved(result.levels, leafSteps, leaf.path, *prefix, result.removed);
             result.leaves.push_back(std::move(leaf));
         }
     } catch (const std::exception& e) {
