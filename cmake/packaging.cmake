@@ -34,7 +34,7 @@ set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libhiera-engine-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 # A static library: its users compile against yaml-cpp's CMake package and link libyaml-cpp, so the
 # -dev package is what it needs (dpkg-shlibdeps sees no shared object here to compute from).
-set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libyaml-cpp-dev, libonig-dev, libssl-dev, pkg-config")
+set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "libyaml-cpp-dev, libonig-dev, libssl-dev, libgit2-dev, pkg-config")
 set(CPACK_DEBIAN_DEVELOPMENT_DESCRIPTION
   "Hiera 5 lookup engine: C++20 static library, headers, CMake and pkg-config files
 The engine behind hiera-lookup and Hiera Explorer: load a hiera.yaml, look keys up

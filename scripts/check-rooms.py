@@ -25,7 +25,7 @@ TREES = {
         ["backends"],
         ["providers"],
         ["lookup"],
-        ["explain", "nodes"],
+        ["explain", "nodes", "repository"],
     ],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

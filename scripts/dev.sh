@@ -12,7 +12,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${HIERA_BUILD_DIR:-$here/build}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-packages=(cmake ninja-build g++ pkg-config python3 libyaml-cpp-dev libonig-dev libssl-dev qt6-base-dev qt6-base-dev-tools libgl-dev
+packages=(cmake ninja-build g++ pkg-config python3 libyaml-cpp-dev libonig-dev libssl-dev libgit2-dev git qt6-base-dev qt6-base-dev-tools libgl-dev
           libgoogle-perftools-dev clang libclang-rt-14-dev clang-format
           dpkg-dev file desktop-file-utils appstream)
 

@@ -10,6 +10,7 @@
 #include <hiera/explain.h>
 #include <hiera/explanationreport.h>
 #include <hiera/facts.h>
+#include <hiera/gitrevision.h>
 #include <hiera/nodescope.h>
 #include <hiera/valueformat.h>
 #include <hiera/version.h>
@@ -106,16 +107,20 @@ std::string nodeName(const hiera::Scope& scope, const std::string& factsFile)
     return factsFile.substr(factsFile.find_last_of('/') + 1);
 }
 
-// Now, in ISO 8601 with the zone's offset (2025-03-01T14:05:09+01:00), as the explorer dates its reports.
+// Now, in ISO 8601 with the zone's offset and its name (2025-03-01T14:05:09+01:00 (CET)), as the
+// explorer dates its reports.
 std::string isoTimeNow()
 {
     const std::time_t now = std::time(nullptr);
     std::tm local{};
     char text[40];
+    char zone[16];
     if (!localtime_r(&now, &local) || std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S%z", &local) == 0)
         return {};
     std::string iso = text; // ...+0100: the offset's colon is ISO 8601's extended form
     iso.insert(iso.size() - 2, 1, ':');
+    if (std::strftime(zone, sizeof zone, "%Z", &local) > 0)
+        iso += std::string(" (") + zone + ")";
     return iso;
 }
 
@@ -143,6 +148,10 @@ std::string explanationReport(const hiera::Engine& engine, const hiera::Scope& s
     report.noFactsFile = "(none)";
     report.tool = std::string("hiera-lookup ") + HIERA_VERSION;
     report.time = isoTimeNow();
+    // The data's revision, when the hierarchy lies in a git work tree.
+    const std::string directory = report.hieraYaml.substr(0, report.hieraYaml.find_last_of('/') + 1);
+    if (const std::optional<hiera::GitRevision> revision = hiera::gitRevision(directory.empty() ? "." : directory))
+        report.revision = hiera::describe(*revision);
     report.revealSecrets = args.showSecrets;
     return args.format == CliArgs::Format::Html ? hiera::explanationHtml(report) : hiera::explanationMarkdown(report);
 }

@@ -56,16 +56,17 @@ private Q_SLOTS:
         const OverridesModel* model = UiTest::part<OverridesPanel>(m.window)->model();
         const QStringList levels = rows(model, model->levelsRoot());
         QCOMPARE(levels,
-                 QStringList({QStringLiteral("Per-role and environment | 16 | production.yaml:4"),
-                              QStringLiteral("Per-role and environment | 4 | web.yaml:7 (overridden)")}));
+                 QStringList({QStringLiteral("Per-role and environment | 16 | data/roles/web/production.yaml:4"),
+                              QStringLiteral("Per-role and environment | 4 | data/roles/web.yaml:7 (overridden)")}));
         // The lower level's file:line leads to the source.
         const QModelIndex overridden = model->index(1, 0, model->levelsRoot());
         QVERIFY(overridden.data(HieraRoles::SourceFileRole).toString().endsWith(QLatin1String("data/roles/web.yaml")));
         QCOMPARE(overridden.data(HieraRoles::SourceLineRole).toInt(), 7);
         const QStringList leaves = rows(model, model->leavesRoot());
-        QCOMPARE(leaves, QStringList{QStringLiteral("profile::web::workers | 16 | production.yaml:4")});
-        QCOMPARE(rows(model, model->index(0, 0, model->leavesRoot())),
-                 QStringList{QStringLiteral("overrode Per-role and environment | 4 | web.yaml:7 (overridden)")});
+        QCOMPARE(leaves, QStringList{QStringLiteral("profile::web::workers | 16 | data/roles/web/production.yaml:4")});
+        QCOMPARE(
+            rows(model, model->index(0, 0, model->leavesRoot())),
+            QStringList{QStringLiteral("overrode Per-role and environment | 4 | data/roles/web.yaml:7 (overridden)")});
     }
 
     void deepMergeLeavesShowWhatTheyOverrode()
@@ -77,11 +78,13 @@ private Q_SLOTS:
                                  WindowFixture::timeoutMs);
         const OverridesModel* model = UiTest::part<OverridesPanel>(m.window)->model();
         const QStringList leaves = rows(model, model->leavesRoot());
-        const int ssh = leaves.indexOf(QStringLiteral("ssh.source | 192.0.2.10/32 | web01.example.com.yaml:8"));
+        const int ssh =
+            leaves.indexOf(QStringLiteral("ssh.source | 192.0.2.10/32 | data/nodes/web01.example.com.yaml:8"));
         QVERIFY2(ssh >= 0, qPrintable(leaves.join(QLatin1Char('\n'))));
-        QCOMPARE(rows(model, model->index(ssh, 0, model->leavesRoot())),
-                 QStringList{QStringLiteral("overrode Common defaults | 10.0.0.0/8 | common.yaml:76 (overridden)")});
-        QVERIFY(leaves.contains(QStringLiteral("ssh.port | 22 | common.yaml:75")));
+        QCOMPARE(
+            rows(model, model->index(ssh, 0, model->leavesRoot())),
+            QStringList{QStringLiteral("overrode Common defaults | 10.0.0.0/8 | data/common.yaml:76 (overridden)")});
+        QVERIFY(leaves.contains(QStringLiteral("ssh.port | 22 | data/common.yaml:75")));
         // In a merge every level that gave a leaf contributed: none greyed but those that gave nothing.
         for (const QString& level : rows(model, model->levelsRoot()))
             QVERIFY2(!level.endsWith(QLatin1String("(overridden)")), qPrintable(level));

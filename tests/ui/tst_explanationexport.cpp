@@ -36,7 +36,7 @@ private Q_SLOTS:
         for (const char* expected :
              {"# Hiera lookup of `profile::firewall::rules`", "- Merge: deep", "trusted.certname",
               "`web01.example.com`", // a fact the hierarchy used
-              "| Per-node data |", "| Common defaults |", "key not in file", "| found |", // levels and outcomes
+              "| Per-node data |", "| Common defaults |", "| no key |", "| merged |", // levels and outcomes
               "| ssh.source | `192.0.2.10/32` |", "`10.0.0.0/8` (", "common.yaml:76", // leaf and what it overrode
               "Hiera Explorer", "web01.example.com.yaml"}) {
             QVERIFY2(md.contains(QLatin1String(expected)), expected);

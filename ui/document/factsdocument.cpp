@@ -160,6 +160,7 @@ void FactsDocument::onFactsRead(const QString& path, const std::shared_ptr<Facts
     // the view's own layout. (The previous tree goes back to the runner, which frees it on a worker.)
     m_model->setPrepared(*facts->tree);
     m_scope = std::move(facts->scope);
+    m_fileScope = m_scope; // shared storage: no copy
     m_scopeDirty = false;
     m_undoStack->clear();
     m_form = std::move(facts->form);
@@ -304,6 +305,7 @@ bool FactsDocument::writeFile(const QString& path, const FactsForm::Form& form, 
     if (becomesDocument || overDocument)
         m_stamp = FactsFile::stampOf(path); // what this save left: the next one compares with it
     if (becomesDocument) {
+        m_fileScope = scope();
         m_form = written.form;
         setPath(QFileInfo(path).absoluteFilePath());
         discardAutosave(); // also when the stack was clean already (saved as another file)
@@ -501,8 +503,10 @@ void FactsDocument::offerRecovery(const FactsAutosave::Entry& entry)
         if (entry.factsPath != m_path || entry.factsNode != node())
             m_form = entry.factsNode.isEmpty() ? FactsForm::forNewFile(FactsForm::Shape::Facts, entry.factsPath)
                                                : PuppetDBNode::formFor(entry.factsNode);
-        if (entry.factsPath != m_path)
+        if (entry.factsPath != m_path) {
             m_stamp.reset();
+            m_fileScope = hiera::Value();
+        }
         setPath(entry.factsPath);
         Q_EMIT message(MessageBanner::Kind::Information, QString());
         // Undoable, and it leaves the scope unsaved: the facts file still holds the old facts.

@@ -66,6 +66,9 @@ public:
     bool isModified() const;
     // The scope as a Value, rebuilt only after an edit.
     hiera::Value scope();
+    // The scope as path() holds it: as read, or as last saved here. Null when that is not known (no
+    // file, or edits recovered for another file). A report compares it with scope() to list edits.
+    hiera::Value fileScope() const { return m_fileScope; }
 
     // Reads a facts file in the background (asking first about unsaved edits; false if cancelled).
     bool open(const QString& path);
@@ -142,6 +145,7 @@ private:
     // m_path as it was read or last saved here; none when that is not known (recovered edits of
     // another file), and then a save does not compare.
     std::optional<FactsFile::DiskStamp> m_stamp;
+    hiera::Value m_fileScope;
     QString m_hieraYaml;
     hiera::Value m_scope;
     bool m_scopeDirty = true;

@@ -5,6 +5,7 @@
 #include "models/secretmask.h"
 
 #include <hiera/environment.h>
+#include <hiera/gitrevision.h>
 #include <hiera/nodescope.h>
 
 #include <QCoreApplication>
@@ -66,6 +67,8 @@ LookupRunner::LookupRunner(QObject* parent)
                       setEngine(result.engine, result.hieraYaml);
                       m_environmentName = result.environmentName;
                       m_discoveryWarnings = result.warnings;
+                      m_revisionText.clear();
+                      readRevision();
                       Q_EMIT engineLoaded(result.hieraYaml, m_engine);
                   } else {
                       Q_EMIT loadFailed(result.hieraYaml, result.error);
@@ -89,6 +92,10 @@ LookupRunner::LookupRunner(QObject* parent)
                   [this](AutosaveResult& result) { Q_EMIT autosaveRead(result.hieraYaml, result.entry); })
     , m_overrides(*this, JobChannelBase::Policy::Coalesce,
                   [this](OverrideChainPtr& result) { Q_EMIT overridesFound(result); })
+    , m_revisions(*this, JobChannelBase::Policy::Coalesce, [this](QString& text) {
+        m_revisionText = text;
+        Q_EMIT revisionRead(text);
+    })
 {
 }
 
@@ -148,6 +155,17 @@ void LookupRunner::load(const QString& path, std::optional<RepositoryOptions> op
         if (!result.engine)
             MemoryRelease::release();
         return result;
+    });
+}
+
+void LookupRunner::readRevision()
+{
+    if (m_hieraYaml.isEmpty())
+        return;
+    // git status walks the work tree: never on the GUI thread.
+    m_revisions.submit([root = QFileInfo(m_hieraYaml).absolutePath().toStdString()] {
+        const std::optional<hiera::GitRevision> revision = hiera::gitRevision(root);
+        return revision ? QString::fromStdString(hiera::describe(*revision)) : QString();
     });
 }
 

@@ -75,6 +75,12 @@ public:
     void readAutosave(const QString& hieraYaml);
     bool isReadingAutosave() const { return m_autosaves.awaitsResult(); }
 
+    // The git revision of the loaded repository (hiera::gitRevision), read in the background after
+    // each load and whenever readRevision() is called (the window calls it when data files change);
+    // revisionRead follows. Empty outside a git work tree. What exported reports name as their source.
+    void readRevision();
+    QString revisionText() const { return m_revisionText; }
+
     bool isBusy() const;
     // Drops a result the GUI thread no longer needs on a worker: freeing the key inventory and trace
     // of a large hierarchy (a hundred thousand strings) took the GUI thread tens of ms.
@@ -100,6 +106,7 @@ Q_SIGNALS:
     void factsRead(const QString& path, const std::shared_ptr<FactsFile::Scope>& facts);
     void factsReadFailed(const QString& path, const QString& message);
     void autosaveRead(const QString& hieraYaml, std::shared_ptr<const FactsAutosave::Entry> entry);
+    void revisionRead(const QString& text);
     void busyChanged(bool busy);
 
 private:
@@ -143,8 +150,10 @@ private:
     JobChannel<std::shared_ptr<FactsFile::Scope>> m_facts;
     JobChannel<AutosaveResult> m_autosaves;
     JobChannel<OverrideChainPtr> m_overrides;
-    const std::array<const JobChannelBase*, 6> m_channels{&m_loads, &m_scopes,    &m_lookups,
-                                                          &m_facts, &m_autosaves, &m_overrides};
+    JobChannel<QString> m_revisions;
+    QString m_revisionText;
+    const std::array<const JobChannelBase*, 7> m_channels{&m_loads,     &m_scopes,    &m_lookups,  &m_facts,
+                                                          &m_autosaves, &m_overrides, &m_revisions};
 
     JobTracker m_jobs; // last member: destroyed first, it waits for the jobs still running
 };

@@ -1,9 +1,11 @@
 #pragma once
 
-// OverridesModel — the override chain (hiera::OverrideChain) as a tree (issue 11 §2.4): "Every level" lists what each
-// level holds for the key, greyed where it was overridden; "Each leaf" lists the answer's leaves with their origin and,
-// under each, the values it overrode with their file:line. Rows answer the source roles, so a click shows the file.
-// Read-only; reset per result.
+// OverridesModel — the override chain (hiera::OverrideChain) as a tree: "Every level" lists what each level holds
+// for the key, greyed where the answer uses none of it (the tooltip says why: overridden, knocked out, root key
+// only); "Each leaf" lists the answer's leaves with their origin and, under each, the elements of a merged array
+// with the level each came from, the values it replaced, and what a knockout removed and by which entry. Files are
+// named from the repository's root. Rows answer the source roles, so a click shows the file. Read-only; reset per
+// result.
 
 #include "models/snapshots.h"
 
@@ -19,7 +21,8 @@ public:
     explicit OverridesModel(QObject* parent = nullptr);
 
     // Decrypted eyaml values are shown masked unless `revealSecrets` (the runner's reveal state).
-    void setResult(const OverrideChainPtr& result, bool revealSecrets = false);
+    // Files are named relative to `baseDirectory` (the repository's root) when they lie under it.
+    void setResult(const OverrideChainPtr& result, bool revealSecrets = false, const QString& baseDirectory = {});
     OverrideChainPtr result() const { return m_result; }
     QModelIndex levelsRoot() const { return index(0, 0); }
     QModelIndex leavesRoot() const { return index(1, 0); }

@@ -3,6 +3,7 @@
 #include "jobs/lookuprunner.h"
 #include "models/overridesmodel.h"
 
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -35,7 +36,7 @@ void OverridesPanel::show(const OverrideChainPtr& result)
     // can arrive in between) waits for its own.
     if (!m_outcome || result->key != m_outcome->request.key)
         return;
-    m_model->setResult(result, m_runner->revealSecrets());
+    m_model->setResult(result, m_runner->revealSecrets(), QFileInfo(m_runner->hieraYaml()).absolutePath());
     m_view->expandAll();
     for (int column = 0; column < OverridesModel::ColumnCount; ++column)
         m_view->resizeColumnToContents(column);

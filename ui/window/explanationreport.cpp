@@ -1,6 +1,7 @@
 #include "window/explanationreport.h"
 
 #include <hiera/explanationreport.h>
+#include <hiera/nodescope.h>
 #include <hiera/scope.h>
 #include <hiera/version.h>
 
@@ -49,11 +50,19 @@ std::string reportText(const ExplanationReport& r, std::string (*writer)(const h
     report.hieraYaml = QFileInfo(r.hieraYaml).absoluteFilePath().toStdString();
     report.factsFile = r.factsFile.toStdString();
     report.noFactsFile = tr("(unsaved)").toStdString();
+    report.factsEdited = r.factsEdited;
+    if (r.factsEdited && !r.fileScope.isNull())
+        for (hiera::LeafDifference& d : hiera::scopeDifferences(r.fileScope, outcome.scope))
+            report.factsChanged.push_back({std::move(d.path), std::move(d.before), std::move(d.after)});
+    report.revision = r.revision.toStdString();
     report.tool = QStringLiteral("Hiera Explorer %1 (engine %2)")
                       .arg(QCoreApplication::applicationVersion(), QStringLiteral(HIERA_VERSION))
                       .toStdString();
-    // With the zone: 2025-03-01T14:05:09+01:00 (a local time alone does not say when).
-    report.time = r.time.toOffsetFromUtc(r.time.offsetFromUtc()).toString(Qt::ISODate).toStdString();
+    // With the zone: 2025-03-01T14:05:09+01:00 (CET) (a local time alone does not say when).
+    report.time =
+        QStringLiteral("%1 (%2)")
+            .arg(r.time.toOffsetFromUtc(r.time.offsetFromUtc()).toString(Qt::ISODate), r.time.timeZoneAbbreviation())
+            .toStdString();
     report.revealSecrets = r.revealSecrets;
     return writer(report);
 }

@@ -21,6 +21,11 @@ struct ExplanationReport
     OverrideChainPtr overrides; // every level's value and the leaves' chains (optional)
     QString hieraYaml;
     QString factsFile;
+    // The facts were edited since factsFile was read or saved; fileScope is the scope it holds (null:
+    // not known). The report lists every fact the lookup used that differs from it.
+    bool factsEdited = false;
+    hiera::Value fileScope;
+    QString revision; // the repository's git revision (LookupRunner::revisionText)
     QDateTime time = QDateTime::currentDateTime(); // written with its zone's offset
     bool revealSecrets = false; // the user chose to show decrypted values
 

@@ -195,6 +195,8 @@ void MainWindow::createPanels()
             m_sourceViewer->clear();
     });
     connect(m_fileSync, &DataFileSync::dataInvalidated, m_scheduler, &LookupScheduler::refresh);
+    // A report names the revision its data came from: read again whenever the data changes on disk.
+    connect(m_fileSync, &DataFileSync::filesChanged, m_runner, &LookupRunner::readRevision);
     connect(m_fileSync, &DataFileSync::filesChanged, this,
             [this](const QSet<QString>& files, const QSet<QString>& directories) {
                 const QString viewed = m_sourceViewer->currentFile();
@@ -682,6 +684,9 @@ ExplanationReport MainWindow::explanationReport() const
     report.overrides = m_overridesPanel->model()->result();
     report.hieraYaml = m_hieraYaml;
     report.factsFile = m_facts->path();
+    report.factsEdited = m_facts->isModified();
+    report.fileScope = m_facts->fileScope();
+    report.revision = m_runner->revisionText();
     report.revealSecrets = m_runner->revealSecrets(); // only what the user chose to see
     return report;
 }

@@ -1,8 +1,10 @@
 #pragma once
 
-// The explanation of one lookup as a document an auditor can keep (issue 11 §3): what was looked up,
-// the merge, the facts the hierarchy used, every level and file consulted with its outcome, the value,
-// each leaf's file:line and what it overrode (the override chain), the program and the time. As
+// The explanation of one lookup as a document an auditor can keep, and reproduce: what was looked up,
+// the merge, the facts the hierarchy used (and, when they were edited, every fact that differs from the
+// file named), every level and file consulted with its outcome and value, the value, each leaf's
+// file:line (every file of a merged array), what it overrode and what knockouts removed (the override
+// chain), the program, the time with its zone and the repository's git revision. As
 // Markdown, self-contained HTML or JSON: the explorer's File ▸ Export Explanation and
 // `hiera-lookup --explain --format markdown|html` write the same documents (the explorer prints and
 // makes its PDF from the HTML). Decrypted eyaml values are redacted unless revealSecrets.
@@ -27,8 +29,17 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hiera {
+
+// A fact whose value in the lookup differs from the facts file the report names (an unsaved edit).
+struct FactDifference
+{
+    std::string name; // a dotted path: "facts.os.family", "role"
+    std::optional<Value> inFile; // unset: not in the file (added)
+    std::optional<Value> used; // unset: not in the lookup's scope (removed)
+};
 
 struct ExplanationReport
 {
@@ -43,8 +54,13 @@ struct ExplanationReport
     std::string hieraYaml; // named in full; files below its directory are named from there
     std::string factsFile; // where the facts came from
     std::string noFactsFile = "(unsaved)"; // said instead when factsFile is empty
+    // The facts were edited after they were read from factsFile: the report says so and lists
+    // factsChanged (every difference), so that the answer can be reproduced from the report itself.
+    bool factsEdited = false;
+    std::vector<FactDifference> factsChanged;
+    std::string revision; // the repository's git revision (hiera::describe(GitRevision)); empty: none
     std::string tool; // "Hiera Explorer 0.9 (engine 0.9)"
-    std::string time; // when: ISO 8601 with the zone's offset
+    std::string time; // when: ISO 8601 with the zone's offset, and the zone's name ("… +01:00 (CET)")
     bool revealSecrets = false; // the user chose to show decrypted values
 };
 

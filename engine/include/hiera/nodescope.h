@@ -16,6 +16,7 @@
 // (facts.h) builds the tree itself, for a host that shows or saves it.
 
 #include <hiera/scope.h>
+#include <hiera/valuediff.h>
 
 #include <string>
 
@@ -51,5 +52,10 @@ private:
     NodeFacts m_node;
     Value m_environment; // m_node.environment as a Value (null when empty), made once
 };
+
+// How two scope trees (scopeFromFacts') differ, fact by fact: the facts' leaves as facts.<path>, then
+// the variables of their own (a top-level row that is not its fact's copy) by name. A fact changed is
+// listed once, not again as its top-scope copy. What an explanation report lists for edited facts.
+std::vector<LeafDifference> scopeDifferences(const Value& before, const Value& after);
 
 } // namespace hiera

@@ -73,6 +73,46 @@ std::optional<Value> NodeScope::lookup(std::string_view ref) const
         .lookup(ref);
 }
 
+namespace {
+
+// A tree's own variables: its rows other than `facts` and the facts' copies (NodeScope's order).
+Value ownVariables(const Value& tree)
+{
+    Hash own;
+    if (!tree.isHash())
+        return Value(std::move(own));
+    const Value* facts = tree.asHash().find("facts");
+    for (const auto& e : tree.asHash()) {
+        if (e.key == Value("facts"))
+            continue;
+        const Value* fact = facts && facts->isHash() ? facts->asHash().find(e.key) : nullptr;
+        if (!fact || !(*fact == e.value))
+            own.set(e.key, e.value);
+    }
+    return Value(std::move(own));
+}
+
+const Value& factsOf(const Value& tree)
+{
+    static const Value none{Hash()};
+    const Value* facts = tree.isHash() ? tree.asHash().find("facts") : nullptr;
+    return facts ? *facts : none;
+}
+
+} // namespace
+
+std::vector<LeafDifference> scopeDifferences(const Value& before, const Value& after)
+{
+    std::vector<LeafDifference> out;
+    for (LeafDifference& d : leafDifferences(factsOf(before), factsOf(after))) {
+        d.path = d.path.empty() ? "facts" : "facts." + d.path;
+        out.push_back(std::move(d));
+    }
+    for (LeafDifference& d : leafDifferences(ownVariables(before), ownVariables(after)))
+        out.push_back(std::move(d));
+    return out;
+}
+
 Value scopeFromFacts(const Value& facts, const std::string& node, const Value& extra)
 {
     // The tree NodeScope(NodeFacts{facts, certnameFor(facts, node), {}, extra}) answers from, row by

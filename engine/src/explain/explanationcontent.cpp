@@ -1,5 +1,6 @@
 #include "explain/explanationcontent.h"
 
+#include <hiera/provenance.h>
 #include <hiera/scope.h>
 #include <hiera/trace.h>
 #include <hiera/valueformat.h>
@@ -14,7 +15,6 @@ namespace hiera::detail {
 namespace {
 
 using Kind = TraceNode::Kind;
-using Event = TraceNode::Event;
 
 // Files below the hierarchy's directory are named from there (data/common.yaml:53): the report names
 // the hierarchy itself in full once, and absolute paths made the tables three times as tall.
@@ -24,22 +24,6 @@ std::string at(const SourceLocation& location, const std::string& base)
         return {};
     const std::string file = relativePath(location.file, base);
     return location.line > 0 ? file + ':' + std::to_string(location.line) : file;
-}
-
-std::string outcomeText(Event event)
-{
-    switch (event) {
-    case Event::Found:
-        return "found";
-    case Event::NotFound:
-        return "key not in file";
-    case Event::LocationNotFound:
-        return "no such file";
-    case Event::Failed:
-        return "failed";
-    default:
-        return traceEventName(event);
-    }
 }
 
 bool isBlank(char c)
@@ -88,22 +72,13 @@ public:
             break;
         case Kind::Location:
             // The facts a level's path was made from: its %{...} references, as written.
-            if (!nested) {
+            if (!nested)
                 appendReferences(node.originalPath, references);
-                m_c.consulted.push_back(
-                    {level, node.path.empty() ? node.originalPath : relativePath(node.path, m_c.baseDirectory),
-                     outcomeText(node.event), node.location.line > 0 ? node.location.line : 0});
-            }
             break;
-        case Kind::Level: {
-            const bool hasLocations = std::any_of(node.children.begin(), node.children.end(),
-                                                  [](const auto& ch) { return ch->kind == Kind::Location; });
-            if (!nested && !hasLocations)
-                m_c.consulted.push_back({node.name, {}, outcomeText(node.event), 0});
+        case Kind::Level:
             for (const auto& child : node.children)
                 walk(*child, node.name, nested);
             return;
-        }
         default:
             break;
         }
@@ -164,9 +139,28 @@ ExplanationContent collectExplanation(const ExplanationReport& r)
     c.hieraYaml = r.hieraYaml;
     c.factsFile = r.factsFile;
     c.factsFileShown = r.factsFile.empty() ? r.noFactsFile : r.factsFile;
+    c.factsEdited = r.factsEdited;
+    for (const FactDifference& d : r.factsChanged)
+        c.factsChanged.push_back({d.name, d.inFile ? std::optional<Value>(redact(*d.inFile)) : std::nullopt,
+                                  d.used ? std::optional<Value>(redact(*d.used)) : std::nullopt});
+    c.revision = r.revision;
     Collector collector(c, r.revealSecrets);
-    if (result.trace)
+    if (result.trace) {
         collector.walk(*result.trace, {}, false);
+        // Every source in the order it was read, with the outcome the Sources tab shows.
+        for (const SourceContribution& s : sourceContributions(*result.trace)) {
+            ExplanationContent::Consulted row;
+            row.level = s.level;
+            row.file = s.path.empty() ? s.originalPath : relativePath(s.path, c.baseDirectory);
+            row.outcome = outcomeName(s.outcome);
+            if (!s.message.empty())
+                row.outcome += ": " + s.message;
+            row.line = s.value && s.location.line > 0 ? s.location.line : 0;
+            if (s.value)
+                row.value = redact(*s.value);
+            c.consulted.push_back(std::move(row));
+        }
+    }
     // The facts in the paths come first: they chose the files. (The scope reads of interpolated values
     // are in the trace already.)
     const auto mapped = mappedVariables(r.engine);
@@ -186,9 +180,35 @@ ExplanationContent collectExplanation(const ExplanationReport& r)
     c.facts = std::move(facts);
     if (r.overrides && r.overrides->key == r.key) {
         for (const OverrideLeaf& leaf : r.overrides->leaves) {
-            ExplanationContent::Leaf l{leaf.path, redact(leaf.value), at(leaf.origin, c.baseDirectory), {}};
+            ExplanationContent::Leaf l;
+            l.path = leaf.path;
+            l.value = redact(leaf.value);
+            // A merged array came from as many files as its elements: each is named, with its elements.
+            std::vector<std::pair<std::string, std::string>> files; // file, indexes
+            for (const OverrideElement& e : leaf.elements) {
+                const std::string where = at(e.origin, c.baseDirectory);
+                auto it = std::find_if(files.begin(), files.end(), [&](const auto& f) {
+                    return f.first.substr(0, f.first.rfind(':')) == where.substr(0, where.rfind(':'));
+                });
+                if (it == files.end())
+                    files.emplace_back(where, '[' + std::to_string(e.index) + ']');
+                else
+                    it->second += ", [" + std::to_string(e.index) + ']';
+            }
+            if (files.size() > 1) {
+                for (const auto& [file, indexes] : files)
+                    l.from.push_back(file + " (" + indexes + ")");
+            } else {
+                l.from.push_back(at(leaf.origin, c.baseDirectory));
+            }
+            for (const std::string& f : l.from)
+                l.origin += (l.origin.empty() ? "" : "; ") + f;
             for (const OverriddenValue& below : leaf.overrode)
                 l.overrode.emplace_back(redact(below.value), at(below.location, c.baseDirectory));
+            for (const RemovedValue& removed : r.overrides->removed)
+                if (removed.path == leaf.path)
+                    l.removed.push_back({redact(removed.value), at(removed.location, c.baseDirectory),
+                                         at(removed.removedBy, c.baseDirectory)});
             c.leaves.push_back(std::move(l));
         }
     }

@@ -30,7 +30,15 @@ std::string explanationHtml(const ExplanationReport& report)
     row("Merge", c.merge);
     row("Result", c.status);
     row("Hierarchy", c.hieraYaml);
-    row("Facts", c.factsFileShown);
+    if (!c.revision.empty())
+        row("Repository", c.revision);
+    row("Facts",
+        c.factsEdited ? c.factsFileShown
+                + (c.factsChanged.empty() ? std::string(", edited (no fact differs from the file)")
+                                          : ", edited: " + std::to_string(c.factsChanged.size())
+                           + (c.factsChanged.size() == 1 ? " fact differs" : " facts differ")
+                           + " from the file (listed below)")
+                      : c.factsFileShown);
     row("Made by", c.tool);
     row("Time", c.time);
     if (!c.error.empty())
@@ -43,28 +51,44 @@ std::string explanationHtml(const ExplanationReport& report)
     if (c.redacted)
         h += "<p>Decrypted eyaml values are redacted.</p>\n";
     if (!c.leaves.empty()) {
-        h += "<h2>Where each part came from, and what it overrode</h2>\n"
-             "<table><tr><th>Leaf</th><th>Value</th><th>From</th><th>Overrode</th></tr>\n";
+        h +=
+            "<h2>Where each part came from, and what it overrode</h2>\n"
+            "<table><tr><th>Leaf</th><th>Value</th><th>From</th><th>Overrode</th><th>Removed by a knockout</th></tr>\n";
         for (const auto& leaf : c.leaves) {
-            std::string over;
+            std::string from, over, removed;
+            for (const std::string& f : leaf.from)
+                from += (from.empty() ? "" : "<br>") + htmlText(f);
             for (const auto& [v, where] : leaf.overrode)
                 over += (over.empty() ? "" : "<br>") + std::string("<span class=\"over\"><code>")
                     + htmlText(cellText(v)) + "</code></span> (" + htmlText(where) + ")";
+            for (const auto& r : leaf.removed)
+                removed += (removed.empty() ? "" : "<br>") + std::string("<span class=\"over\"><code>")
+                    + htmlText(cellText(r.value)) + "</code></span> (" + htmlText(r.at) + ") by " + htmlText(r.by);
             h += "<tr><td>" + htmlText(leaf.path.empty() ? c.key : leaf.path) + "</td><td><code>"
-                + htmlText(cellText(leaf.value)) + "</code></td><td>" + htmlText(leaf.origin) + "</td><td>" + over
-                + "</td></tr>\n";
+                + htmlText(cellText(leaf.value)) + "</code></td><td>" + from + "</td><td>" + over + "</td><td>"
+                + removed + "</td></tr>\n";
         }
+        h += "</table>\n";
+    }
+    if (c.factsEdited && !c.factsChanged.empty()) {
+        h += "<h2>Facts that differ from <code>" + htmlText(c.factsFileShown)
+            + "</code></h2>\n<table><tr><th>Fact</th><th>In the file</th><th>Used</th></tr>\n";
+        for (const auto& d : c.factsChanged)
+            h += "<tr><td><code>" + htmlText(d.name) + "</code></td><td>"
+                + (d.inFile ? "<code>" + htmlText(cellText(*d.inFile)) + "</code>" : std::string("(absent)"))
+                + "</td><td>" + (d.used ? "<code>" + htmlText(cellText(*d.used)) + "</code>" : std::string("(absent)"))
+                + "</td></tr>\n";
         h += "</table>\n";
     }
     h += "<h2>Facts the hierarchy used</h2>\n<table>";
     for (const auto& [name, v] : c.facts)
         h += "<tr><td><code>" + htmlText(name) + "</code></td><td><code>" + htmlText(cellText(v)) + "</code></td></tr>";
     h += "</table>\n<h2>Levels and files consulted</h2>\n"
-         "<table><tr><th>Level</th><th>File</th><th>Outcome</th><th>Line</th></tr>\n";
+         "<table><tr><th>Level</th><th>File</th><th>Outcome</th><th>Line</th><th>Value</th></tr>\n";
     for (const auto& r : c.consulted)
         h += "<tr><td>" + htmlText(r.level) + "</td><td><code>" + htmlText(r.file) + "</code></td><td>"
-            + htmlText(r.outcome) + "</td><td>" + (r.line > 0 ? std::to_string(r.line) : std::string())
-            + "</td></tr>\n";
+            + htmlText(r.outcome) + "</td><td>" + (r.line > 0 ? std::to_string(r.line) : std::string()) + "</td><td>"
+            + (r.value ? "<code>" + htmlText(cellText(*r.value)) + "</code>" : std::string()) + "</td></tr>\n";
     h += "</table>\n</body></html>\n";
     return h;
 }

@@ -24,6 +24,20 @@ std::string explanationJson(const ExplanationReport& report)
     o.set("secretsRedacted", Value(c.redacted));
     o.set("hieraYaml", Value(c.hieraYaml));
     o.set("factsFile", Value(c.factsFile));
+    o.set("factsEdited", Value(c.factsEdited));
+    Array changed;
+    for (const auto& d : c.factsChanged) {
+        Hash f;
+        f.set("fact", Value(d.name));
+        if (d.inFile)
+            f.set("inFile", *d.inFile);
+        if (d.used)
+            f.set("used", *d.used);
+        changed.emplace_back(std::move(f));
+    }
+    o.set("factsChanged", Value(std::move(changed)));
+    if (!c.revision.empty())
+        o.set("repository", Value(c.revision));
     o.set("tool", Value(c.tool));
     o.set("time", Value(c.time));
     Hash facts;
@@ -37,6 +51,8 @@ std::string explanationJson(const ExplanationReport& report)
         r.set("file", Value(row.file));
         r.set("outcome", Value(row.outcome));
         r.set("line", Value(static_cast<std::int64_t>(row.line)));
+        if (row.value)
+            r.set("value", *row.value);
         consulted.emplace_back(std::move(r));
     }
     o.set("consulted", Value(std::move(consulted)));
@@ -53,7 +69,20 @@ std::string explanationJson(const ExplanationReport& report)
         l.set("path", Value(leaf.path));
         l.set("value", leaf.value);
         l.set("at", Value(leaf.origin));
+        Array from;
+        for (const std::string& f : leaf.from)
+            from.emplace_back(f);
+        l.set("from", Value(std::move(from)));
         l.set("overrode", Value(std::move(over)));
+        Array removed;
+        for (const auto& r : leaf.removed) {
+            Hash b;
+            b.set("value", r.value);
+            b.set("at", Value(r.at));
+            b.set("removedBy", Value(r.by));
+            removed.emplace_back(std::move(b));
+        }
+        l.set("removed", Value(std::move(removed)));
         leaves.emplace_back(std::move(l));
     }
     o.set("leaves", Value(std::move(leaves)));

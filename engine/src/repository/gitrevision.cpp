@@ -1,0 +1,85 @@
+#include <hiera/gitrevision.h>
+
+#include <git2.h>
+
+#include <memory>
+
+namespace hiera {
+
+namespace {
+
+// libgit2 is initialised once a process and stays so: git_libgit2_shutdown at exit would race with
+// another thread still reading a repository.
+void initialiseOnce()
+{
+    static const int initialised = git_libgit2_init();
+    (void)initialised;
+}
+
+template <typename T, void (*Free)(T*)>
+struct Freer
+{
+    void operator()(T* p) const { Free(p); }
+};
+using Repository = std::unique_ptr<git_repository, Freer<git_repository, git_repository_free>>;
+using Reference = std::unique_ptr<git_reference, Freer<git_reference, git_reference_free>>;
+using StatusList = std::unique_ptr<git_status_list, Freer<git_status_list, git_status_list_free>>;
+
+constexpr std::size_t kChangedListed = 100;
+
+} // namespace
+
+std::optional<GitRevision> gitRevision(const std::string& directory)
+{
+    initialiseOnce();
+    git_repository* raw = nullptr;
+    if (git_repository_open_ext(&raw, directory.c_str(), 0, nullptr) != 0)
+        return std::nullopt;
+    const Repository repository(raw);
+    if (git_repository_is_bare(repository.get()))
+        return std::nullopt;
+    GitRevision revision;
+    git_reference* head = nullptr;
+    if (git_repository_head(&head, repository.get()) == 0) {
+        const Reference owned(head);
+        if (const git_oid* oid = git_reference_target(head)) {
+            char text[GIT_OID_HEXSZ + 1] = {};
+            git_oid_tostr(text, sizeof text, oid);
+            revision.commit = text;
+        }
+        if (git_reference_is_branch(head))
+            revision.branch = git_reference_shorthand(head);
+    } else if (!git_repository_head_unborn(repository.get())) {
+        return std::nullopt; // HEAD unreadable
+    }
+    git_status_options options = GIT_STATUS_OPTIONS_INIT;
+    options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+    options.flags =
+        GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+    git_status_list* rawList = nullptr;
+    if (git_status_list_new(&rawList, repository.get(), &options) != 0)
+        return std::nullopt;
+    const StatusList list(rawList);
+    revision.changedCount = git_status_list_entrycount(list.get());
+    revision.dirty = revision.changedCount > 0;
+    for (std::size_t i = 0; i < revision.changedCount && revision.changed.size() < kChangedListed; ++i) {
+        const git_status_entry* entry = git_status_byindex(list.get(), i);
+        const git_diff_delta* delta = entry->index_to_workdir ? entry->index_to_workdir : entry->head_to_index;
+        if (delta && delta->new_file.path)
+            revision.changed.emplace_back(delta->new_file.path);
+    }
+    return revision;
+}
+
+std::string describe(const GitRevision& revision)
+{
+    std::string text =
+        revision.commit.empty() ? std::string("no commit yet") : "commit " + revision.commit.substr(0, 12);
+    if (!revision.branch.empty())
+        text += " (" + revision.branch + ")";
+    text += revision.dirty ? ", with uncommitted changes (" + std::to_string(revision.changedCount) + " files)"
+                           : ", work tree clean";
+    return text;
+}
+
+} // namespace hiera
