@@ -168,6 +168,10 @@ private Q_SLOTS:
         const auto zero = outcomes(sourcesOf("profile::ntp.servers.0"));
         QCOMPARE(zero.at("common"), Outcome::Merged);
         QCOMPARE(zero.at("dc"), Outcome::Overridden);
+        // Element 3 is role's only server: role has no element 3 of its own, yet the leaf is its.
+        const auto three = outcomes(sourcesOf("profile::ntp.servers.3"));
+        QCOMPARE(three.at("role"), Outcome::Merged);
+        QCOMPARE(three.at("dc"), Outcome::RootOnly);
         const OverrideChain chain = overrideChain(*m_engine, m_scope, "profile::ntp.servers.1", std::nullopt);
         for (const OverrideLevel& level : chain.levels)
             QCOMPARE(level.contributed, level.level == "dc");

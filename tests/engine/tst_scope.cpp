@@ -31,6 +31,7 @@ private Q_SLOTS:
     void scopeFromFacts();
     void nodeScope();
     void nodeScopeOfTree();
+    void scopeDifferencesListEachFactOnce();
     void factsFiles_data();
     void factsFiles();
     void factsErrors();
@@ -232,6 +233,23 @@ void TestScope::nodeScopeOfTree()
         QCOMPARE(scope.lookup(ref), map.lookup(ref));
     QCOMPARE(*scope.lookup("::environment"), Value("production"));
     QVERIFY(!NodeScope::ofTree(tree, {}).lookup("environment").has_value());
+}
+
+void TestScope::scopeDifferencesListEachFactOnce()
+{
+    // An edited fact shows as facts.<path> once, not again as its top-scope copy; a variable of its own
+    // (a row that is not its fact's copy) is listed by name.
+    const Value file = hiera::scopeFromFacts(yaml("role: web\nos: {family: Debian}\nclientcert: w1\n"));
+    Value edited = hiera::scopeFromFacts(yaml("role: db\nos: {family: Debian}\nclientcert: w1\n"));
+    edited.mutableHash().set("extra", Value("x"));
+    const std::vector<LeafDifference> d = scopeDifferences(file, edited);
+    QCOMPARE(d.size(), std::size_t(2));
+    QCOMPARE(d[0].path, std::string("facts.role"));
+    QCOMPARE(*d[0].before, Value("web"));
+    QCOMPARE(*d[0].after, Value("db"));
+    QCOMPARE(d[1].path, std::string("extra"));
+    QVERIFY(!d[1].before);
+    QVERIFY(scopeDifferences(file, file).empty());
 }
 
 // clang-format off

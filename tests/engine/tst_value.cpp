@@ -4,6 +4,7 @@
 
 #include <hiera/sourcelocation.h>
 #include <hiera/value.h>
+#include <hiera/valuediff.h>
 #include <hiera/valueformat.h>
 
 #include <QTest>
@@ -19,6 +20,7 @@ class TestValue : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void leafDifferencesWalkHashesAndArrays();
     void types_data();
     void types();
     void hashKeepsInsertionOrder();
@@ -590,6 +592,27 @@ void TestValue::yamlStringsAndKeysRoundTrip()
              {"\x7f", "\xc2\x80", "\xc2\x85", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xef\xbb\xbf", "\xef\xbf\xbe"})
             QVERIFY2(yaml.find(raw) == std::string::npos, yaml.c_str());
     }
+}
+
+void TestValue::leafDifferencesWalkHashesAndArrays()
+{
+    const Value before = yaml("os: {family: Debian, release: {major: '12'}}\nlist: [a, b, c]\n\"a.b\": 1\nsame: 2\n"
+                              "gone: x\nkind: [1]\n");
+    const Value after = yaml("os: {family: RedHat, release: {major: '12'}}\nlist: [a, z]\n\"a.b\": 2\nsame: 2\n"
+                             "kind: {x: 1}\nnew: {y: true}\n");
+    const std::vector<LeafDifference> d = leafDifferences(before, after);
+    QStringList paths;
+    for (const LeafDifference& x : d)
+        paths << QString::fromStdString(x.path);
+    QCOMPARE(paths, (QStringList{"os.family", "list.1", "list.2", "'a.b'", "kind", "new", "gone"}));
+    QCOMPARE(*d[0].before, Value("Debian"));
+    QCOMPARE(*d[0].after, Value("RedHat"));
+    QVERIFY(!d[2].after); // list.2 removed
+    QVERIFY(!d[5].before); // new added, whole
+    QCOMPARE(*d[5].after, yaml("{y: true}"));
+    QVERIFY(leafDifferences(before, before).empty());
+    QCOMPARE(leafDifferences(Value(1), Value("1")).size(), std::size_t(1)); // a change of type
+    QCOMPARE(leafDifferences(before, after, 2).size(), std::size_t(2)); // the limit
 }
 
 QTEST_APPLESS_MAIN(TestValue)

@@ -24,8 +24,6 @@ ContributionModel::ContributionModel(QObject* parent) : QAbstractTableModel(pare
 
 std::vector<ContributionModel::Row> ContributionModel::collect(const TraceNode& root)
 {
-    const auto key = hiera::LookupKey::tryParse(root.key);
-    const bool dotted = key && key->isDotted();
     std::vector<Row> rows;
     for (hiera::SourceContribution& s : hiera::sourceContributions(root)) {
         Row row;
@@ -34,8 +32,7 @@ std::vector<ContributionModel::Row> ContributionModel::collect(const TraceNode& 
         row.originalPath = toQString(s.originalPath);
         row.outcome = s.outcome;
         row.value = std::move(s.value);
-        // A dotted key's source points at the leaf the dig picked, where the root key's line would not.
-        row.location = dotted && s.contributed() && s.leafLocation.isValid() ? s.leafLocation : s.location;
+        row.location = s.shownAt; // a dotted key's contributing source: the leaf the dig picked
         row.message = toQString(s.message);
         row.leaves = s.leaves;
         rows.push_back(std::move(row));

@@ -42,6 +42,9 @@ enum Role {
     // bool: the row's value is decrypted eyaml (ValueTreeModel, ExplanationModel, ContributionModel),
     // masked or revealed.
     SecretRole,
+    // bool: the row lies on the path a dotted key digs (ValueTreeModel's root value: profile::ntp.servers.1
+    // marks servers and its element 1).
+    PickedRole,
     // bool: a top-scope copy of a fact (FactTreeModel): read-only, it follows facts.<name>.
     DerivedRole,
 };

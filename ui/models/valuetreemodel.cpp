@@ -30,6 +30,7 @@ struct ValueNode : TreeNode<ValueNode>
     // item is written instead, unless it is itself written in a file one of its items comes from.
     hiera::SourceMark origin;
     std::vector<std::uint32_t> files; // the files its leaves (or it, when empty) come from, sorted
+    int picked = 0; // 1: on a dotted key's path; 2: the row it picks
 
     void build()
     {
@@ -96,6 +97,31 @@ void ValueTreeModel::setValue(const Value& value, const QString& label, const QS
     resetRoot(std::move(invisible));
 }
 
+bool ValueTreeModel::markPicked(const std::vector<hiera::KeySegment>& segments)
+{
+    ValueNode* node = root()->children.empty() ? nullptr : root()->children.front().get();
+    std::vector<ValueNode*> path;
+    for (const hiera::KeySegment& segment : segments) {
+        if (!node)
+            break;
+        const QString text = ValueConvert::toQString(segment.text);
+        const QString wanted = node->value.isArray() ? QStringLiteral("[%1]").arg(text) : text;
+        ValueNode* next = nullptr;
+        for (const auto& child : node->children)
+            if (child->key == wanted)
+                next = child.get();
+        node = next;
+        if (node)
+            path.push_back(node);
+    }
+    if (!node || path.size() != segments.size())
+        return false;
+    for (ValueNode* n : path)
+        n->picked = n == path.back() ? 2 : 1;
+    Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    return true;
+}
+
 void ValueTreeModel::clear()
 {
     resetRoot(std::make_unique<ValueNode>());
@@ -159,12 +185,19 @@ QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) con
             return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
         break;
     case Qt::FontRole:
-        if (column == OriginColumn && node->origin.isValid()) {
+        if ((column == OriginColumn && node->origin.isValid()) || node->picked) {
             QFont font;
-            font.setUnderline(true);
+            font.setUnderline(column == OriginColumn && node->origin.isValid());
+            font.setBold(node->picked != 0);
             return font;
         }
         break;
+    case Qt::BackgroundRole:
+        if (node->picked == 2)
+            return QBrush(QPalette().color(QPalette::Highlight).lighter(170));
+        break;
+    case HieraRoles::PickedRole:
+        return node->picked != 0;
     case HieraRoles::SourceFileRole:
         return node->origin.isValid() ? ValueConvert::toQString(hiera::SourceFiles::name(node->origin.file))
                                       : QString();

@@ -4,6 +4,7 @@
 // (file:line), so that each leaf of a merged hash says which data file gave it.
 // Columns Key | Value | Type | Origin; one top-level row for the value itself. Read-only.
 
+#include <hiera/lookupkey.h>
 #include <hiera/value.h>
 
 #include "models/treemodel.h"
@@ -26,6 +27,9 @@ public:
     // `label` names the top-level row (the looked-up key). Origins are shown relative to `baseDirectory`.
     void setValue(const hiera::Value& value, const QString& label, const QString& baseDirectory = {});
     void clear();
+    // Marks the rows a dotted key's segments dig to (PickedRole, bold; the last one highlighted): the Root
+    // value tab shows which element the answer is. Returns false when the path is not in the value.
+    bool markPicked(const std::vector<hiera::KeySegment>& segments);
     bool hasValue() const { return rowCount() > 0; }
 
 protected:

@@ -112,9 +112,11 @@ void AnswerPanel::show(const LookupOutcomePtr& outcome)
         m_valueModel->setValue(result.value, key, baseDirectory);
     else
         m_valueModel->clear();
-    if (result.rootFound)
+    if (result.rootFound) {
         m_rootValueModel->setValue(result.rootValue, rootKey, baseDirectory);
-    else
+        if (parsedKey && parsedKey->isDotted())
+            m_rootValueModel->markPicked(parsedKey->segments()); // which element the answer is
+    } else
         m_rootValueModel->clear();
     for (QTreeView* view : {m_valueView, m_rootValueView}) {
         view->expandAll();

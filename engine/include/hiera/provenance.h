@@ -43,6 +43,9 @@ struct SourceContribution
     std::string message; // Failed: the error
     std::size_t leaves = 0; // how many leaves of the answer come from this file
     SourceLocation leafLocation; // where the first of them is written (contributed sources)
+    // Where every view points for this source: the dug leaf for a dotted key's contributing source
+    // (the root key's line says nothing about servers.1), else `location`.
+    SourceLocation shownAt;
 
     bool contributed() const { return outcome == Outcome::Won || outcome == Outcome::Merged; }
 };

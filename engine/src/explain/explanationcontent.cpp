@@ -155,7 +155,7 @@ ExplanationContent collectExplanation(const ExplanationReport& r)
             row.outcome = outcomeName(s.outcome);
             if (!s.message.empty())
                 row.outcome += ": " + s.message;
-            row.line = s.value && s.location.line > 0 ? s.location.line : 0;
+            row.line = s.value && s.shownAt.line > 0 ? s.shownAt.line : 0;
             if (s.value)
                 row.value = redact(*s.value);
             c.consulted.push_back(std::move(row));

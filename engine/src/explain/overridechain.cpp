@@ -219,13 +219,40 @@ OverrideChain overrideChain(const Engine& engine, const Scope& scope, const std:
         const LookupResult every = engine.lookup(scope, parsed->root(), all);
         if (every.trace)
             collectLevels(*every.trace, {}, {}, parsed->segments(), result.levels);
-        for (OverrideLevel& level : result.levels) {
-            const auto source = std::find_if(sources.begin(), sources.end(), [&](const SourceContribution& s) {
+        const auto sourceOf = [&](const OverrideLevel& level) {
+            return std::find_if(sources.begin(), sources.end(), [&](const SourceContribution& s) {
                 return s.path == level.path && s.level == level.level && s.layer == level.layer;
             });
+        };
+        for (OverrideLevel& level : result.levels) {
+            const auto source = sourceOf(level);
             if (source != sources.end())
                 level.outcome = source->outcome;
             level.contributed = source != sources.end() && source->contributed();
+        }
+        // A dotted key into a merged array: the level behind the dug leaf may hold nothing at that path
+        // itself (servers.2 is dc2's only server once two lower ones come first). It is listed all the
+        // same, with the answer it gave, in its place by priority.
+        for (auto s = sources.begin(); s != sources.end(); ++s) {
+            if (!s->contributed() || !answer.found())
+                continue;
+            const bool listed = std::any_of(result.levels.begin(), result.levels.end(),
+                                            [&](const OverrideLevel& l) { return sourceOf(l) == s; });
+            if (listed)
+                continue;
+            OverrideLevel level;
+            level.layer = s->layer;
+            level.level = s->level;
+            level.path = s->path;
+            level.location = s->shownAt;
+            level.value = answer.value;
+            level.contributed = true;
+            level.outcome = s->outcome;
+            const auto before = std::find_if(result.levels.begin(), result.levels.end(), [&](const OverrideLevel& l) {
+                const auto ls = sourceOf(l);
+                return ls != sources.end() && ls > s;
+            });
+            result.levels.insert(before, std::move(level));
         }
         if (!answer.found())
             return result;

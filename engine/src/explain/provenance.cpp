@@ -188,7 +188,7 @@ std::vector<std::pair<std::string, std::size_t>> filesOf(const Value& v)
     return files;
 }
 
-std::vector<SourceContribution> sourceContributions(const TraceNode& lookup)
+static std::vector<SourceContribution> contributionsOf(const TraceNode& lookup)
 {
     std::vector<SourceContribution> sources;
     walk(lookup, {}, sources);
@@ -245,9 +245,12 @@ std::vector<SourceContribution> sourceContributions(const TraceNode& lookup)
         if (!creditsAny) {
             // No leaf of the answer carries a file of its own sources (an alias of another key, a value
             // made by convert_to): every source found took part.
+        } else if (s.leaves > 0) {
+            // Merged: a leaf of the answer is its own, even where its own value has nothing at the dotted
+            // path (servers.2 is dc2's only server once the lower levels' two come first).
         } else if (!held) {
             s.outcome = Outcome::RootOnly;
-        } else if (s.leaves == 0) {
+        } else {
             s.outcome = prefix && allKnockedOut(*held, knocked, emptied) ? Outcome::Removed : Outcome::Overridden;
         }
         knocked.clear();
@@ -255,6 +258,16 @@ std::vector<SourceContribution> sourceContributions(const TraceNode& lookup)
         if (prefix && s.value)
             knockouts(held ? *held : *s.value, *prefix, knocked, emptied);
     }
+    return sources;
+}
+
+std::vector<SourceContribution> sourceContributions(const TraceNode& lookup)
+{
+    std::vector<SourceContribution> sources = contributionsOf(lookup);
+    const auto key = LookupKey::tryParse(lookup.key);
+    const bool dotted = key && key->isDotted();
+    for (SourceContribution& s : sources)
+        s.shownAt = dotted && s.contributed() && s.leafLocation.isValid() ? s.leafLocation : s.location;
     return sources;
 }
 

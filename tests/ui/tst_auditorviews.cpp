@@ -1,0 +1,274 @@
+// What an auditor reads must be what the engine did. Each view that credits files (the Sources tab,
+// the summary, the source pane, the answer's Origin column, Overridden values, the exported report and
+// hiera-lookup's report) is checked against the engine's own account of the lookup, made here from the
+// outcome's trace and the answer's source marks: a unique merge credits every level an element came
+// from, a deep merge's knockout is "removed by" its entry and never an override, a dotted key credits
+// the file behind the dug leaf, and a report of edited facts names every fact that differs from the file.
+
+#include "models/contributionmodel.h"
+#include "models/modelroles.h"
+#include "models/overridesmodel.h"
+#include "models/valuetreemodel.h"
+#include "panels/overridespanel.h"
+#include "support/hieralookupcli.h"
+#include "widgets/sourceviewer.h"
+#include "window/explanationreport.h"
+#include "windowfixture.h"
+#include "windowparts.h"
+
+#include <hiera/nodescope.h>
+#include <hiera/provenance.h>
+#include <hiera/valueformat.h>
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QSignalSpy>
+
+namespace {
+
+// The files the engine credits for the window's answer, as absolute paths.
+QSet<QString> creditedFiles(const LookupOutcome& outcome)
+{
+    QSet<QString> files;
+    for (const hiera::SourceContribution& s : hiera::sourceContributions(*outcome.result.trace))
+        if (s.contributed())
+            files.insert(QString::fromStdString(s.path));
+    return files;
+}
+
+// The files the answer's leaves carry (what the marks say, independent of any view's logic).
+QSet<QString> leafFiles(const hiera::Value& value)
+{
+    QSet<QString> files;
+    for (const auto& [file, count] : hiera::filesOf(value))
+        files.insert(QString::fromStdString(file));
+    return files;
+}
+
+QSet<QString> sourcesTabFiles(MainWindow* window)
+{
+    QSet<QString> files;
+    for (const ContributionModel::Row& row : UiTest::part<TracePanel>(window)->contributionModel()->rows())
+        if (row.outcome == ContributionModel::Outcome::Won || row.outcome == ContributionModel::Outcome::Merged)
+            files.insert(row.path);
+    return files;
+}
+
+} // namespace
+
+class TestAuditorViews : public QObject
+{
+    Q_OBJECT
+    WindowFixture m;
+
+    bool waitForOverrides(const QString& key)
+    {
+        return QTest::qWaitFor(
+            [&] {
+                const OverrideChainPtr chain = UiTest::part<OverridesPanel>(m.window)->model()->result();
+                return chain && chain->key == key.toStdString();
+            },
+            WindowFixture::timeoutMs);
+    }
+
+    // Every view agrees with the engine on which files the answer comes from.
+    void checkViewsAgree(const QString& key)
+    {
+        const LookupOutcomePtr outcome = UiTest::part<AnswerPanel>(m.window)->outcome();
+        QVERIFY(outcome && outcome->result.trace);
+        const QSet<QString> truth = leafFiles(outcome->result.value);
+        QVERIFY(!truth.isEmpty());
+        QCOMPARE(creditedFiles(*outcome), truth);
+        QCOMPARE(sourcesTabFiles(m.window.get()), truth);
+        const QString summary = UiTest::part<AnswerPanel>(m.window)->summaryText();
+        const QString files = truth.size() == 1 ? QStringLiteral("1 file contributed")
+                                                : QStringLiteral("%1 files contributed").arg(truth.size());
+        QVERIFY2(summary.contains(files), qPrintable(summary));
+        // The source pane opens a file the answer comes from.
+        QTRY_VERIFY_WITH_TIMEOUT(truth.contains(UiTest::part<SourceViewer>(m.window)->currentFile()),
+                                 WindowFixture::timeoutMs);
+        // Overridden values: a level is greyed exactly when the answer uses none of it.
+        QVERIFY(waitForOverrides(key));
+        const OverridesModel* model = UiTest::part<OverridesPanel>(m.window)->model();
+        QSet<QString> shown;
+        for (int row = 0; row < model->rowCount(model->levelsRoot()); ++row) {
+            const QModelIndex level = model->index(row, 0, model->levelsRoot());
+            const QString file = level.data(HieraRoles::SourceFileRole).toString();
+            QCOMPARE(!level.data(OverridesModel::OverriddenRole).toBool(), truth.contains(file));
+            shown.insert(file);
+        }
+        QVERIFY(shown.contains(truth)); // every file the answer comes from is listed
+    }
+
+    QStringList childRows(const QModelIndex& parent)
+    {
+        const OverridesModel* model = UiTest::part<OverridesPanel>(m.window)->model();
+        QStringList lines;
+        for (int row = 0; row < model->rowCount(parent); ++row)
+            lines << model->index(row, 0, parent).data().toString();
+        return lines;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m.setUpOnce("tst_auditorviews")); }
+    void init() { m.createWindow(); }
+    void cleanup() { m.destroyWindow(); }
+
+    void uniqueMergeCreditsEveryElement()
+    {
+        const QString key = QStringLiteral("profile::backup::exclude");
+        QVERIFY(m.openDemoCopy(key, QStringLiteral("facts/db01.example.com.yaml")));
+        checkViewsAgree(key);
+        // The role's and the module's lists both feed it: two files, and neither is "overridden".
+        const LookupOutcomePtr outcome = UiTest::part<AnswerPanel>(m.window)->outcome();
+        QCOMPARE(leafFiles(outcome->result.value).size(), 2);
+        const OverrideChainPtr chain = UiTest::part<OverridesPanel>(m.window)->model()->result();
+        QCOMPARE(chain->leaves.size(), std::size_t(1));
+        QVERIFY(chain->leaves[0].overrode.empty());
+        // The leaf lists each element with its level, as its mark says.
+        const OverridesModel* model = UiTest::part<OverridesPanel>(m.window)->model();
+        const QStringList elements = childRows(model->index(0, 0, model->leavesRoot()));
+        QCOMPARE(elements.size(), static_cast<int>(outcome->result.value.asArray().size()));
+        for (int i = 0; i < elements.size(); ++i) {
+            const hiera::Value& element = outcome->result.value.asArray()[static_cast<std::size_t>(i)];
+            const QModelIndex row = model->index(i, 0, model->index(0, 0, model->leavesRoot()));
+            QCOMPARE(row.data(HieraRoles::SourceFileRole).toString(),
+                     QString::fromStdString(hiera::SourceFiles::name(element.mark().file)));
+            QVERIFY2(elements[i].startsWith(QStringLiteral("[%1] from ").arg(i)), qPrintable(elements[i]));
+        }
+        // The answer's Origin column: each element row its own file.
+        const ValueTreeModel* value = UiTest::part<AnswerPanel>(m.window)->valueModel();
+        const QModelIndex top = value->index(0, 0);
+        for (int i = 0; i < value->rowCount(top); ++i)
+            QCOMPARE(value->index(i, ValueTreeModel::OriginColumn, top).data(HieraRoles::SourceFileRole).toString(),
+                     QString::fromStdString(hiera::SourceFiles::name(
+                         outcome->result.value.asArray()[static_cast<std::size_t>(i)].mark().file)));
+        // The exported report names both files in the leaf's From cell; hiera-lookup's report too.
+        const QString md = m.window->explanationReport().toMarkdown();
+        QVERIFY2(md.contains(QStringLiteral("data/roles/db.yaml:23 (\\[0\\], \\[1\\])")), qPrintable(md));
+        QVERIFY2(md.contains(QStringLiteral("site/profile/data/common.yaml:14 (\\[2\\], \\[3\\])")), qPrintable(md));
+        const CliResult cli =
+            runHieraLookup({QStringLiteral("--config"), m.demoPath(QStringLiteral("hiera.yaml")),
+                            QStringLiteral("--facts"), m.demoPath(QStringLiteral("facts/db01.example.com.yaml")),
+                            QStringLiteral("--explain"), QStringLiteral("--format"), QStringLiteral("markdown"), key});
+        QCOMPARE(cli.exitCode, 0);
+        QVERIFY2(cli.out.contains(QStringLiteral("data/roles/db.yaml:23 (\\[0\\], \\[1\\])<br>site/profile/data/"
+                                                 "common.yaml:14 (\\[2\\], \\[3\\])")),
+                 qPrintable(cli.out));
+    }
+
+    void knockoutIsRemovedNotOverridden()
+    {
+        const QString key = QStringLiteral("profile::ntp");
+        QVERIFY(m.openDemoCopy(key));
+        checkViewsAgree(key);
+        // dc1 knocks out common's two pool servers: listed under servers as removed by dc1's entries.
+        const OverridesModel* model = UiTest::part<OverridesPanel>(m.window)->model();
+        int servers = -1;
+        for (int row = 0; row < model->rowCount(model->leavesRoot()); ++row)
+            if (model->index(row, 0, model->leavesRoot()).data().toString() == QLatin1String("servers"))
+                servers = row;
+        QVERIFY(servers >= 0);
+        const QModelIndex leaf = model->index(servers, 0, model->leavesRoot());
+        const QStringList under = childRows(leaf);
+        QCOMPARE(under.size(), 2);
+        for (int i = 0; i < under.size(); ++i) {
+            QVERIFY2(under[i].startsWith(QLatin1String("removed from Common defaults by Per-datacenter "
+                                                       "(data/datacenters/dc1.yaml:1")),
+                     qPrintable(under[i]));
+            QVERIFY(
+                model->index(i, OverridesModel::ValueColumn, leaf).data().toString().contains(QLatin1String("pool")));
+        }
+        const OverrideChainPtr chain = model->result();
+        for (const hiera::OverrideLeaf& l : chain->leaves)
+            for (const hiera::OverriddenValue& o : l.overrode)
+                QVERIFY2(hiera::cellText(o.value).find("pool.ntp.org") == std::string::npos,
+                         hiera::cellText(o.value).c_str());
+        // The report's knockout column says the same.
+        const QString md = m.window->explanationReport().toMarkdown();
+        QVERIFY2(md.contains(QStringLiteral("`0.pool.ntp.org` (data/common.yaml:53) by data/datacenters/dc1.yaml:14")),
+                 qPrintable(md));
+    }
+
+    void dottedKeyViewsAgreeOnTheDugLeaf()
+    {
+        // web02 (dc2): servers = common's two pool servers, then dc2's own; .2 is dc2's, .1 common's.
+        for (const char* k : {"profile::ntp.servers.2", "profile::ntp.servers.1"}) {
+            const QString key = QString::fromLatin1(k);
+            if (UiTest::part<AnswerPanel>(m.window)->outcome())
+                m.window->setKey(key);
+            QVERIFY(UiTest::part<AnswerPanel>(m.window)->outcome()
+                        ? m.waitForAnswer(key)
+                        : m.openDemoCopy(key, QStringLiteral("facts/web02.example.com.json")));
+            checkViewsAgree(key);
+            QCOMPARE(sourcesTabFiles(m.window.get()).size(), 1);
+            // The Root value tab marks the element the dotted key picked.
+            const ValueTreeModel* root = UiTest::part<AnswerPanel>(m.window)->rootValueModel();
+            const QModelIndex serversRow = [&] {
+                const QModelIndex top = root->index(0, 0);
+                for (int i = 0; i < root->rowCount(top); ++i)
+                    if (root->index(i, 0, top).data().toString() == QLatin1String("servers"))
+                        return root->index(i, 0, top);
+                return QModelIndex();
+            }();
+            QVERIFY(serversRow.isValid());
+            QVERIFY(serversRow.data(HieraRoles::PickedRole).toBool());
+            const int picked = key.endsWith(QLatin1Char('2')) ? 2 : 1;
+            for (int i = 0; i < root->rowCount(serversRow); ++i)
+                QCOMPARE(root->index(i, 0, serversRow).data(HieraRoles::PickedRole).toBool(), i == picked);
+        }
+    }
+
+    void reportOfEditedFactsNamesTheDifferences()
+    {
+        const QString key = QStringLiteral("profile::web::workers");
+        QVERIFY(m.openDemoCopy(key));
+        FactsDocument* facts = UiTest::part<FactsDocument>(m.window);
+        QVERIFY(facts->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("db")));
+        const auto roleUsed = [&] {
+            const hiera::NodeScope scope =
+                hiera::NodeScope::ofTree(UiTest::part<AnswerPanel>(m.window)->outcome()->scope, {});
+            return scope.lookup("facts.role");
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(roleUsed() == std::optional<hiera::Value>(hiera::Value("db")),
+                                 WindowFixture::timeoutMs);
+        QVERIFY(m.waitForAnswer(key));
+        const ExplanationReport report = m.window->explanationReport();
+        QVERIFY(report.factsEdited);
+        const QString md = report.toMarkdown();
+        QVERIFY2(md.contains(QStringLiteral("edited: 1 fact differs from the file")), qPrintable(md));
+        QVERIFY2(md.contains(QStringLiteral("| `facts.role` | `web` | `db` |")), qPrintable(md));
+        // Reproducible from its own content: the facts file plus the listed difference give the answer.
+        const QJsonObject json = QJsonDocument::fromJson(report.toJson()).object();
+        QCOMPARE(json.value(QStringLiteral("factsEdited")).toBool(), true);
+        const QJsonArray changed = json.value(QStringLiteral("factsChanged")).toArray();
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(changed[0].toObject().value(QStringLiteral("used")).toString(), QStringLiteral("db"));
+        hiera::Value replayed = facts->fileScope();
+        QVERIFY(!replayed.isNull());
+        hiera::Value replayedFacts = *replayed.asHash().find("facts");
+        replayedFacts.mutableHash().set("role", hiera::Value("db"));
+        replayed.mutableHash().set("facts", replayedFacts);
+        replayed.mutableHash().set("role", hiera::Value("db"));
+        const auto engine = UiTest::part<LookupRunner>(m.window)->engine();
+        const hiera::LookupResult again = engine->lookup(
+            hiera::NodeScope::ofTree(replayed, UiTest::part<LookupRunner>(m.window)->environmentName().toStdString()),
+            key.toStdString());
+        QCOMPARE(again.value, UiTest::part<AnswerPanel>(m.window)->outcome()->result.value);
+        QCOMPARE(QString::fromStdString(hiera::toJson(again.value)),
+                 QString::fromUtf8(
+                     QJsonDocument(QJsonArray{json.value(QStringLiteral("value"))}).toJson(QJsonDocument::Compact))
+                     .mid(1)
+                     .chopped(1)); // the report's value is the replayed one
+        // An unedited report says nothing of the kind.
+        facts->undoStack()->undo();
+        QTRY_VERIFY(!facts->isModified());
+        QVERIFY(!m.window->explanationReport().toMarkdown().contains(QLatin1String("edited")));
+    }
+};
+
+QTEST_MAIN(TestAuditorViews)
+#include "tst_auditorviews.moc"
