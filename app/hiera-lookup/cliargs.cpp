@@ -7,6 +7,7 @@
 const char* const kUsage =
     "Usage: hiera-lookup --config PATH [--facts FILE] [--scope FILE] [--node NAME]\n"
     "                    [--environment NAME] [--modulepath DIRS] [--hiera_config FILE]\n"
+    "                    [--environmentpath DIRS] [--codedir DIR]\n"
     "                    [--merge first|unique|hash|deep] [--knockout-prefix P]\n"
     "                    [--sort-merged-arrays] [--merge-hash-arrays]\n"
     "                    [--eyaml-private-key FILE] [--skip-unsupported]\n"
@@ -32,6 +33,13 @@ const char* const kUsage =
     "  --environment NAME     $environment (default production, as puppet lookup)\n"
     "  --modulepath DIRS      ':'-separated module directories, relative to PATH (replaces\n"
     "                         environment.conf's)\n"
+    "  --environmentpath DIRS where Puppet deploys environments (':'-separated): PATH is read as\n"
+    "                         <DIR>/NAME, so that a datadir written as the deployed path (r10k's\n"
+    "                         /etc/puppetlabs/code/environments/%{environment}/hieradata) is read\n"
+    "                         from PATH. Default: /etc/puppetlabs/code/environments and Debian's\n"
+    "                         /etc/puppet/code/environments\n"
+    "  --codedir DIR          Puppet's codedir (default /etc/puppetlabs/code, /etc/puppet/code):\n"
+    "                         paths in it outside the environment are reported as outside PATH\n"
     "  --eyaml-private-key FILE  the PEM key for eyaml levels whose pkcs7_private_key cannot be\n"
     "                         read; without any key, ENC[...] values stay encrypted (a warning)\n"
     "  --skip-unsupported     skip levels whose function this engine cannot run (hiera_vault, a\n"
@@ -129,6 +137,22 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
             a.environment = value();
             if (a.environment.empty())
                 usageError("--environment needs a name");
+        } else if (arg == "--environmentpath") {
+            const std::string v = value();
+            for (std::size_t pos = 0; pos <= v.size();) {
+                std::size_t colon = v.find(':', pos);
+                if (colon == std::string::npos)
+                    colon = v.size();
+                if (colon > pos)
+                    a.environmentPath.push_back(v.substr(pos, colon - pos));
+                pos = colon + 1;
+            }
+            if (a.environmentPath.empty())
+                usageError("--environmentpath needs a directory");
+        } else if (arg == "--codedir") {
+            a.codedir = value();
+            if (a.codedir.empty())
+                usageError("--codedir needs a directory");
         } else if (arg == "--modulepath") {
             std::vector<std::string> dirs;
             const std::string v = value();

@@ -15,6 +15,8 @@ struct CliArgs
     std::string globalConfig; // the global layer's hiera.yaml (puppet lookup's --hiera_config)
     std::string environment = "production";
     std::optional<std::vector<std::string>> modulepath;
+    std::vector<std::string> environmentPath; // Puppet's environmentpath (empty: its defaults)
+    std::string codedir; // Puppet's codedir (empty: its defaults)
     bool skipUnsupported = false;
     std::string eyamlPrivateKey;
     bool showSecrets = false;

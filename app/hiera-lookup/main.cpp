@@ -216,9 +216,13 @@ int main(int argc, char** argv)
             envOptions.name = args.environment;
             envOptions.modulepath = args.modulepath;
             envOptions.globalHieraYaml = args.globalConfig;
+            envOptions.environmentPath = args.environmentPath;
+            envOptions.codedir = args.codedir;
             hiera::Environment env = hiera::Environment::discover(args.config, envOptions);
             for (const auto& w : env.warnings)
                 std::cerr << "hiera-lookup: warning: " << hiera::printableLine(w) << '\n';
+            for (const auto& n : env.notices)
+                std::cerr << "hiera-lookup: note: " << hiera::printableLine(n) << '\n';
             layers = std::move(env.layers);
             repositoryRoot = env.root;
         } else {

@@ -8,6 +8,7 @@
 #include <hiera/engine.h>
 #include <hiera/environment.h>
 #include <hiera/explain.h>
+#include <hiera/nodescope.h>
 #include <hiera/scope.h>
 
 #include <QTest>
@@ -93,6 +94,7 @@ class TestLayers : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void deployedDatadirIsReadFromTheCheckout();
     void discovery();
     void discoveryFromHieraYamlAndModulepath();
     void observedResults_data();
@@ -343,6 +345,57 @@ void TestLayers::resolvedLevelsNameTheirLayer()
     const auto keys = repo.engine->keyInventory(repo.scope);
     QVERIFY(std::find(keys.begin(), keys.end(), "mymod::only_default") != keys.end());
     QVERIFY(std::find(keys.begin(), keys.end(), "other::y") == keys.end());
+}
+
+// A control repository whose hiera.yaml names its data where r10k deploys it: opened from a checkout,
+// the deployed path is read from the checkout (Puppet's default environmentpath, or one given), with a
+// notice; a path in the codedir outside the environment is "outside the repository", with a warning.
+void TestLayers::deployedDatadirIsReadFromTheCheckout()
+{
+    for (const std::string prefix :
+         {"/etc/puppetlabs/code/environments", "/etc/puppet/code/environments", "/srv/puppet/envs"}) {
+        TempTree tree({{"repo/hiera.yaml",
+                        QByteArray::fromStdString("version: 5\nhierarchy:\n"
+                                                  "  - name: Deployed\n    datadir: "
+                                                  + prefix
+                                                  + "/%{environment}/hieradata\n    path: common.yaml\n"
+                                                    "  - name: Private\n    datadir: /etc/puppetlabs/code/hieradata\n"
+                                                    "    path: secret.yaml\n")},
+                       {"repo/hieradata/common.yaml", "answer: from the checkout\n"}});
+        EnvironmentOptions options;
+        options.name = "staging";
+        if (prefix == "/srv/puppet/envs")
+            options.environmentPath = {prefix};
+        const Environment env = Environment::discover(tree.path("repo"), options);
+        QCOMPARE(env.notices.size(), std::size_t(1));
+        QVERIFY2(env.notices[0].find(prefix + "/staging") != std::string::npos, env.notices[0].c_str());
+        auto engine = Engine::fromLayers(env.layers);
+        const NodeScope node({Value(Hash()), {}, "staging", Value()});
+        QCOMPARE(engine->lookup(node, "answer").value, Value("from the checkout"));
+        const std::vector<ResolvedLevel> levels = engine->resolveHierarchy(node);
+        const ResolvedLocation& deployed = levels.at(0).locations.at(0);
+        QCOMPARE(deployed.path, tree.path("repo/hieradata/common.yaml"));
+        QCOMPARE(deployed.deployedPath, prefix + "/staging/hieradata/common.yaml");
+        QCOMPARE(deployed.status, ResolvedLocation::Status::Present);
+        const ResolvedLocation& outside = levels.at(1).locations.at(0);
+        QCOMPARE(outside.outsideRepository, prefix != "/srv/puppet/envs");
+        QCOMPARE(outside.status, ResolvedLocation::Status::Missing);
+    }
+    // Another environment's deployed path is not this checkout's.
+    TempTree other({{"repo/hiera.yaml",
+                     "version: 5\nhierarchy:\n  - name: Fixed\n"
+                     "    datadir: /etc/puppetlabs/code/environments/production/data\n"
+                     "    path: common.yaml\n"},
+                    {"repo/data/common.yaml", "answer: 1\n"}});
+    EnvironmentOptions staging;
+    staging.name = "staging";
+    const Environment env = Environment::discover(other.path("repo"), staging);
+    QVERIFY(env.notices.empty());
+    QCOMPARE(env.warnings.size(), std::size_t(1)); // outside the repository
+    auto engine = Engine::fromLayers(env.layers);
+    const NodeScope node({Value(Hash()), {}, "staging", Value()});
+    QVERIFY(!engine->lookup(node, "answer").found());
+    QVERIFY(engine->resolveHierarchy(node).at(0).locations.at(0).outsideRepository);
 }
 
 QTEST_APPLESS_MAIN(TestLayers)

@@ -67,6 +67,7 @@ LookupRunner::LookupRunner(QObject* parent)
                       setEngine(result.engine, result.hieraYaml);
                       m_environmentName = result.environmentName;
                       m_discoveryWarnings = result.warnings;
+                      m_discoveryNotices = result.notices;
                       m_revisionText.clear();
                       readRevision();
                       Q_EMIT engineLoaded(result.hieraYaml, m_engine);
@@ -135,16 +136,20 @@ void LookupRunner::load(const QString& path, std::optional<RepositoryOptions> op
     const QString discoverFrom =
         QFileInfo(path).isDir() || !QFileInfo::exists(hieraYaml) ? RepositoryOptions::rootOf(hieraYaml) : hieraYaml;
     m_loads.submit([hieraYaml, discoverFrom, repository = m_options]() -> LoadResult {
-        LoadResult result{hieraYaml, {}, {}, repository.environment, {}};
+        LoadResult result{hieraYaml, {}, {}, repository.environment, {}, {}};
         try {
             hiera::EnvironmentOptions environmentOptions;
             environmentOptions.name = repository.environment.toStdString();
             environmentOptions.globalHieraYaml = repository.globalHieraYaml.toStdString();
+            for (const QString& dir : repository.environmentPath.split(QLatin1Char(':'), Qt::SkipEmptyParts))
+                environmentOptions.environmentPath.push_back(dir.trimmed().toStdString());
             hiera::Environment environment =
                 hiera::Environment::discover(discoverFrom.toStdString(), environmentOptions);
             result.environmentName = QString::fromStdString(environment.name);
             for (const std::string& warning : environment.warnings)
                 result.warnings << QString::fromStdString(warning);
+            for (const std::string& notice : environment.notices)
+                result.notices << QString::fromStdString(notice);
             result.engine = releasingMemoryWhenFreed(
                 hiera::Engine::fromLayers(std::move(environment.layers), engineOptions(repository)));
         } catch (const std::exception& e) {

@@ -43,6 +43,9 @@ public:
     // facts do) and what discovery warned about (modules left out...). Valid from engineLoaded.
     QString environmentName() const { return m_environmentName; }
     QStringList discoveryWarnings() const { return m_discoveryWarnings; }
+    // Lines to say where the repository is read differently from how it is written (absolute datadirs
+    // of the deployment read from the checkout: hiera::Environment::notices). Valid from engineLoaded.
+    QStringList discoveryNotices() const { return m_discoveryNotices; }
     // Uses an engine loaded elsewhere (tests); drops results of the previous one.
     void setEngine(EnginePtr engine, const QString& hieraYaml = {});
     EnginePtr engine() const { return m_engine; }
@@ -117,6 +120,7 @@ private:
         QString error;
         QString environmentName;
         QStringList warnings;
+        QStringList notices;
     };
     struct AutosaveResult
     {
@@ -137,6 +141,7 @@ private:
     RepositoryOptions m_options;
     QString m_environmentName = QStringLiteral("production");
     QStringList m_discoveryWarnings;
+    QStringList m_discoveryNotices;
     bool m_revealSecrets = false;
     LookupOutcomePtr m_secretOutcome; // the newest answer, when it holds secrets (to reveal or mask it again)
     bool m_wasBusy = false;

@@ -31,6 +31,7 @@ RepositoryOptions RepositoryOptions::read(const QString& root)
     settings.beginGroup(groupFor(root));
     options.environment = settings.value(QStringLiteral("environment"), options.environment).toString();
     options.globalHieraYaml = settings.value(QStringLiteral("globalHieraYaml")).toString();
+    options.environmentPath = settings.value(QStringLiteral("environmentPath")).toString();
     options.eyamlPrivateKey = settings.value(QStringLiteral("eyamlPrivateKey")).toString();
     settings.endGroup();
     options.skipUnsupportedLevels = skipUnsupportedSetting();
@@ -43,6 +44,7 @@ void RepositoryOptions::write(const QString& root) const
     settings.beginGroup(groupFor(root));
     setOrRemove(settings, QStringLiteral("environment"), environment, RepositoryOptions().environment);
     setOrRemove(settings, QStringLiteral("globalHieraYaml"), globalHieraYaml);
+    setOrRemove(settings, QStringLiteral("environmentPath"), environmentPath);
     setOrRemove(settings, QStringLiteral("eyamlPrivateKey"), eyamlPrivateKey);
     settings.endGroup();
 }

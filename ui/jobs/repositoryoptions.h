@@ -1,10 +1,11 @@
 #pragma once
 
 // RepositoryOptions — how the explorer opens a control repository (hiera::Environment::discover): the
-// environment's name ($environment), an optional global hiera.yaml (Puppet's hiera_config), the eyaml
-// private key, and whether levels this engine cannot run are skipped.
+// environment's name ($environment), an optional global hiera.yaml (Puppet's hiera_config), where
+// Puppet deploys environments (its environmentpath: absolute datadirs written as the deployed path are
+// read from the checkout), the eyaml private key, and whether levels this engine cannot run are skipped.
 //
-// The first three belong to a repository and are remembered per repository in QSettings; the skip mode
+// The first four belong to a repository and are remembered per repository in QSettings; the skip mode
 // is one setting for all. Only paths are stored: never a key's content, never a decrypted value.
 
 #include <QString>
@@ -13,6 +14,7 @@ struct RepositoryOptions
 {
     QString environment = QStringLiteral("production"); // as `puppet lookup --environment` defaults
     QString globalHieraYaml; // empty: no global layer
+    QString environmentPath; // ':'-separated directories; empty: Puppet's defaults
     QString eyamlPrivateKey; // a PEM file chosen by the user; empty: none
     bool skipUnsupportedLevels = true; // the explorer's default: show what the rest of the hierarchy says
 

@@ -367,7 +367,7 @@ QVariant HierarchyModel::locationData(const ResolvedLocation& location, int colu
                 status = tr("present");
                 break;
             case ResolvedLocation::Status::Missing:
-                status = tr("missing");
+                status = location.outsideRepository ? tr("outside the repository") : tr("missing");
                 break;
             case ResolvedLocation::Status::Failed:
                 status = tr("failed: %1").arg(toQString(location.error));
@@ -383,6 +383,11 @@ QVariant HierarchyModel::locationData(const ResolvedLocation& location, int colu
     case Qt::ToolTipRole: {
         QStringList lines;
         lines << toQString(location.path);
+        if (!location.deployedPath.empty())
+            lines << tr("Written as %1, where Puppet deploys this environment: read from the repository.")
+                         .arg(toQString(location.deployedPath));
+        if (location.outsideRepository)
+            lines << tr("In Puppet's codedir but outside this environment: the repository does not hold it.");
         if (!location.error.empty())
             lines << toQString(location.error);
         if (location.suspicious)

@@ -60,14 +60,17 @@ void HierarchyPanel::showDiscoveryWarnings(const QString& hieraYaml)
 {
     // Once per repository and set of warnings: a reload after an edit on disk does not bring back
     // warnings the user has closed.
-    const QStringList warnings = m_runner->discoveryWarnings();
+    // Notices first: how the repository is read (absolute datadirs of the deployment mapped onto it).
+    const QStringList warnings = m_runner->discoveryNotices() + m_runner->discoveryWarnings();
     const bool seen = hieraYaml == m_warnedRepository && warnings == m_shownWarnings;
     m_warnedRepository = hieraYaml;
     m_shownWarnings = warnings;
     if (warnings.isEmpty())
         m_banner->clearMessage();
     else if (!seen)
-        m_banner->showMessage(MessageBanner::Kind::Warning, warnings.join(QLatin1Char('\n')));
+        m_banner->showMessage(m_runner->discoveryWarnings().isEmpty() ? MessageBanner::Kind::Information
+                                                                      : MessageBanner::Kind::Warning,
+                              warnings.join(QLatin1Char('\n')));
     else if (m_banner->kind() == MessageBanner::Kind::Error)
         m_banner->clearMessage();
 }

@@ -14,6 +14,7 @@ EnvironmentDialog::EnvironmentDialog(QWidget* parent)
     : QDialog(parent)
     , m_environment(new QLineEdit(this))
     , m_global(new QLineEdit(this))
+    , m_environmentPath(new QLineEdit(this))
 {
     setObjectName(QStringLiteral("environmentDialog"));
     setWindowTitle(tr("Environment"));
@@ -23,6 +24,13 @@ EnvironmentDialog::EnvironmentDialog(QWidget* parent)
     m_environment->setPlaceholderText(QStringLiteral("production"));
     m_global->setPlaceholderText(tr("none"));
     m_global->setClearButtonEnabled(true);
+    m_environmentPath->setObjectName(QStringLiteral("environmentPathEdit"));
+    m_environmentPath->setPlaceholderText(
+        QStringLiteral("/etc/puppetlabs/code/environments:/etc/puppet/code/environments"));
+    m_environmentPath->setClearButtonEnabled(true);
+    m_environmentPath->setToolTip(tr("Where Puppet deploys environments (its environmentpath). The repository is read "
+                                     "as <directory>/<environment name>: a datadir written as that deployed path is "
+                                     "read from the repository. Separate several directories with ':'."));
 
     auto* browseButton = new QPushButton(tr("&Browse…"), this);
     connect(browseButton, &QPushButton::clicked, this, &EnvironmentDialog::browse);
@@ -33,6 +41,7 @@ EnvironmentDialog::EnvironmentDialog(QWidget* parent)
     auto* form = new QFormLayout;
     form->addRow(tr("&Environment name:"), m_environment);
     form->addRow(tr("&Global hiera.yaml:"), globalRow);
+    form->addRow(tr("Deployed &under:"), m_environmentPath);
     auto* note = new QLabel(tr("Lookups set the top-scope variable <code>environment</code> to this name unless "
                                "the facts set it, as <code>puppet lookup --environment</code> does. The global "
                                "layer is searched before the environment's."),
@@ -72,6 +81,16 @@ QString EnvironmentDialog::globalHieraYaml() const
 {
     const QString path = m_global->text().trimmed();
     return path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
+}
+
+void EnvironmentDialog::setEnvironmentPath(const QString& dirs)
+{
+    m_environmentPath->setText(dirs);
+}
+
+QString EnvironmentDialog::environmentPath() const
+{
+    return m_environmentPath->text().trimmed();
 }
 
 void EnvironmentDialog::browse()

@@ -69,12 +69,13 @@ void RepositoryMenu::setRepository(const QString& hieraYaml)
     updateActions();
 }
 
-void RepositoryMenu::setEnvironment(const QString& name, const QString& globalHieraYaml)
+void RepositoryMenu::setEnvironment(const QString& name, const QString& globalHieraYaml, const QString& environmentPath)
 {
     const QString root = RepositoryOptions::rootOf(m_hieraYaml);
     RepositoryOptions options = RepositoryOptions::read(root);
     options.environment = name.isEmpty() ? RepositoryOptions().environment : name;
     options.globalHieraYaml = globalHieraYaml;
+    options.environmentPath = environmentPath;
     options.write(root);
     Q_EMIT optionsChanged();
 }
@@ -95,8 +96,9 @@ void RepositoryMenu::editEnvironment()
     EnvironmentDialog dialog(m_window);
     dialog.setEnvironment(options.environment);
     dialog.setGlobalHieraYaml(options.globalHieraYaml);
+    dialog.setEnvironmentPath(options.environmentPath);
     if (dialog.exec() == QDialog::Accepted)
-        setEnvironment(dialog.environment(), dialog.globalHieraYaml());
+        setEnvironment(dialog.environment(), dialog.globalHieraYaml(), dialog.environmentPath());
 }
 
 void RepositoryMenu::choosePrivateKey()

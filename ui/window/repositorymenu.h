@@ -32,7 +32,7 @@ public:
     QString repository() const { return m_hieraYaml; }
 
     // What the menu's actions do once the user has answered (tests call these directly).
-    void setEnvironment(const QString& name, const QString& globalHieraYaml);
+    void setEnvironment(const QString& name, const QString& globalHieraYaml, const QString& environmentPath = {});
     void setPrivateKey(const QString& path); // empty: forget it
 
     // The bundled demo's shipped demo key, when `hieraYaml` is the bundled demo and the key is there.

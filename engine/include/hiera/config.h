@@ -43,6 +43,15 @@ struct Level
     SourceLocation location; // where the level's entry starts
 };
 
+// An absolute path as Puppet deploys it, and where those files are here: a checkout of a control
+// repository opened as the environment r10k deploys under $environmentpath/<name> (docs/layers.md,
+// "Deployed paths").
+struct DeployedPath
+{
+    std::string deployed; // "/etc/puppetlabs/code/environments/production"
+    std::string local; // "/home/me/control-repo"
+};
+
 struct Config
 {
     // Which layer a hiera.yaml is written for: `default_hierarchy` is allowed in a module's only
@@ -51,6 +60,11 @@ struct Config
 
     std::string path; // the hiera.yaml file ("" for text parsed without a file)
     std::string directory; // the base for relative datadirs
+    // Absolute datadirs and paths under a `deployed` prefix are read under its `local` one; one under a
+    // deployment root (Puppet's codedir) that no mapping covers lies outside the repository. Set by
+    // Environment::discover; empty for a hiera.yaml read alone.
+    std::vector<DeployedPath> deployedPaths;
+    std::vector<std::string> deploymentRoots;
     std::vector<Level> hierarchy;
     bool hierarchyDeclared = false; // false: Puppet's default hierarchy (Common -> common.yaml) is used
     // A module layer's `default_hierarchy`: searched, with its own lookup_options, only when no layer

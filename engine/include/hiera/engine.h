@@ -119,6 +119,8 @@ struct ResolvedLocation
     // References that interpolated to nothing (e.g. trusted.certname) — why `nodes/.yaml` did not match.
     std::vector<std::string> undefinedVariables;
     bool suspicious = false; // an undefined or empty reference, or an empty path component
+    std::string deployedPath; // as the deployment names it, when read from the checkout instead
+    bool outsideRepository = false; // under Puppet's codedir, outside the environment opened
 };
 
 struct ResolvedLevel

@@ -28,6 +28,12 @@ struct EnvironmentOptions
     // Unset: environment.conf's modulepath.
     std::optional<std::vector<std::string>> modulepath;
     std::string globalHieraYaml; // the global layer's hiera.yaml (Puppet's hiera_config); empty: none
+    // Where Puppet deploys environments (its environmentpath: the directory opened is taken as
+    // <dir>/<name>) and its codedir. Empty: Puppet's defaults, /etc/puppetlabs/code/environments
+    // (codedir /etc/puppetlabs/code) and Debian's /etc/puppet/code/environments (/etc/puppet/code). An
+    // environmentpath given alone implies its parent as codedir; a codedir alone, <codedir>/environments.
+    std::vector<std::string> environmentPath;
+    std::string codedir;
 };
 
 struct Environment
@@ -37,6 +43,9 @@ struct Environment
     std::vector<std::string> modulepath; // absolute directories searched, in order
     std::vector<Layer> layers; // global, environment, modules (alphabetical)
     std::vector<std::string> warnings; // layers left out, modulepath entries that cannot be read...
+    // One line for each hiera.yaml whose absolute datadirs or paths name the deployed environment and
+    // are read from the checkout instead (EnvironmentOptions::environmentPath).
+    std::vector<std::string> notices;
 
     // `path`: the environment directory, or a hiera.yaml in it. Throws hiera::Error when the
     // environment's or the global hiera.yaml cannot be parsed, or when neither exists; a broken module

@@ -180,6 +180,87 @@ void warnAboutDataOutside(const Layer& module, std::vector<std::string>& warning
 
 } // namespace
 
+namespace {
+
+std::string withoutTrailingSlash(std::string dir)
+{
+    while (dir.size() > 1 && dir.back() == '/')
+        dir.pop_back();
+    return dir;
+}
+
+// Puppet's environmentpath and codedir, as given or as Puppet's defaults (EnvironmentOptions).
+std::pair<std::vector<std::string>, std::vector<std::string>> deployment(const EnvironmentOptions& options)
+{
+    std::vector<std::string> environmentPath, codedirs;
+    for (const std::string& dir : options.environmentPath)
+        if (!dir.empty())
+            environmentPath.push_back(withoutTrailingSlash(fs::absolute(dir).lexically_normal().string()));
+    if (!options.codedir.empty())
+        codedirs.push_back(withoutTrailingSlash(fs::absolute(options.codedir).lexically_normal().string()));
+    if (environmentPath.empty() && codedirs.empty()) {
+        environmentPath = {"/etc/puppetlabs/code/environments", "/etc/puppet/code/environments"};
+        codedirs = {"/etc/puppetlabs/code", "/etc/puppet/code"};
+    } else if (environmentPath.empty()) {
+        environmentPath.push_back(codedirs.front() + "/environments");
+    } else if (codedirs.empty()) {
+        for (const std::string& dir : environmentPath)
+            codedirs.push_back(fs::path(dir).parent_path().string());
+    }
+    return {environmentPath, codedirs};
+}
+
+// The opened directory as the environment deployed under each environmentpath directory, and one
+// line for each hiera.yaml whose absolute datadirs or paths name the deployment.
+void mapDeployment(Layer& layer, const Environment& env, const EnvironmentOptions& options,
+                   std::vector<std::string>& notices, std::vector<std::string>& warnings)
+{
+    const auto [environmentPath, codedirs] = deployment(options);
+    for (const std::string& dir : environmentPath)
+        layer.config.deployedPaths.push_back({dir + "/" + env.name, env.root});
+    layer.config.deploymentRoots = codedirs;
+    std::vector<std::string> written;
+    for (const std::vector<Level>* levels : {&layer.config.hierarchy, &layer.config.defaultHierarchy})
+        for (const Level& level : *levels) {
+            written.push_back(level.datadir);
+            for (const LocationSpec& spec : level.locations)
+                written.push_back(spec.pattern);
+        }
+    bool mapped = false, outside = false;
+    for (const std::string& w : written) {
+        if (w.empty() || w[0] != '/')
+            continue;
+        // <environmentpath>/<this environment's name, or %{environment}>/...
+        const auto namesThis = [&](const std::string& dir) {
+            if (w.compare(0, dir.size() + 1, dir + "/") != 0)
+                return false;
+            std::string component = w.substr(dir.size() + 1);
+            component = component.substr(0, component.find('/'));
+            component.erase(std::remove(component.begin(), component.end(), ' '), component.end());
+            return component == env.name || component == "%{environment}" || component == "%{::environment}";
+        };
+        const auto deployedIn = std::find_if(environmentPath.begin(), environmentPath.end(), namesThis);
+        if (deployedIn != environmentPath.end()) {
+            if (!mapped)
+                notices.push_back(layer.config.path + ": '" + w
+                                  + "' names the environment as Puppet deploys it: read from " + env.root
+                                  + " (taken as " + *deployedIn + "/" + env.name + ")");
+            mapped = true;
+            continue;
+        }
+        const auto codedir = std::find_if(codedirs.begin(), codedirs.end(), [&](const std::string& dir) {
+            return w.compare(0, dir.size() + 1, dir + "/") == 0;
+        });
+        if (codedir != codedirs.end() && !outside) {
+            warnings.push_back(layer.config.path + ": '" + w + "' lies outside the repository (in Puppet's codedir "
+                               + *codedir + ", not in the environment): its files are not in " + env.root);
+            outside = true;
+        }
+    }
+}
+
+} // namespace
+
 Environment Environment::discover(const std::string& path, const EnvironmentOptions& options)
 {
     Environment env;
@@ -266,6 +347,11 @@ Environment Environment::discover(const std::string& path, const EnvironmentOpti
     std::sort(modules.begin(), modules.end(), [](const Layer& a, const Layer& b) { return a.module < b.module; });
     for (Layer& m : modules)
         env.layers.push_back(std::move(m));
+    // Absolute datadirs of the deployment (r10k's /etc/puppetlabs/code/environments/<name>/...) are read
+    // from the directory opened: the environment and global layers write them; a module's are its own.
+    for (Layer& layer : env.layers)
+        if (layer.kind != Layer::Kind::Module)
+            mapDeployment(layer, env, options, env.notices, env.warnings);
     if (env.layers.empty())
         throw Error(ErrorCode::ConfigUnreadable, "no hiera.yaml in the environment and no global hiera.yaml given",
                     {envHiera.string(), 0, 0});

@@ -255,6 +255,43 @@ LocationInterpolation checkedPath(LocationInterpolation li, const Level& level, 
     return li;
 }
 
+bool underPrefix(const std::string& path, const std::string& prefix)
+{
+    return path.size() >= prefix.size() && path.compare(0, prefix.size(), prefix) == 0
+        && (path.size() == prefix.size() || path[prefix.size()] == '/' || prefix.ends_with('/'));
+}
+
+// An absolute path of the deployment read from the checkout (Config::deployedPaths); `deployed` is set
+// to the path as written when it was mapped, `outside` when it lies under a deployment root that no
+// mapping covers.
+std::string mapDeployed(const Config& config, const std::string& path, std::string* deployed, bool* outside)
+{
+    if (path.empty() || path[0] != '/')
+        return path;
+    for (const DeployedPath& d : config.deployedPaths) {
+        if (underPrefix(path, d.deployed)) {
+            if (deployed)
+                *deployed = path;
+            return d.local + path.substr(d.deployed.size());
+        }
+    }
+    if (outside)
+        for (const std::string& root : config.deploymentRoots)
+            *outside = *outside || underPrefix(path, root);
+    return path;
+}
+
+// Maps a candidate's path (an absolute location replaces the datadir: Pathname#+).
+void mapCandidate(const Config& config, Candidate& c)
+{
+    if (config.deployedPaths.empty() && config.deploymentRoots.empty())
+        return;
+    std::string deployed;
+    c.path = mapDeployed(config, c.path, &deployed, &c.outsideRepository);
+    if (!deployed.empty())
+        c.deployedPath = std::move(deployed);
+}
+
 // One candidate from a path or a mapped_paths template, interpolated.
 Candidate pathCandidate(const LocationSpec& spec, const std::string& datadir, LocationInterpolation li)
 {
@@ -282,6 +319,11 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
         auto [base, rest] = consumeLeading(config.directory, level.datadir);
         out.datadir = appendPath(base, checkedPath(interpolateLocation(rest, scope), level, level.datadir).text);
     }
+    // The deployment's datadir (/etc/puppetlabs/code/environments/production/hieradata) read from the
+    // checkout; what is joined to it below follows.
+    std::string deployedDatadir;
+    bool datadirOutside = false;
+    out.datadir = mapDeployed(config, out.datadir, &deployedDatadir, &datadirOutside);
 
     for (const LocationSpec& spec : level.locations) {
         withLocation(spec, [&] {
@@ -289,13 +331,18 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
             case LocationSpec::Kind::Path:
                 out.candidates.push_back(pathCandidate(
                     spec, out.datadir, checkedPath(interpolateLocation(spec.pattern, scope), level, spec.pattern)));
+                mapCandidate(config, out.candidates.back());
                 break;
             case LocationSpec::Kind::Glob: {
                 LocationInterpolation li = checkedPath(interpolateLocation(spec.pattern, scope), level, spec.pattern);
                 std::string pattern = li.text;
+                bool globOutside = datadirOutside;
                 if (li.text.empty() || li.text[0] != '/') {
                     auto [base, rest] = consumeLeading(out.datadir, li.text);
                     pattern = globEscape(base) + (base.ends_with('/') ? "" : "/") + rest;
+                } else {
+                    globOutside = false;
+                    pattern = mapDeployed(config, pattern, nullptr, &globOutside);
                 }
                 const std::string joined = joinPath(out.datadir, li.text);
                 const auto matches = globs.expand(pattern); // keep the list alive through the loop
@@ -309,6 +356,7 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
                         c.path.starts_with(out.datadir + "/") ? c.path.substr(out.datadir.size() + 1) : c.path;
                     c.undefinedVariables = li.undefinedVariables;
                     c.suspicious = !c.undefinedVariables.empty();
+                    c.outsideRepository = globOutside;
                     out.candidates.push_back(std::move(c));
                 }
                 break;
@@ -322,12 +370,17 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
                     BoundScope bound(scope, spec.loopVariable, element);
                     out.candidates.push_back(pathCandidate(
                         spec, out.datadir, checkedPath(interpolateLocation(spec.pattern, bound), level, spec.pattern)));
+                    mapCandidate(config, out.candidates.back());
                 }
                 break;
             }
             }
         });
     }
+    if (!deployedDatadir.empty())
+        for (Candidate& c : out.candidates)
+            if (c.deployedPath.empty() && c.path.starts_with(out.datadir + "/"))
+                c.deployedPath = deployedDatadir + c.path.substr(out.datadir.size());
     return out;
 }
 

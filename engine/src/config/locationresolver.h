@@ -25,6 +25,8 @@ struct Candidate
     std::string path; // absolute path
     std::vector<std::string> undefinedVariables;
     bool suspicious = false;
+    std::string deployedPath; // the path as Puppet's deployment names it, when `path` was mapped from it
+    bool outsideRepository = false; // under a deployment root (codedir) that no mapping covers
 };
 
 struct LevelLocations

@@ -132,6 +132,8 @@ std::vector<ResolvedLevel> Engine::resolveHierarchy(const Scope& scope) const
             loc.path = c.path;
             loc.undefinedVariables = c.undefinedVariables;
             loc.suspicious = c.suspicious;
+            loc.deployedPath = c.deployedPath;
+            loc.outsideRepository = c.outsideRepository;
             loc.status = !rf.file->exists ? ResolvedLocation::Status::Missing
                 : rf.file->error          ? ResolvedLocation::Status::Failed
                                           : ResolvedLocation::Status::Present;
