@@ -276,6 +276,11 @@ int main(int argc, char** argv)
         case hiera::LookupResult::Status::Error:
             return fail(r.error->what());
         case hiera::LookupResult::Status::NotFound:
+            // Silence is the contract for scripts (exit 1, nothing printed); a person at a terminal gets
+            // one line saying so, and how to see why.
+            if (!args.explain && isatty(STDERR_FILENO))
+                std::cerr << "hiera-lookup: " << hiera::printableLine(args.key)
+                          << " not found (--explain shows every level and file consulted)\n";
             return 1;
         case hiera::LookupResult::Status::Found:
             break;
