@@ -86,7 +86,7 @@ void WorkPool::startBackground(Task task)
     });
 }
 
-bool WorkPool::tryStartBackground(Task task)
+bool WorkPool::tryStartBackground(Task task, Task done)
 {
     {
         const std::lock_guard lock(m_mutex);
@@ -94,10 +94,23 @@ bool WorkPool::tryStartBackground(Task task)
             return false; // a waiting job comes first
         ++m_background;
     }
-    const bool started = m_pool.tryStart([this, task = std::move(task)] {
+    const bool started = m_pool.tryStart([this, task = std::move(task), done = std::move(done)] {
         task();
-        const std::lock_guard lock(m_mutex);
-        --m_background;
+        // The slot is given back (or passed to a job waiting for one) before `done` says the helper is
+        // over, so that whoever waits for it sees the lane as it now is.
+        Task next;
+        {
+            const std::lock_guard lock(m_mutex);
+            if (m_waiting.empty()) {
+                --m_background;
+            } else {
+                next = std::move(m_waiting.front());
+                m_waiting.pop_front();
+            }
+        }
+        if (next)
+            startBackground(std::move(next));
+        done();
     });
     if (!started) {
         const std::lock_guard lock(m_mutex);
@@ -131,8 +144,7 @@ void WorkPool::forEach(std::size_t count, const hiera::Executor::Item& item, con
             const std::lock_guard lock(shared->mutex);
             ++shared->running;
         }
-        const bool started = tryStartBackground([work, shared] {
-            work();
+        const bool started = tryStartBackground(work, [shared] {
             {
                 const std::lock_guard lock(shared->mutex);
                 --shared->running;

@@ -55,7 +55,8 @@ public:
 
 private:
     void startBackground(Task task); // a slot is taken: runs it, then the next waiting one
-    bool tryStartBackground(Task task);
+    // `task` in a background slot free now (false: none); `done` runs once the slot is given back.
+    bool tryStartBackground(Task task, Task done);
     void forEach(std::size_t count, const hiera::Executor::Item& item, const std::stop_token& stop);
 
     QThreadPool m_pool;
