@@ -10,6 +10,7 @@
 #include "nodes/factstore.h"
 
 #include <hiera/facts.h>
+#include <hiera/nodescope.h>
 #include <hiera/scope.h>
 #include <hiera/valueformat.h>
 
@@ -46,7 +47,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             fuzz::violated("a skipped PuppetDB entry without its file and line", e.what());
     }
     auto store = std::make_shared<hiera::detail::FactStore>();
-    const hiera::Value extra = hiera::makeHash({{"environment", hiera::Value("production")}});
     std::vector<hiera::detail::FactStore::Cell> cells;
     for (const auto& node : source.nodes) {
         if (!node.facts.isHash())
@@ -61,9 +61,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const hiera::Value decoded = store->value(cells[i]);
         if (hiera::rubyInspect(decoded) != hiera::rubyInspect(node.facts) || !(decoded == node.facts))
             fuzz::violated("the store changed the facts", hiera::rubyInspect(node.facts));
-        const hiera::detail::FactsScope scope(store, cells[i], {},
-                                              hiera::detail::FactsScope::certnameFor(node.facts, node.name), extra);
-        const hiera::MapScope expected(hiera::scopeFromFacts(node.facts, node.name, extra));
+        const hiera::detail::FactsScope scope(store, cells[i], {}, hiera::certnameFor(node.facts, node.name),
+                                              "production");
+        // The tree NodeScope's order describes (hiera/nodescope.h): $environment under everything.
+        hiera::Value tree = hiera::scopeFromFacts(node.facts, node.name);
+        if (!tree.asHash().contains("environment"))
+            tree.mutableHash().set("environment", hiera::Value("production"));
+        const hiera::MapScope expected(tree);
         auto check = [&](std::string_view ref) {
             if (shown(scope.lookup(ref)) != shown(expected.lookup(ref)))
                 fuzz::violated("FactsScope and scopeFromFacts disagree", std::string(ref));
