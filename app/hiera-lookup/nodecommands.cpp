@@ -26,7 +26,8 @@ CommandOutput runAllKeys(const hiera::Engine& engine, const hiera::Scope& scope,
     for (const hiera::ResolvedKey& k : data.keys)
         if (k.status == hiera::LookupResult::Status::Error)
             o.errors.push_back(hiera::printableLine(k.key) + ": " + k.error);
-    o.warnings = data.warnings;
+    for (const hiera::NodeWarning& w : data.warnings)
+        o.warnings.push_back(w.message);
     o.exitCode = o.errors.empty() ? 0 : 2;
     return o;
 }

@@ -105,6 +105,8 @@ private Q_SLOTS:
     void csvTable();
     void oneBadKeyOthersResolve();
     void brokenFileSkipped();
+    void undefinedVariableWarningsSayWhere();
+    void leadingLocationReadsTheMessagesPlace();
     void sharedWorkAnswersAsAlone();
     void skippedLevelsAnswerAsAlone();
     void cancel();
@@ -355,7 +357,47 @@ void TestNodeData::brokenFileSkipped()
     QCOMPARE(lenient.errorCount(), std::size_t(1)); // loop
     QCOMPARE(findKey(lenient, "good")->value, Value("common"));
     QCOMPARE(lenient.warnings.size(), std::size_t(1));
-    QVERIFY(qs(lenient.warnings.front()).contains(QStringLiteral("nodes/n2.yaml")));
+    QVERIFY(qs(lenient.warnings.front().message).contains(QStringLiteral("nodes/n2.yaml")));
+    QCOMPARE(lenient.warnings.front().location.file, tree.path(QStringLiteral("data/nodes/n2.yaml")));
+    QVERIFY(lenient.warnings.front().location.line > 0);
+}
+
+// A variable no scope defines, interpolated in a value: the warning names the file, line and column
+// of that value, the key whose lookup met it, and reads back as that place. Two places, two warnings.
+void TestNodeData::undefinedVariableWarningsSayWhere()
+{
+    TempTree tree({
+        {QStringLiteral("hiera.yaml"), "version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n"},
+        {QStringLiteral("data/common.yaml"),
+         "a: \"x-%{facts.nosuch}\"\nb:\n  inner: \"%{facts.nosuch}\"\n"
+         "c: \"%{facts.there}\"\n"},
+    });
+    QVERIFY(tree.isValid());
+    const MapScope scope(makeHash({{"facts", makeHash({{"there", Value("yes")}})}}));
+    const NodeData data = resolveAllKeys(*Engine::load(tree.hieraYaml()), scope);
+    QCOMPARE(findKey(data, "c")->value, Value("yes"));
+    QCOMPARE(data.warnings.size(), std::size_t(2));
+    const QString common = qs(tree.path(QStringLiteral("data/common.yaml")));
+    QCOMPARE(qs(data.warnings[0].key), QStringLiteral("a"));
+    QCOMPARE(qs(data.warnings[0].location.file), common);
+    QCOMPARE(data.warnings[0].location.line, 1);
+    QCOMPARE(data.warnings[0].location.column, 4);
+    QCOMPARE(qs(data.warnings[0].message), common + QStringLiteral(":1:4: Undefined variable 'facts.nosuch'"));
+    QCOMPARE(qs(data.warnings[1].key), QStringLiteral("b"));
+    QCOMPARE(data.warnings[1].location.line, 3);
+}
+
+void TestNodeData::leadingLocationReadsTheMessagesPlace()
+{
+    QCOMPARE(leadingLocation("/r/data/common.yaml:12:7: Undefined variable 'x'"),
+             (SourceLocation{"/r/data/common.yaml", 12, 7}));
+    QCOMPARE(leadingLocation("/r/data/common.yaml:12: no column"), (SourceLocation{"/r/data/common.yaml", 12, 0}));
+    QCOMPARE(leadingLocation("C:/odd:dir/x.yaml:3:1: colons in the path"), (SourceLocation{"C:/odd:dir/x.yaml", 3, 1}));
+    QCOMPARE(leadingLocation("Undefined variable 'x'"), SourceLocation{});
+    QCOMPARE(leadingLocation("key: 12 things"), SourceLocation{}); // a number, but no place after it
+    QCOMPARE(leadingLocation(":1:2: no file"), SourceLocation{});
+    QCOMPARE(leadingLocation("f:0:1: line 0 is no line"), SourceLocation{});
+    QCOMPARE(leadingLocation("f:99999999999999:1: too long to be a line"), SourceLocation{});
 }
 
 // resolveAllKeys shares sub-lookup answers between keys and skips the files that lack a key: each key
@@ -441,8 +483,8 @@ void TestNodeData::skippedLevelsAnswerAsAlone()
     QCOMPARE(findKey(data, "own69")->value, Value(69));
     QCOMPARE(qs(findKey(data, "own69")->level), QStringLiteral("L69"));
     QStringList warnings;
-    for (const std::string& w : data.warnings)
-        warnings << qs(w);
+    for (const hiera::NodeWarning& w : data.warnings)
+        warnings << qs(w.message);
     QCOMPARE(warnings.size(), 1);
     QVERIFY2(warnings.front().contains(QStringLiteral("l30.yaml")), qPrintable(warnings.front()));
     QCOMPARE(warnings, expected);

@@ -183,16 +183,26 @@ void TestNodeDiff::oneSideOnlyAndErrors()
                           qs(tree.path(QStringLiteral("data/common.yaml")))}));
     QCOMPARE(toQt(merged.b.files), QStringList{qs(tree.path(QStringLiteral("data/common.yaml")))});
     QCOMPARE(int(merged.a.merge->spec.strategy), int(MergeStrategy::Deep));
+    // Leaf by leaf: only x differs (y is 2 on both), present on A alone, marked with the line that wrote it.
+    QCOMPARE(merged.leaves.size(), std::size_t(1));
+    QCOMPARE(qs(merged.leaves[0].path), QStringLiteral("x"));
+    QVERIFY(merged.leaves[0].before && !merged.leaves[0].after);
+    QCOMPARE(*merged.leaves[0].before, Value(1));
+    const SourceLocation wrote = SourceFiles::locate(merged.leaves[0].before->mark());
+    QCOMPARE(qs(wrote.file), qs(tree.path(QStringLiteral("data/nodes/a.yaml"))));
+    QCOMPARE(wrote.line, 4);
 
     const KeyDifference& onlyA = diff.keys[2];
     QCOMPARE(onlyA.a.value, Value(1));
     QCOMPARE(int(onlyA.b.status), int(LookupResult::Status::NotFound));
     QVERIFY(onlyA.b.files.empty());
+    QVERIFY(onlyA.leaves.empty()); // found on one side only: the key as a whole differs
 
     const KeyDifference& shared = diff.keys[3];
     QCOMPARE(shared.a.value, Value("a"));
     QCOMPARE(shared.b.value, Value("b"));
     QCOMPARE(toQt(shared.b.files), QStringList{qs(tree.path(QStringLiteral("data/nodes/b.yaml")))});
+    QVERIFY(shared.leaves.empty()); // two scalars: no leaves to walk
 }
 
 void TestNodeDiff::prefixFilter()

@@ -41,11 +41,20 @@ struct ResolvedKey
     bool found() const { return status == LookupResult::Status::Found; }
 };
 
+struct NodeWarning
+{
+    std::string message; // one printable line, as LookupResult::warnings has it
+    std::string key; // the root key whose lookup first gave it (others may repeat it)
+    SourceLocation location; // the place the message names first (leadingLocation), when it names one
+};
+
 struct NodeData
 {
     std::string node; // the scope's trusted.certname (empty when it has none): exports name it
     std::vector<ResolvedKey> keys; // sorted by key; every root key of the inventory, found or not
-    std::vector<std::string> warnings; // the lookups' warnings, each once (files skipped, levels skipped)
+    // The lookups' warnings, each once in first-seen order (files skipped, levels skipped, a variable
+    // undefined where a value interpolates it).
+    std::vector<NodeWarning> warnings;
     bool cancelled = false; // stopped early: `keys` holds the keys resolved until then
 
     std::size_t errorCount() const;

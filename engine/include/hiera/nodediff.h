@@ -13,6 +13,7 @@
 // on one side only, or an error against a value, is a difference.
 
 #include <hiera/engine.h>
+#include <hiera/valuediff.h>
 
 #include <cstddef>
 #include <stop_token>
@@ -38,6 +39,10 @@ struct KeyDifference
     };
     std::string key; // root key, unquoted
     Side a, b;
+    // Where two found collections differ, leaf by leaf (leafDifferences, A before B): set when both
+    // sides are found and one is a hash or an array. Each leaf's mark is the file:line that wrote it
+    // on its side; a secret leaf keeps its Decrypted mark, so a host can say "differs" without it.
+    std::vector<LeafDifference> leaves;
 };
 
 struct NodeDiff

@@ -52,6 +52,12 @@ public:
     static SourceMark mark(const std::string& path, int line, int column);
 };
 
+// The place a one-line message starts with, as SourceLocation::toString() wrote it before ": " (the
+// form of the engine's errors and warnings: "/repo/data/common.yaml:12:7: Undefined variable 'x'");
+// invalid when the message does not start with a file and a line. The file is the text before the
+// first ":<digits>" that is followed by ":" or ": ", so a path with colons of its own reads back too.
+SourceLocation leadingLocation(std::string_view message);
+
 // `path` relative to `base` when it lies below it, else `path` as it is (reports name files from a
 // control repository's root).
 inline std::string relativePath(const std::string& path, std::string_view base)

@@ -2,6 +2,7 @@
 
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <unordered_map>
 
@@ -16,6 +17,42 @@ std::string SourceLocation::toString() const
             s += ':' + std::to_string(column);
     }
     return s;
+}
+
+namespace {
+// The digits at `text[at...]`, and where they end; nothing when there are none (or too many for a line).
+std::optional<std::pair<int, std::size_t>> digitsAt(std::string_view text, std::size_t at)
+{
+    std::size_t end = at;
+    int value = 0;
+    while (end < text.size() && end - at < 9 && text[end] >= '0' && text[end] <= '9')
+        value = value * 10 + (text[end++] - '0');
+    if (end == at || (end < text.size() && text[end] >= '0' && text[end] <= '9'))
+        return std::nullopt;
+    return std::pair{value, end};
+}
+} // namespace
+
+SourceLocation leadingLocation(std::string_view message)
+{
+    // Written by hand: a regular expression would need backtracking to find the first ":<line>:" after
+    // a path that may hold colons, and this runs over every warning of a node's report.
+    for (std::size_t colon = message.find(':'); colon != std::string_view::npos && colon > 0;
+         colon = message.find(':', colon + 1)) {
+        const auto line = digitsAt(message, colon + 1);
+        if (!line && colon + 1 < message.size() && message[colon + 1] >= '0' && message[colon + 1] <= '9')
+            return {}; // more digits than a line has: not a place
+        if (!line || line->second >= message.size() || message[line->second] != ':')
+            continue;
+        if (line->first == 0) // the first ":<digits>:" is the place; line 0 is none
+            return {};
+        SourceLocation where{std::string(message.substr(0, colon)), line->first, 0};
+        if (const auto column = digitsAt(message, line->second + 1);
+            column && column->second < message.size() && message[column->second] == ':')
+            where.column = column->first;
+        return where;
+    }
+    return {};
 }
 
 namespace {

@@ -262,7 +262,10 @@ private:
         else
             node.event(TraceNode::Event::NotFound);
         if (!v) {
-            m_host.warn("Undefined variable '" + ref + "'");
+            // Where the value interpolates it, first: a report of many keys lists the warnings apart.
+            const SourceLocation where = SourceFiles::locate(original.mark());
+            m_host.warn((where.isValid() ? where.toString() + ": " : std::string()) + "Undefined variable '" + ref
+                        + "'");
             return {};
         }
         std::string s;

@@ -36,20 +36,24 @@ NodeData resolveAllKeys(const Engine& engine, const Scope& scope, const ResolveO
     const std::vector<std::string_view> roots = node.rootKeys();
     data.keys.reserve(roots.size());
     std::vector<std::string> warnings;
+    // Every lookup repeats the node's warnings (skipped files): keep each once, in first-seen order,
+    // with the key that gave it first.
+    std::unordered_set<std::string> seen;
     for (std::size_t i = 0; i < roots.size(); ++i) {
         if (options.stop.stop_requested()) {
             data.cancelled = true;
             break;
         }
+        warnings.clear();
         data.keys.push_back(node.resolve(roots[i], warnings));
+        for (std::string& w : warnings)
+            if (seen.insert(w).second) {
+                SourceLocation where = leadingLocation(w);
+                data.warnings.push_back({std::move(w), std::string(roots[i]), std::move(where)});
+            }
         if (options.progress)
             options.progress(i + 1, roots.size());
     }
-    // Every lookup repeats the node's warnings (skipped files): keep each once, in first-seen order.
-    std::unordered_set<std::string> seen;
-    for (auto& w : warnings)
-        if (seen.insert(w).second)
-            data.warnings.push_back(std::move(w));
     return data;
 }
 

@@ -70,7 +70,10 @@ NodeDiff diffNodes(const Engine& engine, const Scope& a, const Scope& b, const D
                 diff.failedOnBoth.emplace_back(std::string(key), detail::errorLine(x));
             continue;
         }
-        diff.keys.push_back({std::string(key), side(nodeA, std::move(x)), side(nodeB, std::move(y))});
+        diff.keys.push_back({std::string(key), side(nodeA, std::move(x)), side(nodeB, std::move(y)), {}});
+        KeyDifference& d = diff.keys.back();
+        if (d.a.found() && d.b.found() && !(d.a.value.isScalar() && d.b.value.isScalar()))
+            d.leaves = leafDifferences(d.a.value, d.b.value);
     }
     std::unordered_set<std::string> seen;
     for (auto& w : warnings)
