@@ -5,12 +5,25 @@
 // from, a deep merge's knockout is "removed by" its entry and never an override, a dotted key credits
 // the file behind the dug leaf, and a report of edited facts names every fact that differs from the file.
 
+#include "document/demo.h"
+#include "jobs/fleetrunner.h"
+#include "jobs/nodereportrunner.h"
+#include "jobs/repositoryoptions.h"
 #include "models/contributionmodel.h"
+#include "models/keywarningsmodel.h"
 #include "models/modelroles.h"
+#include "models/nodediffmodel.h"
 #include "models/overridesmodel.h"
+#include "models/valueconvert.h"
 #include "models/valuetreemodel.h"
+#include "panels/allkeyspanel.h"
+#include "panels/answerpanel.h"
+#include "panels/nodediffpanel.h"
+#include "panels/nodespanel.h"
 #include "panels/overridespanel.h"
 #include "support/hieralookupcli.h"
+#include "testutils.h"
+#include "widgets/messagebanner.h"
 #include "widgets/sourceviewer.h"
 #include "window/explanationreport.h"
 #include "windowfixture.h"
@@ -24,8 +37,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QSet>
 #include <QSignalSpy>
+#include <QTableView>
 
 namespace {
 
@@ -267,6 +282,196 @@ private Q_SLOTS:
         facts->undoStack()->undo();
         QTRY_VERIFY(!facts->isModified());
         QVERIFY(!m.window->explanationReport().toMarkdown().contains(QLatin1String("edited")));
+    }
+
+    // Compare nodes: collections leaf by leaf (each leaf row what the engine digs on each node), two
+    // differing secrets said to differ without either shown, equal ones not listed; activating a cell
+    // opens the answer as that column's node has it.
+    void compareListsLeavesAndKeepsSecrets()
+    {
+        // The copy's secrets readable, as the demo's are when the explorer opens it.
+        const QString hieraYaml = m.demoPath(QStringLiteral("hiera.yaml"));
+        RepositoryOptions withKey = RepositoryOptions::read(RepositoryOptions::rootOf(hieraYaml));
+        withKey.eyamlPrivateKey = m.demoPath(QStringLiteral("keys/private_key.pkcs7.pem"));
+        withKey.write(RepositoryOptions::rootOf(hieraYaml));
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
+        QSignalSpy loaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
+        UiTest::part<NodesPanel>(m.window)->openLibrary(m.demoPath(QStringLiteral("facts")));
+        QVERIFY(loaded.wait(WindowFixture::timeoutMs));
+        NodeDiffPanel* panel = UiTest::part<NodeDiffPanel>(m.window);
+        m.window->raisePanel(panel);
+        const QString web = QStringLiteral("web01.example.com"), db = QStringLiteral("db01.example.com");
+        panel->compare(web, db);
+        const NodeDiffModel* model = panel->model();
+        QTRY_VERIFY_WITH_TIMEOUT(model->report() && model->report()->nameA == web && model->report()->nameB == db
+                                     && !UiTest::part<NodeReportRunner>(m.window)->isComparing(),
+                                 WindowFixture::timeoutMs);
+        const hiera::Engine& engine = *UiTest::part<LookupRunner>(m.window)->engine();
+        const NodeLibraryPtr library = UiTest::part<FleetRunner>(m.window)->library();
+        const hiera::Scope& a = *library->find(web.toStdString())->scope;
+        const hiera::Scope& b = *library->find(db.toStdString())->scope;
+        const auto cell = [&](int row, int column) { return model->index(row, column).data().toString(); };
+        QMap<QString, int> rows;
+        int leafRows = 0;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QString key = cell(row, NodeDiffModel::KeyColumn);
+            rows.insert(key, row);
+            for (int column : {NodeDiffModel::ValueAColumn, NodeDiffModel::ValueBColumn})
+                QVERIFY2(!cell(row, column).contains(QLatin1String("agent-")), qPrintable(key)); // no plaintext
+            if (!key.contains(QLatin1Char('.')))
+                continue;
+            ++leafRows;
+            // A leaf row: what a dotted lookup of it answers on each side, or absent there.
+            for (const auto& [scope, column] :
+                 {std::pair{&a, int(NodeDiffModel::ValueAColumn)}, std::pair{&b, int(NodeDiffModel::ValueBColumn)}}) {
+                const hiera::LookupResult r = engine.lookup(*scope, key.toStdString());
+                const QString shown = cell(row, column);
+                if (!r.found())
+                    QCOMPARE(shown, QStringLiteral("(absent)"));
+                else if (!hiera::containsSecret(r.value))
+                    QCOMPARE(shown, ValueConvert::cellShown(ValueConvert::compactJson(r.value, false)));
+            }
+        }
+        QVERIFY(leafRows > 0);
+        QVERIFY(!rows.contains(QStringLiteral("profile::ntp"))); // a hash on both sides: its leaves instead
+        // agent_secret is interpolated per node: both secrets, different; api_token is the same secret.
+        const int secret = rows.value(QStringLiteral("profile::monitoring::agent_secret"), -1);
+        QVERIFY2(secret >= 0, qPrintable(QStringList(rows.keys()).join(QLatin1Char(' '))));
+        QCOMPARE(cell(secret, NodeDiffModel::ValueAColumn), QStringLiteral("differs (secret)"));
+        QCOMPARE(cell(secret, NodeDiffModel::ValueBColumn), QStringLiteral("differs (secret)"));
+        QVERIFY(!rows.contains(QStringLiteral("profile::monitoring::api_token")));
+
+        // Activating db01's value of a leaf: db01's facts become the scope and the leaf is looked up.
+        const auto leaf = std::find_if(rows.keyValueBegin(), rows.keyValueEnd(),
+                                       [](const auto& kv) { return kv.first.contains(QLatin1Char('.')); });
+        QVERIFY(leaf != rows.keyValueEnd());
+        const QString leafKey = leaf->first;
+        Q_EMIT panel->view()->activated(model->index(leaf->second, NodeDiffModel::ValueBColumn));
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<AnswerPanel>(m.window)->outcome()
+                                     && UiTest::part<AnswerPanel>(m.window)->outcome()->request.key
+                                         == leafKey.toStdString()
+                                     && hiera::NodeScope::ofTree(UiTest::part<FactsDocument>(m.window)->scope(), {})
+                                             .lookup("trusted.certname")
+                                         == std::optional<hiera::Value>(hiera::Value(db.toStdString())),
+                                 WindowFixture::timeoutMs);
+        QVERIFY(m.waitForAnswer(leafKey));
+        const hiera::LookupResult expected = engine.lookup(b, leafKey.toStdString());
+        QCOMPARE(UiTest::part<AnswerPanel>(m.window)->outcome()->result.value, expected.value);
+    }
+
+    // A repository switch keeps the facts only when the new paths can use them, clears a key the new
+    // repository does not hold and the key filters typed for the old one, and says each in one line.
+    void repositorySwitchLeavesNothingStale()
+    {
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
+        UiTest::part<AllKeysPanel>(m.window)->searchEdit()->setText(QStringLiteral("ntp"));
+        MessageBanner* banner = UiTest::part<AnswerPanel>(m.window)->banner();
+        const auto switchTo = [&](const testutils::TempTree& tree) {
+            QSignalSpy loaded(m.window.get(), &MainWindow::engineLoadFinished);
+            m.window->openHierarchy(QString::fromStdString(tree.hieraYaml()));
+            return loaded.wait(WindowFixture::timeoutMs)
+                && QTest::qWaitFor([&] { return banner->text().startsWith(QLatin1String("Opened ")); },
+                                   WindowFixture::timeoutMs);
+        };
+
+        // Per-node paths: web01's facts serve them; its key is not there.
+        const testutils::TempTree perNode({
+            {QStringLiteral("hiera.yaml"),
+             "version: 5\nhierarchy:\n  - name: Node\n"
+             "    path: nodes/%{trusted.certname}.yaml\n"},
+            {QStringLiteral("data/nodes/web01.example.com.yaml"), "only_here: 1\n"},
+        });
+        QVERIFY(perNode.isValid());
+        QVERIFY(switchTo(perNode));
+        QTRY_VERIFY_WITH_TIMEOUT(banner->text().contains(QLatin1String("cleared the key profile::ntp.servers")),
+                                 WindowFixture::timeoutMs);
+        QVERIFY2(banner->text().contains(QLatin1String("kept the facts of web01.example.com")),
+                 qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains(QLatin1String("trusted.certname")), qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains(QStringLiteral("cleared the All keys search “ntp”")),
+                 qPrintable(banner->text()));
+        QVERIFY(UiTest::part<AllKeysPanel>(m.window)->searchEdit()->text().isEmpty());
+        QVERIFY(UiTest::part<LookupBar>(m.window)->key().isEmpty());
+        m.window->setKey(QStringLiteral("only_here"));
+        QVERIFY(m.waitForAnswer(QStringLiteral("only_here")));
+        QCOMPARE(UiTest::part<AnswerPanel>(m.window)->outcome()->result.value, hiera::Value(1));
+
+        // Paths on a fact web01 does not have: its facts would interpolate every path to nothing.
+        const testutils::TempTree byRack({
+            {QStringLiteral("hiera.yaml"),
+             "version: 5\nhierarchy:\n  - name: Rack\n    path: racks/%{facts.rack}.yaml\n"},
+            {QStringLiteral("data/racks/r1.yaml"), "only_here: 2\n"},
+        });
+        QVERIFY(byRack.isValid());
+        QVERIFY(switchTo(byRack));
+        QTRY_VERIFY_WITH_TIMEOUT(banner->text().contains(QLatin1String("closed the facts of web01.example.com")),
+                                 WindowFixture::timeoutMs);
+        QVERIFY2(banner->text().contains(QLatin1String("facts.rack")), qPrintable(banner->text()));
+        QVERIFY(UiTest::part<FactsDocument>(m.window)->path().isEmpty());
+        const hiera::Value left = UiTest::part<FactsDocument>(m.window)->scope();
+        QVERIFY(!hiera::NodeScope::ofTree(left, {}).lookup("trusted.certname").has_value()
+                || hiera::NodeScope::ofTree(left, {}).lookup("trusted.certname")
+                    != std::optional<hiera::Value>(hiera::Value("web01.example.com")));
+    }
+
+    // The demo opens with its nodes in the Nodes panel (and so in Across nodes and Compare).
+    void demoOpensWithItsNodes()
+    {
+        if (Demo::hieraYaml().isEmpty())
+            QSKIP("no demo installed next to the test");
+        QSignalSpy loaded(UiTest::part<FleetRunner>(m.window), &FleetRunner::libraryLoaded);
+        QVERIFY(m.window->openDemo());
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<FleetRunner>(m.window)->library(), WindowFixture::timeoutMs);
+        const NodeLibraryPtr library = UiTest::part<FleetRunner>(m.window)->library();
+        QStringList names;
+        for (const hiera::Node& node : library->nodes())
+            names << QString::fromStdString(node.name);
+        names.sort();
+        QCOMPARE(names,
+                 (QStringList{QStringLiteral("build01.example.com"), QStringLiteral("db01.example.com"),
+                              QStringLiteral("web01.example.com"), QStringLiteral("web02.example.com")}));
+        QVERIFY(!UiTest::part<NodesPanel>(m.window)->statusText().contains(QLatin1String("No node library")));
+
+        // The demo's facts are read-only: leaving them edited offers Save As, a copy's offer Save.
+        FactsDocument* facts = UiTest::part<FactsDocument>(m.window);
+        QTRY_VERIFY_WITH_TIMEOUT(!facts->isReading() && !facts->path().isEmpty(), WindowFixture::timeoutMs);
+        QVERIFY(facts->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("db")));
+        QVERIFY(m.window->openHierarchy(m.demoPath(QStringLiteral("hiera.yaml"))));
+        QCOMPARE(m.questionKinds, QList<MainWindow::Question>{MainWindow::Question::SaveChangesAs});
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
+        QVERIFY(facts->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("db")));
+        m.questionKinds.clear();
+        QVERIFY(m.window->openHierarchy(QStringLiteral(HIERA_DEMO_DIR "/hiera.yaml")));
+        QCOMPARE(m.questionKinds, QList<MainWindow::Question>{MainWindow::Question::SaveChanges});
+    }
+
+    // All keys lists its warnings: the key, the file:line of the interpolation, the variable; a
+    // click opens the place.
+    void allKeysWarningsSayWhere()
+    {
+        const testutils::TempTree tree({
+            {QStringLiteral("hiera.yaml"), "version: 5\nhierarchy:\n  - name: Common\n    path: common.yaml\n"},
+            {QStringLiteral("data/common.yaml"), "a: \"x-%{facts.nosuch}\"\nok: 1\nb:\n  - \"%{facts.missing_too}\"\n"},
+        });
+        QVERIFY(tree.isValid());
+        QVERIFY(m.openFactsAndWait(m.demoPath(QStringLiteral("facts/web01.example.com.yaml"))));
+        m.window->openHierarchy(QString::fromStdString(tree.hieraYaml()));
+        AllKeysPanel* panel = UiTest::part<AllKeysPanel>(m.window);
+        m.window->raisePanel(panel);
+        const KeyWarningsModel* warnings = panel->warningsModel();
+        QTRY_VERIFY_WITH_TIMEOUT(warnings->rowCount() == 2, WindowFixture::timeoutMs);
+        const auto cell = [&](int row, int column) { return warnings->index(row, column).data().toString(); };
+        QCOMPARE(cell(0, KeyWarningsModel::KeyColumn), QStringLiteral("a"));
+        QCOMPARE(cell(0, KeyWarningsModel::WhereColumn), QStringLiteral("data/common.yaml:1"));
+        QVERIFY2(cell(0, KeyWarningsModel::WarningColumn).contains(QLatin1String("facts.nosuch")),
+                 qPrintable(cell(0, KeyWarningsModel::WarningColumn)));
+        QCOMPARE(cell(1, KeyWarningsModel::KeyColumn), QStringLiteral("b"));
+        QCOMPARE(cell(1, KeyWarningsModel::WhereColumn), QStringLiteral("data/common.yaml:4"));
+        QCOMPARE(warnings->index(1, KeyWarningsModel::WhereColumn).data(HieraRoles::SourceLineRole).toInt(), 4);
+        Q_EMIT panel->warningsView()->clicked(warnings->index(1, KeyWarningsModel::WhereColumn));
+        QTRY_COMPARE_WITH_TIMEOUT(UiTest::part<SourceViewer>(m.window)->currentFile(),
+                                  QString::fromStdString(tree.path(QStringLiteral("data/common.yaml"))),
+                                  WindowFixture::timeoutMs);
     }
 };
 

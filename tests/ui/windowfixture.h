@@ -47,11 +47,12 @@ public:
             testers.push_back(std::make_unique<QAbstractItemModelTester>(
                 model, QAbstractItemModelTester::FailureReportingMode::QtTest));
         questions.clear();
+        questionKinds.clear();
         savePaths.clear();
         promptedKinds.clear();
         window->setQuestionHandler([this](MainWindow::Question question, const QString& text) {
             questions << text;
-            Q_UNUSED(question)
+            questionKinds << question;
             return MainWindow::Answer::Discard;
         });
         UiTest::part<FactsDocument>(window)->setSavePathPrompt([this](const QString&, FactsDocument::SaveKind kind) {
@@ -104,6 +105,7 @@ public:
     std::unique_ptr<MainWindow> window;
     std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
     QStringList questions;
+    QList<MainWindow::Question> questionKinds; // in the order asked, with `questions`
     QStringList savePaths; // what the "save as" prompt answers, front first (empty: cancelled)
     QList<FactsDocument::SaveKind> promptedKinds;
 };

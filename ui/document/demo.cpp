@@ -25,15 +25,22 @@ QString hieraYaml()
 
 QString defaultFactsFile(const QString& hieraYamlPath)
 {
-    const QDir factsDir(QFileInfo(hieraYamlPath).absolutePath() + QStringLiteral("/facts"));
-    if (!factsDir.exists())
+    const QString library = nodeLibrary(hieraYamlPath);
+    if (library.isEmpty())
         return {};
+    const QDir factsDir(library);
     const QString preferred = factsDir.filePath(QStringLiteral("web01.example.com.yaml"));
     if (QFileInfo::exists(preferred))
         return preferred;
     const QStringList files =
         factsDir.entryList({QStringLiteral("*.yaml"), QStringLiteral("*.json")}, QDir::Files, QDir::Name);
     return files.isEmpty() ? QString() : factsDir.filePath(files.first());
+}
+
+QString nodeLibrary(const QString& hieraYamlPath)
+{
+    const QFileInfo factsDir(QFileInfo(hieraYamlPath).absolutePath() + QStringLiteral("/facts"));
+    return factsDir.isDir() ? QDir::cleanPath(factsDir.absoluteFilePath()) : QString();
 }
 
 QString defaultKey()

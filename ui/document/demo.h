@@ -11,6 +11,8 @@ namespace Demo {
 QString hieraYaml();
 // The facts file the demo opens with (web01's, the most telling node), or empty.
 QString defaultFactsFile(const QString& hieraYaml);
+// The demo's node library (its facts folder: four nodes), or empty.
+QString nodeLibrary(const QString& hieraYaml);
 // The key the demo looks up first: a deep merge with a knockout, so every panel has something to show.
 QString defaultKey();
 // True for a file of the bundled demo (which the explorer reads but never writes).

@@ -386,7 +386,9 @@ bool FactsDocument::maybeSave(bool revertOnDiscard)
         ? tr("The facts have unsaved changes. Save them before opening another hierarchy?\n"
              "Discard goes back to the facts as they were last saved.")
         : tr("The facts have unsaved changes. Save them first?");
-    switch (ask(Question::SaveChanges, text)) {
+    // save() asks for a name then: the question says so, so that no one expects the demo's file written.
+    const bool needsName = m_path.isEmpty() || Demo::isDemoFile(m_path);
+    switch (ask(needsName ? Question::SaveChangesAs : Question::SaveChanges, text)) {
     case Answer::Accept:
         return save();
     case Answer::Discard:
@@ -398,6 +400,18 @@ bool FactsDocument::maybeSave(bool revertOnDiscard)
         break;
     }
     return false;
+}
+
+void FactsDocument::close()
+{
+    // Not the autosave: that is the next hierarchy's (setHierarchy comes after), or was asked about.
+    m_model->setScope(Value(hiera::Hash()));
+    m_undoStack->clear();
+    m_fileScope = Value(hiera::Hash());
+    m_form = FactsForm::Form{};
+    m_stamp.reset();
+    setPath(QString());
+    Q_EMIT modifiedChanged(false);
 }
 
 FactsDocument::Answer FactsDocument::ask(Question question, const QString& text)

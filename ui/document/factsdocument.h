@@ -35,6 +35,9 @@ public:
     // The questions asked before anything could be lost.
     enum class Question {
         SaveChanges, // unsaved fact edits, before closing or opening other facts or another hierarchy
+        // The same, for facts with no file they may be written to (never saved, or the bundled demo's,
+        // which is read-only): accepting asks for a name (Save As).
+        SaveChangesAs,
         RecoverAutosave, // edits autosaved by a session that ended without saving them
         OverwriteChanged, // saving over the facts file, which another program changed since it was read
     };
@@ -97,6 +100,9 @@ public:
     const FactsForm::Form& form() const { return m_form; }
     // True when it is fine to go on: nothing unsaved, saved, or discarded (then reverted if asked).
     bool maybeSave(bool revertOnDiscard = false);
+    // No facts: an empty scope that belongs to no file, with nothing to undo (a repository switch
+    // closes facts the new hierarchy cannot use). Unsaved edits must have been asked about first.
+    void close();
 
     // The hierarchy the autosave belongs to (the window's hiera.yaml). A new one reads its autosave.
     void setHierarchy(const QString& hieraYaml);

@@ -3,6 +3,8 @@
 #include "models/modelroles.h"
 #include "models/valueconvert.h"
 
+#include <hiera/valuediff.h>
+
 #include <QBrush>
 #include <QPalette>
 #include <QStringList>
@@ -17,6 +19,16 @@ void NodeDiffModel::setReport(NodeDiffReportPtr report, const QString& baseDirec
     m_report = std::move(report);
     m_baseDirectory = baseDirectory;
     m_reveal = revealSecrets;
+    m_rows.clear();
+    if (m_report) {
+        const std::vector<hiera::KeyDifference>& keys = m_report->diff.keys;
+        for (std::size_t k = 0; k < keys.size(); ++k) {
+            if (keys[k].leaves.empty())
+                m_rows.push_back({k, -1});
+            for (std::size_t l = 0; l < keys[k].leaves.size(); ++l)
+                m_rows.push_back({k, static_cast<std::ptrdiff_t>(l)});
+        }
+    }
     endResetModel();
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
@@ -32,7 +44,7 @@ void NodeDiffModel::setRevealSecrets(bool reveal)
 
 int NodeDiffModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() || !m_report ? 0 : static_cast<int>(m_report->diff.keys.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
 int NodeDiffModel::columnCount(const QModelIndex& parent) const
@@ -53,6 +65,21 @@ QString NodeDiffModel::answerText(const hiera::KeyDifference::Side& side) const
     return tr("error: %1").arg(ValueConvert::toQString(side.error));
 }
 
+QString NodeDiffModel::leafText(const std::optional<hiera::Value>& value, bool secretDiffers) const
+{
+    if (secretDiffers)
+        return tr("differs (secret)");
+    if (!value)
+        return tr("(absent)");
+    return ValueConvert::cellShown(ValueConvert::compactJson(*value, m_reveal));
+}
+
+QString NodeDiffModel::keyText(const hiera::KeyDifference& d, const hiera::LeafDifference* leaf)
+{
+    const QString root = ValueConvert::toQString(hiera::keySegment(hiera::Value(d.key)));
+    return leaf && !leaf->path.empty() ? root + QLatin1Char('.') + ValueConvert::toQString(leaf->path) : root;
+}
+
 QString NodeDiffModel::filesText(const hiera::KeyDifference::Side& side, const QString& separator) const
 {
     QStringList files;
@@ -65,42 +92,59 @@ QVariant NodeDiffModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_report)
         return {};
-    const hiera::KeyDifference& d = m_report->diff.keys[static_cast<std::size_t>(index.row())];
-    const hiera::KeyDifference::Side& side =
-        index.column() == ValueAColumn || index.column() == FilesAColumn ? d.a : d.b;
+    const Row& row = m_rows[static_cast<std::size_t>(index.row())];
+    const hiera::KeyDifference& d = m_report->diff.keys[row.key];
+    const hiera::LeafDifference* leaf = row.leaf < 0 ? nullptr : &d.leaves[static_cast<std::size_t>(row.leaf)];
+    const bool sideB = index.column() == ValueBColumn || index.column() == FilesBColumn;
+    const hiera::KeyDifference::Side& side = sideB ? d.b : d.a;
+    // A leaf's value and file on this side; its secret, when either side's is one, is not shown.
+    const std::optional<hiera::Value>* leafValue = leaf ? (sideB ? &leaf->after : &leaf->before) : nullptr;
+    // Two answers (or leaves) that differ where either is a secret say so without showing either: even
+    // a masked value would tell its length.
+    const bool secretDiffers = !m_reveal
+        && (leaf
+                ? (leaf->before && hiera::containsSecret(*leaf->before))
+                    || (leaf->after && hiera::containsSecret(*leaf->after))
+                : d.a.found() && d.b.found() && (hiera::containsSecret(d.a.value) || hiera::containsSecret(d.b.value)));
+    const hiera::SourceLocation leafAt =
+        leafValue && *leafValue ? hiera::SourceFiles::locate((*leafValue)->mark()) : hiera::SourceLocation{};
+    const bool valueColumn = index.column() == ValueAColumn || index.column() == ValueBColumn;
+    const bool filesColumn = index.column() == FilesAColumn || index.column() == FilesBColumn;
     switch (role) {
     case Qt::DisplayRole:
-        switch (index.column()) {
-        case KeyColumn:
-            return ValueConvert::toQString(d.key);
-        case ValueAColumn:
-        case ValueBColumn:
-            return answerText(side);
-        case FilesAColumn:
-        case FilesBColumn:
-            return filesText(side, QStringLiteral(", "));
-        default:
-            return {};
-        }
     case Qt::ToolTipRole:
-        if (index.column() == ValueAColumn || index.column() == ValueBColumn)
-            return answerText(side);
-        if (index.column() == FilesAColumn || index.column() == FilesBColumn)
-            return filesText(side, QStringLiteral("\n"));
+        if (index.column() == KeyColumn)
+            return keyText(d, leaf);
+        if (valueColumn)
+            return leaf ? leafText(*leafValue, secretDiffers)
+                        : (secretDiffers ? tr("differs (secret)") : answerText(side));
+        if (filesColumn) {
+            if (leaf)
+                return leafAt.isValid() ? ValueConvert::locationText(leafAt, m_baseDirectory) : QString();
+            return filesText(side, role == Qt::ToolTipRole ? QStringLiteral("\n") : QStringLiteral(", "));
+        }
         return {};
     case Qt::ForegroundRole:
-        if ((index.column() == ValueAColumn || index.column() == ValueBColumn) && !side.found())
-            return QBrush(side.status == hiera::LookupResult::Status::Error
+        if (valueColumn && (secretDiffers || (leaf ? !*leafValue : !side.found())))
+            return QBrush(!leaf && side.status == hiera::LookupResult::Status::Error
                               ? QColor(Qt::darkRed)
                               : QPalette().color(QPalette::PlaceholderText));
         return {};
     case KeyRole:
-        return ValueConvert::toQString(d.key);
+        return keyText(d, leaf);
+    case SideRole:
+        return sideB ? 1 : 0;
     case HieraRoles::SourceFileRole:
+        if (!filesColumn)
+            return {};
+        if (leaf)
+            return leafAt.isValid() ? ValueConvert::toQString(leafAt.file) : QVariant();
         // The highest-priority file that contributed on that side: where to start reading.
-        if ((index.column() == FilesAColumn || index.column() == FilesBColumn) && !side.files.empty())
-            return ValueConvert::toQString(side.files.front());
-        return {};
+        return side.files.empty() ? QVariant() : ValueConvert::toQString(side.files.front());
+    case HieraRoles::SourceLineRole:
+        return filesColumn && leaf ? leafAt.line : 0;
+    case HieraRoles::SourceColumnRole:
+        return filesColumn && leaf ? leafAt.column : 0;
     case HieraRoles::SourceKeyRole:
         return ValueConvert::toQString(d.key);
     default:

@@ -2,6 +2,8 @@
 
 #include "jobs/lookuprunner.h"
 #include "models/allkeysmodel.h"
+#include "models/keywarningsmodel.h"
+#include "models/modelroles.h"
 #include "models/valueconvert.h"
 #include "panels/shownrefresh.h"
 #include "widgets/reportexport.h"
@@ -44,6 +46,14 @@ AllKeysPanel::AllKeysPanel(NodeReportRunner* reports, LookupRunner* runner, QWid
     m_summary->setWordWrap(true); // never pushes Export out of the panel
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     row->addWidget(m_summary, 1);
+    m_warningsButton = new QToolButton(this);
+    m_warningsButton->setObjectName(QStringLiteral("allKeysWarningsButton"));
+    m_warningsButton->setCheckable(true);
+    m_warningsButton->setChecked(true);
+    m_warningsButton->setAutoRaise(true);
+    m_warningsButton->setToolTip(tr("Show or hide the list of warnings: the key, where, and what"));
+    m_warningsButton->hide();
+    row->addWidget(m_warningsButton);
     m_export = new QToolButton(this);
     m_export->setText(tr("Export"));
     m_export->setToolTip(tr("Save this node's resolved data, every key whatever the search shows, as YAML or JSON, "
@@ -63,6 +73,26 @@ AllKeysPanel::AllKeysPanel(NodeReportRunner* reports, LookupRunner* runner, QWid
     m_view->sortByColumn(-1, Qt::AscendingOrder);
     TreeViews::setColumnWidths(m_view->horizontalHeader(), {260, 300, 140, 260});
     layout->addWidget(m_view, 1);
+    // The warnings where they can be read and followed: key, file:line, what (a click shows the place,
+    // a double click looks the key up). A few rows high, under the table; a tooltip was too little.
+    m_warningsModel = new KeyWarningsModel(this);
+    m_warningsView = TreeViews::makeTable(this, QStringLiteral("allKeysWarnings"), m_warningsModel);
+    TreeViews::setColumnWidths(m_warningsView->horizontalHeader(), {220, 260});
+    m_warningsView->setTextElideMode(Qt::ElideMiddle);
+    m_warningsView->setMaximumHeight(m_warningsView->verticalHeader()->defaultSectionSize() * 5
+                                     + m_warningsView->horizontalHeader()->sizeHint().height() + 4);
+    m_warningsView->hide();
+    layout->addWidget(m_warningsView);
+    connect(m_warningsButton, &QToolButton::toggled, this,
+            [this](bool on) { m_warningsView->setVisible(on && m_warningsModel->rowCount() > 0); });
+    connect(m_warningsView, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        if (!index.data(HieraRoles::SourceFileRole).toString().isEmpty())
+            Q_EMIT sourceRequested(index);
+    });
+    connect(m_warningsView, &QTableView::activated, this, [this](const QModelIndex& index) {
+        if (const QString key = index.data(KeyWarningsModel::KeyRole).toString(); !key.isEmpty())
+            Q_EMIT keyChosen(key);
+    });
 
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_proxy->setFilterFixedString(text);
@@ -81,6 +111,7 @@ AllKeysPanel::AllKeysPanel(NodeReportRunner* reports, LookupRunner* runner, QWid
     connect(runner, &LookupRunner::scopeResolved, this, &AllKeysPanel::scopeChanged);
     connect(runner, &LookupRunner::engineLoaded, this, [this] {
         m_model->setReport(nullptr, {}, false);
+        showWarnings({});
         m_export->setEnabled(false);
         m_summary->setText(summaryText());
     });
@@ -116,13 +147,18 @@ void AllKeysPanel::show(const AllKeysReportPtr& report)
     m_model->setReport(report, QFileInfo(m_runner->hieraYaml()).absolutePath(), m_runner->revealSecrets());
     m_export->setEnabled(true);
     m_summary->setText(summaryText());
-    // The warnings (files skipped, values left encrypted) in full, where the summary counts them.
-    QStringList warnings;
-    for (const std::string& w : report->data.warnings)
-        warnings << ValueConvert::toQString(w);
-    m_summary->setToolTip(warnings.join(QLatin1Char('\n')));
+    showWarnings(report->data.warnings);
     m_runner->releaseLater(previous);
     Q_EMIT allKeysShown();
+}
+
+void AllKeysPanel::showWarnings(std::vector<hiera::NodeWarning> warnings)
+{
+    const std::size_t count = warnings.size();
+    m_warningsModel->setWarnings(std::move(warnings), QFileInfo(m_runner->hieraYaml()).absolutePath());
+    m_warningsButton->setText(count == 1 ? tr("1 warning") : tr("%1 warnings").arg(count));
+    m_warningsButton->setVisible(count > 0);
+    m_warningsView->setVisible(count > 0 && m_warningsButton->isChecked());
 }
 
 QString AllKeysPanel::summaryText() const
@@ -138,8 +174,7 @@ QString AllKeysPanel::summaryText() const
         text = tr("%1 of %2 keys match").arg(m_proxy->rowCount()).arg(total);
     if (errors > 0)
         text += tr(", %1 with an error").arg(errors);
-    if (!r->data.warnings.empty())
-        text += r->data.warnings.size() == 1 ? tr(", 1 warning") : tr(", %1 warnings").arg(r->data.warnings.size());
+    // (The warnings are counted on their own button, beside this.)
     text +=
         r->elapsedMs < 1 ? tr(" (resolved in under 1 ms)") : tr(" (resolved in %1 ms)").arg(r->elapsedMs, 0, 'f', 0);
     return text;

@@ -15,6 +15,7 @@
 #include <QWidget>
 
 class AllKeysModel;
+class KeyWarningsModel;
 class LookupRunner;
 class QLabel;
 class QLineEdit;
@@ -32,6 +33,8 @@ public:
     AllKeysModel* model() const { return m_model; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
     QTableView* view() const { return m_view; }
+    KeyWarningsModel* warningsModel() const { return m_warningsModel; }
+    QTableView* warningsView() const { return m_warningsView; }
     QLineEdit* searchEdit() const { return m_search; }
     QString summaryText() const;
 
@@ -49,6 +52,7 @@ private:
     void scopeChanged(const ScopeSnapshotPtr& snapshot);
     void refresh();
     void show(const AllKeysReportPtr& report);
+    void showWarnings(std::vector<hiera::NodeWarning> warnings);
     QList<ReportExport::Format> exportFormats() const;
     void chooseExport();
 
@@ -58,8 +62,11 @@ private:
     QSortFilterProxyModel* m_proxy;
     QLineEdit* m_search;
     QLabel* m_summary;
+    QToolButton* m_warningsButton;
     QToolButton* m_export;
     QTableView* m_view;
+    KeyWarningsModel* m_warningsModel;
+    QTableView* m_warningsView;
     ShownRefresh* m_refresh;
     ScopeSnapshotPtr m_snapshot; // the newest resolved scope
 };

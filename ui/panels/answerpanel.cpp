@@ -95,7 +95,10 @@ void AnswerPanel::showNoKey()
     updateYaml();
     setSummary(m_noHierarchy ? tr("No hierarchy is loaded: the Hierarchy panel says why.")
                              : tr("Type a key to look it up (Ctrl+L focuses the key field)."));
-    m_banner->clearMessage(); // what it said was about the previous key
+    if (m_noKeyNotice.isEmpty())
+        m_banner->clearMessage(); // what it said was about the previous key
+    else
+        m_banner->showMessage(MessageBanner::Kind::Information, std::exchange(m_noKeyNotice, QString()));
 }
 
 void AnswerPanel::show(const LookupOutcomePtr& outcome)

@@ -31,6 +31,9 @@ public:
     QString summaryText() const;
     QString yaml() const;
     void copyYaml(); // the value as YAML to the clipboard
+    // What the banner says when the key field is next found empty (once), instead of nothing: why the
+    // key was cleared (a repository switch).
+    void setNoKeyNotice(const QString& text) { m_noKeyNotice = text; }
 
 Q_SIGNALS:
     void answerShown(); // a lookup result (found, not found or error) is on screen
@@ -54,5 +57,6 @@ private:
     QTreeView* m_rootValueView;
     QPlainTextEdit* m_yamlText;
     bool m_yamlStale = true; // made when its tab is shown: it costs more than the rest on a large value
+    QString m_noKeyNotice; // setNoKeyNotice: said once the key field is empty
     bool m_noHierarchy = false; // the last load failed and no earlier hierarchy answers meanwhile
 };

@@ -103,8 +103,10 @@ NodeDiffPanel::NodeDiffPanel(NodeReportRunner* reports, FleetRunner* fleet, Look
     });
     connect(m_view, &QTableView::activated, this, [this](const QModelIndex& index) {
         const QString key = index.data(NodeDiffModel::KeyRole).toString();
-        if (!key.isEmpty())
-            Q_EMIT keyChosen(key);
+        if (key.isEmpty())
+            return;
+        const QComboBox* side = index.data(NodeDiffModel::SideRole).toInt() == 1 ? m_nodeB : m_nodeA;
+        Q_EMIT nodeAnswerRequested(side->currentText(), key);
     });
     connect(runner, &LookupRunner::scopeResolved, this, [this](const ScopeSnapshotPtr& snapshot) {
         const bool engineChanged = !m_snapshot || m_snapshot->engine != snapshot->engine;

@@ -49,7 +49,9 @@ public:
     bool exportTo(const QString& path, QString* error) const;
 
 Q_SIGNALS:
-    void keyChosen(const QString& key); // a row was activated: look it up
+    // A row was activated: look its key up as `node` has it (a library node's name, or
+    // currentFactsName()); the side is the one of the column activated (the key's column: node A).
+    void nodeAnswerRequested(const QString& node, const QString& key);
     void sourceRequested(const QModelIndex& index);
     void diffShown(); // a comparison is on screen
 

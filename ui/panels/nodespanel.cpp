@@ -181,6 +181,16 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     m_view->setWordWrap(false);
     m_view->setTextElideMode(Qt::ElideMiddle);
     layout->addWidget(m_view, 1);
+    // Before any library: what the panel is for, wrapped to the dock's width (one elided line cut it off).
+    m_hint = new QLabel(tr("No node library is open. <b>Open Library…</b> reads a folder of fact files "
+                           "(<tt>facter -j</tt>, <tt>puppet facts</tt>, onceover) or a PuppetDB export; "
+                           "double-click a node to answer for it, select two to compare them."),
+                        this);
+    m_hint->setObjectName(QStringLiteral("nodesHint"));
+    m_hint->setWordWrap(true);
+    m_hint->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_hint->setMargin(6);
+    layout->addWidget(m_hint, 1);
     // One line, elided in the middle (the counts first, the library's folder last; whole in the
     // tooltip): a long path wrapped over four lines in a narrow dock and never widens the window.
     m_status = new ElidedLabel(Qt::ElideMiddle, this);
@@ -213,6 +223,14 @@ NodesPanel::NodesPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
         if (m_model->library())
             showProblems();
     });
+    showStatus();
+}
+
+void NodesPanel::showStatus()
+{
+    const bool none = !m_model->library();
+    m_hint->setVisible(none);
+    m_view->setVisible(!none);
     m_status->setFullText(statusText());
 }
 
@@ -256,7 +274,7 @@ void NodesPanel::showLibrary(const NodeLibraryPtr& library)
     m_fleet->release(std::move(previous)); // not on the GUI thread, should this have been the last reference
     fitColumns();
     showProblems();
-    m_status->setFullText(statusText());
+    showStatus();
     Q_EMIT selectionChanged(selection());
 }
 
@@ -333,7 +351,7 @@ QString NodesPanel::statusText() const
 {
     const NodeLibraryPtr library = m_model->library();
     if (!library)
-        return tr("No node library: Open Library… reads a folder of fact files or a PuppetDB export.");
+        return tr("No node library");
     QString text = m_proxy->rowCount() == static_cast<int>(library->size())
         ? tr("%1 nodes").arg(library->size())
         : tr("%1 of %2 nodes").arg(m_proxy->rowCount()).arg(library->size());

@@ -58,6 +58,7 @@ Q_SIGNALS:
 
 private:
     void fitColumns();
+    void showStatus(); // the counts line, and the hint instead of the list while no library is open
     void showLibrary(const NodeLibraryPtr& library);
     // The library's problems in the banner: skipped files, duplicate names, hierarchy facts no node has.
     void showProblems();
@@ -72,5 +73,6 @@ private:
     QLineEdit* m_filter;
     QString m_opened; // the node whose facts are open (markOpened), marked again after each filter change
     QTableView* m_view;
+    QLabel* m_hint;
     ElidedLabel* m_status;
 };

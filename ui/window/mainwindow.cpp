@@ -29,6 +29,7 @@
 #include "window/explanationreport.h"
 #include "window/helpguide.h"
 #include "window/repositorymenu.h"
+#include "window/repositoryswitch.h"
 
 #include <QAction>
 #include <QApplication>
@@ -152,7 +153,14 @@ void MainWindow::createPanels()
         addDock(m_nodeDiffPanel, tr("Compare nodes"), QStringLiteral("nodeDiffDock"), Qt::BottomDockWidgetArea));
     connect(m_allKeysPanel, &AllKeysPanel::keyChosen, this, &MainWindow::setKey);
     connect(m_allKeysPanel, &AllKeysPanel::sourceRequested, this, &MainWindow::showSourceFor);
-    connect(m_nodeDiffPanel, &NodeDiffPanel::keyChosen, this, &MainWindow::setKey);
+    connect(m_nodeDiffPanel, &NodeDiffPanel::nodeAnswerRequested, this,
+            [this](const QString& node, const QString& key) {
+                // The answer as the compared node has it: the library node's facts become the scope first
+                // (the question about unsaved edits may keep the current ones; the key is set either way).
+                if (node != NodeDiffPanel::currentFactsName())
+                    openLibraryNode(node);
+                setKey(key);
+            });
     connect(m_nodeDiffPanel, &NodeDiffPanel::sourceRequested, this, &MainWindow::showSourceFor);
     findChild<QDockWidget*>(QStringLiteral("factsDock"))->raise();
     findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->raise();
@@ -166,11 +174,7 @@ void MainWindow::createPanels()
     });
     // Saved facts that belong to the library (a node's file, its PuppetDB export) are read into it again.
     connect(m_facts, &FactsDocument::fileWritten, m_fleet, &FleetRunner::reloadIfHolds);
-    connect(m_fleetPanel, &FleetPanel::nodeChosen, this, [this](const QString& name) {
-        if (const NodeLibraryPtr library = m_fleet->library())
-            if (const hiera::Node* node = library->find(ValueConvert::toStd(name)))
-                openNode(name, ValueConvert::toQString(node->sourceFile), node->format != hiera::FactsFormat::PuppetDB);
-    });
+    connect(m_fleetPanel, &FleetPanel::nodeChosen, this, &MainWindow::openLibraryNode);
     if (const QString library = NodesPanel::rememberedLibrary(); !library.isEmpty() && QFileInfo::exists(library))
         m_nodesPanel->openLibrary(library);
     // The facts run the full height on the left (a node has many); the hierarchy sits under the
@@ -207,6 +211,7 @@ void MainWindow::createPanels()
 
     connect(m_runner, &LookupRunner::engineLoaded, this, &MainWindow::onEngineLoaded);
     connect(m_runner, &LookupRunner::loadFailed, this, &MainWindow::onLoadFailed);
+    connect(m_answerPanel, &AnswerPanel::answerShown, this, &MainWindow::settleKeyAfterSwitch);
     connect(m_answerPanel, &AnswerPanel::answerShown, this, &MainWindow::answerShown);
     connect(m_hierarchyPanel, &HierarchyPanel::hierarchyShown, this, &MainWindow::hierarchyShown);
     connect(m_facts, &FactsDocument::readFinished, this, &MainWindow::factsLoadFinished);
@@ -508,12 +513,68 @@ void MainWindow::loadHierarchy(const QString& hieraYaml)
 
 void MainWindow::onEngineLoaded(const QString& hieraYaml)
 {
-    m_hieraYaml = hieraYaml;
+    const QString previous = std::exchange(m_hieraYaml, hieraYaml);
+    if (!previous.isEmpty() && previous != hieraYaml)
+        leaveRepository(previous);
     m_facts->setHierarchy(hieraYaml); // offers its autosave before the first answer
     addRecent(recentHierarchiesKey, hieraYaml);
     m_statusLabel->setFullText(tr("Loaded %1 (environment %2)").arg(hieraYaml, m_runner->environmentName()));
     updateTitle();
     Q_EMIT engineLoadFinished(true);
+}
+
+void MainWindow::leaveRepository(const QString& previous)
+{
+    Q_UNUSED(previous) // what it held is what is judged: the facts and filters still on screen
+    QStringList notice;
+    const EnginePtr engine = m_runner->engine();
+    const hiera::Value facts = m_facts->scope();
+    // Facts being read were chosen for this repository (the demo's, a node's): nothing to judge.
+    const bool anyFacts = !m_facts->path().isEmpty() || (facts.isHash() && !facts.asHash().empty());
+    if (engine && anyFacts && !m_facts->isReading()) {
+        const RepositorySwitch::FactsVerdict verdict = RepositorySwitch::judgeFacts(*engine, facts);
+        const QString name = m_facts->path().isEmpty() ? tr("the unsaved facts") : m_facts->displayName();
+        notice << RepositorySwitch::factsSentence(verdict, name);
+        if (!verdict.keep)
+            m_facts->close(); // its unsaved edits were asked about before the switch (openHierarchy)
+    }
+    // Searches typed for the other repository's keys would hide this one's.
+    const std::pair<QLineEdit*, QString> keyFilters[] = {
+        {m_allKeysPanel->searchEdit(), tr("the All keys search")},
+        {m_nodeDiffPanel->prefixEdit(), tr("the Compare nodes prefix")},
+    };
+    for (const auto& [edit, what] : keyFilters) {
+        if (edit->text().isEmpty())
+            continue;
+        notice << tr("cleared %1 “%2”").arg(what, edit->text());
+        edit->clear();
+    }
+    m_switchNotice = notice;
+    m_switchEngine = m_lookupBar->key().isEmpty() ? nullptr : engine;
+    if (!m_switchEngine && !notice.isEmpty())
+        m_answerPanel->banner()->showMessage(
+            MessageBanner::Kind::Information,
+            tr("Opened %1: %2.").arg(QDir::toNativeSeparators(m_hieraYaml), notice.join(QStringLiteral("; "))));
+}
+
+void MainWindow::settleKeyAfterSwitch()
+{
+    const LookupOutcomePtr outcome = m_answerPanel->outcome();
+    if (!m_switchEngine || !outcome || outcome->engine != m_switchEngine)
+        return; // no switch, or an answer of the engine before
+    m_switchEngine = nullptr;
+    const QString key = m_lookupBar->key();
+    const bool keep = outcome->result.status != hiera::LookupResult::Status::NotFound;
+    m_switchNotice << (keep ? tr("kept the key %1").arg(key)
+                            : tr("cleared the key %1, which it does not hold for these facts").arg(key));
+    const QString text =
+        tr("Opened %1: %2.").arg(QDir::toNativeSeparators(m_hieraYaml), m_switchNotice.join(QStringLiteral("; ")));
+    if (keep) {
+        m_answerPanel->banner()->showMessage(MessageBanner::Kind::Information, text);
+    } else {
+        m_answerPanel->setNoKeyNotice(text); // said when the emptied key field is answered
+        setKey(QString());
+    }
 }
 
 void MainWindow::onLoadFailed(const QString& hieraYaml)
@@ -545,6 +606,13 @@ void MainWindow::openNode(const QString& name, const QString& factsFile, bool ow
         markCurrentNode();
 }
 
+void MainWindow::openLibraryNode(const QString& name)
+{
+    if (const NodeLibraryPtr library = m_fleet->library())
+        if (const hiera::Node* node = library->find(ValueConvert::toStd(name)))
+            openNode(name, ValueConvert::toQString(node->sourceFile), node->format != hiera::FactsFormat::PuppetDB);
+}
+
 void MainWindow::markCurrentNode()
 {
     const std::optional<hiera::Value> certname = hiera::MapScope(m_facts->scope()).lookup("trusted.certname");
@@ -569,6 +637,11 @@ bool MainWindow::openDemo()
     loadHierarchy(hieraYaml);
     if (m_lookupBar->key().isEmpty())
         setKey(Demo::defaultKey());
+    // Its nodes come along, so that the Nodes, Across nodes and Compare panels have something to show.
+    const QString library = Demo::nodeLibrary(hieraYaml);
+    if (!library.isEmpty() && QFileInfo(m_fleet->libraryPath()) != QFileInfo(library)
+        && QFileInfo(NodesPanel::rememberedLibrary()) != QFileInfo(library))
+        m_nodesPanel->openLibrary(library);
     return true;
 }
 
@@ -744,10 +817,11 @@ MainWindow::Answer MainWindow::askWithMessageBox(Question question, const QStrin
     box.setText(text);
     QAbstractButton* accept = nullptr;
     QAbstractButton* discard = nullptr;
-    if (question == Question::SaveChanges) {
+    if (question == Question::SaveChanges || question == Question::SaveChangesAs) {
         box.setIcon(QMessageBox::Warning);
         box.setWindowTitle(tr("Unsaved facts"));
-        accept = box.addButton(QMessageBox::Save);
+        accept = question == Question::SaveChanges ? box.addButton(QMessageBox::Save)
+                                                   : box.addButton(tr("Save &As…"), QMessageBox::AcceptRole);
         discard = box.addButton(QMessageBox::Discard);
         box.addButton(QMessageBox::Cancel);
     } else if (question == Question::OverwriteChanged) {

@@ -61,6 +61,8 @@ public:
     bool openFacts(const QString& path);
     // A node picked in the node library or the fleet view: its facts become the scope.
     void openNode(const QString& name, const QString& factsFile, bool ownFile);
+    // The node called `name` in the loaded library, opened as openNode does (nothing if it has none).
+    void openLibraryNode(const QString& name);
     bool isReadingFacts() const;
     // Writes the scope (or only its facts) as YAML, or JSON for a .json name, atomically.
     bool saveFactsTo(const QString& path, bool factsOnly = false);
@@ -105,6 +107,10 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // What a switch from `previous` keeps: the facts if the new hierarchy can use them, key filters
+    // never (RepositorySwitch); the key is decided at its first answer (settleKeyAfterSwitch).
+    void leaveRepository(const QString& previous);
+    void settleKeyAfterSwitch();
     void createPanels();
     QDockWidget* addDock(QWidget* panel, const QString& title, const QString& objectName, Qt::DockWidgetArea area);
     void createActions();
@@ -163,6 +169,10 @@ private:
     QMenu* m_recentFactsMenu = nullptr;
 
     QString m_hieraYaml;
+    // A repository switch's notice (what was kept of the one before, what was closed or cleared), shown
+    // once the key's first answer from the new engine says whether the key is kept too.
+    EnginePtr m_switchEngine;
+    QStringList m_switchNotice;
     bool m_layoutRestored = false; // readSettings() found the user's dock layout
     bool m_shownOnce = false;
 };
