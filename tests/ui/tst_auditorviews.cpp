@@ -10,6 +10,7 @@
 #include "jobs/nodereportrunner.h"
 #include "jobs/repositoryoptions.h"
 #include "models/contributionmodel.h"
+#include "models/hierarchymodel.h"
 #include "models/keywarningsmodel.h"
 #include "models/modelroles.h"
 #include "models/nodediffmodel.h"
@@ -24,7 +25,9 @@
 #include "support/hieralookupcli.h"
 #include "testutils.h"
 #include "widgets/messagebanner.h"
+#include "widgets/pathdelegate.h"
 #include "widgets/sourceviewer.h"
+#include "window/environmentdialog.h"
 #include "window/explanationreport.h"
 #include "windowfixture.h"
 #include "windowparts.h"
@@ -34,13 +37,17 @@
 #include <hiera/valueformat.h>
 
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTreeView>
 
 namespace {
 
@@ -472,6 +479,53 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(UiTest::part<SourceViewer>(m.window)->currentFile(),
                                   QString::fromStdString(tree.path(QStringLiteral("data/common.yaml"))),
                                   WindowFixture::timeoutMs);
+    }
+
+    // Texts a user has to read show whole: the summary under the key wraps instead of clipping, the
+    // Hierarchy status and the Explain outcome fit their columns, file columns elide in the middle,
+    // and no label shows a literal "&" (a mnemonic without a buddy).
+    void textsAreNotClipped()
+    {
+        m.window->resize(1280, 800);
+        QVERIFY(
+            m.openDemoCopy(QStringLiteral("profile::ntp.servers.1"), QStringLiteral("facts/web02.example.com.json")));
+        auto* summary = m.window->findChild<QPlainTextEdit*>(QStringLiteral("summaryLabel"));
+        QVERIFY(summary);
+        QCOMPARE(summary->toPlainText(), UiTest::part<AnswerPanel>(m.window)->summaryText());
+        QVERIFY(summary->toPlainText().contains(QLatin1String("file contributed")));
+        QTRY_VERIFY(summary->document()->size().height() * summary->fontMetrics().lineSpacing()
+                    <= summary->viewport()->height() + 1); // every line in sight, no scrolling
+
+        auto* hierarchy = m.window->findChild<QTreeView*>(QStringLiteral("hierarchyView"));
+        m.window->raisePanel(UiTest::part<HierarchyPanel>(m.window));
+        QTRY_VERIFY(hierarchy->model()->rowCount() > 0);
+        const QAbstractItemModel* levels = hierarchy->model();
+        int widestStatus = 0;
+        for (int layer = 0; layer < levels->rowCount(); ++layer)
+            for (int row = 0; row < levels->rowCount(levels->index(layer, 0)); ++row) {
+                const QModelIndex level = levels->index(row, 0, levels->index(layer, 0));
+                for (int path = 0; path < levels->rowCount(level); ++path)
+                    widestStatus =
+                        std::max(widestStatus,
+                                 hierarchy->fontMetrics().horizontalAdvance(
+                                     levels->index(path, HierarchyModel::StatusColumn, level).data().toString()));
+            }
+        QVERIFY(widestStatus > 0);
+        const int statusLeft = hierarchy->header()->sectionViewportPosition(HierarchyModel::StatusColumn);
+        QVERIFY(hierarchy->columnWidth(HierarchyModel::StatusColumn) >= widestStatus);
+        QVERIFY2(statusLeft + widestStatus <= hierarchy->viewport()->width(),
+                 qPrintable(QStringLiteral("status at %1 + %2 > %3")
+                                .arg(statusLeft)
+                                .arg(widestStatus)
+                                .arg(hierarchy->viewport()->width())));
+        QVERIFY(qobject_cast<PathDelegate*>(hierarchy->itemDelegateForColumn(HierarchyModel::InterpolatedColumn)));
+        auto* sources = m.window->findChild<QTableView*>(QStringLiteral("contributionView"));
+        QVERIFY(qobject_cast<PathDelegate*>(sources->itemDelegateForColumn(ContributionModel::FileColumn)));
+
+        EnvironmentDialog dialog(m.window.get());
+        for (const QLabel* label : dialog.findChildren<QLabel*>())
+            if (label->text().remove(QLatin1String("&&")).contains(QLatin1Char('&')))
+                QVERIFY2(label->buddy(), qPrintable(label->text()));
     }
 };
 

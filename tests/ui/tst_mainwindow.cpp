@@ -46,6 +46,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -1172,12 +1173,37 @@ private Q_SLOTS:
         QTRY_VERIFY(UiTest::part<HelpGuide>(m_window) && UiTest::part<HelpGuide>(m_window)->isVisible());
         QTextBrowser* browser = UiTest::part<HelpGuide>(m_window)->browser();
         QVERIFY(browser->toHtml().contains(QLatin1String("lookup:profile::ntp")));
+        // It covers every panel: each dock's title is explained.
+        const QString guide = browser->toPlainText();
+        for (const QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+            QVERIFY2(guide.contains(dock->windowTitle()), qPrintable(dock->windowTitle()));
         // The first tour link, as a click on it: the demo opens and the key is looked up.
         UiTest::part<HelpGuide>(m_window)->followLink(QUrl(QStringLiteral("lookup:profile::web::workers")));
         waitForAnswer(QStringLiteral("profile::web::workers"));
         QCOMPARE(m_window->hieraYamlPath(), Demo::hieraYaml());
         QCOMPARE(valueText(*m_window), QStringLiteral("16"));
         UiTest::part<HelpGuide>(m_window)->close();
+    }
+
+    // The guide is read beside the window: to its right where the screen has room, else over the
+    // window's right edge (the Source panel), leaving the answer in the middle in sight.
+    void helpGuideOpensBesideTheWindow()
+    {
+        const QRect screen = QGuiApplication::primaryScreen()->availableGeometry();
+        QWidget small;
+        small.setGeometry(screen.left() + 10, screen.top() + 10, 200, 200);
+        HelpGuide guide;
+        guide.placeBeside(&small);
+        QVERIFY(!guide.geometry().intersects(small.frameGeometry()));
+        QVERIFY(screen.contains(guide.geometry()));
+        QVERIFY(guide.geometry().left() > small.frameGeometry().right());
+
+        QWidget full;
+        full.setGeometry(screen);
+        guide.placeBeside(&full);
+        QVERIFY(screen.contains(guide.geometry()));
+        QCOMPARE(guide.geometry().right(), screen.right()); // over the right edge
+        QVERIFY(guide.geometry().left() >= screen.left() + screen.width() / 4); // not over the middle
     }
 
     // 2.10: under a dark palette the source's keys are drawn in the palette's link colour, readable

@@ -6,6 +6,7 @@
 #include "models/modelroles.h"
 #include "models/valueconvert.h"
 #include "panels/shownrefresh.h"
+#include "widgets/pathdelegate.h"
 #include "widgets/reportexport.h"
 #include "widgets/treeviews.h"
 
@@ -67,6 +68,7 @@ AllKeysPanel::AllKeysPanel(NodeReportRunner* reports, LookupRunner* runner, QWid
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_proxy->setSortCaseSensitivity(Qt::CaseInsensitive);
     m_view = TreeViews::makeTable(this, QStringLiteral("allKeysView"), m_proxy);
+    PathDelegate::install(m_view, {AllKeysModel::FileColumn});
     m_view->setSortingEnabled(true);
     // The report comes sorted by key: the proxy keeps that order until a header is clicked (sorting
     // thousands of keys again on the GUI thread, fetching both cells per comparison, cost ~50 ms).

@@ -6,6 +6,7 @@
 #include "panels/answersummary.h"
 #include "panels/lookupscheduler.h"
 #include "widgets/messagebanner.h"
+#include "widgets/pathdelegate.h"
 #include "widgets/treeviews.h"
 
 #include <hiera/lookupkey.h>
@@ -14,7 +15,6 @@
 #include <QClipboard>
 #include <QFileInfo>
 #include <QFontDatabase>
-#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QToolButton>
@@ -35,21 +35,29 @@ AnswerPanel::AnswerPanel(LookupRunner* runner, LookupScheduler* scheduler, QWidg
     m_banner = new MessageBanner(this);
     m_banner->setObjectName(QStringLiteral("answerBanner"));
     layout->addWidget(m_banner);
-    // A read-only line edit rather than a label: a label's new text re-lays out the window (its size
-    // hint follows the text), and that repainted every panel on each answer. Selectable all the same.
-    m_summary = new QLineEdit(this);
+    // A read-only text box three lines high rather than a label: a label's new text re-lays out the
+    // window (its size hint follows the text), and that repainted every panel on each answer; a line
+    // edit clipped the summary at the panel's width. Wrapped at words, selectable all the same; a
+    // longer summary scrolls.
+    m_summary = new QPlainTextEdit(this);
     m_summary->setObjectName(QStringLiteral("summaryLabel"));
     m_summary->setReadOnly(true);
-    m_summary->setFrame(false);
+    m_summary->setFrameShape(QFrame::NoFrame);
     m_summary->setFocusPolicy(Qt::ClickFocus);
+    m_summary->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_summary->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_summary->document()->setDocumentMargin(2);
+    m_summary->setFixedHeight(3 * m_summary->fontMetrics().lineSpacing() + 2 * 2 + 2);
+    m_summary->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     QPalette summaryPalette = m_summary->palette();
     summaryPalette.setColor(QPalette::Base, summaryPalette.color(QPalette::Window));
-    m_summary->setPalette(summaryPalette);
     layout->addWidget(m_summary);
 
     m_tabs = new QTabWidget(this);
     m_valueView = TreeViews::make(m_tabs, QStringLiteral("valueView"), m_valueModel);
     m_rootValueView = TreeViews::make(m_tabs, QStringLiteral("rootValueView"), m_rootValueModel);
+    for (QTreeView* view : {m_valueView, m_rootValueView})
+        PathDelegate::install(view, {ValueTreeModel::OriginColumn});
     m_yamlText = new QPlainTextEdit(m_tabs);
     m_yamlText->setObjectName(QStringLiteral("yamlText"));
     m_yamlText->setReadOnly(true);
@@ -152,14 +160,13 @@ void AnswerPanel::show(const LookupOutcomePtr& outcome)
 
 void AnswerPanel::setSummary(const QString& text)
 {
-    m_summary->setText(text);
-    m_summary->setCursorPosition(0); // the beginning says the most
+    m_summary->setPlainText(text);
     m_summary->setToolTip(text);
 }
 
 QString AnswerPanel::summaryText() const
 {
-    return m_summary->text();
+    return m_summary->toPlainText();
 }
 
 QString AnswerPanel::yaml() const

@@ -11,7 +11,6 @@
 class LookupRunner;
 class LookupScheduler;
 class MessageBanner;
-class QLineEdit;
 class QPlainTextEdit;
 class QTabWidget;
 class QTreeView;
@@ -51,7 +50,7 @@ private:
     ValueTreeModel* m_valueModel;
     ValueTreeModel* m_rootValueModel;
     MessageBanner* m_banner;
-    QLineEdit* m_summary; // how the answer was made (read-only)
+    QPlainTextEdit* m_summary; // how the answer was made (read-only, wrapped)
     QTabWidget* m_tabs;
     QTreeView* m_valueView;
     QTreeView* m_rootValueView;

@@ -4,6 +4,7 @@
 #include "models/fleetmodel.h"
 #include "models/valueconvert.h"
 #include "panels/shownrefresh.h"
+#include "widgets/pathdelegate.h"
 #include "widgets/reportexport.h"
 
 #include <QFileInfo>
@@ -79,6 +80,7 @@ FleetPanel::FleetPanel(FleetRunner* fleet, LookupRunner* runner, QWidget* parent
     m_view = new QTreeView(this);
     m_view->setObjectName(QStringLiteral("fleetView"));
     m_view->setModel(m_model);
+    PathDelegate::install(m_view, {FleetModel::FileColumn});
     m_view->setUniformRowHeights(true);
     m_view->header()->setStretchLastSection(true);
     layout->addWidget(m_view, 1);

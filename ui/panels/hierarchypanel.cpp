@@ -4,10 +4,14 @@
 #include "models/hierarchymodel.h"
 #include "models/valueconvert.h"
 #include "widgets/messagebanner.h"
+#include "widgets/pathdelegate.h"
 #include "widgets/treeviews.h"
 
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 HierarchyPanel::HierarchyPanel(LookupRunner* runner, QWidget* parent)
     : QWidget(parent)
@@ -21,6 +25,10 @@ HierarchyPanel::HierarchyPanel(LookupRunner* runner, QWidget* parent)
     m_banner->setObjectName(QStringLiteral("hierarchyBanner"));
     layout->addWidget(m_banner);
     m_view = TreeViews::make(this, QStringLiteral("hierarchyView"), m_model);
+    PathDelegate::install(m_view, {HierarchyModel::DeclaredColumn, HierarchyModel::InterpolatedColumn});
+    // The status ("missing (empty interpolation)") next to the level it is about, always in sight;
+    // the paths after it, the last one taking the rest of the width.
+    m_view->header()->moveSection(HierarchyModel::StatusColumn, HierarchyModel::DeclaredColumn);
     layout->addWidget(m_view, 1);
     TreeViews::connectSourceClicks(m_view, HierarchyModel::InterpolatedColumn, this, &HierarchyPanel::sourceRequested);
 
@@ -37,13 +45,26 @@ HierarchyPanel::HierarchyPanel(LookupRunner* runner, QWidget* parent)
     connect(runner, &LookupRunner::scopeResolved, this, &HierarchyPanel::show);
 }
 
+void HierarchyPanel::fitColumns()
+{
+    // Every column as wide as its contents but the paths: the last shown (Interpolated) takes what is
+    // left and the declared one no more than half of it, both elided in the middle (PathDelegate).
+    for (int column : {int(HierarchyModel::NameColumn), int(HierarchyModel::BackendColumn),
+                       int(HierarchyModel::StatusColumn), int(HierarchyModel::DeclaredColumn)})
+        m_view->resizeColumnToContents(column);
+    const int used = m_view->columnWidth(HierarchyModel::NameColumn)
+        + m_view->columnWidth(HierarchyModel::BackendColumn) + m_view->columnWidth(HierarchyModel::StatusColumn);
+    const int room = std::max(160, (m_view->viewport()->width() - used) / 2);
+    m_view->setColumnWidth(HierarchyModel::DeclaredColumn,
+                           std::min(m_view->columnWidth(HierarchyModel::DeclaredColumn), room));
+}
+
 void HierarchyPanel::show(const ScopeSnapshotPtr& snapshot)
 {
     ScopeSnapshotPtr previous = m_model->snapshot();
     m_model->setSnapshot(snapshot);
     m_view->expandAll();
-    for (int column = 0; column < HierarchyModel::StatusColumn; ++column)
-        m_view->resizeColumnToContents(column);
+    fitColumns();
     // A failed load stays told until a load works (the levels shown are the previous version's); an
     // error of this scope's levels goes once the scope resolves; discovery warnings stay until closed.
     if (!m_loadFailure.isEmpty())

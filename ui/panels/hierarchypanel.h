@@ -30,6 +30,7 @@ Q_SIGNALS:
 
 private:
     void show(const ScopeSnapshotPtr& snapshot);
+    void fitColumns();
     void showDiscoveryWarnings(const QString& hieraYaml);
 
     LookupRunner* m_runner;

@@ -4,6 +4,7 @@
 #include "models/nodediffmodel.h"
 #include "models/valueconvert.h"
 #include "panels/shownrefresh.h"
+#include "widgets/pathdelegate.h"
 #include "widgets/reportexport.h"
 #include "widgets/treeviews.h"
 
@@ -79,6 +80,7 @@ NodeDiffPanel::NodeDiffPanel(NodeReportRunner* reports, FleetRunner* fleet, Look
     layout->addWidget(m_summary);
 
     m_view = TreeViews::makeTable(this, QStringLiteral("diffView"), m_model);
+    PathDelegate::install(m_view, {NodeDiffModel::FilesAColumn, NodeDiffModel::FilesBColumn});
     TreeViews::setColumnWidths(m_view->horizontalHeader(), {240, 220, 220, 220});
     layout->addWidget(m_view, 1);
 

@@ -2,6 +2,7 @@
 
 #include "jobs/lookuprunner.h"
 #include "models/overridesmodel.h"
+#include "widgets/pathdelegate.h"
 
 #include <QFileInfo>
 #include <QHeaderView>
@@ -17,6 +18,7 @@ OverridesPanel::OverridesPanel(LookupRunner* runner, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_view->setModel(m_model);
+    PathDelegate::install(m_view, {OverridesModel::FileColumn});
     m_view->setUniformRowHeights(true);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
     layout->addWidget(m_view);

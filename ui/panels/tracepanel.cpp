@@ -5,6 +5,7 @@
 #include "models/explanationmodel.h"
 #include "models/valueconvert.h"
 #include "panels/lookupscheduler.h"
+#include "widgets/pathdelegate.h"
 #include "widgets/treeviews.h"
 
 #include <hiera/explain.h>
@@ -40,6 +41,7 @@ TracePanel::TracePanel(LookupRunner* runner, LookupScheduler* scheduler, QWidget
     m_contributionView = new QTableView(m_tabs);
     m_contributionView->setObjectName(QStringLiteral("contributionView"));
     m_contributionView->setModel(m_contributionModel);
+    PathDelegate::install(m_contributionView, {ContributionModel::FileColumn, ContributionModel::OriginColumn});
     m_contributionView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_contributionView->setAlternatingRowColors(true);
     m_contributionView->horizontalHeader()->setStretchLastSection(true);
@@ -54,6 +56,7 @@ TracePanel::TracePanel(LookupRunner* runner, LookupScheduler* scheduler, QWidget
     m_explanationFilter->setPlaceholderText(tr("Filter the trace…"));
     m_explanationFilter->setClearButtonEnabled(true);
     m_explanationView = TreeViews::make(m_explanationPage, QStringLiteral("explanationView"), m_explanationProxy);
+    PathDelegate::install(m_explanationView, {ExplanationModel::OriginColumn});
     explainLayout->addWidget(m_explanationFilter);
     explainLayout->addWidget(m_explanationView, 1);
     connect(m_explanationFilter, &QLineEdit::textChanged, this, [this](const QString& text) {
@@ -122,6 +125,7 @@ void TracePanel::updateStaleViews()
         m_staleViews &= ~ExplanationTree;
         m_explanationView->expandAll();
         m_explanationView->resizeColumnToContents(ExplanationModel::StepColumn);
+        m_explanationView->resizeColumnToContents(ExplanationModel::OutcomeColumn); // short words: whole
     }
     if ((m_staleViews & ExplanationText) && m_tabs->currentWidget() == m_explainText) {
         m_staleViews &= ~ExplanationText;

@@ -40,7 +40,10 @@ EnvironmentDialog::EnvironmentDialog(QWidget* parent)
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Environment name:"), m_environment);
-    form->addRow(tr("&Global hiera.yaml:"), globalRow);
+    // A row of a layout gets no buddy from addRow: without one the label would show its "&".
+    auto* globalLabel = new QLabel(tr("&Global hiera.yaml:"), this);
+    globalLabel->setBuddy(m_global);
+    form->addRow(globalLabel, globalRow);
     form->addRow(tr("Deployed &under:"), m_environmentPath);
     auto* note = new QLabel(tr("Lookups set the top-scope variable <code>environment</code> to this name unless "
                                "the facts set it, as <code>puppet lookup --environment</code> does. The global "

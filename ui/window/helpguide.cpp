@@ -2,9 +2,12 @@
 
 #include <QDesktopServices>
 #include <QDialogButtonBox>
+#include <QScreen>
 #include <QTextBrowser>
 #include <QUrl>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace {
 const auto lookupScheme = QStringLiteral("lookup");
@@ -15,16 +18,35 @@ QString guideHtml()
                "<h2>Hiera Explorer</h2>"
                "<p>Type a key in the <b>Key</b> field (Ctrl+L or Ctrl+F) and the answer follows as you type: the value "
                "with the file and line of every leaf, how it was merged, and every file the lookup consulted.</p>"
+               "<h3>The panels</h3>"
                "<ul>"
                "<li><b>Facts and scope</b> (left): the facts the hierarchy is interpolated with. Edit a value "
-               "(double click or F2) and the answer follows at once; Ctrl+Z undoes.</li>"
-               "<li><b>Value / Root value / YAML</b>: the answer. Click an origin (<i>file:line</i>) to see it in "
-               "the <b>Source</b> panel.</li>"
+               "(double click or F2) and the answer follows at once; Ctrl+Z undoes; Save (Ctrl+S) writes them "
+               "back in their file's format.</li>"
+               "<li><b>Nodes</b> (tab beside the facts): a node library, a directory of facts files or a "
+               "PuppetDB export (File ▸ Open Node Library). Click a node to make its facts the scope; pick two "
+               "and Compare.</li>"
+               "<li><b>Key</b> and <b>Merge</b> (top): the key, dotted to dig into a value "
+               "(<code>profile::ntp.servers.0</code>), and the merge: as lookup_options says, or one you "
+               "choose. The line under them says how the answer was made and how many files contributed.</li>"
+               "<li><b>Value / Root value / YAML</b>: the answer, with the <i>file:line</i> of every leaf; "
+               "Root value is the whole root key with the dug element marked. Click an origin to see it in "
+               "the <b>Source</b> panel (right), which opens the file at that line.</li>"
                "<li><b>Sources</b>: each data file in priority order and what it gave (won, merged, no key, "
                "missing). <b>Explain</b> is the trace as a tree; <b>Explain text</b> reads as Puppet's "
-               "<code>--explain</code>.</li>"
+               "<code>--explain</code>. File ▸ Export Explanation saves it as a report.</li>"
                "<li><b>Hierarchy</b> (bottom): the levels as your facts make them, with the files found or "
-               "missing, and a warning where a fact was empty.</li>"
+               "missing, and why a path is missing (an empty fact, outside the repository).</li>"
+               "<li><b>Overridden values</b>: every level's value for the key, which one won, which were "
+               "overridden, and what a knockout removed.</li>"
+               "<li><b>Across nodes</b>: the key on every node of the library, grouped by value, with the level "
+               "and file behind each group.</li>"
+               "<li><b>All keys</b>: every key of the current node with its answer and source; the warnings "
+               "button lists undefined variables with their file and line.</li>"
+               "<li><b>Compare nodes</b>: every key whose answer differs between two nodes (or a node and "
+               "the current facts), leaf by leaf; a double click opens the answer as that node has it.</li>"
+               "<li><b>Repository</b> menu: the environment name, a global hiera.yaml, where the repository "
+               "is deployed (for absolute datadirs), and whether to reveal decrypted secrets.</li>"
                "</ul>"
                "<h3>A tour of the demo</h3>"
                "<p>Open it with File ▸ Open Demo (the links below open it when needed).</p>"
@@ -65,6 +87,31 @@ HelpGuide::HelpGuide(QWidget* parent) : QDialog(parent)
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::close);
     connect(m_browser, &QTextBrowser::anchorClicked, this, &HelpGuide::followLink);
     resize(620, 560);
+}
+
+void HelpGuide::placeBeside(const QWidget* window)
+{
+    // Beside the window where the screen has room, else over its right edge (where the Source panel
+    // is), never over the answer in the middle.
+    const QScreen* screen = window->screen();
+    if (!screen)
+        return;
+    const QRect free = screen->availableGeometry();
+    const QRect frame = window->frameGeometry();
+    const int wanted = 620, least = 420;
+    const int height = std::min(free.height(), std::max(560, frame.height()));
+    const int top = std::clamp(frame.top(), free.top(), free.bottom() - height + 1);
+    const int right = free.right() - frame.right();
+    const int left = frame.left() - free.left();
+    if (right >= least) {
+        setGeometry(frame.right() + 1, top, std::min(wanted, right), height);
+    } else if (left >= least) {
+        const int width = std::min(wanted, left);
+        setGeometry(frame.left() - width, top, width, height);
+    } else {
+        const int width = std::max(least, std::min(wanted, free.width() / 3));
+        setGeometry(free.right() - width + 1, top, width, height);
+    }
 }
 
 void HelpGuide::followLink(const QUrl& url)

@@ -931,6 +931,7 @@ void MainWindow::showGuide()
                 openDemo();
             setKey(key);
         });
+        m_helpGuide->placeBeside(this); // once: where the user moves it, it stays
     }
     m_helpGuide->show();
     m_helpGuide->raise();
