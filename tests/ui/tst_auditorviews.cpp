@@ -527,6 +527,56 @@ private Q_SLOTS:
             if (label->text().remove(QLatin1String("&&")).contains(QLatin1Char('&')))
                 QVERIFY2(label->buddy(), qPrintable(label->text()));
     }
+
+    // A checkout whose datadir is written where r10k deploys it answers from its own files, in the
+    // window and in hiera-lookup, and both say how the path was read; a private datadir outside the
+    // environment is "outside the repository", not a plain "missing".
+    void deployedDatadirAnswersFromTheCheckout()
+    {
+        const testutils::TempTree tree({
+            {QStringLiteral("hiera.yaml"),
+             "version: 5\nhierarchy:\n"
+             "  - name: Deployed\n    datadir: /etc/puppetlabs/code/environments/%{environment}/hieradata\n"
+             "    path: common.yaml\n"
+             "  - name: Private\n    datadir: /etc/puppetlabs/code/hieradata\n    path: secret.yaml\n"},
+            {QStringLiteral("hieradata/common.yaml"), "answer: from the checkout\n"},
+        });
+        QVERIFY(tree.isValid());
+        const QString hieraYaml = QString::fromStdString(tree.hieraYaml());
+        QVERIFY(m.openFactsAndWait(m.demoPath(QStringLiteral("facts/web01.example.com.yaml"))));
+        m.window->openHierarchy(hieraYaml);
+        m.window->setKey(QStringLiteral("answer"));
+        QVERIFY(m.waitForAnswer(QStringLiteral("answer")));
+        const LookupOutcomePtr outcome = UiTest::part<AnswerPanel>(m.window)->outcome();
+        QCOMPARE(outcome->result.value, hiera::Value("from the checkout"));
+        QCOMPARE(hiera::SourceFiles::locate(outcome->result.value.mark()).file,
+                 tree.path(QStringLiteral("hieradata/common.yaml")));
+        const QString notice = UiTest::part<HierarchyPanel>(m.window)->banner()->text();
+        QVERIFY2(notice.contains(QLatin1String("/etc/puppetlabs/code/environments/production")), qPrintable(notice));
+        const QAbstractItemModel* levels = m.window->findChild<QTreeView*>(QStringLiteral("hierarchyView"))->model();
+        // Each level's path row (a level sits under a layer row when the repository has several layers).
+        const auto pathStatus = [&](const QString& levelName) {
+            QModelIndexList pending{QModelIndex()};
+            while (!pending.isEmpty()) {
+                const QModelIndex parent = pending.takeFirst();
+                for (int row = 0; row < levels->rowCount(parent); ++row) {
+                    const QModelIndex child = levels->index(row, 0, parent);
+                    if (child.data().toString() == levelName && levels->rowCount(child) > 0)
+                        return levels->index(0, HierarchyModel::StatusColumn, child).data().toString();
+                    pending << child;
+                }
+            }
+            return QString();
+        };
+        const QStringList statuses{pathStatus(QStringLiteral("Deployed")), pathStatus(QStringLiteral("Private"))};
+        QVERIFY2(statuses[0].contains(QLatin1String("present")), qPrintable(statuses[0]));
+        QCOMPARE(statuses[1], QStringLiteral("outside the repository"));
+
+        const CliResult cli = runHieraLookup({QStringLiteral("--config"), tree.root(), QStringLiteral("answer")});
+        QCOMPARE(cli.exitCode, 0);
+        QCOMPARE(cli.out.trimmed(), QStringLiteral("--- from the checkout"));
+        QVERIFY2(cli.err.contains(QLatin1String("/etc/puppetlabs/code/environments/production")), qPrintable(cli.err));
+    }
 };
 
 QTEST_MAIN(TestAuditorViews)
