@@ -117,6 +117,7 @@ private Q_SLOTS:
     void demoAgainstPerKeyLookups();
     void oneSideOnlyAndErrors();
     void prefixFilter();
+    void arraysLeafByLeafOnlyAtTheSameLength();
     void identicalNodes();
     void exportsReadBack();
     void cancel();
@@ -203,6 +204,28 @@ void TestNodeDiff::oneSideOnlyAndErrors()
     QCOMPARE(shared.b.value, Value("b"));
     QCOMPARE(toQt(shared.b.files), QStringList{qs(tree.path(QStringLiteral("data/nodes/b.yaml")))});
     QVERIFY(shared.leaves.empty()); // two scalars: no leaves to walk
+}
+
+// An array of the same length on both nodes differs element by element; one that grew or shrank as a
+// whole (an element inserted at the front would make every later one a "difference").
+void TestNodeDiff::arraysLeafByLeafOnlyAtTheSameLength()
+{
+    TempTree tree({
+        {QStringLiteral("hiera.yaml"),
+         "version: 5\nhierarchy:\n  - name: Node\n    path: nodes/%{trusted.certname}.yaml\n"},
+        {QStringLiteral("data/nodes/a.yaml"), "same_length:\n  servers: [x, y, z]\ngrew: [x, y]\n"},
+        {QStringLiteral("data/nodes/b.yaml"), "same_length:\n  servers: [x, q, z]\ngrew: [w, x, y]\n"},
+    });
+    QVERIFY(tree.isValid());
+    const auto engine = Engine::load(tree.hieraYaml());
+    const NodeDiff diff = diffNodes(*engine, scopeOf("a"), scopeOf("b"));
+    QCOMPARE(keysOfDiff(diff), (QStringList{QStringLiteral("grew"), QStringLiteral("same_length")}));
+    QVERIFY(diff.keys[0].leaves.empty());
+    QCOMPARE(diff.keys[1].leaves.size(), std::size_t(1));
+    QCOMPARE(qs(diff.keys[1].leaves[0].path), QStringLiteral("servers.1"));
+    QCOMPARE(*diff.keys[1].leaves[0].before, Value("y"));
+    QCOMPARE(*diff.keys[1].leaves[0].after, Value("q"));
+    QCOMPARE(SourceFiles::locate(diff.keys[1].leaves[0].after->mark()).line, 2);
 }
 
 void TestNodeDiff::prefixFilter()

@@ -40,8 +40,10 @@ struct KeyDifference
     std::string key; // root key, unquoted
     Side a, b;
     // Where two found collections differ, leaf by leaf (leafDifferences, A before B): set when both
-    // sides are found and one is a hash or an array. Each leaf's mark is the file:line that wrote it
-    // on its side; a secret leaf keeps its Decrypted mark, so a host can say "differs" without it.
+    // sides are found and one is a hash or an array, arrays walked only where both have the same
+    // length (else one leaf for the whole array); empty when the values differ as a whole. Each leaf's mark is the
+    // file:line that wrote it on its side; a secret leaf keeps its Decrypted mark, so a host can say "differs" without
+    // it.
     std::vector<LeafDifference> leaves;
 };
 

@@ -22,8 +22,13 @@ struct LeafDifference
     std::optional<Value> after;
 };
 
+// How arrays are walked: element by element always, or only when both have the same length (an
+// element inserted at the front would otherwise make every later one a difference).
+enum class ArrayWalk { Always, SameLength };
+
 // At most `limit` differences, in the order of `after`'s keys then `before`'s removed ones.
-std::vector<LeafDifference> leafDifferences(const Value& before, const Value& after, std::size_t limit = 10000);
+std::vector<LeafDifference> leafDifferences(const Value& before, const Value& after, std::size_t limit = 10000,
+                                            ArrayWalk arrays = ArrayWalk::Always);
 
 // A path segment as a dotted key writes it: quoted when it holds a dot, a quote or a blank.
 std::string keySegment(const Value& key);

@@ -11,7 +11,7 @@ std::string join(const std::string& path, const std::string& segment)
 }
 
 void compare(const Value* before, const Value* after, const std::string& path, std::vector<LeafDifference>& out,
-             std::size_t limit)
+             std::size_t limit, ArrayWalk arrays)
 {
     if (out.size() >= limit)
         return;
@@ -19,18 +19,19 @@ void compare(const Value* before, const Value* after, const std::string& path, s
         return;
     if (before && after && before->isHash() && after->isHash()) {
         for (const auto& e : after->asHash())
-            compare(before->asHash().find(e.key), &e.value, join(path, keySegment(e.key)), out, limit);
+            compare(before->asHash().find(e.key), &e.value, join(path, keySegment(e.key)), out, limit, arrays);
         for (const auto& e : before->asHash())
             if (!after->asHash().find(e.key))
-                compare(&e.value, nullptr, join(path, keySegment(e.key)), out, limit);
+                compare(&e.value, nullptr, join(path, keySegment(e.key)), out, limit, arrays);
         return;
     }
-    if (before && after && before->isArray() && after->isArray()) {
+    if (before && after && before->isArray() && after->isArray()
+        && (arrays == ArrayWalk::Always || before->asArray().size() == after->asArray().size())) {
         const Array& a = before->asArray();
         const Array& b = after->asArray();
         for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i)
             compare(i < a.size() ? &a[i] : nullptr, i < b.size() ? &b[i] : nullptr, join(path, std::to_string(i)), out,
-                    limit);
+                    limit, arrays);
         return;
     }
     out.push_back({path, before ? std::optional<Value>(*before) : std::nullopt,
@@ -50,10 +51,11 @@ std::string keySegment(const Value& key)
     return '"' + text + '"';
 }
 
-std::vector<LeafDifference> leafDifferences(const Value& before, const Value& after, std::size_t limit)
+std::vector<LeafDifference> leafDifferences(const Value& before, const Value& after, std::size_t limit,
+                                            ArrayWalk arrays)
 {
     std::vector<LeafDifference> out;
-    compare(&before, &after, {}, out, limit);
+    compare(&before, &after, {}, out, limit, arrays);
     return out;
 }
 

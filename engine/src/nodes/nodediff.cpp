@@ -72,8 +72,11 @@ NodeDiff diffNodes(const Engine& engine, const Scope& a, const Scope& b, const D
         }
         diff.keys.push_back({std::string(key), side(nodeA, std::move(x)), side(nodeB, std::move(y)), {}});
         KeyDifference& d = diff.keys.back();
-        if (d.a.found() && d.b.found() && !(d.a.value.isScalar() && d.b.value.isScalar()))
-            d.leaves = leafDifferences(d.a.value, d.b.value);
+        if (d.a.found() && d.b.found() && !(d.a.value.isScalar() && d.b.value.isScalar())) {
+            d.leaves = leafDifferences(d.a.value, d.b.value, 10000, ArrayWalk::SameLength);
+            if (d.leaves.size() == 1 && d.leaves[0].path.empty())
+                d.leaves.clear(); // the values differ as a whole (a type, an array's length): no leaves
+        }
     }
     std::unordered_set<std::string> seen;
     for (auto& w : warnings)
