@@ -9,6 +9,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 OverridesPanel::OverridesPanel(LookupRunner* runner, QWidget* parent)
     : QWidget(parent)
     , m_runner(runner)
@@ -42,5 +44,10 @@ void OverridesPanel::show(const OverrideChainPtr& result)
     m_view->expandAll();
     for (int column = 0; column < OverridesModel::ColumnCount; ++column)
         m_view->resizeColumnToContents(column);
+    // Level descriptions are long ("Profile defaults (Module "profile" Data Provider …)"): the values
+    // and the files beside them stay in sight, the description elided at its end.
+    const int widest = std::max(220, m_view->viewport()->width() * 2 / 5);
+    for (int column : {int(OverridesModel::WhereColumn), int(OverridesModel::ValueColumn)})
+        m_view->setColumnWidth(column, std::min(m_view->columnWidth(column), widest));
     Q_EMIT overridesShown();
 }
