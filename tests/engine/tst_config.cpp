@@ -206,6 +206,21 @@ void TestConfig::rejections_data()
                                                   << ErrorCode::ConfigMethodInPath << 3 << 3;
     QTest::newRow("lookup() in options") << lvl + "    path: a.yaml\n    options:\n      key: \"%{lookup('k')}\"\n"
                                          << ErrorCode::ConfigMethodInPath << 5 << 6;
+    // Puppet refuses every method there, scope() and literal() included (tests/conformance/cases/e05-e09)
+    QTest::newRow("scope() in path") << lvl + "    path: \"%{scope('osfamily')}.yaml\"\n"
+                                     << ErrorCode::ConfigMethodInPath << 4 << 4;
+    QTest::newRow("literal() in path") << lvl + "    path: \"%{literal('%')}.yaml\"\n"
+                                       << ErrorCode::ConfigMethodInPath << 4 << 4;
+    QTest::newRow("scope() in globs") << lvl + "    globs: [\"%{scope('r')}/*.yaml\"]\n"
+                                      << ErrorCode::ConfigMethodInPath << 4 << 4;
+    QTest::newRow("scope() in mapped_paths template") << lvl + "    mapped_paths: [dcs, dc, \"%{scope('dc')}.yaml\"]\n"
+                                                      << ErrorCode::ConfigMethodInPath << 4 << 4;
+    QTest::newRow("scope() in level datadir") << lvl + "    path: a.yaml\n    datadir: \"data_%{scope('env')}\"\n"
+                                              << ErrorCode::ConfigMethodInPath << 5 << 5;
+    QTest::newRow("literal() in options") << lvl + "    path: a.yaml\n    options:\n      key: \"%{literal('x')}\"\n"
+                                          << ErrorCode::ConfigMethodInPath << 5 << 6;
+    QTest::newRow("unknown method in path") << lvl + "    path: \"%{foo('x')}.yaml\"\n"
+                                            << ErrorCode::ConfigMethodInPath << 4 << 4;
 }
 // clang-format on
 
@@ -245,6 +260,16 @@ void TestConfig::messages_data()
                                        << "zork";
     QTest::newRow("duplicate name named")
         << QByteArray("version: 5\nhierarchy:\n  - name: dup\n    path: a\n  - name: dup\n    path: b\n") << "dup";
+    // Puppet's words, the level, and what to write instead
+    QTest::newRow("scope() in path: Puppet's words")
+        << QByteArray("version: 5\nhierarchy:\n  - name: by os\n    path: \"%{scope('os.family')}.yaml\"\n")
+        << "Interpolation using method syntax is not allowed in this context";
+    QTest::newRow("scope() in path: the level") << QByteArray("version: 5\nhierarchy:\n  - name: by os\n    path: \"%{scope('os.family')}.yaml\"\n")
+        << "in the path of hierarchy entry 'by os'";
+    QTest::newRow("scope() in path: what to write") << QByteArray("version: 5\nhierarchy:\n  - name: by os\n    path: \"%{scope('os.family')}.yaml\"\n")
+        << "write %{os.family} instead";
+    QTest::newRow("literal() in glob: what to write") << QByteArray("version: 5\nhierarchy:\n  - name: p\n    glob: \"%{literal('%')}*.yaml\"\n")
+        << "write '%' as it is instead";
 }
 // clang-format on
 
@@ -272,10 +297,6 @@ void TestConfig::acceptedForms_data()
             + "hierarchy:\n  - name: c\n    path: a.yaml\n    paths: [b.yaml]\n    glob: '*.yaml'\n"
               "    globs: ['x/*.yaml']\n    mapped_paths: [dcs, dc, 'd/%{dc}.yaml']\n"
                                                                 << 1;
-    QTest::newRow("scope() and literal() in paths") << v5
-            + "hierarchy:\n  - name: c\n    path: \"%{scope('osfamily')}.yaml\"\n"
-              "  - name: d\n    path: \"%{literal('x')}.yaml\"\n    datadir: \"data_%{scope('env')}\"\n"
-                                                    << 2;
     QTest::newRow("variables everywhere") << v5
             + "defaults:\n  datadir: \"data/%{env}\"\n  options: {k: \"%{x}\"}\n"
               "hierarchy:\n  - name: c\n    path: \"%{facts.os.family}.yaml\"\n"

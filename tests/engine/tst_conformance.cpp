@@ -1,13 +1,16 @@
-// The public conformance cases (/work/shared/conformance/cases) run in-process: each case is copied
-// into a QTemporaryDir with __CASE_DIR__ replaced, facts are loaded the way `puppet lookup --facts`
-// does, and every lookup's outcome (found value / not found / error) is compared structurally.
+// The public conformance cases (/work/shared/conformance/cases) and the project's own cases in the
+// same format (tests/conformance/cases, each answered by `puppet lookup` 7.23 when it was written) run
+// in-process: each case is copied into a QTemporaryDir with __CASE_DIR__ replaced, facts are loaded the
+// way `puppet lookup --facts` does, the scope is hiera-lookup's (environment `production`), and every
+// lookup's outcome (found value / not found / error) is compared structurally.
 
 #include "testutils.h"
 
 #include <hiera/engine.h>
+#include <hiera/environment.h>
 #include <hiera/error.h>
 #include <hiera/facts.h>
-#include <hiera/scope.h>
+#include <hiera/nodescope.h>
 
 #include <QDir>
 #include <QDirIterator>
@@ -20,6 +23,9 @@ using namespace testutils;
 #ifndef HIERA_CONFORMANCE_CASES
 #define HIERA_CONFORMANCE_CASES "/work/shared/conformance/cases"
 #endif
+#ifndef HIERA_PROJECT_CASES
+#define HIERA_PROJECT_CASES "tests/conformance/cases"
+#endif
 
 class TestConformance : public QObject
 {
@@ -30,10 +36,12 @@ private Q_SLOTS:
     void cases();
 };
 
-static QString casesDir()
+// The public set (HIERA_CONFORMANCE_CASES overrides where it is), then the project's own.
+static QStringList casesDirs()
 {
     const QByteArray env = qgetenv("HIERA_CONFORMANCE_CASES");
-    return env.isEmpty() ? QStringLiteral(HIERA_CONFORMANCE_CASES) : QString::fromLocal8Bit(env);
+    return {env.isEmpty() ? QStringLiteral(HIERA_CONFORMANCE_CASES) : QString::fromLocal8Bit(env),
+            QStringLiteral(HIERA_PROJECT_CASES)};
 }
 
 static bool copyCase(const QString& from, const QString& to)
@@ -68,10 +76,12 @@ void TestConformance::cases_data()
 {
     QTest::addColumn<QString>("caseDir");
     QTest::addColumn<int>("index");
-    const QDir dir(casesDir());
+    QVERIFY2(QDir(QStringLiteral(HIERA_PROJECT_CASES)).exists(), HIERA_PROJECT_CASES " is missing");
+    for (const QString& path : casesDirs()) {
+    const QDir dir(path);
     if (!dir.exists()) {
-        QTest::newRow("no cases") << QString() << 0;
-        return;
+        QTest::newRow("no public cases on this machine") << QString() << 0;
+        continue;
     }
     for (const QString& name : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         QFile f(dir.filePath(name + "/case.json"));
@@ -87,6 +97,7 @@ void TestConformance::cases_data()
             QTest::addRow("%s #%d %s", qPrintable(name), int(i), qPrintable(key)) << dir.filePath(name) << int(i);
         }
     }
+    }
 }
 // clang-format on
 
@@ -94,8 +105,8 @@ void TestConformance::cases()
 {
     QFETCH(QString, caseDir);
     QFETCH(int, index);
-    if (!QDir(casesDir()).exists())
-        QSKIP("no conformance cases on this machine");
+    if (caseDir.isEmpty())
+        QSKIP("no public conformance cases on this machine");
     QFile f(caseDir + "/case.json");
     QVERIFY(f.open(QIODevice::ReadOnly));
     const Value spec = json(f.readAll().toStdString());
@@ -126,8 +137,10 @@ void TestConformance::cases()
         Value facts = makeHash({});
         if (QFile::exists(root + "/facts.yaml"))
             facts = loadFactsFile(ss(root + "/facts.yaml"));
-        const MapScope scope(scopeFromFacts(facts));
-        auto engine = Engine::load(ss(root + "/hiera.yaml"));
+        const NodeScope scope({facts, certnameFor(facts), "production", {}});
+        // As hiera-lookup --config CASE/hiera.yaml: the environment around it, modules included.
+        Environment env = Environment::discover(ss(root + "/hiera.yaml"), EnvironmentOptions{});
+        auto engine = Engine::fromLayers(std::move(env.layers), EngineOptions{});
         r = engine->lookup(scope, l.find("key")->asString(), options);
     } catch (const Error& e) {
         r.status = LookupResult::Status::Error;

@@ -204,13 +204,18 @@ void TestFaults::brokenFile()
         QVERIFY2(errorText(r).startsWith(file + where), qPrintable(errorText(r)));
         QVERIFY2(errorText(r).contains(message), qPrintable(errorText(r)));
     }
-    // skipBrokenFiles: the file is skipped with a warning naming it; the next level answers.
+    // skipBrokenFiles: the file is skipped with a warning naming it, and the lookup still fails as in
+    // Puppet (the file must be read for lookup_options); what the next level answers is kept beside
+    // the error, as unverifiedValue, never as the answer.
     const LookupResult r = lookupIn(tree.hieraYaml(), "k", true);
-    QVERIFY2(r.found(), qPrintable(errorText(r)));
-    QCOMPARE(r.value, Value("common"));
+    QCOMPARE(int(r.status), int(LookupResult::Status::Error));
+    QVERIFY2(errorText(r).startsWith(file + where), qPrintable(errorText(r)));
+    QVERIFY(r.unverifiedValue);
+    QCOMPARE(*r.unverifiedValue, Value("common"));
     QVERIFY2(warningsText(r).contains(file + where) && warningsText(r).contains(message), qPrintable(warningsText(r)));
     const LookupResult absent = lookupIn(tree.hieraYaml(), "absent", true);
-    QCOMPARE(int(absent.status), int(LookupResult::Status::NotFound));
+    QCOMPARE(int(absent.status), int(LookupResult::Status::Error));
+    QVERIFY(!absent.unverifiedValue);
     QVERIFY2(warningsText(absent).contains(file), qPrintable(warningsText(absent)));
     QVERIFY2(timer.elapsed() < 20000, "a fault made the lookup wait");
 
@@ -291,8 +296,10 @@ void TestFaults::notHash()
     QVERIFY2(errorText(r).startsWith(jsonFile + ":2:3: "), qPrintable(errorText(r)));
     QVERIFY2(errorText(r).contains("expects a Hash value, got Array"), qPrintable(errorText(r)));
     r = lookupIn(tree.hieraYaml(), "k", true);
-    QVERIFY2(r.found(), qPrintable(errorText(r)));
-    QCOMPARE(r.value, Value("common"));
+    QCOMPARE(int(r.status), int(LookupResult::Status::Error));
+    QVERIFY2(errorText(r).startsWith(jsonFile + ":2:3: "), qPrintable(errorText(r)));
+    QVERIFY(r.unverifiedValue);
+    QCOMPARE(*r.unverifiedValue, Value("common"));
     QVERIFY2(warningsText(r).contains(yamlFile + ": file does not contain a valid yaml hash (its top level is Array)"),
              qPrintable(warningsText(r)));
     QVERIFY2(warningsText(r).contains(jsonFile + ":2:3"), qPrintable(warningsText(r)));
@@ -358,12 +365,24 @@ void TestFaults::globFaults()
         QVERIFY2(r.found(), qPrintable(errorText(r)));
         QCOMPARE(r.value, Value("a"));
     }
+    // skipBrokenFiles: a file that fails still fails the lookup (it is read for lookup_options), with
+    // the value the rest of the data gives kept beside the error; a file that does not fail is no
+    // reason to fail.
     r = lookupIn(tree.hieraYaml(), "only_a", true);
-    QVERIFY2(r.found(), qPrintable(errorText(r)));
-    QCOMPARE(r.value, Value("a"));
-    // A lookup that reaches the file names it in its warnings.
     const LookupResult common = lookupIn(tree.hieraYaml(), "k", true);
-    QCOMPARE(common.value, Value("common"));
+    if (fails) {
+        QCOMPARE(int(r.status), int(LookupResult::Status::Error));
+        QVERIFY2(errorText(r).startsWith(file) && errorText(r).contains(message), qPrintable(errorText(r)));
+        QVERIFY(r.unverifiedValue);
+        QCOMPARE(*r.unverifiedValue, Value("a"));
+        QVERIFY(common.unverifiedValue);
+        QCOMPARE(*common.unverifiedValue, Value("common"));
+    } else {
+        QVERIFY2(r.found(), qPrintable(errorText(r)));
+        QCOMPARE(r.value, Value("a"));
+        QCOMPARE(common.value, Value("common"));
+    }
+    // A lookup that reaches the file names it in its warnings.
     if (fails) {
         QVERIFY2(warningsText(common).contains(file) && warningsText(common).contains(message),
                  qPrintable(warningsText(common)));

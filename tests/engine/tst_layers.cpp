@@ -104,6 +104,9 @@ private Q_SLOTS:
     void moduleLookupOptionsOutsideNamespaceFail();
     void brokenModuleFailsOnlyItsKeys();
     void otherVersionModuleLeftOut();
+    void moduleOfVersion4FailsItsKeys();
+    void brokenFileReadForLookupOptionsFails();
+    void defaultHierarchyIgnoresTheCallersMerge();
     void defaultHierarchyOnlyInModules();
     void explainShowsEachLayer();
     void resolvedLevelsNameTheirLayer();
@@ -294,6 +297,73 @@ void TestLayers::otherVersionModuleLeftOut()
         warned = warned || w.find("module 'old'") != std::string::npos;
     QVERIFY(warned);
     EXPECT_FOUND(repo.lookup("old::k"), Value("env"));
+}
+
+// Puppet still reads a module's version 4 hiera.yaml; this engine reads version 5 only, so the module's
+// keys fail with the file named, never "not found" (tests/conformance/cases/e12).
+void TestLayers::moduleOfVersion4FailsItsKeys()
+{
+    FileList files = {
+        {"env/hiera.yaml", "version: 5\n"},
+        {"env/data/common.yaml", "plain: p\nold::in_env: env\n"},
+        {"env/modules/old/hiera.yaml", "version: 4\ndatadir: data\nhierarchy:\n  - name: common\n    backend: yaml\n"},
+        {"env/modules/old/data/common.yaml", "old::k: module\n"}};
+    Repo repo(files, {}, false);
+    for (const char* key : {"old::k", "old::in_env"}) {
+        const LookupResult r = repo.lookup(key);
+        EXPECT_ERROR(r, ErrorCode::ConfigVersion);
+        QVERIFY2(errorText(r).contains("modules/old/hiera.yaml:"), qPrintable(errorText(r)));
+        QVERIFY2(errorText(r).contains("only version 5 is supported"), qPrintable(errorText(r)));
+    }
+    EXPECT_FOUND(repo.lookup("plain"), Value("p"));
+}
+
+// Puppet reads every level for lookup_options: a file there that does not parse fails the lookup even
+// when the value comes from a level (or layer) above it (tests/conformance/cases/e13). The result still
+// carries what the data holds without options, for a host to show greyed beside the error.
+void TestLayers::brokenFileReadForLookupOptionsFails()
+{
+    FileList files = {{"env/hiera.yaml",
+                       "version: 5\nhierarchy:\n  - name: node\n    path: 'nodes/%{trusted.certname}.yaml'\n"
+                       "  - name: common\n    path: common.yaml\n"},
+                      {"env/data/nodes/n1.yaml", "mymod::from_env: env-value\nfrom_env: env-value\n"},
+                      {"env/data/common.yaml", "other: fine\n"},
+                      {"env/modules/mymod/hiera.yaml", "version: 5\n"},
+                      {"env/modules/mymod/data/common.yaml", "mymod::k: [unclosed\n"}};
+    Repo repo(files, {}, false);
+    const LookupResult r = repo.lookup("mymod::from_env");
+    EXPECT_ERROR(r, ErrorCode::DataSyntax);
+    QVERIFY2(errorText(r).contains("modules/mymod/data/common.yaml:"), qPrintable(errorText(r)));
+    QVERIFY(r.unverifiedValue.has_value());
+    QCOMPARE(*r.unverifiedValue, Value("env-value"));
+    QVERIFY(!repo.lookup("mymod::k").unverifiedValue.has_value()); // the broken file holds it: no value
+    EXPECT_FOUND(repo.lookup("from_env"), Value("env-value")); // outside the module: not affected
+
+    // The same in the environment's own levels, for a second node after a first that cached options.
+    FileList env = {{"env/hiera.yaml",
+                     "version: 5\nhierarchy:\n  - name: node\n    path: 'nodes/%{trusted.certname}.yaml'\n"
+                     "  - name: common\n    path: common.yaml\n"},
+                    {"env/data/nodes/n1.yaml", "k: n1\n"},
+                    {"env/data/nodes/n2.yaml", "k: [n2\n"},
+                    {"env/data/common.yaml", "k: common\n"}};
+    Repo two(env, {}, false);
+    EXPECT_FOUND(two.lookup("k"), Value("n1"));
+    const MapScope n2(yaml("trusted: {certname: n2}\n"));
+    const LookupResult broken = two.engine->lookup(n2, "k");
+    EXPECT_ERROR(broken, ErrorCode::DataSyntax);
+    QVERIFY2(errorText(broken).contains("nodes/n2.yaml:"), qPrintable(errorText(broken)));
+}
+
+// A default_hierarchy merges by its own lookup_options only; Puppet ignores the caller's merge there.
+void TestLayers::defaultHierarchyIgnoresTheCallersMerge()
+{
+    Repo repo(observedRepository());
+    EXPECT_FOUND(repo.lookup("mymod::dflt_merge", MergeStrategy::First), yaml("[d1, d2]"));
+    EXPECT_FOUND(repo.lookup("mymod::only_default", MergeStrategy::Unique), Value("from-default"));
+    const LookupResult r = repo.lookup("mymod::dflt_merge", MergeStrategy::First);
+    QVERIFY(r.merge.has_value());
+    QCOMPARE(int(r.merge->spec.strategy), int(MergeStrategy::Unique));
+    QCOMPARE(int(r.merge->source), int(MergeUsed::Source::LookupOptions));
 }
 
 void TestLayers::defaultHierarchyOnlyInModules()

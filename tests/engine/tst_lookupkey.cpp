@@ -71,10 +71,12 @@ void TestLookupKey::split_data()
                           << "a" << QStringList {"b", "c", "d"};
     QTest::newRow("leading zeros index") << "k.01"
                                          << "k" << QStringList {"#1=01"};
-    QTest::newRow("plus is not an index") << "k.+1"
-                                          << "k" << QStringList {"+1"};
-    QTest::newRow("minus is not an index") << "k.-1"
-                                           << "k" << QStringList {"-1"};
+    QTest::newRow("plus sign index (Puppet's to_i)") << "k.+1"
+                                                     << "k" << QStringList {"#1=+1"};
+    QTest::newRow("minus sign index (the integer key -1)") << "k.-1"
+                                                           << "k" << QStringList {"#-1=-1"};
+    QTest::newRow("sign alone is not an index") << "k.-"
+                                                << "k" << QStringList {"-"};
     QTest::newRow("colon is not an index") << "k.:1"
                                            << "k" << QStringList {":1"};
     QTest::newRow("digits then letter") << "k.1x"
@@ -205,7 +207,12 @@ void TestLookupKey::dig_data()
     QTest::newRow("2^63 index") << "servers.9223372036854775808" << false << nothing;
     QTest::newRow("30 digits, leading zeros") << "servers.000000000000000000000000000001" << true << Value("s1");
     QTest::newRow("30-digit integer key") << "h.999999999999999999999999999999" << false << nothing;
-    QTest::newRow("plus sign") << "servers.+1" << false << nothing;
+    QTest::newRow("negative integer key") << "h.-1" << true << Value("minus1");
+    QTest::newRow("plus-signed integer key") << "h.+1" << true << Value("int1");
+    QTest::newRow("leading zeros, string key first (seed)") << "h.007" << true << Value("str007");
+    QTest::newRow("negative text, string key first (seed)") << "h.-5" << true << Value("str-5");
+    QTest::newRow("negative, no such key") << "h.-2" << false << nothing;
+    QTest::newRow("plus sign (Puppet's to_i)") << "servers.+1" << true << Value("s1");
     QTest::newRow("colon") << "servers.:1" << false << nothing;
     QTest::newRow("name on array") << "servers.x" << false << nothing;
     QTest::newRow("quoted index on array") << "servers.\"1\"" << false << nothing;
@@ -242,7 +249,7 @@ void TestLookupKey::dig()
                             "f: 1.5\n"
                             "b: true\n"
                             "n: ~\n"
-                            "h: {1: int1, \"2\": str2}\n"
+                            "h: {1: int1, \"2\": str2, -1: minus1, \"007\": str007, \"-5\": str-5}\n"
                             "matrix: [[a, b], [c, d]]\n"
                             "objs: [{name: first}, {name: second, tags: [x, y]}]\n"
                             "\"x.y\": dotted\n");

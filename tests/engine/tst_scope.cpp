@@ -211,9 +211,26 @@ void TestScope::nodeScope()
         QCOMPARE(node.lookup(ref), expected.lookup(ref));
     QCOMPARE(*node.lookup("trusted.certname"), Value("db01.example.com"));
     QCOMPARE(*node.lookup("environment"), Value("staging"));
-    // A fact or variable named environment answers for it (as the tree's row would).
+    // A fact named environment does not answer for $environment (Puppet: "The node parameter
+    // 'environment' ... could not be set"); it stays facts.environment. A host's variable does.
     const NodeScope own({yaml("environment: dev\n"), {}, "staging", Value()});
-    QCOMPARE(*own.lookup("environment"), Value("dev"));
+    QCOMPARE(*own.lookup("environment"), Value("staging"));
+    QCOMPARE(*own.lookup("::environment"), Value("staging"));
+    QCOMPARE(*own.lookup("facts.environment"), Value("dev"));
+    QVERIFY(!hiera::scopeFromFacts(yaml("environment: dev\n")).asHash().contains("environment"));
+    const NodeScope chosen({yaml("environment: dev\n"), {}, "staging", makeHash({{"environment", "mine"}})});
+    QCOMPARE(*chosen.lookup("environment"), Value("mine"));
+    // Without a trusted hash in the facts, trusted is Puppet's local one, split from the certname.
+    const NodeScope local(
+        {yaml("clientcert: web01.dc1.example.com\n"), "web01.dc1.example.com", "production", Value()});
+    QCOMPARE(*local.lookup("trusted.hostname"), Value("web01"));
+    QCOMPARE(*local.lookup("trusted.domain"), Value("dc1.example.com"));
+    QCOMPARE(*local.lookup("trusted.authenticated"), Value("local"));
+    QCOMPARE(*local.lookup("trusted"),
+             *MapScope(hiera::scopeFromFacts(yaml("clientcert: web01.dc1.example.com\n"))).lookup("trusted"));
+    const NodeScope bare({yaml("clientcert: db7\n"), "db7", "production", Value()});
+    QCOMPARE(*bare.lookup("trusted.hostname"), Value("db7"));
+    QVERIFY(bare.lookup("trusted.domain")->isNull());
     // No certname: no trusted overlay; the facts' own trusted fact, if any, shows through.
     const NodeScope anonymous({yaml("trusted: plain\n"), {}, {}, Value()});
     QCOMPARE(*anonymous.lookup("trusted"), Value("plain"));

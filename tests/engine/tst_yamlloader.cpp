@@ -40,6 +40,10 @@ private Q_SLOTS:
     void nonStringKeys();
     void symbolKeys();
     void blockScalars();
+    void escapesAsTheSpecSays_data();
+    void escapesAsTheSpecSays();
+    void keepChomping_data();
+    void keepChomping();
     void byteOrderMark();
     void invalidUtf8();
     void syntaxErrors_data();
@@ -380,6 +384,76 @@ void TestYamlLoader::blockScalars()
     QCOMPARE(*h.find("strip"), Value("x\ny"));
     QCOMPARE(*h.find("keep"), Value("yes"));
     QCOMPARE(*h.find("multi"), Value("this is one string"));
+}
+
+// yaml-cpp writes \N, \_ and \x80..\xFF as one raw byte; parse/scalarcorrections.h reads them again.
+// Expected values are Ruby's Psych (libyaml, what Puppet reads data with), from the YAML 1.2 spec's
+// Example 5.13 "Escaped Characters" (yaml-test-suite "Spec Example 5.13") and cases around it.
+// clang-format off
+void TestYamlLoader::escapesAsTheSpecSays_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QByteArray>("expected"); // UTF-8
+    QTest::newRow("spec example 5.13")
+        << QByteArray("k: \"Fun with \\\\\n  \\\" \\a \\b \\e \\f \\\n  \\n \\r \\t \\v \\0 \\\n  \\  \\_ \\N \\L \\P \\\n  \\x41 \\u0041 \\U00000041\"\n")
+        << QByteArray("Fun with \\ \" \a \b \x1b \f \n \r \t \v \0 \x20 \xc2\xa0 \xc2\x85 \xe2\x80\xa8 \xe2\x80\xa9 A A A", 52);
+    QTest::newRow("next line") << QByteArray("k: \"a\\Nb\"\n") << QByteArray("a\xc2\x85" "b");
+    QTest::newRow("no-break space") << QByteArray("k: \"a\\_b\"\n") << QByteArray("a\xc2\xa0" "b");
+    QTest::newRow("\\x85 is U+0085") << QByteArray("k: \"\\x85\"\n") << QByteArray("\xc2\x85");
+    QTest::newRow("\\xC3\\xA9 is two characters") << QByteArray("k: \"\\xC3\\xA9\"\n") << QByteArray("\xc3\x83\xc2\xa9");
+    QTest::newRow("with raw UTF-8 beside") << QByteArray("k: \"\xc3\xa9\\N\xc3\xa9\"\n") << QByteArray("\xc3\xa9\xc2\x85\xc3\xa9");
+    QTest::newRow("folded lines") << QByteArray("k: \"one\\N\n  two  \n\n  three\\\n  four\"\n") << QByteArray("one\xc2\x85 two\nthreefour");
+    QTest::newRow("after an anchor") << QByteArray("k: &a \"\\_y\"\nl: *a\n") << QByteArray("\xc2\xa0y");
+    QTest::newRow("as a key") << QByteArray("\"\\N\": k\n") << QByteArray();
+}
+// clang-format on
+
+void TestYamlLoader::escapesAsTheSpecSays()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QByteArray, expected);
+    const Value v = yaml(text.toStdString());
+    if (expected.isEmpty()) { // the key itself
+        QCOMPARE(v.asHash().begin()->key, Value(std::string("\xc2\x85")));
+        return;
+    }
+    QCOMPARE(*v.asHash().find("k"), Value(expected.toStdString()));
+    if (const Value* alias = v.asHash().find("l"))
+        QCOMPARE(*alias, Value(expected.toStdString()));
+}
+
+// Keep chomping keeps every trailing line break; yaml-cpp drops one of a folded scalar's when blank lines
+// follow. Expected values are Psych's, from the spec's Example 8.5 "Chomping Trailing Lines"
+// (yaml-test-suite "Spec Example 8.5") in both styles and the issue's own case.
+// clang-format off
+void TestYamlLoader::keepChomping_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("expected");
+    const QByteArray example85 = " # Strip\n  # Comments:\nstrip: |-\n  # text\n  \n # Clip\n  # comments:\n\n"
+                                 "clip: |\n  # text\n \n # Keep\n  # comments:\n\nk: |+\n  # text\n\n # Trail\n  # comments.\n";
+    QTest::newRow("spec example 8.5, literal") << example85 << "# text\n\n";
+    QTest::newRow("spec example 8.5, folded") << QByteArray(example85).replace('|', '>') << "# text\n\n";
+    QTest::newRow("folded keep, a key after a blank line") << QByteArray("k: >+\n  a\n  b\n\nnext: x\n") << "a b\n\n";
+    QTest::newRow("folded keep, two blank lines") << QByteArray("k: >+\n  a\n\n\nnext: x\n") << "a\n\n\n";
+    QTest::newRow("folded keep, blank lines inside and after") << QByteArray("k: >+\n  a\n\n  b\n\n\nnext: x\n") << "a\nb\n\n\n";
+    QTest::newRow("folded keep, a line of spaces") << QByteArray("k: >+\n  a\n  \n\nnext: x\n") << "a\n\n\n";
+    QTest::newRow("folded keep at the end") << QByteArray("k: >+\n  a\n") << "a\n";
+    QTest::newRow("folded keep in a sequence") << QByteArray("k:\n  - >+\n    s\n\n  - z\n") << "s\n\n";
+    QTest::newRow("literal keep, a key after blank lines") << QByteArray("k: |+\n  a\n\n\nnext: x\n") << "a\n\n\n";
+    QTest::newRow("folded clip is not touched") << QByteArray("k: >\n  a\n\n\nnext: x\n") << "a\n";
+}
+// clang-format on
+
+void TestYamlLoader::keepChomping()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, expected);
+    const Value v = yaml(text.toStdString());
+    const Value* k = v.asHash().find("k");
+    QVERIFY(k);
+    const Value got = k->isArray() ? k->asArray().front() : *k;
+    QCOMPARE(got, Value(expected.toStdString()));
 }
 
 void TestYamlLoader::byteOrderMark()

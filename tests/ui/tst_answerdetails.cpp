@@ -11,10 +11,12 @@
 #include "widgets/externaleditor.h"
 #include "windowfixture.h"
 
+#include "widgets/messagebanner.h"
 #include "widgets/sourceviewer.h"
 #include "windowparts.h"
 
 #include <QFileInfo>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QToolButton>
 
@@ -167,6 +169,39 @@ private Q_SLOTS:
         QVERIFY(m.waitForAnswer(QStringLiteral("no::such::key")));
         QTRY_VERIFY(source->currentFile().isEmpty());
         QVERIFY(!source->openInEditorButton()->isEnabled());
+    }
+
+    // Issue 28 §6b: a data file that must be read for lookup_options and does not parse fails the
+    // lookup even when the value comes from a level above it; the Value tab shows what the data holds
+    // without options, greyed, with the error and why beside it.
+    void brokenFileForLookupOptionsGreysTheValue()
+    {
+        QFile common(m.demoPath(QStringLiteral("data/common.yaml")));
+        QVERIFY(common.open(QIODevice::ReadOnly));
+        const QByteArray original = common.readAll();
+        common.close();
+        auto restore = qScopeGuard([&] {
+            QFile back(m.demoPath(QStringLiteral("data/common.yaml")));
+            if (back.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                back.write(original);
+        });
+        QVERIFY(common.open(QIODevice::WriteOnly | QIODevice::Append));
+        common.write("\nbroken_on_purpose: [unclosed\n");
+        common.close();
+
+        QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
+        AnswerPanel* panel = UiTest::part<AnswerPanel>(m.window);
+        QCOMPARE(int(panel->outcome()->result.status), int(hiera::LookupResult::Status::Error));
+        QCOMPARE(panel->banner()->kind(), MessageBanner::Kind::Error);
+        QVERIFY2(panel->banner()->text().contains(QStringLiteral("data/common.yaml:")),
+                 qPrintable(panel->banner()->text()));
+        QVERIFY2(panel->banner()->text().contains(QStringLiteral("greyed value")), qPrintable(panel->banner()->text()));
+        const ValueTreeModel* value = panel->valueModel();
+        QVERIFY(value->isUnverified());
+        QCOMPARE(value->index(0, ValueTreeModel::ValueColumn).data().toString(), QStringLiteral("16"));
+        const QColor grey = QPalette().color(QPalette::Disabled, QPalette::Text);
+        QCOMPARE(value->index(0, ValueTreeModel::ValueColumn).data(Qt::ForegroundRole).value<QBrush>().color(), grey);
+        QCOMPARE(value->index(0, ValueTreeModel::KeyColumn).data(Qt::ForegroundRole).value<QBrush>().color(), grey);
     }
 
     // clang-format off

@@ -117,8 +117,14 @@ private Q_SLOTS:
         QVERIFY(outcome && outcome->result.found());
         QCOMPARE(outcome->result.value, hiera::Value("production data"));
 
-        // A fact of that name wins, as with `puppet lookup --facts`.
+        // A fact of that name does not: Puppet keeps $environment the environment's name (the fact is
+        // facts.environment). A row of the fact tree the user sets to another name does.
         outcome = lookUp(runner, "env_name", webScope(hiera::makeHash({{"environment", "dev"}})));
+        QVERIFY(outcome && outcome->result.found());
+        QCOMPARE(outcome->result.value, hiera::Value("production data"));
+        hiera::Value chosen = webScope();
+        chosen.mutableHash().set("environment", hiera::Value("dev"));
+        outcome = lookUp(runner, "env_name", chosen);
         QVERIFY(outcome && outcome->result.found());
         QCOMPARE(outcome->result.value, hiera::Value("dev data"));
 

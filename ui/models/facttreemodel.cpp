@@ -43,9 +43,11 @@ bool isStringKey(const Value& key, std::string_view name)
 }
 
 // The top-level rows that are not fact copies, whatever they hold.
+// Top-scope names a fact never gets a copy under: `facts` and `trusted` are the scope's own, and
+// $environment is the environment's name, never a fact called environment (hiera/nodescope.h).
 bool isReservedName(const Value& key)
 {
-    return isStringKey(key, "facts") || isStringKey(key, "trusted");
+    return isStringKey(key, "facts") || isStringKey(key, "trusted") || isStringKey(key, "environment");
 }
 
 } // namespace
@@ -326,6 +328,13 @@ QVariant FactTreeModel::rowData(const FactNode& row, int column, int role) const
     case Qt::ToolTipRole:
         if (derived)
             return tr("Top-scope copy of facts.%1: it follows the fact; edit it under facts").arg(keyPath(node));
+        if (column == KeyColumn && keyPath(node) == QLatin1String("facts.environment"))
+            return tr("facts.environment: only %{facts.environment} reads this fact. %{environment} and "
+                      "%{::environment} are the environment's name, as in Puppet, unless a top-level "
+                      "environment row sets them");
+        if (column == KeyColumn && node->parent == root() && isStringKey(node->key, "environment"))
+            return tr("environment: set here, this row is what %{environment} and %{::environment} read "
+                      "instead of the environment's name");
         if (column == KeyColumn)
             return keyPath(node);
         break;

@@ -91,6 +91,7 @@ ValueTreeModel::~ValueTreeModel() = default;
 void ValueTreeModel::setValue(const Value& value, const QString& label, const QString& baseDirectory)
 {
     m_baseDirectory = baseDirectory;
+    m_unverified = false;
     auto invisible = std::make_unique<ValueNode>();
     // The root key of a dotted lookup ("a.b.c" -> "a") is what appears in the data file.
     invisible->add(label, label.section(QLatin1Char('.'), -1), value);
@@ -124,7 +125,17 @@ bool ValueTreeModel::markPicked(const std::vector<hiera::KeySegment>& segments)
 
 void ValueTreeModel::clear()
 {
+    m_unverified = false;
     resetRoot(std::make_unique<ValueNode>());
+}
+
+void ValueTreeModel::setUnverified(bool unverified)
+{
+    if (m_unverified == unverified)
+        return;
+    m_unverified = unverified;
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {Qt::ForegroundRole});
 }
 
 QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) const
@@ -177,6 +188,8 @@ QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) con
     case HieraRoles::SecretRole:
         return node->value.isSecret();
     case Qt::ForegroundRole:
+        if (m_unverified)
+            return QBrush(QPalette().color(QPalette::Disabled, QPalette::Text));
         if (column == OriginColumn)
             return QBrush(QPalette().color(QPalette::Link));
         if (column == TypeColumn

@@ -31,10 +31,15 @@ public:
     // value tab shows which element the answer is. Returns false when the path is not in the value.
     bool markPicked(const std::vector<hiera::KeySegment>& segments);
     bool hasValue() const { return rowCount() > 0; }
+    // A value shown for reference only, never as the answer (LookupResult::unverifiedValue beside a
+    // lookup that failed): every cell greyed. setValue and clear reset it.
+    void setUnverified(bool unverified);
+    bool isUnverified() const { return m_unverified; }
 
 protected:
     QVariant rowData(const ValueNode& node, int column, int role) const override;
 
 private:
     QString m_baseDirectory;
+    bool m_unverified = false;
 };

@@ -119,10 +119,16 @@ void AnswerPanel::show(const LookupOutcomePtr& outcome)
     const auto parsedKey = hiera::LookupKey::tryParse(outcome->request.key);
     const QString rootKey = parsedKey ? toQString(parsedKey->root()) : key;
 
-    if (result.found())
+    if (result.found()) {
         m_valueModel->setValue(result.value, key, baseDirectory);
-    else
+    } else if (result.unverifiedValue) {
+        // Not the answer: what the rest of the data holds, greyed beside the error (hiera/engine.h,
+        // LookupResult::unverifiedValue).
+        m_valueModel->setValue(*result.unverifiedValue, key, baseDirectory);
+        m_valueModel->setUnverified(true);
+    } else {
         m_valueModel->clear();
+    }
     if (result.rootFound) {
         m_rootValueModel->setValue(result.rootValue, rootKey, baseDirectory);
         if (parsedKey && parsedKey->isDotted())
@@ -139,7 +145,11 @@ void AnswerPanel::show(const LookupOutcomePtr& outcome)
 
     // The banner says what went wrong, in place; the summary says how the answer was made.
     if (result.status == hiera::LookupResult::Status::Error && result.error) {
-        m_banner->showMessage(MessageBanner::Kind::Error, QString::fromUtf8(result.error->what()));
+        QString text = QString::fromUtf8(result.error->what());
+        if (result.unverifiedValue)
+            text += tr("\nThe greyed value is what the rest of the data holds: not the answer, which Puppet "
+                       "refuses until this is fixed.");
+        m_banner->showMessage(MessageBanner::Kind::Error, text);
     } else if (result.status == hiera::LookupResult::Status::NotFound) {
         const QString text = result.rootFound
             ? tr("\"%1\" was found, but \"%2\" does not lead to a value inside it.").arg(rootKey, key)

@@ -50,8 +50,10 @@ struct EngineOptions
     std::size_t maxInterpolatedBytes = 16u << 20; // one interpolated string
     std::shared_ptr<const BackendRegistry> backends; // null = BackendRegistry::defaultRegistry()
     // Puppet fails every lookup when any existing data file of the hierarchy cannot be read or parsed
-    // (lookup_options reads them all). With this set, such a file is skipped instead and named in
-    // LookupResult::warnings, so that the rest of the hierarchy still answers (the explorer's mode).
+    // (lookup_options reads them all; a module's files only for that module's keys). So does the
+    // engine; with this set, such a file is skipped and named in LookupResult::warnings, the lookup
+    // still fails with its error, and LookupResult::unverifiedValue holds what the rest of the
+    // hierarchy answers (the explorer's mode: it shows that value greyed).
     bool skipBrokenFiles = false;
     // Levels whose function this engine cannot run (a custom data_hash, hiera_vault, data_dig...) fail
     // a lookup that consults them, as Puppet does without that function (strict). With this set they
@@ -102,6 +104,12 @@ struct LookupResult
     // Set once the lookup has chosen its merge (unset when it failed before: bad lookup_options, a bad
     // key). For a module key answered by its default_hierarchy, that hierarchy's own choice.
     std::optional<MergeUsed> merge;
+    // Error only, when the error is one Puppet fails the lookup with but the data still answers: a file
+    // that must be read for lookup_options does not parse (skipped under skipBrokenFiles, or the
+    // lookup_options left out), or a module's lookup_options are bad. What the rest of the data answers
+    // then. Never the answer (Puppet has none); a host shows it greyed beside the error, so that the
+    // user sees what the broken file is holding up.
+    std::optional<Value> unverifiedValue;
 
     bool found() const { return status == Status::Found; }
 };
@@ -164,7 +172,8 @@ public:
     // on its own threads before the first lookup (hiera-lookup does, on every core).
     std::vector<std::function<void()>> preloadTasks(const Scope& scope) const;
 
-    // Every data file path this scope's hierarchy consults (present or not), for file watching.
+    // Every data file path this scope's hierarchy consults (present or not), for file watching; then
+    // each glob pattern as matched (braces expanded), whose directory a watcher watches for new files.
     std::vector<std::string> candidateFiles(const Scope& scope) const;
 
     // Drops cached parses so that the next lookup re-reads from disk (all, or one file).

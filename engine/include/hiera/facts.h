@@ -17,9 +17,11 @@ namespace hiera {
 Value loadFactsFile(const std::string& path);
 Value parseFacts(std::string_view text, const std::string& fileName);
 
-// The scope tree for facts, materialised: {<each fact>: value, facts: F, trusted: {certname: ...}},
-// then the entries of `extra` over all; trusted.certname is certnameFor(facts, node). A lookup in it
-// answers as NodeScope does, for a host that shows or saves the tree (the explorer's fact tree).
+// The scope tree for facts, materialised: {<each fact but `environment`>: value, facts: F, trusted:
+// {...}}, then the entries of `extra` over all; trusted.certname is certnameFor(facts, node), and
+// without a `trusted` hash in the facts, trusted is Puppet's local one (hostname and domain split from
+// the certname). $environment is not in it: NodeScope::ofTree adds the environment's name. A lookup in
+// it answers as NodeScope does, for a host that shows or saves the tree (the explorer's fact tree).
 Value scopeFromFacts(const Value& facts, const std::string& node = {}, const Value& extra = {});
 
 } // namespace hiera

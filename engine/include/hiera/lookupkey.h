@@ -24,7 +24,8 @@ struct KeySegment
 {
     std::string text;
     bool quoted = false;
-    // Set for an unquoted segment made of decimal digits only (seed: 0-based decimal index).
+    // Set for an unquoted segment of the shape [+-]?[0-9]+ (seed: 0-based decimal index; Puppet: also
+    // a YAML integer key, -1 included). The text still matches a string key first (seed).
     std::optional<long long> index;
 };
 

@@ -5,11 +5,14 @@
 // (docs/hiera-reference.md, "The node's scope"). What a lookup sees, highest first:
 //
 //   the host's variables    a --scope file, the fact tree's own top-level rows: win over everything
+//   environment             the environment's name (a fact called `environment` never answers for
+//                           it: that one is facts.environment only, as in Puppet)
 //   trusted                 the facts' `trusted` hash (when it is one) with `certname` set to the
-//                           node's certname; absent when there is no certname
+//                           node's certname; without one, Puppet's local trusted hash (certname,
+//                           hostname and domain split at its first dot, authenticated: local);
+//                           absent when there is no certname
 //   facts                   the facts hash
 //   <name>                  each fact, as the top-scope variable of the same name
-//   environment             the environment's name, when nothing above answers for `environment`
 //
 // NodeScope answers these lookups without building that tree: it is an overlay over the facts, as the
 // node library's compact store is (both run the one walk in core/topscopewalk.h). scopeFromFacts

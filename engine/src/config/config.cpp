@@ -164,20 +164,32 @@ private:
         return v.asString();
     }
 
-    void refuseLookupMethods(const Value& v, const std::string& what) const
+    // Puppet refuses method syntax anywhere Hiera interpolates hiera.yaml itself (locations, datadir,
+    // options), and the whole file with it: "Interpolation using method syntax is not allowed in this
+    // context". The message says what to write instead where there is an equivalent.
+    void refuseMethods(const Value& v, const std::string& what) const
     {
         if (v.isString()) {
-            for (const auto& m : detail::lookupMethodsIn(v.asString()))
+            for (const detail::Token& t : detail::methodTokensIn(v.asString())) {
+                const std::string written = v.asString().substr(t.begin, t.end - t.begin);
+                std::string instead;
+                if (t.method == "scope")
+                    instead = "; write %{" + t.argument + "} instead";
+                else if (t.method == "literal")
+                    instead = "; write '" + t.argument + "' as it is instead";
+                else if (t.method == "lookup" || t.method == "hiera" || t.method == "alias")
+                    instead = "; only scope variables can be used here";
                 fail(ErrorCode::ConfigMethodInPath,
-                     "'" + m + "()' interpolation is not allowed in " + what
-                         + " (only scope variables may be used in hiera.yaml)",
+                     "Interpolation using method syntax is not allowed in this context: " + written + " in " + what
+                         + instead,
                      v);
+            }
         } else if (v.isArray()) {
             for (const auto& e : v.asArray())
-                refuseLookupMethods(e, what);
+                refuseMethods(e, what);
         } else if (v.isHash()) {
             for (const auto& e : v.asHash())
-                refuseLookupMethods(e.value, what);
+                refuseMethods(e.value, what);
         }
     }
 
@@ -199,7 +211,7 @@ private:
             if (!ok)
                 fail(ErrorCode::ConfigInvalidValue,
                      "option key '" + k + "' in " + where + " must be a name of letters, digits, '_' and '-'", e.key);
-            refuseLookupMethods(e.value, "options");
+            refuseMethods(e.value, "the options of " + where);
         }
         return v;
     }
@@ -241,7 +253,7 @@ private:
         const Hash& h = d.asHash();
         if (const Value* v = h.find("datadir")) {
             out.datadir = nonEmptyString(*v, "'datadir'");
-            refuseLookupMethods(*v, "a datadir");
+            refuseMethods(*v, "the datadir of defaults");
         }
         out.backend = backendIn(h, d, "defaults");
         if (const Value* v = h.find("options"))
@@ -300,7 +312,7 @@ private:
 
         auto addLocation = [&](LocationSpec::Kind kind, const Value& v, const std::string& what) {
             std::string s = nonEmptyString(v, what + " in " + lw);
-            refuseLookupMethods(v, "a " + what);
+            refuseMethods(v, "the " + what + " of " + lw);
             level.locations.push_back({kind, std::move(s), {}, {}, SourceFiles::locate(v.mark())});
         };
         auto addList = [&](LocationSpec::Kind kind, const Value& v, const std::string& what, bool stringAllowed) {
@@ -332,13 +344,13 @@ private:
                          "'mapped_paths' in " + lw + " must be exactly three non-empty strings, got " + describe(item),
                          item);
             const Array& a = v->asArray();
-            refuseLookupMethods(a[2], "a mapped_paths template");
+            refuseMethods(a[2], "the mapped_paths template of " + lw);
             level.locations.push_back({LocationSpec::Kind::MappedPaths, a[2].asString(), a[0].asString(),
                                        a[1].asString(), SourceFiles::locate(v->mark())});
         }
         if (const Value* v = h.find("datadir")) {
             level.datadir = nonEmptyString(*v, "'datadir' in " + lw);
-            refuseLookupMethods(*v, "a datadir");
+            refuseMethods(*v, "the datadir of " + lw);
         } else {
             level.datadir = defaults.datadir.empty() ? "data" : defaults.datadir;
         }

@@ -110,16 +110,17 @@ Layer moduleLayer(const std::string& name, const fs::path& hieraYaml, std::vecto
     layer.module = name;
     include = true;
     const std::optional<Value> version = declaredVersion(hieraYaml.string());
-    if (version && !(version->isInteger() && version->asInteger() == 5)) {
-        // Puppet ignores a module's hiera.yaml of another version (with a warning).
-        warnings.push_back(hieraYaml.string() + ": module '" + name + "' has a hiera.yaml of version "
-                           + (version->isNull()          ? std::string("3 (no version)")
-                                  : version->isInteger() ? std::to_string(version->asInteger())
-                                                         : std::string("of type ") + version->typeName())
-                           + "; only version 5 is used, so it has no module layer");
+    if (version && version->isNull()) {
+        // Version 3 (no version at all): Puppet ignores a module's file of that kind, with a warning.
+        warnings.push_back(
+            hieraYaml.string() + ": module '" + name
+            + "' has a hiera.yaml of version 3 (no version); Puppet ignores it, so it has no module layer");
         include = false;
         return layer;
     }
+    // Any other version (Puppet still reads a module's version 4) fails in Config::load below with its
+    // "only version 5 is supported" and the file's line: the module's lookups are then refused with it,
+    // never answered "not found" in silence.
     try {
         layer.config = Config::load(hieraYaml.string(), Config::Use::Module);
     } catch (const Error& e) {

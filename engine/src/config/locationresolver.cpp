@@ -144,12 +144,13 @@ std::string joinPath(const std::string& base, const std::string& rel)
     return appendPath(b, rest);
 }
 
-// Escapes glob metacharacters so that a datadir is matched literally.
+// Escapes glob metacharacters so that a datadir is matched literally (braces included: they are
+// alternatives, docs/hiera-reference.md §2.3).
 std::string globEscape(const std::string& s)
 {
     std::string out;
     for (char c : s) {
-        if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\')
+        if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\' || c == '{' || c == '}')
             out += '\\';
         out += c;
     }
@@ -190,23 +191,93 @@ void withLocation(const LocationSpec& spec, const std::function<void()>& f)
 
 } // namespace
 
+namespace {
+
+// One step of Ruby's ruby_brace_expand (dir.c), written out by hand: glob(3)'s GLOB_BRACE differs
+// (it treats an unclosed brace as literal and sorts nothing across alternatives the same way), and no
+// library does Ruby's rules.
+void expandBracesInto(const std::string& s, std::vector<std::string>& out)
+{
+    std::size_t lbrace = std::string::npos, rbrace = std::string::npos;
+    int nest = 0;
+    for (std::size_t p = 0; p < s.size(); ++p) {
+        if (s[p] == '{' && nest++ == 0)
+            lbrace = p;
+        if (s[p] == '}' && lbrace != std::string::npos && --nest == 0) {
+            rbrace = p;
+            break;
+        }
+        if (s[p] == '\\' && ++p >= s.size())
+            break;
+    }
+    if (lbrace == std::string::npos) {
+        if (out.size() >= maxBraceAlternatives)
+            throw Error(ErrorCode::ConfigInvalidValue,
+                        "the glob has more than " + std::to_string(maxBraceAlternatives) + " brace alternatives");
+        out.push_back(s);
+        return;
+    }
+    if (rbrace == std::string::npos)
+        return; // an unclosed brace: Ruby matches nothing
+    const std::string head = s.substr(0, lbrace);
+    const std::string tail = s.substr(rbrace + 1);
+    std::size_t p = lbrace;
+    while (p < rbrace) {
+        const std::size_t t = ++p;
+        nest = 0;
+        while (p < rbrace && !(s[p] == ',' && nest == 0)) {
+            if (s[p] == '{')
+                ++nest;
+            if (s[p] == '}')
+                --nest;
+            if (s[p] == '\\' && ++p == rbrace)
+                break;
+            ++p;
+        }
+        expandBracesInto(head + s.substr(t, p - t) + tail, out);
+    }
+}
+
+} // namespace
+
+std::vector<std::string> expandBraces(const std::string& pattern)
+{
+    std::vector<std::string> out;
+    expandBracesInto(pattern, out);
+    return out;
+}
+
+std::string unescapeGlob(const std::string& pattern)
+{
+    std::string out;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        if (pattern[i] == '\\' && i + 1 < pattern.size())
+            ++i;
+        out += pattern[i];
+    }
+    return out;
+}
+
 std::vector<std::string> expandGlob(const std::string& pattern)
 {
     std::vector<std::string> out;
-    glob_t g{};
-    // GLOB_MARK marks directories with a trailing '/', so that they can be dropped (a directory
-    // cannot be a data file). Sorting is ours: bytewise, independent of the locale.
-    const int rc = ::glob(pattern.c_str(), GLOB_MARK | GLOB_NOSORT, nullptr, &g);
-    if (rc == 0) {
-        for (std::size_t i = 0; i < g.gl_pathc; ++i) {
-            std::string m = g.gl_pathv[i];
-            if (!m.empty() && m.back() == '/')
-                continue;
-            out.push_back(std::move(m));
+    for (const std::string& alternative : expandBraces(pattern)) {
+        const std::size_t first = out.size();
+        glob_t g{};
+        // GLOB_MARK marks directories with a trailing '/', so that they can be dropped (a directory
+        // cannot be a data file). Sorting is ours: bytewise, independent of the locale.
+        const int rc = ::glob(alternative.c_str(), GLOB_MARK | GLOB_NOSORT, nullptr, &g);
+        if (rc == 0) {
+            for (std::size_t i = 0; i < g.gl_pathc; ++i) {
+                std::string m = g.gl_pathv[i];
+                if (!m.empty() && m.back() == '/')
+                    continue;
+                out.push_back(std::move(m));
+            }
         }
+        ::globfree(&g);
+        std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
     }
-    ::globfree(&g);
-    std::sort(out.begin(), out.end());
     return out;
 }
 
@@ -346,6 +417,8 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
                 }
                 const std::string joined = joinPath(out.datadir, li.text);
                 const auto matches = globs.expand(pattern); // keep the list alive through the loop
+                for (const std::string& alternative : expandBraces(pattern))
+                    out.globPatterns.push_back(unescapeGlob(alternative));
                 for (const std::string& match : *matches) {
                     Candidate c;
                     c.kind = spec.kind;

@@ -33,6 +33,9 @@ struct LevelLocations
 {
     std::string datadir; // absolute
     std::vector<Candidate> candidates;
+    // Each glob pattern as matched, braces expanded and escapes removed (/repo/data/os/*.yaml): a host
+    // that watches for new files watches their directories.
+    std::vector<std::string> globPatterns;
 };
 
 // glob(3) results, re-read once `interval` has passed (0 = every time): in a fleet every node expands
@@ -55,8 +58,20 @@ private:
     std::unordered_map<std::string, Entry> m_entries;
 };
 
-// Files matching a glob pattern, directories dropped, sorted bytewise.
+// Files matching a glob pattern, directories dropped: as Ruby's Dir.glob (what Puppet's glob and globs
+// run), brace alternatives `{a,b}` expanded first, each alternative's matches sorted bytewise and
+// appended in the order the alternatives are written. Throws hiera::Error(ConfigInvalidValue) beyond
+// maxBraceAlternatives.
 std::vector<std::string> expandGlob(const std::string& pattern);
+
+// Ruby's brace expansion of a glob pattern (dir.c, ruby_brace_expand): the first outermost `{...}` is
+// replaced by each of its comma-separated alternatives in turn, recursively; a backslash escapes the
+// next character; an unclosed `{` expands to nothing, a lone `}` is literal. Escapes are kept.
+constexpr std::size_t maxBraceAlternatives = 1024;
+std::vector<std::string> expandBraces(const std::string& pattern);
+
+// The pattern with glob escapes removed (`\*` is `*`): the path a watcher is given.
+std::string unescapeGlob(const std::string& pattern);
 
 // Throws hiera::Error for interpolation errors in the datadir or a location.
 LevelLocations resolveLevel(const Config& config, const Level& level, const Scope& scope, GlobCache& globs);

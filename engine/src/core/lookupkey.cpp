@@ -20,23 +20,26 @@ bool isBlank(char c)
     throw Error(ErrorCode::KeySyntax, "Syntax error in key: '" + std::string(key) + "'");
 }
 
-// The integer an unquoted all-digit segment stands for: leading zeros do not count (`servers.0001` is
-// index 1, as Ruby's to_i reads it). Nothing for text that is not all digits, or a number beyond
-// int64 (no array is that long, and no YAML integer key that large): the segment then only matches
-// a string key of the same text.
+// The integer an unquoted segment of the shape [+-]?[0-9]+ stands for, as Puppet reads it (Ruby's
+// to_i, lookup_key.rb): leading zeros do not count (`servers.0001` is index 1), a sign is allowed
+// (`h.-1` finds the YAML integer key -1; a negative array index finds nothing). Nothing for any other
+// text, or a number beyond int64 (no array is that long, and no YAML integer key that large): the
+// segment then only matches a string key of the same text.
 std::optional<long long> decimalIndex(const std::string& s)
 {
-    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+    const bool negative = !s.empty() && s[0] == '-';
+    const std::string_view digits = std::string_view(s).substr(!s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos)
         return std::nullopt;
-    const std::size_t first = std::min(s.find_first_not_of('0'), s.size() - 1);
+    const std::size_t first = std::min(digits.find_first_not_of('0'), digits.size() - 1);
     long long n = 0;
-    for (std::size_t i = first; i < s.size(); ++i) {
-        const int digit = s[i] - '0';
+    for (std::size_t i = first; i < digits.size(); ++i) {
+        const int digit = digits[i] - '0';
         if (n > (std::numeric_limits<long long>::max() - digit) / 10)
             return std::nullopt;
         n = n * 10 + digit;
     }
-    return n;
+    return negative ? -n : n;
 }
 
 } // namespace

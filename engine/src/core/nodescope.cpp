@@ -118,16 +118,21 @@ Value scopeFromFacts(const Value& facts, const std::string& node, const Value& e
     // The tree NodeScope(NodeFacts{facts, certnameFor(facts, node), {}, extra}) answers from, row by
     // row in the order of hiera/nodescope.h.
     Hash scope;
+    // A fact named `environment` is not copied: $environment is the environment's name, which the
+    // host adds (NodeScope::ofTree), and the fact stays facts.environment.
     if (facts.isHash())
         for (const auto& e : facts.asHash())
-            scope.set(e.key, e.value);
+            if (!(e.key == Value("environment")))
+                scope.set(e.key, e.value);
     scope.set("facts", facts.isHash() ? facts : Value(Hash()));
     if (const std::string certname = certnameFor(facts, node); !certname.empty()) {
-        Hash trusted;
-        if (const Value* t = scope.find("trusted"); t && t->isHash())
-            trusted = t->asHash();
-        trusted.set("certname", Value(certname));
-        scope.set("trusted", Value(std::move(trusted)));
+        if (const Value* t = scope.find("trusted"); t && t->isHash()) {
+            Hash trusted = t->asHash();
+            trusted.set("certname", Value(certname));
+            scope.set("trusted", Value(std::move(trusted)));
+        } else {
+            scope.set("trusted", detail::localTrusted(certname));
+        }
     }
     if (extra.isHash())
         for (const auto& e : extra.asHash())

@@ -25,27 +25,32 @@ namespace hiera::detail {
 
 // A dotted reference of plain segments (facts.os.family, trusted.certname): what every hierarchy path
 // of a fleet interpolates. Such a reference needs no LookupKey (parsing one costs more than the walk):
-// no quotes or blanks, so segments are verbatim, and no all-digit segment after the first, so each step
-// is a string key of a hash. Anything else returns false and takes the general path.
+// no quotes or blanks, so segments are verbatim, and no numeric segment ([+-]?[0-9]+) after the first,
+// so each step is a string key of a hash. Anything else returns false and takes the general path.
 inline bool isPlainDotted(std::string_view ref)
 {
-    bool first = true, digitsOnly = true;
+    bool first = true, digitsOnly = true, signed_ = false;
     std::size_t length = 0;
+    auto numeric = [&] { return digitsOnly && length > (signed_ ? 1u : 0u); };
     for (const char c : ref) {
         if (c == '.') {
-            if (length == 0 || (digitsOnly && !first))
+            if (length == 0 || (numeric() && !first))
                 return false;
             first = false;
             digitsOnly = true;
+            signed_ = false;
             length = 0;
             continue;
         }
         if (c == '\'' || c == '"' || std::isspace(static_cast<unsigned char>(c)))
             return false;
-        digitsOnly = digitsOnly && c >= '0' && c <= '9';
+        if (length == 0 && (c == '-' || c == '+'))
+            signed_ = true;
+        else
+            digitsOnly = digitsOnly && c >= '0' && c <= '9';
         ++length;
     }
-    return length != 0 && !digitsOnly && !first;
+    return length != 0 && !numeric() && !first;
 }
 
 // Splits a plain dotted reference's segments, in order.
@@ -70,6 +75,22 @@ private:
     std::string_view m_rest;
     bool m_done = false;
 };
+
+// Puppet's trusted hash for a certname it did not verify: {authenticated: local, certname, extensions:
+// {}, hostname, domain, external: {}}, hostname and domain split at the first dot (domain null when
+// there is none), every value marked with `mark`.
+inline Value localTrusted(const std::string& certname, SourceMark mark = {})
+{
+    const std::size_t dot = certname.find('.');
+    Hash t;
+    t.set("authenticated", Value("local").withMark(mark));
+    t.set("certname", Value(certname).withMark(mark));
+    t.set("extensions", Value(Hash()).withMark(mark));
+    t.set("hostname", Value(certname.substr(0, dot)).withMark(mark));
+    t.set("domain", (dot == std::string::npos ? Value() : Value(certname.substr(dot + 1))).withMark(mark));
+    t.set("external", Value(Hash()).withMark(mark));
+    return Value(std::move(t)).withMark(mark);
+}
 
 template <typename Facts>
 class TopScopeWalk
@@ -124,8 +145,12 @@ public:
                     return certname();
                 return std::nullopt; // a string in the way
             }
-            const std::optional<Handle> stored = trustedHash();
-            return stored ? decoded(m_facts.dig(*stored, segments)) : std::nullopt;
+            if (const std::optional<Handle> stored = trustedHash())
+                return decoded(m_facts.dig(*stored, segments));
+            const Value local = trusted();
+            if (const Value* v = dig(local, segments))
+                return *v;
+            return std::nullopt;
         }
         return decoded(r.handle ? m_facts.dig(*r.handle, segments) : std::nullopt);
     }
@@ -145,14 +170,15 @@ private:
         if (m_variables.isHash())
             if (const Value* v = m_variables.asHash().find(name))
                 return {v, false, std::nullopt};
+        // $environment is the environment's name, never a fact of that name (Puppet refuses to set
+        // the node parameter from it); the fact stays facts.environment.
+        if (name == "environment" && !m_environment.isNull())
+            return {&m_environment, false, std::nullopt};
         if (name == "trusted" && !m_certname.empty())
             return {nullptr, true, std::nullopt};
         if (name == "facts")
             return {nullptr, false, m_facts.whole()};
-        std::optional<Handle> fact = m_facts.find(m_facts.whole(), name);
-        if (!fact && name == "environment" && !m_environment.isNull())
-            return {&m_environment, false, std::nullopt};
-        return {nullptr, false, fact};
+        return {nullptr, false, m_facts.find(m_facts.whole(), name)};
     }
 
     std::optional<Value> plainDotted(std::string_view ref) const
@@ -173,7 +199,14 @@ private:
             if (segment == "certname")
                 return segments.next(segment) ? std::nullopt : std::optional<Value>(certname());
             h = trustedHash();
-            h = h ? m_facts.find(*h, segment) : std::nullopt;
+            if (!h) {
+                const Value local = trusted();
+                const Value* v = local.asHash().find(segment);
+                while (v && segments.next(segment))
+                    v = v->isHash() ? v->asHash().find(segment) : nullptr;
+                return v ? std::optional<Value>(*v) : std::nullopt;
+            }
+            h = m_facts.find(*h, segment);
         }
         while (h && segments.next(segment))
             h = m_facts.find(*h, segment);
@@ -190,14 +223,18 @@ private:
 
     Value certname() const { return Value(m_certname).withMark(m_mark); }
 
+    // The facts' own trusted hash with the certname set; without one, the hash Puppet builds for a
+    // node it did not authenticate (puppet lookup, puppet apply: TrustedInformation.local), whose
+    // hostname and domain are the certname split at its first dot (docs/hiera-reference.md §3.2a).
     Value trusted() const
     {
-        Value t = Value(Hash());
-        if (const std::optional<Handle> stored = trustedHash())
-            t = m_facts.value(*stored);
-        t.mutableHash().set("certname", certname());
-        t.setMark(m_mark);
-        return t;
+        if (const std::optional<Handle> stored = trustedHash()) {
+            Value t = m_facts.value(*stored);
+            t.mutableHash().set("certname", certname());
+            t.setMark(m_mark);
+            return t;
+        }
+        return localTrusted(m_certname, m_mark);
     }
 
     std::optional<Value> decoded(std::optional<Handle> h) const

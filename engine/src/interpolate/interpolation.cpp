@@ -339,12 +339,12 @@ std::vector<Token> tokenize(std::string_view text)
     return tokens;
 }
 
-std::vector<std::string> lookupMethodsIn(std::string_view text)
+std::vector<Token> methodTokensIn(std::string_view text)
 {
-    std::vector<std::string> out;
-    for (const Token& t : tokenize(text))
-        if (t.method == "lookup" || t.method == "hiera" || t.method == "alias")
-            out.push_back(t.method);
+    std::vector<Token> out;
+    for (Token& t : tokenize(text))
+        if (!t.method.empty() || t.methodSyntaxError)
+            out.push_back(std::move(t));
     return out;
 }
 

@@ -34,8 +34,9 @@ struct Token
 // Splits a string into its %{...} tokens (no nesting: the first '}' closes).
 std::vector<Token> tokenize(std::string_view text);
 
-// Names of lookup methods (lookup, hiera, alias) used in `text`; for the static check of hiera.yaml.
-std::vector<std::string> lookupMethodsIn(std::string_view text);
+// The %{method('arg')} tokens of `text` (any method: lookup, hiera, alias, literal, scope, unknown
+// ones), as written; for the static check of hiera.yaml, where Puppet refuses method syntax.
+std::vector<Token> methodTokensIn(std::string_view text);
 
 // What interpolation needs from the running lookup.
 class InterpolationHost

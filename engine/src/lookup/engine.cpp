@@ -247,8 +247,12 @@ std::vector<std::string> Engine::candidateFiles(const Scope& scope) const
     std::vector<std::string> out;
     forEachLevel(m_layers, *m_state, [&](const Layer& layer, const Level& level, const LevelProvider*) {
         try {
-            for (const Candidate& c : resolveLevel(layer.config, level, scope, m_state->globs).candidates)
+            const LevelLocations locations = resolveLevel(layer.config, level, scope, m_state->globs);
+            for (const Candidate& c : locations.candidates)
                 out.push_back(c.path);
+            // A glob's pattern too, so that a watcher watches its directory and sees new files there.
+            for (const std::string& pattern : locations.globPatterns)
+                out.push_back(pattern);
         } catch (const Error&) {
         }
     });

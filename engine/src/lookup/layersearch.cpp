@@ -16,9 +16,13 @@ namespace hiera::detail {
 const LookupOptionsTable& LookupRun::lookupOptions(TraceCursor trace, std::string_view module)
 {
     static const LookupOptionsTable empty;
+    if (m_ignoreOptions)
+        return empty;
     if (m_computingLookupOptions || !m_snapshot.lookupOptions) {
-        if (m_snapshot.lookupOptionsError && !m_computingLookupOptions)
+        if (m_snapshot.lookupOptionsError && !m_computingLookupOptions) {
+            m_optionsFailed = true;
             throw *m_snapshot.lookupOptionsError;
+        }
         return empty; // lookups made while merging lookup_options itself see no options
     }
     const ModuleOptions* mod = nullptr;
@@ -35,8 +39,10 @@ const LookupOptionsTable& LookupRun::lookupOptions(TraceCursor trace, std::strin
         if (mod && mod->trace)
             n.children.push_back(mod->trace);
     });
-    if (mod && mod->error)
+    if (mod && mod->error) {
+        m_optionsFailed = true;
         throw *mod->error;
+    }
     return mod && mod->table ? *mod->table : *m_snapshot.lookupOptions;
 }
 
@@ -56,13 +62,17 @@ std::optional<Value> LookupRun::lookupDefaultHierarchy(const LookupKey& key, std
     });
     if (mod.defaultError)
         throw *mod.defaultError;
-    // Its own lookup_options only: the global, environment and module ones do not apply (docs/layers.md §4).
+    // Its own lookup_options only: the global, environment and module ones do not apply, and neither
+    // does the caller's merge (--merge, lookup(..., merge)): Puppet's lookup_default_in_module starts
+    // from no strategy at all (docs/layers.md §4).
     entry = mod.defaultTable ? mod.defaultTable->select(key.root()) : nullptr;
     MergeSpec merge;
-    if (callerMerge)
-        merge = *callerMerge;
-    else if (entry && entry->merge)
+    if (entry && entry->merge)
         merge = *entry->merge;
+    if (callerMerge && !(*callerMerge == merge))
+        dh.with([&](TraceNode& n) {
+            n.message += " (its own lookup_options decide the merge; the merge asked for does not apply)";
+        });
     dh.with([&](TraceNode& n) { n.merge = merge; });
     return lookupRoot(key.root(), merge, dh, /*lookupOptionsMeta=*/false,
                       {LayerSelection::Mode::DefaultHierarchy, module});

@@ -60,14 +60,55 @@ LookupResult LookupRun::run(std::string_view key, const LookupRequest& request)
         }
     } catch (const Error& e) {
         fail(result, root, e);
+        if (m_optionsFailed)
+            result.unverifiedValue = lookWithoutOptions(key, request);
     } catch (const std::bad_alloc&) {
         fail(result, root, Error(ErrorCode::InterpolationLimit, "out of memory during the lookup"));
     } catch (const std::exception& e) {
         fail(result, root, Error(ErrorCode::Internal, std::string("internal error: ") + e.what()));
     }
+    if (result.status != LookupResult::Status::Error)
+        failForBrokenFile(key, result, root);
     result.warnings = std::move(m_warnings);
     result.trace = rootNode;
     return result;
+}
+
+void LookupRun::failForBrokenFile(std::string_view key, LookupResult& result, TraceCursor root) const
+{
+    // A file skipped under skipBrokenFiles in a layer Puppet reads for this key's lookup_options (the
+    // global and environment layers always, a module's for its own keys) fails the lookup as in Puppet;
+    // what the rest answered stays beside the error.
+    if (m_snapshot.brokenFiles.empty())
+        return;
+    const std::string_view module = moduleOfKey(key);
+    for (const NodeSnapshot::BrokenFile& broken : m_snapshot.brokenFiles) {
+        const Layer& layer = *m_snapshot.layers[broken.layer].layer;
+        if (layer.kind == Layer::Kind::Module && layer.module != module)
+            continue;
+        if (result.found())
+            result.unverifiedValue = result.value;
+        fail(result, root, broken.error);
+        return;
+    }
+}
+
+std::optional<Value> LookupRun::lookWithoutOptions(std::string_view key, const LookupRequest& request)
+{
+    m_ignoreOptions = true;
+    const auto warnings = m_warnings; // the failed lookup's: the second look adds none of its own
+    std::optional<Value> out;
+    try {
+        const Outcome o = lookupKey(LookupKey::parse(key), request.merge, TraceCursor());
+        if (o.found)
+            out = o.value;
+    } catch (const Error&) {
+        // the data fails on its own as well: nothing to show beside the error
+    } catch (const std::bad_alloc&) {
+    }
+    m_ignoreOptions = false;
+    m_warnings = warnings;
+    return out;
 }
 
 namespace {
@@ -125,11 +166,8 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
     if (!rootValue && !module.empty()) {
         rootValue = lookupDefaultHierarchy(key, module, callerMerge, trace, entry);
         if (rootValue && used) {
-            const bool fromDefaultOptions = !callerMerge && entry && entry->merge;
-            *used = mergeUsed(callerMerge              ? *callerMerge
-                                  : fromDefaultOptions ? *entry->merge
-                                                       : MergeSpec(),
-                              callerMerge.has_value(), fromDefaultOptions, entry);
+            const bool fromDefaultOptions = entry && entry->merge;
+            *used = mergeUsed(fromDefaultOptions ? *entry->merge : MergeSpec(), false, fromDefaultOptions, entry);
         }
     }
     if (!rootValue) {

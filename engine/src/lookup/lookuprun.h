@@ -87,6 +87,10 @@ private:
     Outcome lookupKey(const LookupKey& key, const std::optional<MergeSpec>& callerMerge, TraceCursor parent,
                       std::optional<MergeUsed>* used = nullptr);
     const LookupOptionsTable& lookupOptions(TraceCursor trace, std::string_view module);
+    // Fails a lookup that Puppet would fail for a file skipped under skipBrokenFiles.
+    void failForBrokenFile(std::string_view key, LookupResult& result, TraceCursor root) const;
+    // The key's value with every lookup_options left out (the failed lookup's unverifiedValue).
+    std::optional<Value> lookWithoutOptions(std::string_view key, const LookupRequest& request);
     std::optional<Value> lookupRoot(const std::string& root, const MergeSpec& merge, TraceCursor trace,
                                     bool lookupOptionsMeta, LayerSelection layers);
     // A module's default_hierarchy, with its own lookup_options, once no layer found the key.
@@ -106,6 +110,10 @@ private:
     const NodeSnapshot& m_snapshot;
     bool m_explain;
     bool m_computingLookupOptions = false;
+    // lookup_options could not be had (a file that must be read for them does not parse, a bad entry):
+    // the lookup fails; run() then looks again with them left out, for LookupResult::unverifiedValue.
+    bool m_optionsFailed = false;
+    bool m_ignoreOptions = false;
     std::vector<std::shared_ptr<const DataFile>>* m_lookupOptionsSources = nullptr;
     bool m_lookupOptionsInterpolated = false;
     std::vector<std::string_view> m_names; // keys and scope:names being looked up (owned by callers)

@@ -73,6 +73,13 @@ struct NodeSnapshot
     // Files skipped under EngineOptions::skipBrokenFiles: every lookup reports them, even one answered
     // before it reaches them (lookup_options read them all).
     std::vector<std::string> warnings;
+    // Those files, with their layer: what fails a lookup that reads that layer for lookup_options.
+    struct BrokenFile
+    {
+        std::size_t layer = 0;
+        Error error;
+    };
+    std::vector<BrokenFile> brokenFiles;
     long long checkedAtNs = 0;
 
     // True when both resolve to the same files with the same parsed content.

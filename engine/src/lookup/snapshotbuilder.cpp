@@ -102,6 +102,11 @@ std::shared_ptr<NodeSnapshot> resolveSnapshot(const Engine& engine, const Scope&
             noteUnqualifiedKeys(ls);
             snap->modules[layer.module].layer = li;
         }
+        if (engine.options().skipBrokenFiles)
+            for (const LevelState& level : ls.levels)
+                for (const ResolvedFile& rf : level.files)
+                    if (rf.file->exists && rf.file->error)
+                        snap->brokenFiles.push_back({li, *rf.file->error});
         snap->layers.push_back(std::move(ls));
     }
     return snap;
@@ -122,13 +127,16 @@ std::shared_ptr<TraceNode> lookupOptionsTraceNode(bool explain, const std::strin
 
 // Whether the levels have lookup_options in a file, or an existing file of a level that cannot be run
 // (merging lookup_options would consult it, and that fails).
-void scanLevels(const std::vector<LevelState>& levels, std::vector<const DataFile*>& withOptions, bool& unrunnable)
+// `mustRun`: a file the merge has to consult itself, whatever the files with options say: one of a
+// level that cannot run, or one that does not parse (Puppet reads every level for lookup_options, so
+// such a file fails every lookup that needs them, even one answered from a level above it).
+void scanLevels(const std::vector<LevelState>& levels, std::vector<const DataFile*>& withOptions, bool& mustRun)
 {
     for (const LevelState& level : levels)
         for (const ResolvedFile& rf : level.files) {
             if (rf.file->hasLookupOptions)
                 withOptions.push_back(rf.file.get());
-            unrunnable = unrunnable || (rf.file->exists && level.provider->unrunnable());
+            mustRun = mustRun || (rf.file->exists && (level.provider->unrunnable() || rf.file->error));
         }
 }
 

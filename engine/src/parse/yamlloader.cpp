@@ -5,6 +5,7 @@
 
 #include "parse/blockyaml.h"
 #include "parse/jsonloader.h"
+#include "parse/scalarcorrections.h"
 #include "parse/scalarresolver.h"
 
 #include <hiera/error.h>
@@ -111,7 +112,15 @@ public:
         if (tag == "!")
             checkQuoteClosed(mark);
         const bool inKeyPosition = expectingKey();
-        Value v = resolve(mark, tag, text, inKeyPosition);
+        // yaml-cpp's few misreadings of a scalar, read again from the source (parse/scalarcorrections.h).
+        std::optional<std::string> corrected;
+        if (mark.pos >= 0 && static_cast<std::size_t>(mark.pos) < m_text.size()) {
+            const auto pos = static_cast<std::size_t>(mark.pos);
+            corrected = detail::redecodedDoubleQuoted(m_text, pos);
+            if (!corrected)
+                corrected = detail::keptTrailingBreaks(m_text, pos, text);
+        }
+        Value v = resolve(mark, tag, corrected ? *corrected : text, inKeyPosition);
         v.setMark(toMark(mark));
         deliver(std::move(v), anchor, 1, mark, tag == "?" && text == "<<");
     }
