@@ -63,19 +63,69 @@ bool isEmptyReference(const std::string& e)
     return e.empty() || e == "::" || e == "''" || e == "\"\"" || e == "'::'" || e == "\"::\"";
 }
 
-[[noreturn]] void syntaxError(std::string_view original)
+// What a message may quote of a string being interpolated: the text itself, or, when the string is or
+// came from a decrypted eyaml value, only that it is one (docs/bad-input.md, "Secrets in messages").
+// Every message below that quotes the template, a piece of it, or a name written in it goes through
+// this.
+constexpr std::string_view kRedacted = "<sensitive>";
+std::string quotable(std::string_view piece, const Value& original)
 {
-    throw Error(ErrorCode::InterpolationSyntax, "Syntax error in string: " + std::string(original));
+    return original.isSecret() ? std::string(kRedacted) : std::string(piece);
+}
+
+[[noreturn]] void syntaxError(const Value& original)
+{
+    throw Error(
+        ErrorCode::InterpolationSyntax,
+        "Syntax error in string: "
+            + (original.isSecret() ? std::string("<sensitive> (a decrypted eyaml value)") : original.asString()),
+        SourceFiles::locate(original.mark()));
 }
 
 // A variable reference with quotes must be a well-formed key (facts.'os'.name).
-void checkVariableSyntax(const std::string& ref, std::string_view original)
+void checkVariableSyntax(const std::string& ref, const Value& original)
 {
     std::string_view r = ref;
     if (r.substr(0, 2) == "::")
         r.remove_prefix(2);
     if (r.find_first_of("'\"") != std::string_view::npos && !LookupKey::tryParse(r))
         syntaxError(original);
+}
+
+// The mark a string rendered from `v` carries while it is interpolated again: decrypted when `v` held
+// a secret, so that the messages of that interpolation redact it as well.
+SourceMark secretMark(const Value& v)
+{
+    SourceMark m = v.mark();
+    if (containsSecret(v))
+        m.flags |= SourceMark::Decrypted;
+    return m;
+}
+
+// An error raised while interpolating a decrypted template (a nested lookup's, say) may quote a name
+// the template wrote: every piece of the template is cut out of its message.
+Error scrubbed(const Error& e, const std::string& text, const std::vector<Token>& tokens)
+{
+    std::string message = e.message();
+    auto cut = [&](const std::string& piece) {
+        if (piece.size() < 2) // a single character would blank unrelated text; it tells nothing alone
+            return;
+        for (std::size_t at = message.find(piece); at != std::string::npos;
+             at = message.find(piece, at + kRedacted.size()))
+            message.replace(at, piece.size(), kRedacted);
+    };
+    cut(text);
+    for (const Token& t : tokens) {
+        cut(t.expression);
+        cut(t.argument);
+    }
+    std::size_t pos = 0;
+    for (const Token& t : tokens) { // the literal text between the tokens
+        cut(text.substr(pos, t.begin - pos));
+        pos = t.end;
+    }
+    cut(text.substr(pos));
+    return Error(e.code(), std::move(message), e.location());
 }
 
 class Interpolator
@@ -149,8 +199,8 @@ private:
     [[noreturn]] void tooLarge(const std::string& text, const Value& original) const
     {
         throw Error(ErrorCode::InterpolationLimit,
-                    "interpolation of '" + text.substr(0, 80) + "' expands to more than "
-                        + std::to_string(m_host.maxBytes()) + " bytes",
+                    "interpolation of '" + quotable(std::string_view(text).substr(0, 80), original)
+                        + "' expands to more than " + std::to_string(m_host.maxBytes()) + " bytes",
                     SourceFiles::locate(original.mark()));
     }
 
@@ -160,9 +210,35 @@ private:
         std::vector<Token> tokens = tokenize(text);
         if (tokens.empty())
             return original;
+        if (!original.isSecret())
+            return interpolateTemplate(original, tokens, parentTrace);
+        // A decrypted template is itself a secret: the trace holds neither its text nor the steps that
+        // name what it wrote (the variables and keys it reads), and no error quotes any of it.
         const TraceCursor trace = parentTrace.child(TraceNode::Kind::Interpolation);
-        // A decrypted template is itself a secret: the trace never holds its text.
-        trace.with([&](TraceNode& n) { n.expression = original.isSecret() ? "<sensitive>" : text; });
+        struct Seal
+        {
+            const TraceCursor& trace;
+            ~Seal()
+            {
+                trace.with([](TraceNode& n) {
+                    n.expression = std::string(kRedacted);
+                    n.children.clear();
+                });
+            }
+        } seal{trace};
+        try {
+            return interpolateTemplate(original, tokens, trace, /*own node*/ true);
+        } catch (const Error& e) {
+            throw scrubbed(e, text, tokens);
+        }
+    }
+
+    Value interpolateTemplate(const Value& original, const std::vector<Token>& tokens, TraceCursor parentTrace,
+                              bool ownNode = false)
+    {
+        const std::string& text = original.asString();
+        const TraceCursor trace = ownNode ? parentTrace : parentTrace.child(TraceNode::Kind::Interpolation);
+        trace.with([&](TraceNode& n) { n.expression = text; });
         const std::size_t max = m_host.maxBytes();
         std::string out;
         bool secret = false;
@@ -177,12 +253,12 @@ private:
             append(std::string_view(text).substr(pos, t.begin - pos));
             pos = t.end;
             if (t.methodSyntaxError)
-                syntaxError(text);
+                syntaxError(original);
             if (t.method.empty() || t.method == "scope") {
                 const std::string ref = t.method.empty() ? t.expression : t.argument;
                 if (t.method.empty() && isEmptyReference(ref))
                     continue;
-                checkVariableSyntax(ref, text);
+                checkVariableSyntax(ref, original);
                 append(variable(ref, trace, text, original));
             } else if (t.method == "literal") {
                 append(t.argument);
@@ -196,8 +272,9 @@ private:
                         tooLarge(text, original);
                     if (s.find("%{") != std::string::npos) {
                         // The string a lookup returns is interpolated again (docs/hiera-reference.md §3.7).
+                        // A string that came from a decrypted value stays one while it is interpolated.
                         bool changed = false;
-                        Value again = interpolate(Value(std::move(s)), trace, changed);
+                        Value again = interpolate(Value(std::move(s)).withMark(secretMark(*v)), trace, changed);
                         s = rendered(again, text, original);
                     }
                     append(s);
@@ -207,14 +284,15 @@ private:
                     throw Error(ErrorCode::AliasNotEntireString,
                                 "'alias' interpolation is only permitted if the expression is equal to the entire "
                                 "string: "
-                                    + text,
+                                    + quotable(text, original),
                                 SourceFiles::locate(original.mark()));
                 auto v = subLookup(t, trace);
                 if (!v)
                     return Value(std::string()).withMark(original.mark()); // not found: "" (a string)
                 return *v; // type preserved, not re-interpolated; keeps the aliased value's origin
             } else {
-                throw Error(ErrorCode::UnknownMethod, "Unknown interpolation method '" + t.method + "'",
+                throw Error(ErrorCode::UnknownMethod,
+                            "Unknown interpolation method '" + quotable(t.method, original) + "'",
                             SourceFiles::locate(original.mark()));
             }
         }
@@ -264,8 +342,8 @@ private:
         if (!v) {
             // Where the value interpolates it, first: a report of many keys lists the warnings apart.
             const SourceLocation where = SourceFiles::locate(original.mark());
-            m_host.warn((where.isValid() ? where.toString() + ": " : std::string()) + "Undefined variable '" + ref
-                        + "'");
+            m_host.warn((where.isValid() ? where.toString() + ": " : std::string()) + "Undefined variable '"
+                        + quotable(ref, original) + "'");
             return {};
         }
         std::string s;
@@ -275,7 +353,9 @@ private:
             // A variable whose value itself contains %{...} is interpolated again, guarded against cycles.
             const std::string name = "scope:" + ref;
             if (!m_host.pushName(name))
-                throw Error(ErrorCode::RecursiveLookup, "Recursive lookup detected in " + m_host.nameChain(name));
+                throw Error(ErrorCode::RecursiveLookup,
+                            "Recursive lookup detected in "
+                                + (original.isSecret() ? std::string(kRedacted) : m_host.nameChain(name)));
             struct Pop
             {
                 InterpolationHost& h;

@@ -43,7 +43,8 @@ int rubyCompare(const Value& x, const Value& y)
         : x.isBoolean()                ? (x.asBoolean() ? "TrueClass" : "FalseClass")
         : x.isInteger()                ? "Integer"
                                        : "Float";
-    const std::string other = y.isHash() ? "Hash" : rubyInspect(y);
+    // Ruby names the other value; a decrypted one is named only as what it is.
+    const std::string other = y.isHash() ? "Hash" : containsSecret(y) ? "<sensitive> (String)" : rubyInspect(y);
     throw Error(ErrorCode::MergeType, "sort_merged_arrays: comparison of " + cls + " with " + other + " failed");
 }
 
