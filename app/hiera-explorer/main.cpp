@@ -8,10 +8,14 @@
 //                           autosave?) with accept, discard or cancel instead of a message box
 //   --test-print-scope      once the first answer is on screen, prints the scope as one JSON line
 //                           "scope: {...}" on stdout
+//   --test-quit-stuck FIFO  once the first answer is on screen, starts a worker that opens FIFO (and
+//                           so blocks in the kernel until a writer comes), prints "quitting", and
+//                           closes the window as File > Quit does: the process must still end within 2 s
 // The autosave directory can be set with HIERA_EXPLORER_AUTOSAVE_DIR.
 
 #include "document/demo.h"
 #include "document/factsdocument.h"
+#include "jobs/workpool.h"
 #include "models/facttreemodel.h"
 #include "window/mainwindow.h"
 
@@ -23,8 +27,14 @@
 #include <QFileInfo>
 #include <QTimer>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <thread>
 
 namespace {
 
@@ -38,6 +48,8 @@ struct Options
     QCommandLineOption testAnswer{QStringLiteral("test-answer"), QStringLiteral("Test hook."),
                                   QStringLiteral("accept|discard|cancel")};
     QCommandLineOption testPrint{QStringLiteral("test-print-scope"), QStringLiteral("Test hook.")};
+    QCommandLineOption testQuitStuck{QStringLiteral("test-quit-stuck"), QStringLiteral("Test hook."),
+                                     QStringLiteral("FIFO")};
 };
 
 void setNames()
@@ -58,7 +70,8 @@ void describe(QCommandLineParser& parser, Options& options)
         QStringLiteral("[PATH]"));
     parser.addOption(options.facts);
     parser.addOption(options.key);
-    for (QCommandLineOption* option : {&options.testEdit, &options.testAnswer, &options.testPrint}) {
+    for (QCommandLineOption* option :
+         {&options.testEdit, &options.testAnswer, &options.testPrint, &options.testQuitStuck}) {
         option->setFlags(QCommandLineOption::HiddenFromHelp);
         parser.addOption(*option);
     }
@@ -93,6 +106,21 @@ bool hasNoDisplay(int argc, char* argv[])
     Q_UNUSED(argv)
     return false;
 #endif
+}
+
+// Quitting ends the process within two seconds whatever a worker is doing (issue 46 §2). The runners
+// cancel their long work as the window goes and the pool is waited for, but a worker stuck in the
+// kernel (a read from a hung network mount) would hold that wait forever: from the moment the event
+// loop returns, a deadline ends the process with its exit code. Nothing is lost by it: facts are saved
+// and autosaved as the user works (with QSaveFile, never half written), and an autosave left behind
+// is only offered back at the next start.
+void armExitDeadline(int exitCode)
+{
+    std::thread([exitCode] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        std::fflush(nullptr);
+        std::_Exit(exitCode);
+    }).detach();
 }
 
 } // namespace
@@ -146,6 +174,23 @@ int main(int argc, char* argv[])
     }
     const QStringList testEdits = parser.values(testEditOption);
     const bool testPrint = parser.isSet(testPrintOption);
+    const QString testQuitStuck = parser.value(options.testQuitStuck);
+    if (!testQuitStuck.isEmpty()) {
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        *connection =
+            QObject::connect(&window, &MainWindow::answerShown, &window, [&window, testQuitStuck, connection] {
+                QObject::disconnect(*connection);
+                WorkPool::shared().start(WorkPool::Lane::Interactive, [fifo = QFile::encodeName(testQuitStuck)] {
+                    const int fd = ::open(fifo.constData(), O_RDONLY); // blocks: no writer ever comes
+                    if (fd >= 0)
+                        ::close(fd);
+                });
+                std::printf("quitting\n");
+                std::fflush(stdout);
+                // What File > Quit (Ctrl+Q) does, once this signal's other receivers have run.
+                QTimer::singleShot(0, &window, &QWidget::close);
+            });
+    }
     if (!testEdits.isEmpty() || testPrint) {
         auto connection = std::make_shared<QMetaObject::Connection>();
         *connection =
@@ -178,5 +223,7 @@ int main(int argc, char* argv[])
     if (parser.isSet(keyOption))
         window.setKey(parser.value(keyOption));
 
-    return app.exec();
+    const int exitCode = app.exec();
+    armExitDeadline(exitCode);
+    return exitCode;
 }

@@ -8,11 +8,17 @@
 
 #include <QCryptographicHash>
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 
 #include <QTest>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <memory>
 
 namespace {
@@ -97,6 +103,42 @@ private Q_SLOTS:
         const QByteArray hierarchyAfter = treeChecksum(m_demo + QStringLiteral("/data")) + treeChecksum(hieraYaml)
             + treeChecksum(m_demo + QStringLiteral("/facts"));
         QCOMPARE(hierarchyAfter, hierarchyBefore);
+    }
+
+    // Issue 46 §2: File > Quit ends the process within 2 s even while a worker is stuck in the kernel
+    // (here: opening a FIFO no one writes to). Before, the pool's wait at exit held it forever.
+    void quitEndsTheProcessWhateverAWorkerDoes()
+    {
+        const QString fifo = m_tmp.filePath(QStringLiteral("never-written"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        QProcess process;
+        start(process,
+              {m_demo + QStringLiteral("/hiera.yaml"), QStringLiteral("--facts"),
+               m_demo + QStringLiteral("/facts/web01.example.com.yaml"), QStringLiteral("--key"),
+               QStringLiteral("profile::web::workers"), QStringLiteral("--test-quit-stuck"), fifo});
+        QByteArray out;
+        QElapsedTimer clock;
+        clock.start();
+        while (!out.contains("quitting\n") && clock.elapsed() < timeoutMs && process.state() == QProcess::Running) {
+            process.waitForReadyRead(100);
+            out += process.readAllStandardOutput();
+        }
+        QVERIFY2(out.contains("quitting\n"), out.constData());
+        QElapsedTimer quitting;
+        quitting.start();
+        const bool ended = process.waitForFinished(5000);
+        const qint64 took = quitting.elapsed();
+        if (!ended) { // unblock the worker so that nothing is left behind, then fail
+            const int fd = ::open(QFile::encodeName(fifo).constData(), O_WRONLY | O_NONBLOCK);
+            if (fd >= 0)
+                ::close(fd);
+            process.kill();
+            process.waitForFinished(timeoutMs);
+        }
+        QVERIFY2(ended, "the explorer did not end within 5 s of File > Quit");
+        QVERIFY2(took < 2000, qPrintable(QStringLiteral("ended %1 ms after File > Quit").arg(took)));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 0);
     }
 
     // Without a display: --help and --version answer, and a window is refused in one line, not aborted.

@@ -17,10 +17,15 @@ struct GitRevision
     bool dirty = false; // the work tree or the index differs from HEAD
     std::vector<std::string> changed; // the paths that differ (from the work tree's root), at most 100
     std::size_t changedCount = 0; // all of them
+    // Set when the directory lies in a work tree whose state was not read, and why: a file git would
+    // open is not a regular file (a FIFO named .gitignore would block the read forever), or reading
+    // took longer than the bound. The fields above are then empty.
+    std::string unreadable;
 };
 
 // The revision of the git work tree `directory` lies in (any directory below its root will do);
-// nullopt when it lies in none or the repository cannot be read. Never throws.
+// nullopt when it lies in none or the repository cannot be read. Never throws, never blocks on a
+// special file, and returns within about 10 s whatever the file system does (GitRevision::unreadable).
 std::optional<GitRevision> gitRevision(const std::string& directory);
 
 // "commit 1a2b3c4d (main), with uncommitted changes", for a report's header line.

@@ -1,8 +1,15 @@
 #include <hiera/gitrevision.h>
 
+#include "repository/gitspecialfiles.h"
+
 #include <git2.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 namespace hiera {
 
@@ -26,10 +33,11 @@ using Reference = std::unique_ptr<git_reference, Freer<git_reference, git_refere
 using StatusList = std::unique_ptr<git_status_list, Freer<git_status_list, git_status_list_free>>;
 
 constexpr std::size_t kChangedListed = 100;
+// The bound on reading a repository's state: a work tree on a hung network mount, or a file turned
+// into a FIFO after the check below, must not hold a report (or the explorer's exit) forever.
+constexpr std::chrono::seconds kStateBound{10};
 
-} // namespace
-
-std::optional<GitRevision> gitRevision(const std::string& directory)
+std::optional<GitRevision> readWithLibgit2(const std::string& directory)
 {
     initialiseOnce();
     git_repository* raw = nullptr;
@@ -71,8 +79,58 @@ std::optional<GitRevision> gitRevision(const std::string& directory)
     return revision;
 }
 
+} // namespace
+
+std::optional<GitRevision> gitRevision(const std::string& directory)
+{
+    std::string problem;
+    const std::optional<detail::GitPlaces> places = detail::findGitPlaces(directory, problem);
+    if (!places)
+        return std::nullopt;
+    if (problem.empty()) {
+        const char* home = std::getenv("HOME");
+        if (auto special = detail::specialFileGitWouldOpen(*places, home ? home : ""))
+            problem = *special;
+    }
+    if (!problem.empty()) {
+        GitRevision r;
+        r.unreadable = problem + ", so git would block reading it";
+        return r;
+    }
+    // libgit2 on a thread of its own, waited for up to kStateBound; a read that takes longer is left
+    // to finish (or not) on its own, holding only its own copy of what it needs.
+    struct Shared
+    {
+        std::mutex mutex;
+        std::condition_variable done;
+        bool finished = false;
+        std::optional<GitRevision> result;
+    };
+    auto shared = std::make_shared<Shared>();
+    try {
+        std::thread([shared, root = places->workTree.string()] {
+            std::optional<GitRevision> r = readWithLibgit2(root);
+            const std::lock_guard lock(shared->mutex);
+            shared->result = std::move(r);
+            shared->finished = true;
+            shared->done.notify_all();
+        }).detach();
+    } catch (const std::system_error&) {
+        return readWithLibgit2(places->workTree.string()); // no thread to be had: read here
+    }
+    std::unique_lock lock(shared->mutex);
+    if (!shared->done.wait_for(lock, kStateBound, [&] { return shared->finished; })) {
+        GitRevision r;
+        r.unreadable = "reading the repository's state took more than " + std::to_string(kStateBound.count()) + " s";
+        return r;
+    }
+    return shared->result;
+}
+
 std::string describe(const GitRevision& revision)
 {
+    if (!revision.unreadable.empty())
+        return "git state not read: " + revision.unreadable;
     std::string text =
         revision.commit.empty() ? std::string("no commit yet") : "commit " + revision.commit.substr(0, 12);
     if (!revision.branch.empty())
