@@ -167,6 +167,29 @@ void TestReportFormats::csvReadsBack()
     QVERIFY2(!formula, formula ? formula->c_str() : "");
 }
 
+namespace {
+// No byte of ESC, another C0 control but the line breaks and tab, DEL, a C1 control, or a
+// bidirectional override or isolate in what a writer wrote (issue 46 §5: they reached the reports raw).
+bool holdsRawControls(std::string_view written)
+{
+    for (std::size_t i = 0; i < written.size(); ++i) {
+        const auto c = static_cast<unsigned char>(written[i]);
+        if ((c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c == 0x7F)
+            return true;
+        if (c == 0xC2 && i + 1 < written.size() && static_cast<unsigned char>(written[i + 1]) >= 0x80
+            && static_cast<unsigned char>(written[i + 1]) <= 0x9F)
+            return true;
+        if (c == 0xE2 && i + 2 < written.size() && static_cast<unsigned char>(written[i + 1]) == 0x80
+            && static_cast<unsigned char>(written[i + 2]) >= 0xAA && static_cast<unsigned char>(written[i + 2]) <= 0xAE)
+            return true;
+        if (c == 0xE2 && i + 2 < written.size() && static_cast<unsigned char>(written[i + 1]) == 0x81
+            && static_cast<unsigned char>(written[i + 2]) >= 0xA6 && static_cast<unsigned char>(written[i + 2]) <= 0xA9)
+            return true;
+    }
+    return false;
+}
+} // namespace
+
 void TestReportFormats::markdownReadsBack()
 {
     QFETCH(QByteArray, text);
@@ -177,6 +200,7 @@ void TestReportFormats::markdownReadsBack()
         // In a table cell, between two others.
         const std::string cell = code ? detail::markdownCode(s) : detail::markdownText(s);
         QVERIFY2(cell.find('\n') == std::string::npos && cell.find('\r') == std::string::npos, cell.c_str());
+        QVERIFY2(!holdsRawControls(cell), cell.c_str());
         std::string error;
         const auto cells = testsupport::markdownRowCells("| a | " + cell + " | b |", &error);
         QVERIFY2(cells, error.c_str());
@@ -208,6 +232,7 @@ void TestReportFormats::htmlReadsBack()
     const std::string s = bytes(text);
     const std::string page = detail::htmlDocumentStart(s, "p{margin:0}") + "<p>" + detail::htmlText(s)
         + "</p>\n<table><tr><td><code>" + detail::htmlText(s) + "</code></td></tr></table>\n</body></html>\n";
+    QVERIFY2(!holdsRawControls(page), page.c_str());
     std::string error;
     const auto doc = testsupport::readHtml(page, &error);
     QVERIFY2(doc, error.c_str());

@@ -271,7 +271,7 @@ inline std::optional<HtmlDocument> readHtml(std::string_view text, std::string* 
 inline std::string htmlNormalised(std::string_view text)
 {
     std::string out;
-    for (char c : validUtf8Replaced(text)) {
+    for (char c : controlsShown(validUtf8Replaced(text))) {
         if (c == '\0')
             out += "\xEF\xBF\xBD";
         else

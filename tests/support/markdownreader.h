@@ -165,7 +165,7 @@ inline std::vector<std::string_view> markdownLines(std::string_view text)
 inline std::string markdownNormalised(std::string_view text)
 {
     std::string out;
-    const std::string valid = validUtf8Replaced(text);
+    const std::string valid = controlsShown(validUtf8Replaced(text));
     for (std::size_t i = 0; i < valid.size(); ++i) {
         const char c = valid[i];
         if (c == '\r') {

@@ -8,7 +8,7 @@ std::string htmlText(std::string_view text)
 {
     std::string out;
     out.reserve(text.size());
-    for (char c : validUtf8(text)) {
+    for (char c : visibleControls(validUtf8(text))) {
         switch (c) {
         case '&':
             out += "&amp;";

@@ -12,7 +12,8 @@
 namespace hiera::detail {
 
 // & < > " ' as character references; bytes that are not UTF-8 and NUL (which HTML parsers drop) as
-// U+FFFD; CR as &#13; (a parser turns a raw CR into LF). Everything else as it is.
+// U+FFFD; CR as &#13; (a parser turns a raw CR into LF); terminal controls and bidirectional overrides
+// as visible escapes (visibleControls: `\e`, `\u202E`). Everything else as it is.
 std::string htmlText(std::string_view text);
 
 // "<!DOCTYPE html>…<body>": UTF-8, the policy, the title (escaped) and the inline style sheet.

@@ -12,7 +12,7 @@ namespace {
 // The text as UTF-8 without NUL, split at its line breaks (LF, CR, CRLF: CommonMark's).
 std::vector<std::string> lines(std::string_view text)
 {
-    std::string valid = validUtf8(text);
+    std::string valid = visibleControls(validUtf8(text));
     std::vector<std::string> out(1);
     for (std::size_t i = 0; i < valid.size(); ++i) {
         const char c = valid[i];
@@ -131,7 +131,7 @@ std::string markdownCode(std::string_view text, MarkdownContext context)
 std::string markdownCodeBlock(std::string_view text, std::string_view infoString)
 {
     std::string body;
-    for (char c : validUtf8(text)) {
+    for (char c : visibleControls(validUtf8(text))) {
         if (c == '\0')
             body += "\xEF\xBF\xBD";
         else

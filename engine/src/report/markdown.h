@@ -4,6 +4,7 @@
 // as that text, whatever characters it holds, and cannot make markup, a link, an image or raw HTML
 // (docs/bad-input.md, "What goes out"). For CommonMark with GitHub's tables (GFM):
 // - bytes that are not UTF-8 and NUL become U+FFFD (CommonMark turns NUL into it anyway);
+// - terminal controls and bidirectional overrides become visible escapes (visibleControls, utf8.h);
 // - line breaks (LF, CR, CRLF) become <br>: a table row is one line, and a list item's next line
 //   could start a heading;
 // - in a table cell, '|' is written \| (GFM splits cells before anything else, code spans included).

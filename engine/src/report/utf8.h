@@ -12,4 +12,12 @@ namespace hiera::detail {
 // past U+10FFFF) replaced by U+FFFD, one for each byte; `replaced` (when given) says whether any was.
 std::string validUtf8(std::string_view s, bool* replaced = nullptr);
 
+// Valid UTF-8 `s` (validUtf8's output) with every character that moves the cursor or reorders text on
+// a terminal or in a viewer (ESC and the other C0 and C1 controls, DEL, the line and paragraph
+// separators, the bidirectional overrides, isolates and marks) written as the visible escape
+// hiera::printableLine uses (`\e`, `\x85`, `\u202E`): a report read with cat, less or a browser shows
+// them instead of obeying them. Line feeds, carriage returns, tabs and NUL are kept: each writer has its
+// own rule for them.
+std::string visibleControls(std::string_view s);
+
 } // namespace hiera::detail
