@@ -113,6 +113,8 @@ private Q_SLOTS:
     void cliMessagesArePrintableLines();
     void cliOutOfMemoryNamesTheFile();
     void cliExplainLinesArePrintable();
+    void cliNodeNamesThatArePaths_data();
+    void cliNodeNamesThatArePaths();
 };
 
 // ---- broken data files: both modes ---------------------------------------------------------------------
@@ -848,6 +850,60 @@ void TestFaults::cliExplainLinesArePrintable()
         QVERIFY2(c.isPrint(),
                  qPrintable(QStringLiteral("U+%1 in %2").arg(c.unicode(), 4, 16, QLatin1Char('0')).arg(r.out)));
 #endif
+}
+
+// Issue 46 §4: a node's name becomes part of data file paths (nodes/%{trusted.certname}.yaml). From
+// whichever fact it comes, or from --node, a name that is a path of its own is refused in one line
+// naming the file, line and column, before anything is read; the node library applies the same rule.
+void TestFaults::cliNodeNamesThatArePaths_data()
+{
+    QTest::addColumn<QByteArray>("facts");
+    QTest::addColumn<QString>("node");
+    QTest::addColumn<QString>("where"); // file:line:col of the name, in the facts file
+    QTest::newRow("clientcert") << QByteArray("clientcert: ../outside\n") << QString() << ":1:13: ";
+    QTest::newRow("fqdn") << QByteArray("fqdn: ../../outside\n") << QString() << ":1:7: ";
+    QTest::newRow("networking.fqdn") << QByteArray("networking:\n  fqdn: a/../../outside\n") << QString() << ":2:9: ";
+    QTest::newRow("trusted.certname") << QByteArray("trusted:\n  certname: ../outside\n") << QString() << ":2:13: ";
+    QTest::newRow("clientcert ..") << QByteArray("clientcert: '..'\n") << QString() << ":1:13: ";
+    QTest::newRow("--node") << QByteArray("os: {family: Debian}\n") << QStringLiteral("../outside") << QString();
+}
+
+void TestFaults::cliNodeNamesThatArePaths()
+{
+    QFETCH(QByteArray, facts);
+    QFETCH(QString, node);
+    QFETCH(QString, where);
+    TempTree tree({{"repo/hiera.yaml",
+                    "version: 5\nhierarchy:\n  - name: Node\n    path: nodes/%{trusted.certname}.yaml\n"
+                    "  - name: Common\n    path: common.yaml\n"},
+                   {"repo/data/common.yaml", "k: common\n"},
+                   {"repo/outside.yaml", "k: read outside the data directory\n"},
+                   {"outside.yaml", "k: read outside the repository\n"},
+                   {"facts.yaml", facts},
+                   {"good.yaml", "clientcert: good\n"}});
+    QVERIFY(tree.isValid());
+    const QString factsFile = qs(tree.path(QStringLiteral("facts.yaml")));
+    QStringList modes[] = {
+        {QStringLiteral("--facts"), factsFile, QStringLiteral("k")},
+        {QStringLiteral("--facts"), factsFile, QStringLiteral("--explain"), QStringLiteral("k")},
+        {QStringLiteral("--facts"), factsFile, QStringLiteral("--all-keys")},
+        {QStringLiteral("--diff-facts"), qs(tree.path(QStringLiteral("good.yaml"))), factsFile},
+    };
+    for (QStringList args : modes) {
+        if (!node.isEmpty() && args.first() != QLatin1String("--diff-facts"))
+            args << QStringLiteral("--node") << node;
+        else if (!node.isEmpty())
+            continue; // --node does not apply to --diff-facts
+        const CliResult r =
+            runHieraLookup(QStringList{QStringLiteral("--config"), qs(tree.path(QStringLiteral("repo")))} + args);
+        QVERIFY2(r.exitCode == 2,
+                 qPrintable(args.join(' ') + QStringLiteral(": ") + QString::number(r.exitCode) + r.out + r.err));
+        QVERIFY2(!r.out.contains(QStringLiteral("read outside")), qPrintable(r.out));
+        QVERIFY2(r.err.contains(QStringLiteral("the node name '")), qPrintable(r.err));
+        if (!where.isEmpty())
+            QVERIFY2(r.err.contains(factsFile + where), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestFaults)

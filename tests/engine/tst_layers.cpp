@@ -95,6 +95,7 @@ class TestLayers : public QObject
 
 private Q_SLOTS:
     void deployedDatadirIsReadFromTheCheckout();
+    void deployedPathsNeverLeaveTheCheckout();
     void discovery();
     void discoveryFromHieraYamlAndModulepath();
     void observedResults_data();
@@ -466,6 +467,49 @@ void TestLayers::deployedDatadirIsReadFromTheCheckout()
     const NodeScope node({Value(Hash()), {}, "staging", Value()});
     QVERIFY(!engine->lookup(node, "answer").found());
     QVERIFY(engine->resolveHierarchy(node).at(0).locations.at(0).outsideRepository);
+}
+
+// Issue 46 §4: the deployment mapping used to be textual. A `..` after the environment carried a mapped
+// path out of the checkout, and a checkout whose folder name holds glob characters made an absolute
+// deployed glob match a sibling folder. Neither reads anything outside the checkout now.
+void TestLayers::deployedPathsNeverLeaveTheCheckout()
+{
+    TempTree tree({{"a/repo/hiera.yaml",
+                    "version: 5\nhierarchy:\n"
+                    "  - name: Climbing\n"
+                    "    datadir: /etc/puppetlabs/code/environments/production/../../outside\n"
+                    "    path: common.yaml\n"
+                    "  - name: Own\n    path: common.yaml\n"},
+                   {"a/repo/data/common.yaml", "other: own\n"},
+                   {"outside/common.yaml", "answer: leaked from outside the checkout\n"},
+                   {"a/outside/common.yaml", "answer: leaked from beside the checkout\n"},
+                   {"ck[1]/hiera.yaml",
+                    "version: 5\nhierarchy:\n"
+                    "  - name: Deployed glob\n"
+                    "    glob: /etc/puppetlabs/code/environments/production/data/*.yaml\n"},
+                   {"ck[1]/data/own.yaml", "answer: own\n"},
+                   {"ck1/data/a-sibling.yaml", "answer: from a sibling folder\nsibling: yes\n"}});
+    QVERIFY(tree.isValid());
+    EnvironmentOptions production;
+    production.name = "production";
+    const NodeScope node({Value(Hash()), {}, "production", Value()});
+
+    const Environment climbing = Environment::discover(tree.path("a/repo"), production);
+    auto engine = Engine::fromLayers(climbing.layers);
+    const LookupResult r = engine->lookup(node, "answer");
+    QVERIFY2(!r.found(), r.found() ? toJson(r.value).c_str() : "");
+    const ResolvedLocation& location = engine->resolveHierarchy(node).at(0).locations.at(0);
+    QVERIFY(location.outsideRepository);
+    QCOMPARE(location.status, ResolvedLocation::Status::Missing);
+    QCOMPARE(engine->lookup(node, "other").value, Value("own"));
+
+    const Environment bracketed = Environment::discover(tree.path("ck[1]"), production);
+    auto globEngine = Engine::fromLayers(bracketed.layers);
+    QCOMPARE(globEngine->lookup(node, "answer").value, Value("own"));
+    QVERIFY(!globEngine->lookup(node, "sibling").found());
+    const std::vector<ResolvedLocation> matched = globEngine->resolveHierarchy(node).at(0).locations;
+    QCOMPARE(matched.size(), std::size_t(1));
+    QCOMPARE(matched[0].path, tree.path("ck[1]/data/own.yaml"));
 }
 
 QTEST_APPLESS_MAIN(TestLayers)

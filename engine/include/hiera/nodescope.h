@@ -27,8 +27,16 @@ namespace hiera {
 
 // The certname Puppet would give a node whose facts these are: `node` when given (puppet lookup
 // --node), else the clientcert fact, else the fqdn fact, else networking.fqdn (what an agent's
-// certname defaults to). Empty when none is a string.
+// certname defaults to). Empty when none is a string. Throws hiera::Error (FactsSyntax) when the name
+// it finds, or the facts' own trusted.certname, fails checkCertname: one rule for a node's name,
+// wherever it comes from (a facts file, --node, a node library, a PuppetDB export).
 std::string certnameFor(const Value& facts, const std::string& node = {});
+
+// Throws hiera::Error (FactsSyntax) at `at` when `name` cannot be a node's certname: Puppet's rule
+// (printable ASCII, no '/'), and not `.` or `..`. A certname becomes part of data file paths
+// (`nodes/%{trusted.certname}.yaml`, `nodes/%{trusted.certname}/common.yaml`), so a name that is a path
+// of its own would read outside the repository; an empty name passes (no certname).
+void checkCertname(const std::string& name, const SourceLocation& at = {});
 
 struct NodeFacts
 {

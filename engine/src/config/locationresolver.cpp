@@ -334,21 +334,30 @@ bool underPrefix(const std::string& path, const std::string& prefix)
 
 // An absolute path of the deployment read from the checkout (Config::deployedPaths); `deployed` is set
 // to the path as written when it was mapped, `outside` when it lies under a deployment root that no
-// mapping covers.
-std::string mapDeployed(const Config& config, const std::string& path, std::string* deployed, bool* outside)
+// mapping covers. The path is normalised lexically first, as the deployed machine's file system would
+// resolve it (docs/layers.md): `…/environments/production/../../outside` is not in the environment, so
+// a `..` can never carry a mapped path out of the checkout. For a glob `pattern`, the checkout's own
+// folder is escaped before the rest of the pattern joins it (a checkout named `ck[1]` is no pattern).
+std::string mapDeployed(const Config& config, const std::string& path, std::string* deployed, bool* outside,
+                        bool pattern = false)
 {
     if (path.empty() || path[0] != '/')
         return path;
+    const std::string normal = std::filesystem::path(path).lexically_normal().string();
+    bool climbedOut = false;
     for (const DeployedPath& d : config.deployedPaths) {
-        if (underPrefix(path, d.deployed)) {
+        if (underPrefix(normal, d.deployed)) {
             if (deployed)
                 *deployed = path;
-            return d.local + path.substr(d.deployed.size());
+            return (pattern ? globEscape(d.local) : d.local) + normal.substr(d.deployed.size());
         }
+        climbedOut = climbedOut || underPrefix(path, d.deployed);
     }
-    if (outside)
+    if (outside) {
+        *outside = *outside || climbedOut;
         for (const std::string& root : config.deploymentRoots)
-            *outside = *outside || underPrefix(path, root);
+            *outside = *outside || underPrefix(normal, root);
+    }
     return path;
 }
 
@@ -413,7 +422,7 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
                     pattern = globEscape(base) + (base.ends_with('/') ? "" : "/") + rest;
                 } else {
                     globOutside = false;
-                    pattern = mapDeployed(config, pattern, nullptr, &globOutside);
+                    pattern = mapDeployed(config, pattern, nullptr, &globOutside, /*pattern*/ true);
                 }
                 const std::string joined = joinPath(out.datadir, li.text);
                 const auto matches = globs.expand(pattern); // keep the list alive through the loop

@@ -1,7 +1,11 @@
 #include "core/topscopewalk.h"
 
+#include <hiera/error.h>
 #include <hiera/facts.h>
 #include <hiera/nodescope.h>
+#include <hiera/sourcelocation.h>
+
+#include <algorithm>
 
 namespace hiera {
 
@@ -41,18 +45,56 @@ private:
 
 } // namespace
 
+void checkCertname(const std::string& name, const SourceLocation& at)
+{
+    // Puppet's VALID_CERTNAME, /\A[ -.0-~]+\Z/: the bytes 0x20-0x7E except '/' (0x2F).
+    const auto bad = std::find_if(name.begin(), name.end(), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u < 0x20 || u > 0x7E || c == '/';
+    });
+    if (bad != name.end()) {
+        const auto u = static_cast<unsigned char>(*bad);
+        const std::string what = *bad == '/' ? "a '/'"
+            : u >= 0x80                      ? "a character that is not ASCII"
+                                             : "a control character";
+        throw Error(ErrorCode::FactsSyntax,
+                    "the node name '" + printableLine(name) + "' holds " + what
+                        + ", which Puppet never allows in a certname (printable ASCII other than '/')",
+                    at);
+    }
+    if (name == "." || name == "..")
+        throw Error(ErrorCode::FactsSyntax,
+                    "the node name '" + name
+                        + "' is a path of its own (nodes/%{trusted.certname}/... would leave "
+                          "the directory); no host is named so",
+                    at);
+}
+
 std::string certnameFor(const Value& facts, const std::string& node)
 {
-    if (!node.empty() || !facts.isHash())
-        return node;
-    const Hash& h = facts.asHash();
-    for (const std::string_view name : {"clientcert", "fqdn"})
-        if (const Value* v = h.find(name); v && v->isString() && !v->asString().empty())
-            return v->asString();
-    if (const Value* networking = h.find("networking"); networking && networking->isHash())
-        if (const Value* v = networking->asHash().find("fqdn"); v && v->isString())
-            return v->asString();
-    return {};
+    std::string found = node;
+    const Value* from = nullptr; // the fact it came from, whose file:line an error names
+    if (found.empty() && facts.isHash()) {
+        const Hash& h = facts.asHash();
+        for (const std::string_view name : {"clientcert", "fqdn"})
+            if (const Value* v = h.find(name); v && v->isString() && !v->asString().empty()) {
+                from = v;
+                break;
+            }
+        if (!from)
+            if (const Value* networking = h.find("networking"); networking && networking->isHash())
+                if (const Value* v = networking->asHash().find("fqdn"); v && v->isString())
+                    from = v;
+        if (from)
+            found = from->asString();
+    }
+    checkCertname(found, from ? SourceFiles::locate(from->mark()) : SourceLocation{});
+    // Without a certname the facts' own trusted hash answers for trusted.certname (hiera/nodescope.h).
+    if (facts.isHash())
+        if (const Value* trusted = facts.asHash().find("trusted"); trusted && trusted->isHash())
+            if (const Value* c = trusted->asHash().find("certname"); c && c->isString())
+                checkCertname(c->asString(), SourceFiles::locate(c->mark()));
+    return found;
 }
 
 NodeScope::NodeScope(NodeFacts node)

@@ -43,7 +43,10 @@ LevelState resolveLevelState(const Engine& engine, const Layer& layer, const Lev
         }
         st.files.reserve(locs.candidates.size());
         for (Candidate& c : locs.candidates) {
-            std::shared_ptr<const DataFile> file = provider->open(c.path, st.options, env);
+            // A deployed path outside this environment is not in the checkout: missing, never read
+            // from wherever it happens to point on this machine (docs/layers.md).
+            std::shared_ptr<const DataFile> file =
+                c.outsideRepository ? std::make_shared<const DataFile>() : provider->open(c.path, st.options, env);
             if (file->error && engine.options().skipBrokenFiles)
                 snap.warnings.push_back(brokenFileWarning(*file->error));
             st.files.push_back({std::move(c), std::move(file)});

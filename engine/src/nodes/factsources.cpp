@@ -1,5 +1,7 @@
 #include "nodes/factsources.h"
 
+#include <hiera/nodescope.h>
+
 #include <algorithm>
 
 namespace hiera::detail {
@@ -116,21 +118,8 @@ std::string nameFromFacts(const Value& facts)
 
 void checkNodeName(const std::string& name, const SourceLocation& at)
 {
-    // Puppet's VALID_CERTNAME, /\A[ -.0-~]+\Z/: the bytes 0x20-0x7E except '/' (0x2F).
-    const auto bad = std::find_if(name.begin(), name.end(), [](char c) {
-        const auto u = static_cast<unsigned char>(c);
-        return u < 0x20 || u > 0x7E || c == '/';
-    });
-    if (name.empty() || bad == name.end())
-        return;
-    const auto u = static_cast<unsigned char>(*bad);
-    const std::string what = *bad == '/' ? "a '/'"
-        : u >= 0x80                      ? "a character that is not ASCII"
-                                         : "a control character";
-    throw Error(ErrorCode::FactsSyntax,
-                "the node name '" + printableLine(name) + "' holds " + what
-                    + ", which Puppet never allows in a certname (printable ASCII other than '/')",
-                at);
+    if (!name.empty())
+        hiera::checkCertname(name, at); // the engine's one rule for a node's name (hiera/nodescope.h)
 }
 
 std::string nameFromFile(const std::string& file)
