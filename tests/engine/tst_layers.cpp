@@ -498,7 +498,8 @@ void TestLayers::deployedPathsNeverLeaveTheCheckout()
     auto engine = Engine::fromLayers(climbing.layers);
     const LookupResult r = engine->lookup(node, "answer");
     QVERIFY2(!r.found(), r.found() ? toJson(r.value).c_str() : "");
-    const ResolvedLocation& location = engine->resolveHierarchy(node).at(0).locations.at(0);
+    const std::vector<ResolvedLevel> levels = engine->resolveHierarchy(node);
+    const ResolvedLocation& location = levels.at(0).locations.at(0);
     QVERIFY(location.outsideRepository);
     QCOMPARE(location.status, ResolvedLocation::Status::Missing);
     QCOMPARE(engine->lookup(node, "other").value, Value("own"));
