@@ -24,8 +24,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (!facts.isHash())
         fuzz::violated("parseFacts returned a non-hash", facts.typeName());
-    const hiera::Value scopeTree =
-        hiera::scopeFromFacts(facts, size % 2 ? "node.example.com" : "", hiera::makeHash({{"extra", hiera::Value(1)}}));
+    hiera::Value scopeTree;
+    try {
+        scopeTree = hiera::scopeFromFacts(facts, size % 2 ? "node.example.com" : "",
+                                          hiera::makeHash({{"extra", hiera::Value(1)}}));
+    } catch (const hiera::Error& e) { // a certname that is no node's name (hiera::checkCertname)
+        fuzz::checkMessage(e);
+        if (e.code() != hiera::ErrorCode::FactsSyntax)
+            fuzz::violated("scopeFromFacts failed with another error than a bad node name", e.what());
+        return 0;
+    }
     if (!scopeTree.isHash() || !scopeTree.asHash().find("facts"))
         fuzz::violated("scopeFromFacts has no facts entry");
     const hiera::MapScope scope(scopeTree);

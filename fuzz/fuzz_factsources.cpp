@@ -61,8 +61,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const hiera::Value decoded = store->value(cells[i]);
         if (hiera::rubyInspect(decoded) != hiera::rubyInspect(node.facts) || !(decoded == node.facts))
             fuzz::violated("the store changed the facts", hiera::rubyInspect(node.facts));
-        const hiera::detail::FactsScope scope(store, cells[i], {}, hiera::certnameFor(node.facts, node.name),
-                                              "production");
+        std::string certname;
+        try {
+            certname = hiera::certnameFor(node.facts, node.name);
+        } catch (const hiera::Error& e) { // a certname that is no node's name: the library skips the node
+            fuzz::checkMessage(e);
+            if (e.code() != hiera::ErrorCode::FactsSyntax)
+                fuzz::violated("certnameFor failed with another error than a bad node name", e.what());
+            continue;
+        }
+        const hiera::detail::FactsScope scope(store, cells[i], {}, certname, "production");
         // The tree NodeScope's order describes (hiera/nodescope.h): $environment under everything.
         hiera::Value tree = hiera::scopeFromFacts(node.facts, node.name);
         if (!tree.asHash().contains("environment"))

@@ -31,6 +31,7 @@ private Q_SLOTS:
     void demoFacts();
     void formatsAndBadFiles();
     void puppetDBExport();
+    void puppetDBEntryWithAPathAsCertname();
     void puppetDBFileInDirectory();
     void scopeOverlay();
     void duplicateNames();
@@ -184,6 +185,26 @@ void TestNodeLibrary::puppetDBExport()
         QVERIFY2(e.location().file == tree.path(QStringLiteral("factsets.json")), e.what());
         QVERIFY2(e.location().line >= 6, e.what()); // at the entry, not at the top of the file
     }
+}
+
+// A trusted.certname that is a path (issue 46 §4) skips its own entry of an export, named at its line;
+// the entries after it still load.
+void TestNodeLibrary::puppetDBEntryWithAPathAsCertname()
+{
+    const QByteArray exportText = R"([
+  {"certname": "a.example.com", "facts": [{"name": "role", "value": "a"}]},
+  {"certname": "b.example.com",
+   "facts": [{"name": "trusted", "value": {"certname": "../../outside"}}]},
+  {"certname": "c.example.com", "facts": [{"name": "role", "value": "c"}]}
+])";
+    TempTree tree({{QStringLiteral("factsets.json"), exportText}});
+    const NodeLibrary library = NodeLibrary::load(tree.path(QStringLiteral("factsets.json")));
+    QCOMPARE(library.size(), std::size_t(2));
+    QVERIFY(library.find("a.example.com") && library.find("c.example.com"));
+    QCOMPARE(library.errors().size(), std::size_t(1));
+    const Error& e = library.errors().front();
+    QVERIFY2(e.location().file == tree.path(QStringLiteral("factsets.json")) && e.location().line == 4, e.what());
+    QVERIFY2(std::string(e.what()).find("the node name '../../outside' holds a '/'") != std::string::npos, e.what());
 }
 
 void TestNodeLibrary::puppetDBFileInDirectory()

@@ -60,18 +60,20 @@ FileResult loadFile(const std::string& file, const NodeLibraryOptions& options,
         for (auto& parsed : source.nodes) {
             Node node;
             node.name = parsed.name.empty() ? detail::nameFromFile(file) : std::move(parsed.name);
+            // The scope hiera-lookup --facts FILE --node NAME --environment E builds (hiera/nodescope.h),
+            // read from the store. A name that cannot be a certname (its own, or the facts'
+            // trusted.certname) skips this node only, named in the errors.
+            std::string certname;
             try {
                 detail::checkNodeName(node.name, parsed.at);
+                certname = certnameFor(parsed.facts, node.name);
             } catch (const Error& e) {
-                r.errors.push_back(e);
+                r.errors.push_back(e.location().isValid() ? e : Error(e.code(), e.message(), parsed.at));
                 continue;
             }
             node.sourceFile = file;
             node.format = parsed.format;
             node.environment = std::move(parsed.environment);
-            // The scope hiera-lookup --facts FILE --node NAME --environment E builds (hiera/nodescope.h),
-            // read from the store.
-            std::string certname = certnameFor(parsed.facts, node.name);
             const SourceMark mark{parsed.facts.mark().file, 0, 0, 0};
             const detail::FactStore::Cell cell = store->add(parsed.facts);
             parsed.facts = Value();
