@@ -19,14 +19,26 @@
 //                                                  first N (8000) nodes of FIXTURE/facts; reading one
 //                                                  node of it (opening it in the explorer) and writing
 //                                                  its facts back (Save), the median of the passes
+//   hiera-bench override-chain [--files N] [--passes N]  a generated repository of N (5000) data files
+//                                                  under one glob level, all holding the key: the
+//                                                  lookup, and the report (explain lookup, the override
+//                                                  chain, the Markdown explanation), for a unique and
+//                                                  a deep merge (issue 46 §3)
+//   hiera-bench merge [--elements N] [--passes N]  one merge step of two N-element (100000) arrays that
+//                                                  share half their elements: unique, deep, deep with
+//                                                  a knockout_prefix (the gem's port); of strings, then
+//                                                  of small hashes (issue 46 §3)
 
 #include <hiera/context.h>
 #include <hiera/engine.h>
+#include <hiera/explanationreport.h>
 #include <hiera/facts.h>
 #include <hiera/fleet.h>
+#include <hiera/merge.h>
 #include <hiera/nodedata.h>
 #include <hiera/nodediff.h>
 #include <hiera/nodelibrary.h>
+#include <hiera/overridechain.h>
 #include <hiera/puppetdbexport.h>
 #include <hiera/valueformat.h>
 #include <hiera/yaml.h>
@@ -528,6 +540,116 @@ int puppetdbSave(const fs::path& fixture, int count, int passes)
     return 0;
 }
 
+// A repository in a fresh temporary directory: one glob level over `files` data files, each holding
+// bench::servers (its own server and one every file shares) and bench::cfg (its own entry, and a
+// shared entry whose array every file adds to). Every file contributes to a unique or deep merge.
+fs::path makeOverrideRepository(std::size_t files)
+{
+    const fs::path dir = fs::temp_directory_path() / ("hiera-bench-override-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "data" / "files");
+    std::ofstream(dir / "hiera.yaml") << "version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\n"
+                                         "hierarchy:\n  - name: \"every file\"\n    glob: \"files/*.yaml\"\n";
+    for (std::size_t i = 0; i < files; ++i) {
+        char name[32];
+        std::snprintf(name, sizeof name, "f%05zu.yaml", i);
+        std::ofstream(dir / "data" / "files" / name)
+            << "bench::servers:\n  - server" << i << ".example.com\n  - shared.example.com\n"
+            << "bench::cfg:\n  own" << i << ": " << i << "\n  shared:\n    - item" << i << "\n    - common\n";
+    }
+    return dir;
+}
+
+int overrideChainBench(std::size_t files, int passes)
+{
+    const fs::path repo = makeOverrideRepository(files);
+    struct Cleanup
+    {
+        fs::path dir;
+        ~Cleanup() { fs::remove_all(dir); }
+    } cleanup{repo};
+    auto engine = hiera::Engine::load((repo / "hiera.yaml").string(), benchOptions());
+    const hiera::MapScope scope;
+    std::cout << "override_chain_files=" << files << "\n";
+    const std::pair<const char*, const char*> cases[] = {{"unique", "bench::servers"}, {"deep", "bench::cfg"}};
+    for (const auto& [name, key] : cases) {
+        hiera::LookupRequest request;
+        request.merge = hiera::MergeSpec::fromValue(hiera::Value(name));
+        hiera::LookupRequest explain = request;
+        explain.explain = true;
+        engine->lookup(scope, key, request); // parses the files (not timed)
+        std::vector<hiera::LookupResult> results;
+        const double lookupMs = warmMedianMs(passes, [&] { results.push_back(engine->lookup(scope, key, request)); });
+        std::size_t leaves = 0, elements = 0, reportBytes = 0;
+        std::vector<hiera::OverrideChain> chains;
+        const double chainMs =
+            warmMedianMs(passes, [&] { chains.push_back(hiera::overrideChain(*engine, scope, key, request.merge)); });
+        const double reportMs = warmMedianMs(passes, [&] {
+            const hiera::LookupResult result = engine->lookup(scope, key, explain);
+            const hiera::OverrideChain chain = hiera::overrideChain(*engine, scope, key, request.merge);
+            hiera::ExplanationReport report;
+            report.engine = engine.get();
+            report.key = key;
+            report.merge = request.merge;
+            report.result = &result;
+            report.scope = &scope;
+            report.overrides = &chain;
+            report.hieraYaml = (repo / "hiera.yaml").string();
+            reportBytes = hiera::explanationMarkdown(report).size();
+            leaves = chain.leaves.size();
+            elements = 0;
+            for (const hiera::OverrideLeaf& leaf : chain.leaves)
+                elements += leaf.elements.size();
+        });
+        if (!results.back().found() || chains.back().levels.size() != files) {
+            std::cerr << "hiera-bench: override-chain " << name << " found " << chains.back().levels.size()
+                      << " levels of " << files << "\n";
+            return 2;
+        }
+        std::cout << "override_chain_" << name << "_lookup_s=" << lookupMs / 1000 << "\noverride_chain_" << name
+                  << "_chain_s=" << chainMs / 1000 << "\noverride_chain_" << name << "_report_s=" << reportMs / 1000
+                  << "\noverride_chain_" << name << "_leaves=" << leaves << "\noverride_chain_" << name
+                  << "_elements=" << elements << "\noverride_chain_" << name << "_report_bytes=" << reportBytes << "\n";
+    }
+    return 0;
+}
+
+// Two N-element arrays that share half their elements (the lower's first half is the higher's second
+// half), so the union has 1.5 N elements; each element a string, or a small hash.
+int mergeBench(std::size_t n, int passes)
+{
+    auto element = [](bool hashes, std::size_t i) {
+        const std::string name = "element-" + std::to_string(i);
+        return hashes ? hiera::makeHash({{"name", hiera::Value(name)}, {"port", hiera::Value(std::int64_t(i))}})
+                      : hiera::Value(name);
+    };
+    for (const bool hashes : {false, true}) {
+        hiera::Array higher, lower;
+        for (std::size_t i = 0; i < n; ++i) {
+            higher.push_back(element(hashes, i));
+            lower.push_back(element(hashes, i + n / 2));
+        }
+        const hiera::Value h(std::move(higher)), l(std::move(lower));
+        const std::string of = hashes ? "_hashes" : "";
+        const std::pair<const char*, hiera::Value> specs[] = {
+            {"unique", hiera::Value("unique")},
+            {"deep", hiera::Value("deep")},
+            {"deep_knockout", hiera::makeHash({{"strategy", hiera::Value("deep")}, {"knockout_prefix", "--"}})}};
+        for (const auto& [name, spec] : specs) {
+            const hiera::MergeSpec merge = hiera::MergeSpec::fromValue(spec);
+            std::vector<hiera::Value> out;
+            const double ms = warmMedianMs(passes, [&] { out.push_back(hiera::mergeStep(merge, h, l)); });
+            if (out.back().asArray().size() != n + n / 2) {
+                std::cerr << "hiera-bench: merge " << name << " gave " << out.back().asArray().size() << " elements\n";
+                return 2;
+            }
+            std::cout << "merge_" << name << of << "_s=" << ms / 1000 << "\n";
+        }
+    }
+    std::cout << "merge_elements=" << n << "\n";
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -563,6 +685,10 @@ int main(int argc, char** argv)
             return diff(args[1], positional(2), positional(3), option("--passes", 9));
         if (args.size() >= 2 && args[0] == "puppetdb-save")
             return puppetdbSave(args[1], option("--nodes", 8000), option("--passes", 5));
+        if (!args.empty() && args[0] == "override-chain")
+            return overrideChainBench(static_cast<std::size_t>(option("--files", 5000)), option("--passes", 3));
+        if (!args.empty() && args[0] == "merge")
+            return mergeBench(static_cast<std::size_t>(option("--elements", 100000)), option("--passes", 3));
     } catch (const std::exception& e) {
         std::cerr << "hiera-bench: " << e.what() << "\n";
         return 2;
@@ -571,6 +697,7 @@ int main(int argc, char** argv)
         << "usage: hiera-bench warm FIXTURE [--repeat N] [--rows] | fleet FIXTURE KEY [--threads N] | fleet-library "
            "FIXTURE KEY [--threads N] | load FIXTURE [--threads N] | warm-eyaml FIXTURE [--repeat N] "
            "[--rows] | all-keys FIXTURE [NODE] [--passes N] | diff FIXTURE [NODE_A NODE_B] [--passes N] | "
-           "puppetdb-save FIXTURE [--nodes N] [--passes N]\n";
+           "puppetdb-save FIXTURE [--nodes N] [--passes N] | override-chain [--files N] [--passes N] | merge "
+           "[--elements N] [--passes N]\n";
     return 2;
 }

@@ -17,6 +17,9 @@ missing, then measures:
   load     every data file of the large fixture parsed (hiera-bench load)
   all-keys every key of one node of the large fixture resolved, warm (hiera-bench all-keys)
   diff     two nodes of the large fixture compared on every key, warm (hiera-bench diff)
+  override-chain  the report (explain lookup, override chain, Markdown explanation) of a key that 5,000
+           generated files all hold, unique and deep merges (hiera-bench override-chain; issue 46 §3)
+  merge    one unique / deep merge step of two 100,000-element arrays (hiera-bench merge; issue 46 §3)
   explorer fact edit to repaint (medium) and the longest GUI stall (large: load, the fleet view on its
            20,000 nodes, All keys), if bench-explorer is built
 Figures only: nothing here is a pass/fail test. Python 3.11 standard library.
@@ -199,6 +202,23 @@ def main():
     rows.append((f"diff: two nodes compared on every key, warm ({int(d.get('diff_keys_compared', 0))} keys, "
                  f"{int(d.get('diff_keys_differing', 0))} differ; large)", f"{d.get('diff_ms_median', 0):.1f} ms median",
                  "<= 100 ms", "-", "-", "yes" if d.get("diff_ms_median", 1e9) <= 100 else "no"))
+
+    # cost that grows with the input (issue 46 §3): a generated repository, no fixture needed
+    o = figures(run([bench, "override-chain", "--files", "5000"]))
+    for strategy in ("unique", "deep"):
+        rows.append((f"report: explain lookup, override chain and Markdown, a {strategy} merge over "
+                     f"{int(o.get('override_chain_files', 0))} contributing files",
+                     f"{o.get(f'override_chain_{strategy}_report_s', 0):.2f} s (override chain "
+                     f"{o.get(f'override_chain_{strategy}_chain_s', 0):.2f} s, the lookup alone "
+                     f"{o.get(f'override_chain_{strategy}_lookup_s', 0):.2f} s)", "<= 1 s", "-", "-",
+                     "yes" if o.get(f"override_chain_{strategy}_report_s", 99) <= 1 else "no"))
+    g = figures(run([bench, "merge", "--elements", "100000"]))
+    for strategy, label in (("unique", "unique"), ("deep", "deep"), ("deep_knockout", "deep with knockout_prefix")):
+        worst = max(g.get(f"merge_{strategy}_s", 99), g.get(f"merge_{strategy}_hashes_s", 99))
+        rows.append((f"merge: one {label} merge of 2 x {int(g.get('merge_elements', 0))} elements",
+                     f"{g.get(f'merge_{strategy}_s', 0):.3f} s strings, "
+                     f"{g.get(f'merge_{strategy}_hashes_s', 0):.3f} s small hashes", "<= 0.5 s", "-", "-",
+                     "yes" if worst <= 0.5 else "no"))
 
     # explorer
     if os.access(explorer_bench, os.X_OK):

@@ -10,6 +10,9 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace hiera;
 using namespace testutils;
 
@@ -37,6 +40,7 @@ private Q_SLOTS:
     void missingPathsInUniqueLevel();
     void lookupOptionsAcrossLevels();
     void mergeOverLayers();
+    void longArraysKeepOrderAndEquality();
 };
 
 static MergeSpec spec(const QByteArray& jsonText)
@@ -570,6 +574,76 @@ void TestMerge::mergeOverLayers()
     QCOMPARE(r.value, yaml("[g, e]"));
     r = engine->lookup(scope, "k");
     QCOMPARE(r.value, yaml("{a: global}"));
+}
+
+// Past a few elements the merges test membership with a hash (lookup/valuehash.h) instead of a search
+// (issue 46 §3). The answer must be the search's: the first of equal elements kept, in order, and
+// "equal" as Value::operator== says (Integer 1 is not Float 1.0, 0.0 is -0.0, NaN is NaN, hashes equal
+// in any order, marks ignored). Checked here against the search itself on arrays long enough for the
+// hash, through mergeStep for unique and for both deep mergers.
+void TestMerge::longArraysKeepOrderAndEquality()
+{
+    Array higher, lower;
+    for (int round = 0; round < 3; ++round) {
+        for (int i = 0; i < 40; ++i) {
+            Array& a = (i + round) % 2 ? higher : lower;
+            a.push_back(Value(std::int64_t(i % 17)));
+            a.push_back(Value(double(i % 13)));
+            a.push_back(Value("s" + std::to_string(i % 19)));
+        }
+        higher.push_back(Value(-0.0));
+        lower.push_back(Value(0.0));
+        higher.push_back(Value(std::nan("")));
+        lower.push_back(Value(std::nan("")));
+        higher.push_back(Value());
+        lower.push_back(Value(false));
+        higher.push_back(makeHash({{"a", Value(1)}, {"b", makeArray({"x", "y"})}}));
+        lower.push_back(makeHash({{"b", makeArray({"x", "y"})}, {"a", Value(1)}})); // the same hash
+        lower.push_back(makeHash({{"b", makeArray({"y", "x"})}, {"a", Value(1)}})); // not the same
+        higher.push_back(makeArray({Value(1), Value("z")}).withMark(SourceMark{}));
+    }
+    const auto search = [](const Array& first, const Array& second) {
+        Array out;
+        for (const Array* part : {&first, &second})
+            for (const Value& v : *part)
+                if (std::find(out.begin(), out.end(), v) == out.end())
+                    out.push_back(v);
+        return out;
+    };
+    const auto sameOrdered = [](const Value& got, const Array& expected) {
+        QCOMPARE(got.asArray().size(), expected.size());
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            QVERIFY2(got.asArray()[i] == expected[i], qPrintable(QString::number(i)));
+            // The very element kept is the first of its equals (a float 0 stays -0.0).
+            QCOMPARE(got.asArray()[i].type(), expected[i].type());
+            if (expected[i].isFloat() && expected[i].asFloat() == 0.0)
+                QCOMPARE(std::signbit(got.asArray()[i].asFloat()), std::signbit(expected[i].asFloat()));
+        }
+    };
+    // unique: the higher array as it is, then the lower's (flattened) new elements.
+    Array flatLower;
+    for (const Value& v : lower) {
+        if (v.isArray())
+            flatLower.insert(flatLower.end(), v.asArray().begin(), v.asArray().end());
+        else
+            flatLower.push_back(v);
+    }
+    Array uniqueExpected = higher;
+    for (const Value& v : flatLower)
+        if (std::find(uniqueExpected.begin(), uniqueExpected.end(), v) == uniqueExpected.end())
+            uniqueExpected.push_back(v);
+    sameOrdered(hiera::mergeStep(spec(R"("unique")"), Value(higher), Value(lower)), uniqueExpected);
+    sameOrdered(hiera::normalizeFirst(spec(R"("unique")"), Value(lower)), search(flatLower, {}));
+    // deep: dest's (the lower's) elements first, then the source's new ones; both mergers.
+    const Array deepExpected = search(lower, higher);
+    sameOrdered(hiera::mergeStep(spec(R"("deep")"), Value(higher), Value(lower)), deepExpected);
+    MergeSpec viaPort = spec(R"("deep")");
+    viaPort.knockoutPrefix = std::string("\x01never");
+    sameOrdered(hiera::mergeStep(viaPort, Value(higher), Value(lower)), deepExpected);
+    // Arrays of hashes nested in a hash: the gem's nodes are hashed as the values they stand for.
+    const Value h = makeHash({{"k", Value(higher)}}), l = makeHash({{"k", Value(lower)}});
+    sameOrdered(*hiera::mergeStep(viaPort, h, l).asHash().find("k"), deepExpected);
+    sameOrdered(*hiera::mergeStep(spec(R"("deep")"), h, l).asHash().find("k"), deepExpected);
 }
 
 QTEST_APPLESS_MAIN(TestMerge)

@@ -189,6 +189,93 @@ private Q_SLOTS:
         QCOMPARE(chain.leaves.at(0).overrode.size(), std::size_t(1));
         QCOMPARE(chain.leaves.at(0).overrode[0].value, Value("role"));
     }
+    // Many files (issue 46 §3): past a few levels, leaves and elements the chain answers from tables
+    // (file -> level, path -> levels holding it, knock -> entry) instead of searching the levels. The
+    // answers must be the searches': every element's level, each leaf's overridden values in priority
+    // order, knockouts removed by the first entry that names them.
+    void manyFilesKeepTheChain()
+    {
+        constexpr int kFiles = 30;
+        FileList files{{"hiera.yaml", "version: 5\nhierarchy:\n  - name: every file\n    glob: \"f/*.yaml\"\n"}};
+        for (int i = 0; i < kFiles; ++i) {
+            QByteArray text = "many::list:\n  - own" + QByteArray::number(i) + "\n  - shared\n";
+            text += "many::cfg:\n  own" + QByteArray::number(i) + ": " + QByteArray::number(i) + "\n";
+            text += "  mode: m" + QByteArray::number(i) + "\n";
+            text += "many::first: v" + QByteArray::number(i) + "\n";
+            // The top file knocks out every other file's own entry (twice over: the first one counts).
+            text += "many::ko:\n";
+            if (i == 0)
+                for (int j = 1; j < kFiles; ++j)
+                    text += "  - \"--k" + QByteArray::number(j) + "\"\n  - \"--k" + QByteArray::number(j) + "\"\n";
+            text += "  - k" + QByteArray::number(i) + "\n";
+            files.append({QStringLiteral("data/f/%1.yaml").arg(i, 2, 10, QLatin1Char('0')), text});
+        }
+        TempTree tree(files);
+        QVERIFY(tree.isValid());
+        const auto engine = Engine::load(tree.hieraYaml());
+        const auto name = [](int i) { return QStringLiteral("%1.yaml").arg(i, 2, 10, QLatin1Char('0')).toStdString(); };
+
+        MergeSpec unique;
+        unique.strategy = MergeStrategy::Unique;
+        const OverrideChain list = overrideChain(*engine, m_scope, "many::list", unique);
+        QVERIFY2(list.error.empty(), list.error.c_str());
+        QCOMPARE(list.levels.size(), std::size_t(kFiles));
+        QCOMPARE(list.leaves.size(), std::size_t(1));
+        const OverrideLeaf& leaf = list.leaves[0];
+        QVERIFY(leaf.overrode.empty());
+        QCOMPARE(leaf.elements.size(), std::size_t(kFiles + 1));
+        for (int i = 0; i < kFiles; ++i) {
+            const OverrideElement& e = leaf.elements[i < 1 ? 0 : i + 1];
+            QCOMPARE(e.value, Value("own" + std::to_string(i)));
+            QCOMPARE(fileName(e.origin.file), name(i));
+            QCOMPARE(e.level, std::string("every file"));
+            QVERIFY(list.levels[i].contributed);
+            QCOMPARE(fileName(list.levels[i].path), name(i));
+        }
+        QCOMPARE(leaf.elements[1].value, Value("shared"));
+        QCOMPARE(fileName(leaf.elements[1].origin.file), name(0));
+
+        // First found: the top file's value overrode every other file's, in order.
+        const OverrideChain first = overrideChain(*engine, m_scope, "many::first", std::nullopt);
+        QCOMPARE(first.leaves.size(), std::size_t(1));
+        QCOMPARE(first.leaves[0].overrode.size(), std::size_t(kFiles - 1));
+        for (int i = 1; i < kFiles; ++i)
+            QCOMPARE(first.leaves[0].overrode[i - 1].value, Value("v" + std::to_string(i)));
+
+        // Deep: every file's own key is its leaf, with nothing below; `mode` overrode every lower file's.
+        MergeSpec deep;
+        deep.strategy = MergeStrategy::Deep;
+        const OverrideChain cfg = overrideChain(*engine, m_scope, "many::cfg", deep);
+        QCOMPARE(cfg.leaves.size(), std::size_t(kFiles + 1));
+        std::size_t owns = 0;
+        for (const OverrideLeaf& l : cfg.leaves) {
+            if (l.path == "mode") {
+                QCOMPARE(l.value, Value("m0"));
+                QCOMPARE(l.overrode.size(), std::size_t(kFiles - 1));
+                for (int i = 1; i < kFiles; ++i) {
+                    QCOMPARE(l.overrode[i - 1].value, Value("m" + std::to_string(i)));
+                    QCOMPARE(fileName(l.overrode[i - 1].location.file), name(i));
+                }
+                continue;
+            }
+            ++owns;
+            QVERIFY(l.overrode.empty());
+            QCOMPARE(fileName(l.origin.file), name(std::stoi(l.path.substr(3))));
+        }
+        QCOMPARE(owns, std::size_t(kFiles));
+
+        // Knockouts: the top file's `--kN` (each written twice) act on the next file folded in only, so
+        // k1 is removed, by the first `--k1` (line 9, the list's first entry; the second is on line 10).
+        MergeSpec knockout = deep;
+        knockout.knockoutPrefix = "--";
+        const OverrideChain ko = overrideChain(*engine, m_scope, "many::ko", knockout);
+        QVERIFY2(ko.error.empty(), ko.error.c_str());
+        QCOMPARE(ko.removed.size(), std::size_t(1));
+        QCOMPARE(ko.removed[0].value, Value("k1"));
+        QCOMPARE(fileName(ko.removed[0].location.file), name(1));
+        QCOMPARE(fileName(ko.removed[0].removedBy.file), name(0));
+        QCOMPARE(ko.removed[0].removedBy.line, 9);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestProvenance)

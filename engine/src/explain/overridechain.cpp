@@ -5,9 +5,14 @@
 #include <hiera/trace.h>
 #include <hiera/valueformat.h>
 
+#include "lookup/valuehash.h"
+
 #include <algorithm>
 #include <exception>
+#include <limits>
 #include <optional>
+#include <unordered_map>
+#include <unordered_set>
 #include <variant>
 
 namespace hiera {
@@ -120,14 +125,82 @@ SourceLocation originOf(const Value& v)
     return SourceFiles::locate(v.mark());
 }
 
+// Everything below is asked once per leaf, per array element or per level, so each question is a
+// lookup in a table made once, never a search through the levels: searches made the chain cubic in the
+// number of files (a unique merge over 2,000 files took 9.7 s to report, 5,000 over a minute; issue 46
+// §3). The answers are the ones the searches gave: the first level or source that matches, levels in
+// priority order.
+
 // The level that holds `file`, by priority (the first one, if a file is listed twice).
-const OverrideLevel* levelOf(const std::vector<OverrideLevel>& levels, const std::string& file)
+class LevelsByFile
 {
-    for (const OverrideLevel& l : levels)
-        if (!file.empty() && l.path == file)
-            return &l;
-    return nullptr;
-}
+public:
+    explicit LevelsByFile(const std::vector<OverrideLevel>& levels) : m_levels(levels)
+    {
+        for (std::size_t i = 0; i < levels.size(); ++i)
+            if (!levels[i].path.empty())
+                m_first.emplace(levels[i].path, i);
+    }
+    const OverrideLevel* levelOf(const std::string& file) const
+    {
+        const auto it = file.empty() ? m_first.end() : m_first.find(file);
+        return it == m_first.end() ? nullptr : &m_levels[it->second];
+    }
+
+private:
+    const std::vector<OverrideLevel>& m_levels;
+    std::unordered_map<std::string, std::size_t> m_first;
+};
+
+// The levels that hold something at each place of the answer a leaf can be (a path of hash keys, as
+// collectLeaves makes them), in priority order: the levels a leaf's walk() can find anything in. A deep
+// merge where every file adds a key of its own has as many leaves as files, and walking every level for
+// every leaf was quadratic. Keyed by a hash of the path consistent with Hash::find's key equality; two
+// paths with one hash only add levels that walk() then finds empty there, so the lists are supersets
+// and every caller still walks.
+class LevelsByPath
+{
+public:
+    explicit LevelsByPath(const std::vector<OverrideLevel>& levels)
+    {
+        for (std::size_t i = 0; i < levels.size(); ++i) {
+            add(levels[i].value, kRoot, i);
+            m_all.push_back(i);
+        }
+    }
+    const std::vector<std::size_t>& at(const std::vector<Step>& steps) const
+    {
+        std::uint64_t path = kRoot;
+        for (const Step& step : steps) {
+            const auto* key = std::get_if<Value>(&step);
+            if (!key)
+                return m_all; // not made by collectLeaves (no such steps today): every level
+            path = child(path, *key);
+        }
+        const auto it = m_levels.find(path);
+        return it == m_levels.end() ? m_none : it->second;
+    }
+
+private:
+    static constexpr std::uint64_t kRoot = 0x243f6a8885a308d3ull;
+    static std::uint64_t child(std::uint64_t path, const Value& key)
+    {
+        return detail::hashMix(path * 0x9e3779b97f4a7c15ull + detail::valueHash(key));
+    }
+    void add(const Value& v, std::uint64_t path, std::size_t level)
+    {
+        std::vector<std::size_t>& list = m_levels[path];
+        if (list.empty() || list.back() != level)
+            list.push_back(level);
+        if (v.isHash())
+            for (const auto& entry : v.asHash())
+                add(entry.value, child(path, entry.key), level);
+    }
+
+    std::unordered_map<std::uint64_t, std::vector<std::size_t>> m_levels;
+    std::vector<std::size_t> m_all;
+    std::vector<std::size_t> m_none;
+};
 
 bool mergesArrays(const MergeSpec& spec)
 {
@@ -144,8 +217,11 @@ bool hasPrefix(const Value& v, const std::string& prefix)
 // in, and only on it: the merge strips the knockout entries once they are used (so a `pool.ntp.org` two
 // levels down survives a `--pool.ntp.org`, as in Puppet). A `--x` scalar becomes "", which replaces
 // every value below.
-void collectRemoved(const std::vector<OverrideLevel>& levels, const std::vector<Step>& steps, const std::string& path,
-                    const std::string& prefix, std::vector<RemovedValue>& out)
+// `holding`: the levels that may hold something at `steps` (LevelsByPath), in priority order; every
+// other level holds nothing there, which ends the knockouts of the level above it.
+void collectRemoved(const std::vector<OverrideLevel>& levels, const std::vector<std::size_t>& holding,
+                    const std::vector<Step>& steps, const std::string& path, const std::string& prefix,
+                    std::vector<RemovedValue>& out)
 {
     struct Knock
     {
@@ -154,12 +230,24 @@ void collectRemoved(const std::vector<OverrideLevel>& levels, const std::vector<
         std::string level;
     };
     std::vector<Knock> knocks; // `--x` elements of the level above
+    Array knocked; // their values, parallel to knocks
     std::optional<Knock> emptiedBy; // a bare `--` element of the level above
     std::optional<Knock> replacedBy; // a `--x` scalar above
-    for (const OverrideLevel& level : levels) {
+    std::size_t expected = 0;
+    for (const std::size_t index : holding) {
+        if (index != expected) { // the levels in between hold nothing here
+            knocks.clear();
+            knocked.clear();
+            emptiedBy.reset();
+        }
+        expected = index + 1;
+        const OverrideLevel& level = levels[index];
         const Value* here = walk(level.value, steps);
         std::vector<Knock> next;
+        Array nextKnocked;
         std::optional<Knock> nextEmptied;
+        // The first knock that names an element: a table, not a search per element.
+        auto knockOf = detail::valueMembership(knocked);
         if (here && replacedBy) {
             out.push_back({path, *here, originOf(*here), level.level, replacedBy->at, replacedBy->level});
         } else if (here && here->isArray()) {
@@ -169,13 +257,12 @@ void collectRemoved(const std::vector<OverrideLevel>& levels, const std::vector<
                     Knock k{Value(e.asString().substr(prefix.size())), at, level.level};
                     if (e.asString() == prefix)
                         nextEmptied = k;
+                    nextKnocked.push_back(k.value);
                     next.push_back(std::move(k));
                     continue;
                 }
-                const auto by =
-                    std::find_if(knocks.begin(), knocks.end(), [&](const Knock& k) { return k.value == e; });
-                if (by != knocks.end())
-                    out.push_back({path, e, at, level.level, by->at, by->level});
+                if (const auto by = knockOf.find(e))
+                    out.push_back({path, e, at, level.level, knocks[*by].at, knocks[*by].level});
                 else if (emptiedBy)
                     out.push_back({path, e, at, level.level, emptiedBy->at, emptiedBy->level});
             }
@@ -183,6 +270,7 @@ void collectRemoved(const std::vector<OverrideLevel>& levels, const std::vector<
             replacedBy = Knock{*here, originOf(*here), level.level};
         }
         knocks = std::move(next);
+        knocked = std::move(nextKnocked);
         emptiedBy = std::move(nextEmptied);
     }
 }
@@ -219,40 +307,62 @@ OverrideChain overrideChain(const Engine& engine, const Scope& scope, const std:
         const LookupResult every = engine.lookup(scope, parsed->root(), all);
         if (every.trace)
             collectLevels(*every.trace, {}, {}, parsed->segments(), result.levels);
-        const auto sourceOf = [&](const OverrideLevel& level) {
-            return std::find_if(sources.begin(), sources.end(), [&](const SourceContribution& s) {
-                return s.path == level.path && s.level == level.level && s.layer == level.layer;
-            });
+        // Each level's source: the first with its layer, level and file (a table: see LevelsByFile).
+        constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+        const auto sourceKey = [](const std::string& layer, const std::string& level, const std::string& path) {
+            return std::to_string(layer.size()) + ':' + layer + std::to_string(level.size()) + ':' + level + path;
         };
+        std::unordered_map<std::string, std::size_t> sourceIndex;
+        for (std::size_t i = 0; i < sources.size(); ++i)
+            sourceIndex.emplace(sourceKey(sources[i].layer, sources[i].level, sources[i].path), i);
+        const auto sourceOf = [&](const OverrideLevel& level) {
+            const auto it = sourceIndex.find(sourceKey(level.layer, level.level, level.path));
+            return it == sourceIndex.end() ? none : it->second;
+        };
+        std::vector<std::size_t> levelSources; // parallel to result.levels
+        std::vector<bool> listed(sources.size(), false);
         for (OverrideLevel& level : result.levels) {
-            const auto source = sourceOf(level);
-            if (source != sources.end())
-                level.outcome = source->outcome;
-            level.contributed = source != sources.end() && source->contributed();
+            const std::size_t source = sourceOf(level);
+            levelSources.push_back(source);
+            if (source != none) {
+                level.outcome = sources[source].outcome;
+                listed[source] = true;
+            }
+            level.contributed = source != none && sources[source].contributed();
         }
         // A dotted key into a merged array: the level behind the dug leaf may hold nothing at that path
         // itself (servers.2 is dc2's only server once two lower ones come first). It is listed all the
-        // same, with the answer it gave, in its place by priority.
-        for (auto s = sources.begin(); s != sources.end(); ++s) {
-            if (!s->contributed() || !answer.found())
-                continue;
-            const bool listed = std::any_of(result.levels.begin(), result.levels.end(),
-                                            [&](const OverrideLevel& l) { return sourceOf(l) == s; });
-            if (listed)
-                continue;
-            OverrideLevel level;
-            level.layer = s->layer;
-            level.level = s->level;
-            level.path = s->path;
-            level.location = s->shownAt;
-            level.value = answer.value;
-            level.contributed = true;
-            level.outcome = s->outcome;
-            const auto before = std::find_if(result.levels.begin(), result.levels.end(), [&](const OverrideLevel& l) {
-                const auto ls = sourceOf(l);
-                return ls != sources.end() && ls > s;
-            });
-            result.levels.insert(before, std::move(level));
+        // same, with the answer it gave, in its place by priority: before the first listed level whose
+        // source comes after it. Sources are taken in order, so that place never moves up, and one pass
+        // over the levels puts them all in (a level added for a source has no source after a later
+        // one, so it never decides a later place).
+        if (answer.found()) {
+            std::vector<OverrideLevel> levels;
+            std::size_t next = 0; // the first of result.levels not yet moved into levels
+            bool added = false;
+            for (std::size_t s = 0; s < sources.size(); ++s) {
+                if (!sources[s].contributed() || listed[s])
+                    continue;
+                if (!added)
+                    levels.reserve(result.levels.size() + 1);
+                added = true;
+                while (next < result.levels.size() && !(levelSources[next] != none && levelSources[next] > s))
+                    levels.push_back(std::move(result.levels[next++]));
+                OverrideLevel level;
+                level.layer = sources[s].layer;
+                level.level = sources[s].level;
+                level.path = sources[s].path;
+                level.location = sources[s].shownAt;
+                level.value = answer.value;
+                level.contributed = true;
+                level.outcome = sources[s].outcome;
+                levels.push_back(std::move(level));
+            }
+            if (added) {
+                while (next < result.levels.size())
+                    levels.push_back(std::move(result.levels[next++]));
+                result.levels = std::move(levels);
+            }
         }
         if (!answer.found())
             return result;
@@ -263,16 +373,20 @@ OverrideChain overrideChain(const Engine& engine, const Scope& scope, const std:
         std::vector<Step> steps;
         std::vector<std::pair<std::vector<Step>, const Value*>> leaves;
         collectLeaves(result.answer, steps, leaves);
+        const LevelsByFile byFile(result.levels);
+        const LevelsByPath byPath(result.levels);
         for (const auto& [leafSteps, leafValue] : leaves) {
             OverrideLeaf leaf;
             leaf.path = pathText(leafSteps);
             leaf.value = *leafValue;
             leaf.origin = originOf(*leafValue);
-            const OverrideLevel* from = levelOf(result.levels, leaf.origin.file);
+            const OverrideLevel* from = byFile.levelOf(leaf.origin.file);
+            const std::vector<std::size_t>& holding = byPath.at(leafSteps); // the levels to walk
             // A knocked-out scalar (`--x` over a value: the answer is "") is credited to its knockout.
             bool knockedScalar = false;
             if (prefix && leafValue->isString() && leafValue->asString().empty()) {
-                for (const OverrideLevel& l : result.levels) {
+                for (const std::size_t index : holding) {
+                    const OverrideLevel& l = result.levels[index];
                     if (const Value* v = walk(l.value, leafSteps); v && hasPrefix(*v, *prefix)) {
                         from = &l;
                         leaf.origin = originOf(*v);
@@ -284,22 +398,24 @@ OverrideChain overrideChain(const Engine& engine, const Scope& scope, const std:
             if (from)
                 leaf.level = from->level;
             // The files this leaf's content comes from: its own, or every element's.
-            std::vector<std::string> own{leaf.origin.file};
+            std::unordered_set<std::string> own{leaf.origin.file};
             if (leafValue->isArray()) {
+                leaf.elements.reserve(leafValue->asArray().size());
                 for (std::size_t i = 0; i < leafValue->asArray().size(); ++i) {
                     const Value& element = leafValue->asArray()[i];
                     OverrideElement e{i, element, SourceFiles::locate(element.mark()), {}};
-                    if (const OverrideLevel* l = levelOf(result.levels, e.origin.file))
+                    if (const OverrideLevel* l = byFile.levelOf(e.origin.file))
                         e.level = l->level;
-                    if (std::find(own.begin(), own.end(), e.origin.file) == own.end())
-                        own.push_back(e.origin.file);
+                    own.insert(e.origin.file);
                     leaf.elements.push_back(std::move(e));
                 }
             }
             const std::size_t fromIndex = from ? static_cast<std::size_t>(from - result.levels.data()) : 0;
-            for (std::size_t i = fromIndex; i < result.levels.size() && !knockedScalar; ++i) {
-                const OverrideLevel& level = result.levels[i];
-                if (std::find(own.begin(), own.end(), level.path) != own.end())
+            // The levels from `from` down that hold something here, in order (the others hold nothing).
+            for (auto it = std::lower_bound(holding.begin(), holding.end(), fromIndex);
+                 it != holding.end() && !knockedScalar; ++it) {
+                const OverrideLevel& level = result.levels[*it];
+                if (own.count(level.path))
                     continue; // the leaf's own content
                 const Value* below = walk(level.value, leafSteps);
                 if (!below)
@@ -312,7 +428,7 @@ OverrideChain overrideChain(const Engine& engine, const Scope& scope, const std:
                 leaf.overrode.push_back({*below, originOf(*below), level.level});
             }
             if (prefix)
-                collectRemoved(result.levels, leafSteps, leaf.path, *prefix, result.removed);
+                collectRemoved(result.levels, holding, leafSteps, leaf.path, *prefix, result.removed);
             result.leaves.push_back(std::move(leaf));
         }
     } catch (const std::exception& e) {

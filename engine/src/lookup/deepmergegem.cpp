@@ -1,4 +1,5 @@
 #include "lookup/deepmerge.h"
+#include "lookup/valuehash.h"
 
 #include <hiera/error.h>
 #include <hiera/valueformat.h>
@@ -241,6 +242,28 @@ bool rubyEql(const RVal& a, const RVal& b)
     return true;
 }
 
+// A hash consistent with rubyEql: the valueHash of the value toValue(r) gives (rubyEql is that value's
+// operator==). A node nothing has looked inside is hashed as its original value, without expanding it;
+// identity plays no part (equal is equal, shared or not), so hashing cannot change what the merge does.
+std::uint64_t rubyHash(const RVal& r)
+{
+    if (!r.node)
+        return valueHash(r.scalar);
+    const RNode& n = *r.node;
+    if (n.hasOriginal && !n.modified && !n.expanded())
+        return valueHash(n.original);
+    if (!n.hash) {
+        std::uint64_t h = arrayHashStart(n.items().size());
+        for (const RVal& item : n.items())
+            h = arrayHashStep(h, rubyHash(item));
+        return h;
+    }
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < n.items().size(); ++i)
+        sum += hashEntryHash(valueHash(n.keys()[i]), rubyHash(n.items()[i]));
+    return hashHashFinish(sum, n.items().size());
+}
+
 class DeepMerger
 {
 public:
@@ -405,12 +428,15 @@ private:
                     out->items().push_back(s.items()[i]);
             } else {
                 // dest | source: dest's elements first, then source's new ones, duplicates dropped.
-                out->items().reserve(d.items().size() + s.items().size());
+                // Membership by hash (rubyHash), not a search of the result per element: the same
+                // elements in the same order (the same objects: nothing is copied), linear as Ruby's
+                // Array#| is, where the search made two 50,000-element arrays take minutes.
+                std::vector<RVal>& items = out->items();
+                items.reserve(d.items().size() + s.items().size());
+                MembershipIndex present(items, rubyHash, rubyEql);
                 auto add = [&](const RVal& v) {
-                    for (const RVal& e : out->items())
-                        if (rubyEql(e, v))
-                            return;
-                    out->items().push_back(v);
+                    if (!present.contains(v))
+                        items.push_back(v);
                 };
                 for (const RVal& v : d.items())
                     add(v);

@@ -1,5 +1,6 @@
 #include "lookup/deepmerge.h"
 #include "lookup/puppettype.h"
+#include "lookup/valuehash.h"
 
 #include <hiera/error.h>
 #include <hiera/merge.h>
@@ -70,10 +71,15 @@ void flattenInto(Array& out, const Value& v)
         out.push_back(v);
 }
 
-void appendUnique(Array& out, const Value& v)
+// Appends the elements of `from` that are not in `out` yet, in order. Membership is a hash probe
+// (valuehash.h), not a search of `out` per element: that made a unique merge of two 50,000-element
+// arrays take 67 s, where Puppet's (Ruby's uniq) is linear.
+void appendUnique(Array& out, const Array& from)
 {
-    if (std::find(out.begin(), out.end(), v) == out.end())
-        out.push_back(v);
+    auto present = detail::valueMembership(out);
+    for (const Value& v : from)
+        if (!present.contains(v))
+            out.push_back(v);
 }
 
 // Puppet's Data: scalars, undef, arrays of Data, hashes with string keys and Data values. Returns the
@@ -118,8 +124,7 @@ Value uniqueOf(const Value& v)
     flattenInto(flat, v);
     Array out;
     out.reserve(flat.size());
-    for (auto& e : flat)
-        appendUnique(out, e);
+    appendUnique(out, flat);
     return Value(std::move(out));
 }
 
@@ -242,8 +247,7 @@ Value mergeStep(const MergeSpec& spec, const Value& higher, const Value& lower)
         Array out = higher.isArray() ? higher.asArray() : uniqueOf(higher).asArray();
         Array flat;
         flattenInto(flat, lower);
-        for (auto& v : flat)
-            appendUnique(out, v);
+        appendUnique(out, flat);
         Value r(std::move(out));
         r.setMark(higher.mark());
         return r;
