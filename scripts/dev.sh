@@ -2,6 +2,8 @@
 # One entry point for people and CI:
 #   scripts/dev.sh demo    install what is missing, build, open the explorer on the bundled demo
 #   scripts/dev.sh test    install what is missing, build with warnings as errors, run every test
+#   scripts/dev.sh check   the quick tier, after each change: incremental build, every Qt Test suite
+#                          (the format and rooms checks among them), the conformance cases
 #   scripts/dev.sh deps    only install the Debian packages
 #   scripts/dev.sh package build the .deb packages (hiera-explorer, libhiera-engine-dev) and check them
 # Set HIERA_NO_APT=1 to skip apt-get (for machines where you manage packages yourself); the packages
@@ -13,7 +15,7 @@ build=${HIERA_BUILD_DIR:-$here/build}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 packages=(cmake ninja-build g++ pkg-config python3 libyaml-cpp-dev libonig-dev libssl-dev libgit2-dev git qt6-base-dev qt6-base-dev-tools libgl-dev
-          libgoogle-perftools-dev clang libclang-rt-14-dev clang-format
+          libgoogle-perftools-dev clang libclang-rt-14-dev clang-format ccache
           dpkg-dev file desktop-file-utils appstream)
 
 deps() {
@@ -34,6 +36,54 @@ configure_and_build() {
   local dir=$1; shift
   cmake -S "$here" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
   cmake --build "$dir" -j "$jobs"
+}
+
+# Stage times: each stage of `test` is timed, and the table (with the compiler cache's hit rate over
+# the run) is printed at the end, also when a stage fails (docs/ci.md).
+stage_rows=()
+stage_name=""
+stage_start=0
+stage() {
+  stage_end
+  stage_name=$1
+  stage_start=$SECONDS
+  echo "== $1"
+}
+stage_end() {
+  [ -n "$stage_name" ] && stage_rows+=("$(printf '%-64s %5d s' "$stage_name" $((SECONDS - stage_start)))")
+  stage_name=""
+}
+ccache_counts() {
+  # "hits misses" of the compiler cache so far (ccache 4: direct and preprocessed hits, misses).
+  command -v ccache >/dev/null || return 0
+  ccache --print-stats 2>/dev/null | awk -F'\t' '
+    $1=="direct_cache_hit"||$1=="preprocessed_cache_hit"{h+=$2} $1=="cache_miss"{m+=$2} END{print h+0, m+0}'
+}
+ccache_before=""
+print_stage_table() {
+  local status=$?
+  local failed=$stage_name
+  stage_end
+  [ ${#stage_rows[@]} -eq 0 ] && return
+  echo
+  echo "== Stage times"
+  printf '%s\n' "${stage_rows[@]}"
+  [ -n "$failed" ] && [ "$status" -ne 0 ] && echo "(failed in: $failed)"
+  printf '%-64s %5d s\n' "total" "$SECONDS"
+  if [ -n "$ccache_before" ]; then
+    local after h0 m0 h1 m1
+    after=$(ccache_counts)
+    read -r h0 m0 <<<"$ccache_before"
+    read -r h1 m1 <<<"$after"
+    local h=$((h1 - h0)) m=$((m1 - m0))
+    if [ $((h + m)) -gt 0 ]; then
+      echo "Compiler cache (ccache): $h hits, $m misses: $((100 * h / (h + m))) % hits"
+    else
+      echo "Compiler cache (ccache): no compiles"
+    fi
+  else
+    echo "Compiler cache: ccache not installed"
+  fi
 }
 
 as_root() {
@@ -149,37 +199,67 @@ check_package() {
   rm -rf "$work"
 }
 
-run_tests() {
-  echo "== Build (warnings are errors) and unit tests"
-  configure_and_build "$build" -DHIERA_WARNINGS_AS_ERRORS=ON
-  ctest --test-dir "$build" --output-on-failure -j "$jobs"
-
-  echo "== Conformance (public cases, expected results from Puppet 7.23)"
-  if [ -d "$here/../shared/conformance" ]; then
-    local out
-    out=$(HIERA_CACHE_DIR= python3 "$here/../shared/conformance/run.py" --cli "$build/app/hiera-lookup/hiera-lookup" 2>&1) || true
+run_conformance() {
+  if [ ! -d "$here/../shared/conformance" ]; then
+    echo "(../shared/conformance not found: skipped)"
+    return 0
+  fi
+  local out suite
+  for suite in public project; do
+    local cases=()
+    if [ $suite = public ]; then
+      echo "-- public cases, expected results from Puppet 7.23"
+    else
+      echo "-- the project's own cases (tests/conformance/cases), answered by Puppet 7.23"
+      cases=(--cases "$here/tests/conformance/cases")
+    fi
+    out=$(HIERA_CACHE_DIR= python3 "$here/../shared/conformance/run.py" --cli "$build/app/hiera-lookup/hiera-lookup" \
+          "${cases[@]}" 2>&1) || true
     echo "$out"
     echo "$out" | tail -1 | grep -Eq '^[0-9]+ passed, 0 failed$' || { echo "conformance failures"; return 1; }
-  else
-    echo "(../shared/conformance not found: skipped)"
-  fi
+  done
+}
 
-  echo "== Debian packages: build with CPack, install, run the installed programs and the engine's example, remove"
+# The quick tier: what to run after each change (a few minutes after one engine file changed).
+run_check() {
+  stage "Build (incremental, warnings are errors)"
+  configure_and_build "$build" -DHIERA_WARNINGS_AS_ERRORS=ON
+  stage "Tests (ctest: every Qt Test suite, format and rooms checks)"
+  ctest --test-dir "$build" --output-on-failure -j "$jobs"
+  stage "Conformance"
+  run_conformance
+  stage_end
+}
+
+run_tests() {
+  stage "Build (warnings are errors)"
+  configure_and_build "$build" -DHIERA_WARNINGS_AS_ERRORS=ON
+  stage "Tests (ctest)"
+  ctest --test-dir "$build" --output-on-failure -j "$jobs"
+
+  stage "Conformance"
+  run_conformance
+
+  stage "Debian packages (CPack: build, install, run, example, remove)"
   check_package
 
-  echo "== AddressSanitizer + UndefinedBehaviorSanitizer build of the whole suite"
+  stage "ASan + UBSan build of the whole suite"
   configure_and_build "$build-asan" -DHIERA_SANITIZE=ON -DHIERA_WARNINGS_AS_ERRORS=ON
   # Leaks are checked in the engine's tests; Qt and fontconfig keep process-lifetime allocations
   # that LeakSanitizer would report in the UI tests.
+  stage "ASan + UBSan tests (engine with leak checks, ui)"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir "$build-asan" --output-on-failure -j "$jobs" -L engine
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir "$build-asan" --output-on-failure -j "$jobs" -L ui
 
   if [ -f "$here/fuzz/smoke.sh" ]; then
-    echo "== Fuzzing smoke run (libFuzzer)"
-    bash "$here/fuzz/smoke.sh"
+    stage "Fuzz build (clang, libFuzzer)"
+    FUZZ_STEP=build bash "$here/fuzz/smoke.sh"
+    stage "Fuzz runs (each target at both input sizes, $jobs at a time)"
+    FUZZ_STEP=run bash "$here/fuzz/smoke.sh"
   fi
+  stage_end
 }
 
 case "${1:-}" in
@@ -189,10 +269,19 @@ case "${1:-}" in
     configure_and_build "$build"
     exec "$build/app/hiera-explorer/hiera-explorer" "$here/resources/demo/hiera.yaml" \
       --facts "$here/resources/demo/facts/web01.example.com.yaml" --key profile::ntp ;;
-  test) deps; run_tests ;;
+  test)
+    ccache_before=$(ccache_counts)
+    trap print_stage_table EXIT
+    stage "Dependencies (apt-get what is missing)"
+    deps
+    run_tests ;;
+  check)
+    ccache_before=$(ccache_counts)
+    trap print_stage_table EXIT
+    run_check ;;
   package)
     deps
     configure_and_build "$build"
     check_package ;;
-  *) echo "usage: $0 demo|test|deps|package" >&2; exit 2 ;;
+  *) echo "usage: $0 demo|test|check|deps|package" >&2; exit 2 ;;
 esac
