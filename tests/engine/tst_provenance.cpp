@@ -88,6 +88,30 @@ private Q_SLOTS:
         m_engine = Engine::load(m_tree.hieraYaml());
     }
 
+    // Issue 46 §5: a key whose root holds a dot (`'"a.b".c'`) has the same override chain as the same
+    // data under a plain root. Its root used to be looked up unquoted (`a` dug into `b`): no levels, and
+    // the Overrode column stayed empty.
+    void quotedDottedRootHasItsChain()
+    {
+        TempTree tree({{"hiera.yaml",
+                        "version: 5\nhierarchy:\n  - name: high\n    path: high.yaml\n"
+                        "  - name: low\n    path: low.yaml\n"},
+                       {"data/high.yaml", "\"a.b\": {c: from high}\nab: {c: from high}\n"},
+                       {"data/low.yaml", "\"a.b\": {c: from low}\nab: {c: from low}\n"}});
+        QVERIFY(tree.isValid());
+        const auto engine = Engine::load(tree.hieraYaml());
+        for (const std::string key : {"\"a.b\".c", "'a.b'.c", "ab.c"}) {
+            const OverrideChain chain = overrideChain(*engine, m_scope, key, std::nullopt);
+            QVERIFY2(chain.error.empty(), chain.error.c_str());
+            QCOMPARE(chain.answer, Value("from high"));
+            QCOMPARE(chain.levels.size(), std::size_t(2));
+            QCOMPARE(chain.leaves.size(), std::size_t(1));
+            QCOMPARE(chain.leaves[0].overrode.size(), std::size_t(1));
+            QCOMPARE(chain.leaves[0].overrode[0].value, Value("from low"));
+            QCOMPARE(chain.leaves[0].overrode[0].level, std::string("low"));
+        }
+    }
+
     void uniqueMergeCreditsEveryElement()
     {
         const auto sources = outcomes(sourcesOf("backup::exclude"));

@@ -275,6 +275,19 @@ void collectRemoved(const std::vector<OverrideLevel>& levels, const std::vector<
     }
 }
 
+// The root key written as a key of its own: quoted when it holds what the key syntax reads (a dot, a
+// quote), so that `"a.b".c`'s root is looked up as `"a.b"`, not as `a` dug into `b`.
+std::string rootAsKey(const std::string& root)
+{
+    if (LookupKey::isSingleSegment(root))
+        return root;
+    if (root.find('"') == std::string::npos)
+        return '"' + root + '"';
+    if (root.find('\'') == std::string::npos)
+        return '\'' + root + '\'';
+    return root; // both quotes: no key syntax can name it
+}
+
 } // namespace
 
 OverrideChain overrideChain(const Engine& engine, const Scope& scope, const std::string& key,
@@ -304,7 +317,7 @@ OverrideChain overrideChain(const Engine& engine, const Scope& scope, const std:
         deep.strategy = MergeStrategy::Deep;
         all.merge = deep;
         all.explain = true;
-        const LookupResult every = engine.lookup(scope, parsed->root(), all);
+        const LookupResult every = engine.lookup(scope, rootAsKey(parsed->root()), all);
         if (every.trace)
             collectLevels(*every.trace, {}, {}, parsed->segments(), result.levels);
         // Each level's source: the first with its layer, level and file (a table: see LevelsByFile).
