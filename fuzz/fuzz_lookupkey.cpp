@@ -42,9 +42,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             fuzz::violated("original() differs from the input");
         if (key.isDotted() != !key.segments().empty())
             fuzz::violated("isDotted inconsistent");
-        for (const hiera::KeySegment& s : key.segments())
-            if (s.index && (s.quoted || *s.index < 0))
-                fuzz::violated("index on a quoted or negative segment", s.text);
+        // An index only on an unquoted segment of the shape [+-]?[0-9]+, negative only with a '-'
+        // (hiera/lookupkey.h: `h.-1` finds the YAML integer key -1, as Puppet's to_i reads it).
+        for (const hiera::KeySegment& s : key.segments()) {
+            if (s.index && s.quoted)
+                fuzz::violated("index on a quoted segment", s.text);
+            if (s.index && (*s.index < 0) != (!s.text.empty() && s.text[0] == '-' && *s.index != 0))
+                fuzz::violated("an index whose sign is not the segment's", s.text);
+            if (s.index && s.text.find_first_not_of("+-0123456789") != std::string::npos)
+                fuzz::violated("index on a segment that is not a number", s.text);
+        }
         (void)key.subKey();
         const hiera::Value* root = sample().asHash().find(key.root());
         if (root) {
