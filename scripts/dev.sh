@@ -50,7 +50,9 @@ stage() {
   echo "== $1"
 }
 stage_end() {
-  [ -n "$stage_name" ] && stage_rows+=("$(printf '%-64s %5d s' "$stage_name" $((SECONDS - stage_start)))")
+  if [ -n "$stage_name" ]; then
+    stage_rows+=("$(printf '%-64s %5d s' "$stage_name" $((SECONDS - stage_start)))")
+  fi
   stage_name=""
 }
 ccache_counts() {
@@ -64,7 +66,7 @@ print_stage_table() {
   local status=$?
   local failed=$stage_name
   stage_end
-  [ ${#stage_rows[@]} -eq 0 ] && return
+  [ ${#stage_rows[@]} -eq 0 ] && return "$status"
   echo
   echo "== Stage times"
   printf '%s\n' "${stage_rows[@]}"
@@ -117,7 +119,8 @@ check_package() {
     if dpkg-query -W -f='${Status}' hiera-explorer libhiera-engine-dev 2>/dev/null | grep -q "install ok installed"; then
       echo "hiera-explorer or libhiera-engine-dev is installed already: not replacing it"; return 1
     fi
-    trap 'as_root env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq hiera-explorer libhiera-engine-dev >/dev/null' EXIT
+    # The packages go again however this ends; the stage table (when one is kept) still prints after.
+    trap 'as_root env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq hiera-explorer libhiera-engine-dev >/dev/null; print_stage_table' EXIT
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$runtime_deb" "$dev_deb" >/dev/null
     echo "Installed:" $(dpkg-query -W -f='${Package}=${Version}\n' hiera-explorer libhiera-engine-dev)
   fi
@@ -193,7 +196,7 @@ check_package() {
 
   if [ -z "$root" ]; then
     as_root env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq hiera-explorer libhiera-engine-dev >/dev/null
-    trap - EXIT
+    trap print_stage_table EXIT
     echo "Removed the packages"
   fi
   rm -rf "$work"
