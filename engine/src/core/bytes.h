@@ -22,5 +22,7 @@ std::size_t invalidUtf8At(std::string_view s);
 // and the non-characters U+FFFE/U+FFFF (not printable: libyaml refuses them). Returns the code point
 // of the multi-byte sequence at `i` if it is one of them (the string is valid UTF-8 here).
 std::optional<std::uint32_t> unprintableAt(const std::string& s, std::size_t i);
+// Appends the UTF-8 of code point `cp`; false (nothing appended) for a surrogate or beyond U+10FFFF.
+bool appendUtf8(std::string& out, std::uint32_t cp);
 
 } // namespace hiera::detail

@@ -1,5 +1,7 @@
 #include "parse/jsonloader.h"
 
+#include "core/bytes.h"
+
 #include <hiera/error.h>
 #include <hiera/yaml.h>
 
@@ -199,25 +201,6 @@ private:
         }
     }
 
-    static void appendUtf8(std::string& out, std::uint32_t cp)
-    {
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
-    }
-
     std::uint32_t hex4()
     {
         if (m_pos + 4 > m_text.size())
@@ -295,7 +278,7 @@ private:
                 } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
                     fail("unpaired surrogate in \\u escape");
                 }
-                appendUtf8(out, cp);
+                appendUtf8(out, cp); // surrogates were refused above
                 break;
             }
             default:
