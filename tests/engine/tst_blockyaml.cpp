@@ -4,6 +4,7 @@
 // fuzz/fuzz_blockyaml.cpp checks the same claim on generated inputs.
 
 #include "parse/blockyaml.h"
+#include "support/testpaths.h"
 #include "support/yamleventlog.h"
 
 #include <QDirIterator>
@@ -181,7 +182,7 @@ void TestBlockYaml::subset()
 // The bundled demo is ordinary hiera data, so every data file of it should take the fast path.
 void TestBlockYaml::demoDataIsWithinTheSubset()
 {
-    const QStringList files = yamlFilesUnder(QStringLiteral(HIERA_DEMO_DIR "/data"));
+    const QStringList files = yamlFilesUnder(testpaths::demoDir() + QStringLiteral("/data"));
     QVERIFY(files.size() >= 10);
     for (const QString& file : files) {
         QString failure;
@@ -194,11 +195,11 @@ void TestBlockYaml::demoDataIsWithinTheSubset()
 void TestBlockYaml::filesAgree_data()
 {
     QTest::addColumn<QString>("dir");
-    QTest::newRow("demo") << QStringLiteral(HIERA_DEMO_DIR);
-    QTest::newRow("conformance cases") << QStringLiteral(HIERA_SOURCE_DIR "/../shared/conformance");
-    QTest::newRow("real-world repositories") << QStringLiteral(HIERA_SOURCE_DIR "/../shared/realworld");
-    QTest::newRow("yaml fuzz corpus") << QStringLiteral(HIERA_SOURCE_DIR "/fuzz/corpus/fuzz_yaml");
-    QTest::newRow("block fuzz corpus") << QStringLiteral(HIERA_SOURCE_DIR "/fuzz/corpus/fuzz_blockyaml");
+    QTest::newRow("demo") << testpaths::demoDir();
+    QTest::newRow("conformance cases") << testpaths::sourceDir() + QStringLiteral("/../shared/conformance");
+    QTest::newRow("real-world repositories") << testpaths::sourceDir() + QStringLiteral("/../shared/realworld");
+    QTest::newRow("yaml fuzz corpus") << testpaths::sourceDir() + QStringLiteral("/fuzz/corpus/fuzz_yaml");
+    QTest::newRow("block fuzz corpus") << testpaths::sourceDir() + QStringLiteral("/fuzz/corpus/fuzz_blockyaml");
 }
 // clang-format on
 
@@ -224,7 +225,7 @@ void TestBlockYaml::filesAgree()
 void TestBlockYaml::mutationsAgree()
 {
     int checked = 0, taken = 0;
-    for (const QString& file : yamlFilesUnder(QStringLiteral(HIERA_DEMO_DIR "/data"))) {
+    for (const QString& file : yamlFilesUnder(testpaths::demoDir() + QStringLiteral("/data"))) {
         const std::string text = readAll(file);
         std::vector<std::size_t> lineStarts{0};
         for (std::size_t i = 0; i < text.size(); ++i)

@@ -4,6 +4,7 @@
 // way `puppet lookup --facts` does, the scope is hiera-lookup's (environment `production`), and every
 // lookup's outcome (found value / not found / error) is compared structurally.
 
+#include "support/testpaths.h"
 #include "testutils.h"
 
 #include <hiera/engine.h>
@@ -20,13 +21,6 @@
 using namespace hiera;
 using namespace testutils;
 
-#ifndef HIERA_CONFORMANCE_CASES
-#define HIERA_CONFORMANCE_CASES "/work/shared/conformance/cases"
-#endif
-#ifndef HIERA_PROJECT_CASES
-#define HIERA_PROJECT_CASES "tests/conformance/cases"
-#endif
-
 class TestConformance : public QObject
 {
     Q_OBJECT
@@ -39,9 +33,7 @@ private Q_SLOTS:
 // The public set (HIERA_CONFORMANCE_CASES overrides where it is), then the project's own.
 static QStringList casesDirs()
 {
-    const QByteArray env = qgetenv("HIERA_CONFORMANCE_CASES");
-    return {env.isEmpty() ? QStringLiteral(HIERA_CONFORMANCE_CASES) : QString::fromLocal8Bit(env),
-            QStringLiteral(HIERA_PROJECT_CASES)};
+    return {testpaths::conformanceCases(), testpaths::projectCases()};
 }
 
 static bool copyCase(const QString& from, const QString& to)
@@ -76,7 +68,7 @@ void TestConformance::cases_data()
 {
     QTest::addColumn<QString>("caseDir");
     QTest::addColumn<int>("index");
-    QVERIFY2(QDir(QStringLiteral(HIERA_PROJECT_CASES)).exists(), HIERA_PROJECT_CASES " is missing");
+    QVERIFY2(QDir(testpaths::projectCases()).exists(), qPrintable(testpaths::projectCases() + QStringLiteral(" is missing")));
     for (const QString& path : casesDirs()) {
     const QDir dir(path);
     if (!dir.exists()) {

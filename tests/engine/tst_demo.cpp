@@ -6,6 +6,7 @@
 // as the host's eyaml key and $environment = production, as `puppet lookup` sets it.
 // Values are compared with their hash key order, because Puppet's merges define it.
 
+#include "support/testpaths.h"
 #include "testutils.h"
 
 #include <hiera/context.h>
@@ -19,7 +20,7 @@ using namespace testutils;
 
 namespace {
 
-const std::string demoDir = HIERA_DEMO_DIR;
+const std::string demoDir = testpaths::demoDir().toStdString();
 const std::string demoKey = demoDir + "/keys/private_key.pkcs7.pem";
 
 std::shared_ptr<hiera::Engine> demoEngine(const std::string& hostKey)
@@ -94,7 +95,7 @@ void TestDemo::matchesPuppet_data()
     QTest::addColumn<hiera::Value>("expected");
 
     const hiera::Value cases =
-        hiera::loadDataFile(std::string(HIERA_TEST_FIXTURES) + "/demo-expected.json", hiera::DataFormat::Json);
+        hiera::loadDataFile(testpaths::fixtures().toStdString() + "/demo-expected.json", hiera::DataFormat::Json);
     QVERIFY(cases.isArray());
     QVERIFY(cases.asArray().size() >= 190);
     for (const hiera::Value& c : cases.asArray()) {

@@ -257,7 +257,7 @@ void TestExplanationReport::cliWritesTheSameReport_data()
 // The command line writes the document the API writes (the time and the tool's name aside).
 void TestExplanationReport::cliWritesTheSameReport()
 {
-#ifndef HIERA_LOOKUP_BIN
+#ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #else
     QFETCH(QString, format);

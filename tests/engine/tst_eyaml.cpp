@@ -5,6 +5,7 @@
 // here runs eyaml or openssl.
 
 #include "support/eyamltestkey.h"
+#include "support/testpaths.h"
 #include "testutils.h"
 
 #include "backends/eyaml/encblock.h"
@@ -99,7 +100,7 @@ bool printable(const std::string& s)
     return true;
 }
 
-const char* const kFixtures = HIERA_TEST_FIXTURES "/eyaml";
+const std::string kFixtures = testpaths::fixtures().toStdString() + "/eyaml";
 
 } // namespace
 
@@ -822,10 +823,10 @@ void TestEyaml::eyamlMadeFixtures()
     // is used.
     EyamlKeyStore store;
     EyamlKeyOptions options;
-    options.privateKeyFile = std::string(kFixtures) + "/keys/private_key.pkcs7.pem";
+    options.privateKeyFile = kFixtures + "/keys/private_key.pkcs7.pem";
     const Pkcs7Decryptor decryptor(store.load(options));
-    const std::string secrets = readAll(QString::fromUtf8(kFixtures) + QStringLiteral("/secrets.eyaml"));
-    const std::string expected = readAll(QString::fromUtf8(kFixtures) + QStringLiteral("/expected.yaml"));
+    const std::string secrets = readAll(QString::fromStdString(kFixtures) + QStringLiteral("/secrets.eyaml"));
+    const std::string expected = readAll(QString::fromStdString(kFixtures) + QStringLiteral("/expected.yaml"));
     QVERIFY(!secrets.empty() && !expected.empty());
     QVERIFY(secrets.find("block_form: >") != std::string::npos); // both forms of eyaml encrypt are there
     const Value data = yaml(secrets, "secrets.eyaml");

@@ -5,6 +5,7 @@
 
 #include "support/eyamltestkey.h"
 #include "support/lookupexpect.h"
+#include "support/testpaths.h"
 #include "testutils.h"
 
 #include <hiera/context.h>
@@ -26,8 +27,8 @@ using namespace testutils;
 
 namespace {
 
-const QString kFixtures = QStringLiteral(HIERA_TEST_FIXTURES "/eyaml");
-const std::string kFixtureKey = std::string(HIERA_TEST_FIXTURES) + "/eyaml/keys/private_key.pkcs7.pem";
+const QString kFixtures = testpaths::fixtures() + QStringLiteral("/eyaml");
+const std::string kFixtureKey = testpaths::fixtures().toStdString() + "/eyaml/keys/private_key.pkcs7.pem";
 
 QByteArray readFixture(const QString& name)
 {

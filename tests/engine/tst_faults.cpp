@@ -621,7 +621,7 @@ void TestFaults::cli_data()
 
 void TestFaults::cli()
 {
-#ifndef HIERA_LOOKUP_BIN
+#ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #else
     QFETCH(QByteArray, broken);
@@ -713,7 +713,7 @@ void TestFaults::cliOutputFailures_data()
 
 void TestFaults::cliOutputFailures()
 {
-#ifndef HIERA_LOOKUP_BIN
+#ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #else
     QFETCH(QString, redirect);
@@ -772,7 +772,7 @@ void TestFaults::printableLine()
 // overrides and bytes that are not UTF-8 (a !!binary value) are escaped, one line on stderr.
 void TestFaults::cliMessagesArePrintableLines()
 {
-#ifndef HIERA_LOOKUP_BIN
+#ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #else
     TempTree tree({{"hiera.yaml", kHiera},
@@ -801,7 +801,7 @@ void TestFaults::cliMessagesArePrintableLines()
 // Running out of memory while reading a facts file is one line naming the file, not std::bad_alloc.
 void TestFaults::cliOutOfMemoryNamesTheFile()
 {
-#if !defined(HIERA_LOOKUP_BIN)
+#if !defined(HIERA_HAVE_LOOKUP_BIN)
     QSKIP("hiera-lookup is not built");
 #elif defined(__SANITIZE_ADDRESS__)
     QSKIP("AddressSanitizer reserves more address space than the limit this test sets");
@@ -831,7 +831,7 @@ void TestFaults::cliOutOfMemoryNamesTheFile()
 // must not add a line or reach the terminal raw.
 void TestFaults::cliExplainLinesArePrintable()
 {
-#ifndef HIERA_LOOKUP_BIN
+#ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #else
     TempTree tree({{"hiera.yaml", "version: 5\nhierarchy:\n  - name: n\n    path: \"nodes/%{facts.name}.yaml\"\n"},

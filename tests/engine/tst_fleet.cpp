@@ -3,6 +3,7 @@
 // decided, cancel, the three exports parsed back, and `hiera-lookup --nodes`.
 
 #include "support/hieralookupcli.h"
+#include "support/testpaths.h"
 #include "testutils.h"
 
 #include <hiera/environment.h>
@@ -70,9 +71,9 @@ TempTree makeTree()
 
 std::shared_ptr<Engine> demoEngine()
 {
-    const Environment env = Environment::discover(HIERA_DEMO_DIR);
+    const Environment env = Environment::discover(testpaths::demoDir().toStdString());
     EngineOptions options;
-    options.eyamlPrivateKey = ss(QStringLiteral(HIERA_DEMO_DIR "/keys/private_key.pkcs7.pem"));
+    options.eyamlPrivateKey = ss(testpaths::demoDir() + QStringLiteral("/keys/private_key.pkcs7.pem"));
     return Engine::fromLayers(env.layers, options);
 }
 
@@ -143,7 +144,7 @@ void TestFleet::demoAgainstSingleLookups()
     QFETCH(QString, key);
     QFETCH(QString, merge);
     TempTree tree;
-    const QDir facts(QStringLiteral(HIERA_DEMO_DIR "/facts"));
+    const QDir facts(testpaths::demoDir() + QStringLiteral("/facts"));
     for (const QString& f : facts.entryList(QDir::Files))
         QVERIFY(QFile::copy(facts.filePath(f), tree.root() + QLatin1Char('/') + f));
     const NodeLibrary library = NodeLibrary::load(tree.path());
@@ -271,7 +272,7 @@ void TestFleet::errorsAreGrouped()
 void TestFleet::someNodesOnly()
 {
     TempTree tree;
-    const QDir facts(QStringLiteral(HIERA_DEMO_DIR "/facts"));
+    const QDir facts(testpaths::demoDir() + QStringLiteral("/facts"));
     for (const QString& f : facts.entryList(QDir::Files))
         QVERIFY(QFile::copy(facts.filePath(f), tree.root() + QLatin1Char('/') + f));
     const NodeLibrary library = NodeLibrary::load(tree.path());
@@ -468,7 +469,7 @@ void TestFleet::cli_data()
 
 void TestFleet::cli()
 {
-#ifndef HIERA_LOOKUP_BIN
+#ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #endif
     QFETCH(QStringList, extra);
@@ -498,7 +499,7 @@ void TestFleet::cli()
 
 void TestFleet::cliBadFile()
 {
-#ifndef HIERA_LOOKUP_BIN
+#ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #endif
     TempTree tree = makeTree();

@@ -3,6 +3,7 @@
 // provenance of merged values.
 
 #include "support/lookupexpect.h"
+#include "support/testpaths.h"
 #include "testutils.h"
 
 #include <hiera/context.h>
@@ -1445,7 +1446,7 @@ void TestLookup::explainJson()
 void TestLookup::provenance()
 {
     // after a deep merge of three levels every leaf still says which file and line it came from
-    const std::string dir = HIERA_TEST_FIXTURES "/provenance";
+    const std::string dir = testpaths::fixtures().toStdString() + "/provenance";
     auto engine = Engine::load(dir + "/hiera.yaml");
     MapScope scope(makeHash({{"name", "world"}}));
     const LookupResult r = engine->lookup(scope, "a");
@@ -1493,7 +1494,7 @@ void TestLookup::provenance()
 
 void TestLookup::provenanceThroughInterpolation()
 {
-    const std::string dir = HIERA_TEST_FIXTURES "/provenance";
+    const std::string dir = testpaths::fixtures().toStdString() + "/provenance";
     auto engine = Engine::load(dir + "/hiera.yaml");
     MapScope scope(makeHash({{"name", "world"}}));
     const LookupResult r = engine->lookup(scope, "greeting");

@@ -534,7 +534,7 @@ void TestNodeData::cliAllKeys_data()
 
 void TestNodeData::cliAllKeys()
 {
-#ifndef HIERA_LOOKUP_BIN
+#ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #endif
     QFETCH(QString, format);
@@ -566,7 +566,7 @@ void TestNodeData::cliAllKeys()
 
 void TestNodeData::cliAllKeysErrors()
 {
-#ifndef HIERA_LOOKUP_BIN
+#ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #endif
     TempTree tree(kOneBadKey);

@@ -319,7 +319,7 @@ void TestNodeDiff::cancel()
 
 void TestNodeDiff::cliDiffFacts()
 {
-#ifndef HIERA_LOOKUP_BIN
+#ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #endif
     const QString facts = qs(demo::dir + "/facts/");
@@ -379,7 +379,7 @@ void TestNodeDiff::cliDiffFacts()
 // node the library lacks is one error line.
 void TestNodeDiff::cliLibraryNodes()
 {
-#ifndef HIERA_LOOKUP_BIN
+#ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #endif
     QTemporaryDir library;
@@ -492,7 +492,7 @@ void TestNodeDiff::cliDiffFactsFormats_data()
 
 void TestNodeDiff::cliDiffFactsFormats()
 {
-#ifndef HIERA_LOOKUP_BIN
+#ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #endif
     QFETCH(QString, format);

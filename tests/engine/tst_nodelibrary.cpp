@@ -2,6 +2,7 @@
 // skipped with one located error each, duplicate names, cancel and progress, and the compact store:
 // equal facts stored once, every node's facts still equal to reading its file alone.
 
+#include "support/testpaths.h"
 #include "testutils.h"
 
 #include <hiera/facts.h>
@@ -70,7 +71,7 @@ std::string scopeString(const Scope& scope, std::string_view ref)
 void TestNodeLibrary::demoFacts()
 {
     TempTree tree;
-    const QDir facts(QStringLiteral(HIERA_DEMO_DIR "/facts"));
+    const QDir facts(testpaths::demoDir() + QStringLiteral("/facts"));
     const QStringList files = facts.entryList(QDir::Files);
     QCOMPARE(files.size(), 4);
     for (const QString& f : files)

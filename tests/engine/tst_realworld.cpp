@@ -17,6 +17,7 @@
 // The repository is not part of this checkout: without it the tests are skipped (QSKIP).
 
 #include "support/hieralookupcli.h"
+#include "support/testpaths.h"
 #include "testutils.h"
 
 #include <hiera/engine.h>
@@ -39,24 +40,14 @@
 using namespace hiera;
 using namespace testutils;
 
-#ifndef HIERA_REALWORLD_DIR
-#define HIERA_REALWORLD_DIR "/work/shared/realworld"
-#endif
-
 namespace {
 
 const char* const kRepoName = "joeypiccola-control-repo";
-const QString kFixtures = QStringLiteral(HIERA_TEST_FIXTURES "/realworld/joeypiccola");
-
-QString realworldDir()
-{
-    const QByteArray env = qgetenv("HIERA_REALWORLD_DIR");
-    return env.isEmpty() ? QStringLiteral(HIERA_REALWORLD_DIR) : QString::fromLocal8Bit(env);
-}
+const QString kFixtures = testpaths::fixtures() + QStringLiteral("/realworld/joeypiccola");
 
 QString repoDir()
 {
-    return QDir::cleanPath(realworldDir() + QLatin1Char('/') + QLatin1String(kRepoName));
+    return QDir::cleanPath(testpaths::realworldDir() + QLatin1Char('/') + QLatin1String(kRepoName));
 }
 
 bool haveRepo()
@@ -392,7 +383,7 @@ void TestRealworld::cli()
     QFETCH(QString, key);
     QFETCH(int, exitCode);
     REQUIRE_REPO();
-#ifndef HIERA_LOOKUP_BIN
+#ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #endif
     const Hash* expect = expected(node, key);

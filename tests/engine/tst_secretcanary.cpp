@@ -49,7 +49,7 @@ private:
 
 void TestSecretCanary::initTestCase()
 {
-#ifndef HIERA_LOOKUP_BIN
+#ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #endif
     m_key.generate();

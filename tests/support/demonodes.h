@@ -4,6 +4,8 @@
 // sees it: environment layer, the site/profile module layer, the eyaml level decrypted with the demo
 // key; and its nodes' scopes from resources/demo/facts.
 
+#include "support/testpaths.h"
+
 #include <hiera/engine.h>
 #include <hiera/environment.h>
 #include <hiera/facts.h>
@@ -13,7 +15,7 @@
 
 namespace demo {
 
-inline const std::string dir = HIERA_DEMO_DIR;
+inline const std::string dir = testpaths::demoDir().toStdString();
 
 inline std::shared_ptr<hiera::Engine> engine()
 {

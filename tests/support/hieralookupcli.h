@@ -1,8 +1,10 @@
 #pragma once
 
-// Runs the built hiera-lookup (HIERA_LOOKUP_BIN, set by tests/engine/CMakeLists.txt for the suites that
+// Runs the built hiera-lookup (testpaths::lookupBin(); HIERA_HAVE_LOOKUP_BIN marks the suites that
 // drive the program) and collects its exit code and output. No persistent parse cache, so that one
 // test's files never answer another's.
+
+#include "support/testpaths.h"
 
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -20,18 +22,18 @@ struct CliResult
 inline CliResult runHieraLookup(const QStringList& args, const QString& shellPrefix = {}, int timeoutMs = 60000)
 {
     CliResult r;
-#ifdef HIERA_LOOKUP_BIN
+#ifdef HIERA_HAVE_LOOKUP_BIN
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("HIERA_CACHE_DIR"), QString());
     p.setProcessEnvironment(env);
     if (shellPrefix.isEmpty())
-        p.start(QStringLiteral(HIERA_LOOKUP_BIN), args);
+        p.start(testpaths::lookupBin(), args);
     else
-        p.start(QStringLiteral("/bin/sh"),
-                QStringList{QStringLiteral("-c"), shellPrefix + QStringLiteral(" \"$0\" \"$@\""),
-                            QStringLiteral(HIERA_LOOKUP_BIN)}
-                    + args);
+        p.start(
+            QStringLiteral("/bin/sh"),
+            QStringList{QStringLiteral("-c"), shellPrefix + QStringLiteral(" \"$0\" \"$@\""), testpaths::lookupBin()}
+                + args);
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
         p.waitForFinished();

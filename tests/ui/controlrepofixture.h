@@ -6,6 +6,7 @@
 // level this engine cannot run, and on the modulepath a module with data and a default_hierarchy, a
 // module whose hiera.yaml is broken, and a Hiera 3 one that discovery leaves out with a warning.
 
+#include "support/testpaths.h"
 #include "uitestutils.h"
 
 #include <QFile>
@@ -16,7 +17,7 @@ namespace UiTest {
 // The fixture key (tests/fixtures/eyaml/keys: a published TEST key) and what its values decrypt to.
 inline QString eyamlTestKey()
 {
-    return QStringLiteral(HIERA_TEST_FIXTURES "/eyaml/keys/private_key.pkcs7.pem");
+    return testpaths::fixtures() + QStringLiteral("/eyaml/keys/private_key.pkcs7.pem");
 }
 inline const char* eyamlPlaintext()
 {
@@ -73,7 +74,7 @@ inline bool writeControlRepository(const QTemporaryDir& dir, bool withVault = tr
                           {"site/broken/hiera.yaml", "version: 5\nhierarchy: [ {name: x, path: \n"},
                           {"modules/old/hiera.yaml", "---\n:backends: yaml\n"},
                       })
-        && QFile::copy(QStringLiteral(HIERA_TEST_FIXTURES "/eyaml/secrets.eyaml"),
+        && QFile::copy(testpaths::fixtures() + QStringLiteral("/eyaml/secrets.eyaml"),
                        dir.filePath(QStringLiteral("data/secrets.eyaml")));
 }
 

@@ -9,6 +9,7 @@
 // with broken entries and a certname given twice.
 
 #include "controlrepofixture.h"
+#include "support/testpaths.h"
 #include "uitestutils.h"
 
 #include <QCryptographicHash>
@@ -38,7 +39,7 @@ inline bool writeHostileRepository(const QString& root, HostileRepository& out, 
     namespace fs = std::filesystem;
     out.repo = root + QStringLiteral("/repo");
     out.nodes = root + QStringLiteral("/nodes");
-    QFile enc(QStringLiteral(HIERA_TEST_FIXTURES "/eyaml/secrets.eyaml"));
+    QFile enc(testpaths::fixtures() + QStringLiteral("/eyaml/secrets.eyaml"));
     if (!enc.open(QIODevice::ReadOnly))
         return false;
     QByteArray block;

@@ -23,6 +23,7 @@
 #include "panels/nodespanel.h"
 #include "panels/overridespanel.h"
 #include "support/hieralookupcli.h"
+#include "support/testpaths.h"
 #include "testutils.h"
 #include "widgets/messagebanner.h"
 #include "widgets/pathdelegate.h"
@@ -448,7 +449,7 @@ private Q_SLOTS:
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::ntp.servers")));
         QVERIFY(facts->model()->setValueAtPath(QStringLiteral("facts.role"), hiera::Value("db")));
         m.questionKinds.clear();
-        QVERIFY(m.window->openHierarchy(QStringLiteral(HIERA_DEMO_DIR "/hiera.yaml")));
+        QVERIFY(m.window->openHierarchy(testpaths::demoDir() + QStringLiteral("/hiera.yaml")));
         QCOMPARE(m.questionKinds, QList<MainWindow::Question>{MainWindow::Question::SaveChanges});
     }
 

@@ -4,6 +4,7 @@
 // hierarchy's files are compared byte for byte before and after.
 
 #include "facts/factsautosave.h"
+#include "support/testpaths.h"
 #include "uitestutils.h"
 
 #include <QCryptographicHash>
@@ -49,10 +50,10 @@ private Q_SLOTS:
     {
         QVERIFY(m_tmp.isValid());
         m_demo = m_tmp.filePath(QStringLiteral("demo"));
-        QVERIFY(UiTest::copyTree(QStringLiteral(HIERA_DEMO_DIR), m_demo));
+        QVERIFY(UiTest::copyTree(testpaths::demoDir(), m_demo));
         m_autosaveDir = m_tmp.filePath(QStringLiteral("autosave"));
         qputenv("HIERA_EXPLORER_AUTOSAVE_DIR", m_autosaveDir.toUtf8());
-        QVERIFY(QFileInfo(QStringLiteral(HIERA_EXPLORER_BIN)).isExecutable());
+        QVERIFY(QFileInfo(testpaths::explorerBin()).isExecutable());
     }
 
     void killedSessionIsRecovered()
@@ -150,7 +151,7 @@ private Q_SLOTS:
         const auto run = [&](const QStringList& arguments) {
             auto process = std::make_unique<QProcess>();
             process->setProcessEnvironment(env);
-            process->start(QStringLiteral(HIERA_EXPLORER_BIN), arguments);
+            process->start(testpaths::explorerBin(), arguments);
             process->waitForFinished(timeoutMs);
             return process;
         };
@@ -179,7 +180,7 @@ private:
         env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("data")));
         process.setProcessEnvironment(env);
         process.setProcessChannelMode(QProcess::SeparateChannels);
-        process.start(QStringLiteral(HIERA_EXPLORER_BIN), arguments);
+        process.start(testpaths::explorerBin(), arguments);
         QVERIFY2(process.waitForStarted(timeoutMs), qPrintable(process.errorString()));
     }
 

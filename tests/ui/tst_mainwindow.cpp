@@ -20,6 +20,7 @@
 #include "panels/hierarchypanel.h"
 #include "panels/lookupbar.h"
 #include "panels/nodespanel.h"
+#include "support/testpaths.h"
 #include "uitestutils.h"
 #include "widgets/messagebanner.h"
 #include "widgets/sourceviewer.h"
@@ -142,20 +143,20 @@ private Q_SLOTS:
         QSettings().clear();
         QVERIFY(m_tmp.isValid());
         // A private copy of the demo: the tests change files on disk.
-        QVERIFY(UiTest::copyTree(QStringLiteral(HIERA_DEMO_DIR), m_tmp.filePath(QStringLiteral("demo"))));
+        QVERIFY(UiTest::copyTree(testpaths::demoDir(), m_tmp.filePath(QStringLiteral("demo"))));
         m_hieraYaml = m_tmp.filePath(QStringLiteral("demo/hiera.yaml"));
         QVERIFY(QFileInfo::exists(m_hieraYaml));
         m_autosaveDir = m_tmp.filePath(QStringLiteral("autosave"));
         qputenv("HIERA_EXPLORER_AUTOSAVE_DIR", m_autosaveDir.toUtf8());
         QCOMPARE(FactsAutosave::directory(), m_autosaveDir);
-        m_bundledDemo = treeChecksums(QStringLiteral(HIERA_DEMO_DIR));
+        m_bundledDemo = treeChecksums(testpaths::demoDir());
         QVERIFY(m_bundledDemo.size() > 10);
     }
 
     void cleanupTestCase()
     {
         // Whatever the tests did with the bundled demo (opensTheBundledDemo opens it), it is untouched.
-        QCOMPARE(treeChecksums(QStringLiteral(HIERA_DEMO_DIR)), m_bundledDemo);
+        QCOMPARE(treeChecksums(testpaths::demoDir()), m_bundledDemo);
     }
 
     void init()
@@ -823,7 +824,7 @@ private Q_SLOTS:
                 m_window->showSourceFor(origin);
         }
         QTest::qWait(100);
-        const QString dir = QStringLiteral(HIERA_TEST_OUTPUT);
+        const QString dir = testpaths::output();
         QVERIFY(QDir().mkpath(dir));
         const QString file = dir + QStringLiteral("/hiera-explorer.png");
         QVERIFY(m_window->grab().save(file));
@@ -1437,7 +1438,7 @@ private Q_SLOTS:
         // A whole session of edits, saves, autosaves, a recovery and a discard: the hierarchy's
         // hiera.yaml and data files keep their bytes and their mtimes.
         QTemporaryDir dir;
-        QVERIFY(UiTest::copyTree(QStringLiteral(HIERA_DEMO_DIR), dir.path()));
+        QVERIFY(UiTest::copyTree(testpaths::demoDir(), dir.path()));
         const QString hieraYaml = dir.filePath(QStringLiteral("hiera.yaml"));
         const QStringList before = treeChecksums(dir.filePath(QStringLiteral("data")));
         const QByteArray configBefore = UiTest::readFile(hieraYaml);

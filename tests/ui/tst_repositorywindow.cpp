@@ -13,6 +13,7 @@
 #include "models/secretmask.h"
 #include "models/valuetreemodel.h"
 #include "panels/hierarchypanel.h"
+#include "support/testpaths.h"
 #include "widgets/messagebanner.h"
 #include "window/mainwindow.h"
 #include "window/repositorymenu.h"
@@ -161,7 +162,7 @@ private Q_SLOTS:
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
         process.setProcessEnvironment(env);
-        process.start(QStringLiteral(HIERA_EXPLORER_BIN),
+        process.start(testpaths::explorerBin(),
                       {m_repo.path(), QStringLiteral("--key"), QStringLiteral("ntp::fallback"),
                        QStringLiteral("--test-print-scope")});
         QVERIFY(process.waitForStarted(timeoutMs));
@@ -295,8 +296,8 @@ private Q_SLOTS:
         // The bundled demo's shipped key is used when it is there (branch demo-repo adds it); a demo
         // without one, or any other repository, gets none.
         QCOMPARE(RepositoryMenu::demoPrivateKey(m_repo.filePath(QStringLiteral("hiera.yaml"))), QString());
-        const QString demo = QStringLiteral(HIERA_DEMO_DIR "/hiera.yaml");
-        const QString demoKey = QStringLiteral(HIERA_DEMO_DIR "/keys/private_key.pkcs7.pem");
+        const QString demo = testpaths::demoDir() + QStringLiteral("/hiera.yaml");
+        const QString demoKey = testpaths::demoDir() + QStringLiteral("/keys/private_key.pkcs7.pem");
         QCOMPARE(RepositoryMenu::demoPrivateKey(demo), QFileInfo::exists(demoKey) ? demoKey : QString());
         QCOMPARE(UiTest::part<RepositoryMenu>(m_window)->optionsFor(demo).eyamlPrivateKey,
                  QFileInfo::exists(demoKey) ? demoKey : QString());

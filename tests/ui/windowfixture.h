@@ -6,6 +6,7 @@
 
 #include "document/factsdocument.h"
 #include "jobs/lookuprunner.h"
+#include "support/testpaths.h"
 #include "uitestutils.h"
 #include "window/mainwindow.h"
 #include "windowparts.h"
@@ -34,7 +35,7 @@ public:
         QCoreApplication::setApplicationName(QString::fromLatin1(appName));
         QSettings().clear();
         qputenv("HIERA_EXPLORER_AUTOSAVE_DIR", tmp.filePath(QStringLiteral("autosave")).toUtf8());
-        return tmp.isValid() && UiTest::copyTree(QStringLiteral(HIERA_DEMO_DIR), demoPath(QString()));
+        return tmp.isValid() && UiTest::copyTree(testpaths::demoDir(), demoPath(QString()));
     }
 
     QString demoPath(const QString& relative) const { return tmp.filePath(QStringLiteral("demo/") + relative); }
