@@ -1,8 +1,9 @@
-// Differential: a deep merge without knockout_prefix runs on plain values (ValueDeepMerger), and with a
-// prefix on the port of the deep_merge gem that keeps Ruby's object identity (DeepMerger). With a prefix
-// that no string contains, the two must agree on every fold: the same value in the same order, or the
-// same error. The input is a flags byte (merge_hash_arrays, sort_merged_arrays) and a YAML sequence of
-// found values, highest priority first.
+// Differential, two ways. MergeFold (a lookup's fold, all at once where it can) must give what folding
+// mergeStep gives, for deep, unique and hash. And a deep merge without knockout_prefix runs on plain
+// values (ValueDeepMerger), with a prefix on the port of the deep_merge gem that keeps Ruby's object
+// identity (DeepMerger): with a prefix that no string contains, the two must agree on every fold: the
+// same value in the same order, or the same error. The input is a flags byte (merge_hash_arrays,
+// sort_merged_arrays) and a YAML sequence of found values, highest priority first.
 
 #include "fuzz_common.h"
 
@@ -26,6 +27,20 @@ std::string fold(const hiera::MergeSpec& spec, const hiera::Array& found)
         for (std::size_t i = 1; i < found.size(); ++i)
             acc = hiera::mergeStep(spec, acc, found[i]);
         return "value " + hiera::toJson(acc);
+    } catch (const hiera::Error& e) {
+        fuzz::checkMessage(e);
+        return "error " + std::to_string(static_cast<int>(e.code())) + " " + e.what();
+    }
+}
+
+// The fold as a lookup does it (MergeFold: all at once where it can), in the same form.
+std::string foldAtOnce(const hiera::MergeSpec& spec, const hiera::Array& found)
+{
+    try {
+        hiera::MergeFold fold(spec);
+        for (const hiera::Value& v : found)
+            fold.add(v);
+        return "value " + hiera::toJson(fold.result());
     } catch (const hiera::Error& e) {
         fuzz::checkMessage(e);
         return "error " + std::to_string(static_cast<int>(e.code())) + " " + e.what();
@@ -59,5 +74,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string b = fold(port, levels.asArray());
     if (a != b)
         fuzz::violated("deep merge on values differs from the gem port", "values: " + a + "\nport:   " + b);
+    // MergeFold must give what folding mergeStep gives, for every strategy.
+    hiera::MergeSpec unique, hash;
+    unique.strategy = hiera::MergeStrategy::Unique;
+    hash.strategy = hiera::MergeStrategy::Hash;
+    for (const hiera::MergeSpec& spec : {plain, port, unique, hash}) {
+        const std::string stepped = fold(spec, levels.asArray());
+        const std::string atOnce = foldAtOnce(spec, levels.asArray());
+        if (stepped != atOnce)
+            fuzz::violated("MergeFold differs from folding mergeStep",
+                           "step by step: " + stepped + "\nat once:      " + atOnce);
+    }
     return 0;
 }

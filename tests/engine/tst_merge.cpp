@@ -12,6 +12,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
 
 using namespace hiera;
 using namespace testutils;
@@ -31,6 +35,7 @@ private Q_SLOTS:
     void normalizeFirst();
     void fold_data();
     void fold();
+    void foldAtOnceAsStepByStep();
     void viaCallerMerge_data();
     void viaCallerMerge();
     void viaLookupOptions_data();
@@ -46,6 +51,55 @@ private Q_SLOTS:
 static MergeSpec spec(const QByteArray& jsonText)
 {
     return MergeSpec::fromValue(json(jsonText.toStdString()));
+}
+
+// A value as text with every node's and key's mark (line:column), so that two results compare equal only
+// when they also credit the same places (provenance reads marks).
+static std::string withMarks(const Value& v)
+{
+    const auto mark = [](const Value& x) {
+        return "@" + std::to_string(x.mark().file) + ":" + std::to_string(x.mark().line) + ":"
+            + std::to_string(x.mark().column);
+    };
+    if (v.isArray()) {
+        std::string out = "[";
+        for (const Value& e : v.asArray())
+            out += withMarks(e) + ",";
+        return out + "]" + mark(v);
+    }
+    if (v.isHash()) {
+        std::string out = "{";
+        for (const auto& e : v.asHash())
+            out += withMarks(e.key) + "=" + withMarks(e.value) + ",";
+        return out + "}" + mark(v);
+    }
+    return std::string(v.typeName()) + " " + toJson(v) + mark(v);
+}
+
+// The fold a lookup does (MergeFold), as text with marks, or the error's code and message.
+static std::string foldAtOnce(const MergeSpec& s, const Array& found)
+{
+    try {
+        MergeFold fold(s);
+        for (const Value& v : found)
+            fold.add(v);
+        return withMarks(fold.result());
+    } catch (const Error& e) {
+        return "error " + std::to_string(static_cast<int>(e.code())) + " " + e.what();
+    }
+}
+
+// The same fold with mergeStep, one step at a time: the definition MergeFold must keep.
+static std::string foldStepByStep(const MergeSpec& s, const Array& found)
+{
+    try {
+        Value acc = hiera::normalizeFirst(s, found[0]);
+        for (std::size_t i = 1; i < found.size(); ++i)
+            acc = hiera::mergeStep(s, acc, found[i]);
+        return withMarks(acc);
+    } catch (const Error& e) {
+        return "error " + std::to_string(static_cast<int>(e.code())) + " " + e.what();
+    }
 }
 
 void TestMerge::strategyNames()
@@ -354,6 +408,8 @@ void TestMerge::fold()
     if (err)
         QFAIL(err->what());
     HIERA_COMPARE_ORDERED(acc, yaml(expected.toStdString()));
+    // The lookup's fold (MergeFold, all at once where it can) gives the same, marks included.
+    QCOMPARE(foldAtOnce(s, found.asArray()), foldStepByStep(s, found.asArray()));
 
     // A deep merge without knockout_prefix runs on plain values; the gem port with Ruby's object
     // identity (what a prefix selects) must give the same result. A prefix no value starts with keeps
@@ -366,6 +422,87 @@ void TestMerge::fold()
             ported = hiera::mergeStep(viaPort, ported, found.asArray()[i]);
         HIERA_COMPARE_ORDERED(ported, acc);
     }
+}
+
+// MergeFold against mergeStep folded step by step, on random found values: small hashes, arrays and
+// scalars (nulls and false among them, which merges treat apart), shared keys so that merges meet, and
+// every node with a mark of its own, so that a result crediting the wrong place differs too. Every
+// strategy, with deep's options (those MergeFold folds step by step as well).
+void TestMerge::foldAtOnceAsStepByStep()
+{
+    std::mt19937 random(20261207);
+    std::uint32_t line = 0;
+    const auto marked = [&](Value v) {
+        v.setMark(SourceMark{1, ++line, 1, 0});
+        return v;
+    };
+    std::function<Value(int)> make = [&](int depth) -> Value {
+        Value v;
+        switch (random() % (depth > 0 ? 10 : 6)) {
+        case 0:
+            break; // null
+        case 1:
+            v = Value(false);
+            break;
+        case 2:
+            v = Value(static_cast<std::int64_t>(random() % 3));
+            break;
+        case 3:
+        case 4:
+            v = Value(std::string(1, static_cast<char>('a' + random() % 3)));
+            break;
+        case 5:
+            v = Value(true);
+            break;
+        case 6:
+        case 7: {
+            Array a;
+            for (std::uint32_t i = random() % 4; i > 0; --i)
+                a.push_back(make(depth - 1));
+            v = Value(std::move(a));
+            break;
+        }
+        default: {
+            Hash h;
+            for (std::uint32_t i = random() % 4; i > 0; --i) {
+                Value key(std::string(1, static_cast<char>('k' + random() % 4)));
+                key.setMark(SourceMark{1, ++line, 1, 0});
+                h.set(std::move(key), make(depth - 1));
+            }
+            v = Value(std::move(h));
+            break;
+        }
+        }
+        return marked(std::move(v));
+    };
+    const char* const specs[] = {R"("first")",
+                                 R"("unique")",
+                                 R"("hash")",
+                                 R"("deep")",
+                                 R"({"strategy": "deep", "knockout_prefix": "--"})",
+                                 R"({"strategy": "deep", "merge_hash_arrays": true})"};
+    int compared = 0, hashesMet = 0;
+    for (int round = 0; round < 4000; ++round) {
+        Array found;
+        const bool allHashes = round % 2 == 0; // hash and deep merges mostly meet hashes
+        for (std::uint32_t i = 1 + random() % 6; i > 0; --i) {
+            Value v = make(3);
+            if (allHashes && !v.isHash())
+                v = marked(makeHash({{"k", v}}));
+            found.push_back(std::move(v));
+        }
+        for (const char* merge : specs) {
+            const MergeSpec s = spec(merge);
+            const std::string atOnce = foldAtOnce(s, found), stepped = foldStepByStep(s, found);
+            if (atOnce != stepped)
+                QFAIL(qPrintable(QStringLiteral("%1 over %2:\nat once:      %3\nstep by step: %4")
+                                     .arg(qs(merge), qs(toJson(Value(found))), qs(atOnce), qs(stepped))));
+            ++compared;
+            hashesMet += s.strategy == MergeStrategy::Deep && found.size() > 2 && stepped.rfind("error", 0) != 0;
+        }
+    }
+    QCOMPARE(compared, 4000 * 6);
+    QVERIFY(hashesMet > 1000); // the comparison saw real multi-value merges, not mostly errors
 }
 
 static const QByteArray kThreeLevels = "version: 5\n"

@@ -3,6 +3,8 @@
 #include <hiera/sourcelocation.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <unordered_map>
 
 namespace hiera {
 
@@ -18,27 +20,30 @@ struct FileCount
     std::size_t leaves = 0;
 };
 
-void countFiles(const Value& v, std::vector<FileCount>& out)
+// The files of v's leaves in the order first met, each with its first leaf and its count. `index`: file id
+// -> position in out, so that a value with thousands of files (a merge over a glob) is counted in one
+// pass, not a search of the list per leaf (issue 46 §3).
+void countFiles(const Value& v, std::vector<FileCount>& out, std::unordered_map<std::uint32_t, std::size_t>& index)
 {
-    const auto leaf = [&](const Value& x) {
-        if (!x.mark().isValid())
-            return;
-        auto it =
-            std::find_if(out.begin(), out.end(), [&](const FileCount& e) { return e.first.file == x.mark().file; });
-        if (it == out.end())
-            out.push_back({x.mark(), 1});
-        else
-            ++it->leaves;
-    };
     if (v.isHash() && !v.asHash().empty()) {
         for (const auto& e : v.asHash())
-            countFiles(e.value, out);
+            countFiles(e.value, out, index);
     } else if (v.isArray() && !v.asArray().empty()) {
         for (const Value& e : v.asArray())
-            countFiles(e, out);
-    } else {
-        leaf(v);
+            countFiles(e, out, index);
+    } else if (v.mark().isValid()) {
+        const auto [it, added] = index.try_emplace(v.mark().file, out.size());
+        if (added)
+            out.push_back({v.mark(), 1});
+        else
+            ++out[it->second].leaves;
     }
+}
+
+void countFiles(const Value& v, std::vector<FileCount>& out)
+{
+    std::unordered_map<std::uint32_t, std::size_t> index;
+    countFiles(v, out, index);
 }
 
 // The event that says what a location gave: its own, or (if the engine hangs it below) a child's.
@@ -197,11 +202,14 @@ static std::vector<SourceContribution> contributionsOf(const TraceNode& lookup)
     std::vector<FileCount> counts;
     if (lookup.value)
         countFiles(*lookup.value, counts);
+    // The count of a source's file, by its name: a table made once (a search of every count per source,
+    // each naming its file, made a merge over 5,000 files quadratic; issue 46 §3).
+    std::unordered_map<std::string, const FileCount*> countByName;
+    for (const FileCount& c : counts)
+        countByName.try_emplace(SourceFiles::name(c.first.file), &c);
     const auto countOf = [&](const std::string& path) -> const FileCount* {
-        for (const FileCount& c : counts)
-            if (!path.empty() && SourceFiles::name(c.first.file) == path)
-                return &c;
-        return nullptr;
+        const auto it = path.empty() ? countByName.end() : countByName.find(path);
+        return it == countByName.end() ? nullptr : it->second;
     };
     const auto leavesFrom = [&](const std::string& path) -> std::size_t {
         const FileCount* c = countOf(path);

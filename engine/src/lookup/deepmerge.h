@@ -9,10 +9,18 @@
 #include <hiera/merge.h>
 #include <hiera/value.h>
 
+#include <vector>
+
 namespace hiera::detail {
 
 Value deepMergeValues(const MergeSpec& spec, const Value& higher, const Value& lower);
 Value deepMergeGem(const MergeSpec& spec, const Value& higher, const Value& lower);
+
+// The fold of deepMergeValues over `found` (priority order), in time linear in their total size rather
+// than in their number times the accumulated size; only where deepMergeAllApplies (deepmerge.cpp says
+// why).
+bool deepMergeAllApplies(const MergeSpec& spec);
+Value deepMergeAll(const MergeSpec& spec, const std::vector<Value>& found);
 
 // What both share: Ruby's truthiness (merge_hash_arrays and friends take options as Ruby values),
 // Ruby's <=> for sort_merged_arrays (a failing comparison is a MergeType error), and that sort.

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 
 namespace hiera {
 
@@ -118,6 +119,22 @@ void checkUniqueData(bool first, const Value& v)
                 SourceFiles::locate(v.mark()));
 }
 
+// Both sides must be Variant[Scalar, Array[Data]]: hashes inside arrays are fine (lists of user or rule
+// hashes) when they are Data, i.e. have string keys all the way down. `higher` null: not checked (a
+// fold's accumulated array, made of values that passed already).
+void checkUniqueStep(const Value* higher, const Value& lower)
+{
+    if (lower.isNull() || lower.isHash())
+        typeError(false, "a value of type Scalar or Array", lower);
+    if (higher)
+        checkUniqueData(true, *higher);
+    checkUniqueData(false, lower);
+}
+void checkUniqueStep(const Value& higher, const Value& lower)
+{
+    checkUniqueStep(&higher, lower);
+}
+
 Value uniqueOf(const Value& v)
 {
     Array flat;
@@ -156,6 +173,22 @@ Value hashMerge(const Value& higher, const Value& lower)
             out.set(e.key, e.value);
     Value r(std::move(out));
     r.setMark(higher.mark());
+    return r;
+}
+
+// The fold of hash merges over `found` (priority order) at once: each step puts the lower hash's keys
+// first, so the answer has the lowest hash's keys, then each higher one's new keys; a key keeps the
+// value of the highest hash holding it and is written as the lowest writes it (Hash::set keeps the
+// first key and position and replaces the value). The mark is the first value's, as each step keeps the
+// higher one's.
+Value hashMergeAll(const std::vector<Value>& found)
+{
+    Hash out;
+    for (auto v = found.rbegin(); v != found.rend(); ++v)
+        for (const auto& e : v->asHash())
+            out.set(e.key, e.value);
+    Value r(std::move(out));
+    r.setMark(found.front().mark());
     return r;
 }
 
@@ -238,12 +271,7 @@ Value mergeStep(const MergeSpec& spec, const Value& higher, const Value& lower)
     case MergeStrategy::First:
         return higher;
     case MergeStrategy::Unique: {
-        if (lower.isNull() || lower.isHash())
-            typeError(false, "a value of type Scalar or Array", lower);
-        // Both sides must be Variant[Scalar, Array[Data]]: hashes inside arrays are fine (lists of user
-        // or rule hashes) when they are Data, i.e. have string keys all the way down.
-        checkUniqueData(true, higher);
-        checkUniqueData(false, lower);
+        checkUniqueStep(higher, lower);
         Array out = higher.isArray() ? higher.asArray() : uniqueOf(higher).asArray();
         Array flat;
         flattenInto(flat, lower);
@@ -262,6 +290,112 @@ Value mergeStep(const MergeSpec& spec, const Value& higher, const Value& lower)
         return detail::deepMergeGem(spec, higher, lower);
     }
     return higher;
+}
+
+// ---- the fold ---------------------------------------------------------------------------------------
+
+struct MergeFold::State
+{
+    explicit State(const MergeSpec& s)
+        : spec(s)
+        , allAtOnce(s.strategy == MergeStrategy::Hash
+                    || (s.strategy == MergeStrategy::Deep && detail::deepMergeAllApplies(s)))
+    {
+    }
+
+    MergeSpec spec;
+    bool allAtOnce; // hash, and deep where deepMergeAll applies: the values are kept, merged when asked
+    std::size_t count = 0;
+    Value first;
+    std::vector<Value> found; // allAtOnce
+    Array unique; // unique from the second value on: the flat accumulated array
+    std::optional<decltype(detail::valueMembership(std::declval<const Array&>()))> uniqueIndex;
+    Value stepped; // any other strategy from the second value on: the fold so far
+    mutable std::optional<Value> merged; // value(), made when asked after the first value
+};
+
+MergeFold::MergeFold(const MergeSpec& spec) : m_state(std::make_unique<State>(spec))
+{
+}
+MergeFold::~MergeFold() = default;
+MergeFold::MergeFold(MergeFold&&) noexcept = default;
+MergeFold& MergeFold::operator=(MergeFold&&) noexcept = default;
+
+std::size_t MergeFold::count() const
+{
+    return m_state->count;
+}
+
+void MergeFold::add(Value lower)
+{
+    State& s = *m_state;
+    s.merged.reset();
+    if (s.count++ == 0) {
+        s.first = lower;
+        if (s.allAtOnce)
+            s.found.push_back(std::move(lower));
+        return;
+    }
+    switch (s.spec.strategy) {
+    case MergeStrategy::First:
+        return;
+    case MergeStrategy::Unique: {
+        if (s.count == 2) {
+            checkUniqueStep(uniqueOf(s.first), lower); // as mergeStep checks the normalised first value
+            s.unique = uniqueOf(s.first).asArray();
+            s.uniqueIndex.emplace(detail::valueMembership(s.unique));
+        } else {
+            checkUniqueStep(nullptr, lower);
+        }
+        Array flat;
+        flattenInto(flat, lower);
+        for (const Value& v : flat)
+            if (!s.uniqueIndex->contains(v))
+                s.unique.push_back(v);
+        return;
+    }
+    case MergeStrategy::Hash:
+        if (s.count == 2)
+            checkHashForHashMerge(s.first, true);
+        checkHashForHashMerge(lower, false);
+        s.found.push_back(std::move(lower));
+        return;
+    case MergeStrategy::Deep:
+        if (s.allAtOnce) {
+            s.found.push_back(std::move(lower));
+            return;
+        }
+        s.stepped = mergeStep(s.spec, s.count == 2 ? s.first : s.stepped, lower);
+        return;
+    }
+}
+
+const Value& MergeFold::value() const
+{
+    const State& s = *m_state;
+    if (s.count <= 1 || s.spec.strategy == MergeStrategy::First)
+        return s.first;
+    if (!s.merged) {
+        switch (s.spec.strategy) {
+        case MergeStrategy::Unique:
+            s.merged = Value(s.unique); // no mark: the normalised first value has none
+            break;
+        case MergeStrategy::Hash:
+            s.merged = hashMergeAll(s.found);
+            break;
+        default:
+            s.merged = s.allAtOnce ? detail::deepMergeAll(s.spec, s.found) : s.stepped;
+            break;
+        }
+    }
+    return *s.merged;
+}
+
+Value MergeFold::result() const
+{
+    if (m_state->count == 1 && m_state->spec.strategy == MergeStrategy::Unique)
+        return normalizeFirst(m_state->spec, m_state->first);
+    return value();
 }
 
 } // namespace hiera
