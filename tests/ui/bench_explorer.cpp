@@ -1,4 +1,5 @@
 // bench-explorer MEDIUM_DIR [LARGE_DIR] [--edits N]
+// bench-explorer --override-chain [N]
 //
 // The explorer's own figures for docs/performance.md, printed as name=value lines (never asserted):
 //  (a) on MEDIUM_DIR (a tree from shared/bench/gen_fixture.py): with a node's facts and the first
@@ -14,6 +15,10 @@
 //      key runs (explorer_fleet_max_stall_ms, explorer_fleet_second_key_max_stall_ms, and the times
 //      to the result on screen); with the All keys tab in front, while every key of the node is
 //      resolved and shown (explorer_all_keys_max_stall_ms).
+//  (d) with --override-chain N (5000): a generated repository where N files all hold two keys, one
+//      merged unique and one deep (as hiera-bench override-chain makes it), with the Overridden values
+//      panel in front: the longest stall from asking for the key to its override chain on screen
+//      (explorer_override_chain_{unique,deep}_max_stall_ms, and the time to it; issue 46 §3).
 // Runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise. Not part of ctest.
 
 #include "jobs/fleetrunner.h"
@@ -21,9 +26,11 @@
 #include "models/facttreemodel.h"
 #include "models/fleetmodel.h"
 #include "models/hierarchymodel.h"
+#include "models/overridesmodel.h"
 #include "panels/allkeyspanel.h"
 #include "panels/fleetpanel.h"
 #include "panels/nodespanel.h"
+#include "panels/overridespanel.h"
 #include "window/mainwindow.h"
 #include "windowparts.h"
 
@@ -315,6 +322,77 @@ int stalls(const Fixture& f)
     return 0;
 }
 
+// (d) One glob level over `files` files that all hold bench::servers (merged unique) and bench::cfg
+// (merged deep), each with something of its own and something every file shares.
+int overrideChainStalls(int files)
+{
+    QTemporaryDir dir;
+    QDir(dir.path()).mkpath(QStringLiteral("data/files"));
+    const auto write = [&](const QString& name, const QByteArray& text) {
+        QFile file(dir.filePath(name));
+        return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+    };
+    bool ok = write(QStringLiteral("hiera.yaml"),
+                    "version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n"
+                    "  - name: \"every file\"\n    glob: \"files/*.yaml\"\n  - name: common\n    path: common.yaml\n")
+        && write(QStringLiteral("data/common.yaml"),
+                 "lookup_options:\n  bench::servers:\n    merge: unique\n  bench::cfg:\n    merge: deep\n")
+        && write(QStringLiteral("node.yaml"), "certname: bench.example.com\n");
+    for (int i = 0; i < files && ok; ++i) {
+        const QByteArray n = QByteArray::number(i);
+        ok = write(QStringLiteral("data/files/f%1.yaml").arg(i, 5, 10, QLatin1Char('0')),
+                   "bench::servers:\n  - server" + n + ".example.com\n  - shared.example.com\nbench::cfg:\n  own" + n
+                       + ": " + n + "\n  shared:\n    - item" + n + "\n    - common\n");
+    }
+    if (!ok) {
+        std::fprintf(stderr, "bench-explorer: could not write the override-chain repository\n");
+        return 1;
+    }
+    auto window = makeWindow();
+    window->raisePanel(UiTest::part<OverridesPanel>(window));
+    QElapsedTimer clock;
+    qint64 last = 0, worst = 0;
+    QTimer heartbeat;
+    heartbeat.setTimerType(Qt::PreciseTimer);
+    heartbeat.setInterval(1);
+    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        worst = std::max(worst, now - last);
+        last = now;
+    });
+    QSignalSpy shown(UiTest::part<OverridesPanel>(window), &OverridesPanel::overridesShown);
+    window->openFacts(dir.filePath(QStringLiteral("node.yaml")));
+    window->openHierarchy(dir.filePath(QStringLiteral("hiera.yaml")));
+    const std::pair<const char*, const char*> keys[] = {{"unique", "bench::servers"}, {"deep", "bench::cfg"}};
+    for (const auto& [name, key] : keys) {
+        const QString k = QString::fromLatin1(key);
+        shown.clear();
+        worst = 0;
+        last = 0;
+        clock.start();
+        heartbeat.start();
+        QTimer::singleShot(0, window.get(), [&] { window->setKey(k); });
+        const bool done = spinUntil(
+            [&] {
+                const OverrideChainPtr chain = UiTest::part<OverridesPanel>(window)->model()->result();
+                return shown.count() > 0 && chain && chain->key == key && chain->levels.size() == std::size_t(files);
+            },
+            300000);
+        heartbeat.stop();
+        worst = std::max(worst, clock.nsecsElapsed() - last);
+        if (!done) {
+            std::fprintf(stderr, "bench-explorer: no override chain for %s\n", key);
+            return 1;
+        }
+        print(QStringLiteral("explorer_override_chain_%1_ms").arg(QLatin1String(name)).toLatin1().constData(),
+              ms(clock.nsecsElapsed()));
+        print(QStringLiteral("explorer_override_chain_%1_max_stall_ms").arg(QLatin1String(name)).toLatin1().constData(),
+              std::max(0.0, ms(worst) - 1.0));
+    }
+    std::printf("explorer_override_chain_files=%d\n", files);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char* argv[])
@@ -334,8 +412,12 @@ int main(int argc, char* argv[])
         edits = args.at(at + 1).toInt();
         args.remove(at, 2);
     }
+    if (const int at = static_cast<int>(args.indexOf(QStringLiteral("--override-chain"))); at >= 0) {
+        const int files = at + 1 < args.size() ? args.at(at + 1).toInt() : 5000;
+        return overrideChainStalls(files > 0 ? files : 5000);
+    }
     if (args.isEmpty()) {
-        std::fprintf(stderr, "usage: bench-explorer MEDIUM_DIR [LARGE_DIR] [--edits N]\n");
+        std::fprintf(stderr, "usage: bench-explorer MEDIUM_DIR [LARGE_DIR] [--edits N] | --override-chain [N]\n");
         return 2;
     }
     if (const int rc = editToRepaint(fixture(args.at(0)), edits))

@@ -54,13 +54,12 @@ struct ValueNode : TreeNode<ValueNode>
                 files.push_back(origin.file);
             return;
         }
-        for (const auto& child : children) {
-            const std::vector<std::uint32_t>& below = child->files;
-            std::vector<std::uint32_t> merged;
-            merged.reserve(files.size() + below.size());
-            std::set_union(files.begin(), files.end(), below.begin(), below.end(), std::back_inserter(merged));
-            files = std::move(merged);
-        }
+        // The children's files, sorted and once each: gathered, then sorted (a union per child was
+        // quadratic in a merge of thousands of files; issue 46 §3).
+        for (const auto& child : children)
+            files.insert(files.end(), child->files.begin(), child->files.end());
+        std::sort(files.begin(), files.end());
+        files.erase(std::unique(files.begin(), files.end()), files.end());
         if (files.empty() || std::binary_search(files.begin(), files.end(), origin.file))
             return;
         for (const auto& child : children) {

@@ -3,6 +3,7 @@
 #include "jobs/lookuprunner.h"
 #include "models/overridesmodel.h"
 #include "widgets/pathdelegate.h"
+#include "widgets/treeviews.h"
 
 #include <QFileInfo>
 #include <QHeaderView>
@@ -23,6 +24,7 @@ OverridesPanel::OverridesPanel(LookupRunner* runner, QWidget* parent)
     PathDelegate::install(m_view, {OverridesModel::FileColumn});
     m_view->setUniformRowHeights(true);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
+    TreeViews::limitContentSizing(m_view->header());
     layout->addWidget(m_view);
 
     connect(runner, &LookupRunner::lookupFinished, this, [this](const LookupOutcomePtr& outcome) {

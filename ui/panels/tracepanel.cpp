@@ -48,6 +48,7 @@ TracePanel::TracePanel(LookupRunner* runner, LookupScheduler* scheduler, QWidget
     m_contributionView->verticalHeader()->setVisible(false);
     m_contributionView->setWordWrap(false);
     m_contributionView->verticalHeader()->setDefaultSectionSize(m_contributionView->fontMetrics().height() + 6);
+    TreeViews::limitContentSizing(m_contributionView->horizontalHeader());
 
     m_explanationPage = new QWidget(m_tabs);
     auto* explainLayout = new QVBoxLayout(m_explanationPage);

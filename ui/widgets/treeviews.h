@@ -11,6 +11,18 @@
 
 namespace TreeViews {
 
+// How many rows (beyond the visible ones) sizing a column to its contents measures. Qt's default, 1000,
+// shapes the text of a thousand rows per column: 20-40 ms per view when an answer has thousands of
+// leaves or sources (a merge over a glob), and the window froze that long (issue 46 §3). The rows shown
+// first decide the width; a wider one further down is elided, as it would be after a resize.
+inline constexpr int kSizedRows = 100;
+
+// Every view of thousands of rows that sizes its columns to their contents.
+inline void limitContentSizing(QHeaderView* header)
+{
+    header->setResizeContentsPrecision(kSizedRows);
+}
+
 // A read-only tree with uniform rows (fast on large values and traces).
 inline QTreeView* make(QWidget* parent, const QString& objectName, QAbstractItemModel* model)
 {
@@ -19,6 +31,7 @@ inline QTreeView* make(QWidget* parent, const QString& objectName, QAbstractItem
     view->setUniformRowHeights(true);
     view->setAlternatingRowColors(true);
     view->header()->setStretchLastSection(true);
+    limitContentSizing(view->header());
     view->setModel(model);
     return view;
 }
@@ -39,6 +52,7 @@ inline QTableView* makeTable(QWidget* parent, const QString& objectName, QAbstra
     view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
     view->horizontalHeader()->setStretchLastSection(true);
+    limitContentSizing(view->horizontalHeader());
     return view;
 }
 
