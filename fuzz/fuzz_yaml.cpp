@@ -80,7 +80,7 @@ void check(std::string_view text, hiera::DataFormat format, const hiera::ParseLi
     if (hasNaN(v))
         return; // NaN != NaN
     roundTrip(v);
-    // Each string as a key whose value is a hash: what a plain `<<` key would merge away.
+    // Each string as a key whose value is a hash: what a `<<` key, plain or quoted, would merge away.
     std::vector<std::string> strings;
     collectStrings(v, strings);
     hiera::Hash keyed;

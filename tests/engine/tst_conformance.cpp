@@ -156,7 +156,14 @@ void TestConformance::cases()
     }
     QVERIFY2(r.found(), qPrintable(description + " — expected found, got not found"));
     const Value& want = *expect.find("value");
-    QVERIFY2(unorderedEqual(r.value, want),
+    // Compared as hiera-lookup --format json writes it, as Puppet's --render-as json did for the case:
+    // a hash key that is no string (a float, or what alias() made of a null or an array) in its string
+    // form (tests/conformance/cases/e15, e18).
+    Value rendered;
+    const auto renderError = catchError([&] { rendered = json(toJson(r.value)); });
+    if (renderError)
+        QFAIL(qPrintable(description + " — the answer has no JSON form: " + QString::fromUtf8(renderError->what())));
+    QVERIFY2(unorderedEqual(rendered, want),
              qPrintable(description + "\n   Actual: " + qs(toJson(r.value)) + "\n   Expected: " + qs(toJson(want))));
 }
 

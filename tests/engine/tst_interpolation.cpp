@@ -36,6 +36,10 @@ booltrue: "%{facts.boolt}"
 numfact: "%{facts.num}"
 flfact: "%{facts.fl}"
 bigfact: "%{facts.big}"
+e15fact: "%{facts.e15}"
+e15key: {"%{facts.e15}": v}
+e15lookup: "%{lookup('e15list')}"
+e15list: [1.0e+15, 100000000000000.0, 1.5e+15]
 nulfact: "[%{facts.nul}]"
 hashnil: "%{facts.hashnil}"
 intoscalar: "[%{facts.os.family.x}]"
@@ -145,6 +149,7 @@ facts:
   num: 5
   fl: 1.5
   big: 1.0e+20
+  e15: 1.0e+15
   nul: ~
   hashnil: {a: [1, ~]}
 evil: "%{osfamily}"
@@ -162,6 +167,7 @@ private Q_SLOTS:
     void errors_data();
     void errors();
     void hashKeysCollide();
+    void aliasAsHashKey();
     void brokenInterpolationElsewhereIsHarmless();
     void brokenInLowerLevelOnlyMattersForMerges();
     void depthLimit();
@@ -219,6 +225,10 @@ void TestInterpolation::forms_data()
     row("numfact", str("5"));
     row("flfact", str("1.5"));
     row("bigfact", str("1.0e+20"));
+    // Ruby writes the exponent form from 1e15 on, 1e14 in full (issue 48; Puppet 7.23 gives the same)
+    row("e15fact", str("1.0e+15"));
+    row("e15key", R"({"1.0e+15": "v"})");
+    row("e15lookup", str("[1.0e+15, 100000000000000.0, 1.5e+15]"));
     // absent references → "" (seed: digging into scalars is "not present" too)
     for (const char* k : {"arrmiss", "nulfact", "intoscalar", "intonum", "undef", "trustedundef"})
         row(k, str("[]"));
@@ -345,6 +355,50 @@ void TestInterpolation::brokenInterpolationElsewhereIsHarmless()
     QVERIFY(lookup("plain").found());
     const LookupResult r = lookup("broken");
     QCOMPARE(r.error ? r.error->code() : ErrorCode::None, ErrorCode::UnknownMethod);
+}
+
+// alias() written as a hash key may make any key: Puppet checks the value as written, before
+// interpolation, keeps the key (null, an array, a hash) and renders it as Ruby's to_s ("", "[1]").
+// The engine refused such a value (issue 48; tests/conformance/cases/e18 has Puppet's answers).
+void TestInterpolation::aliasAsHashKey()
+{
+    TempTree tree({{"hiera.yaml", kHieraYaml},
+                   {"data/high.yaml",
+                    "nul: ~\narr: [1]\narr2: [a, 1, ~, 1.5]\nhsh: {a: 1}\nboo: true\n"
+                    "knul: {\"%{alias('nul')}\": v, other: 1}\n"
+                    "karr: {\"%{alias('arr')}\": v}\n"
+                    "karr2: {\"%{alias('arr2')}\": v}\n"
+                    "khsh: {\"%{alias('hsh')}\": v}\n"
+                    "kboo: {\"%{alias('boo')}\": v}\n"
+                    "kmiss: {\"%{alias('nosuch')}\": v}\n"
+                    "nested: {deeper: {\"%{alias('arr')}\": v}}\n"
+                    "written: {[1]: v}\n"},
+                   {"data/low.yaml", "x: 1\n"}});
+    QVERIFY(tree.isValid());
+    auto engine = Engine::load(tree.hieraYaml());
+    MapScope scope;
+    const std::pair<const char*, const char*> rows[] = {
+        {"knul", R"({"":"v","other":1})"},
+        {"karr", R"({"[1]":"v"})"},
+        {"karr2", R"({"[\"a\", 1, nil, 1.5]":"v"})"},
+        {"khsh", R"({"{\"a\"=>1}":"v"})"},
+        {"kboo", R"({"true":"v"})"},
+        {"kmiss", R"({"":"v"})"},
+        {"nested", R"({"deeper":{"[1]":"v"}})"},
+    };
+    for (const auto& [key, expected] : rows) {
+        const LookupResult r = engine->lookup(scope, key);
+        QVERIFY2(!r.error, r.error ? r.error->what() : key);
+        QVERIFY2(r.found(), key);
+        QCOMPARE(qs(toJson(r.value)), QString::fromUtf8(expected));
+    }
+    // The key is the aliased value itself, as in Puppet: null, the array.
+    QVERIFY(engine->lookup(scope, "knul").value.asHash().begin()->key.isNull());
+    QCOMPARE(engine->lookup(scope, "karr").value.asHash().begin()->key, makeArray({1}));
+    // A collection key written in the data is still refused (Puppet: "expects Puppet::LookupValue").
+    const LookupResult written = engine->lookup(scope, "written");
+    QVERIFY(written.error);
+    QCOMPARE(written.error->code(), ErrorCode::DataType);
 }
 
 void TestInterpolation::brokenInLowerLevelOnlyMattersForMerges()

@@ -68,6 +68,7 @@ private Q_SLOTS:
     void noExtensionAdded();
     void interpolatedPaths();
     void braceGlobs();
+    void recursiveGlobs();
     void absoluteInterpolatedPath();
     void globExpansion();
     void globsConcatenate();
@@ -1060,6 +1061,58 @@ void TestLookup::braceGlobs()
     auto bombEngine = Engine::load(bomb.hieraYaml());
     const auto bombLevels = bombEngine->resolveHierarchy(scope);
     QVERIFY2(qs(bombLevels[0].error).contains("brace alternatives"), bombLevels[0].error.c_str());
+}
+
+// `**/` in glob and globs, as Ruby's Dir.glob (tests/conformance/cases/e19 has Puppet's answer, issue
+// 48): zero or more directories, hidden ones and symbolic links skipped; each directory's entries in
+// bytewise order, depth first (a/ before a-b/, which a sort of whole paths put the other way).
+void TestLookup::recursiveGlobs()
+{
+    TempTree tree({{"hiera.yaml",
+                    "version: 5\nhierarchy:\n"
+                    "  - name: any depth\n    glob: \"g/**/*.yaml\"\n"
+                    "  - name: one level\n    glob: \"g/*/*.yaml\"\n"
+                    "  - name: two stars without a slash\n    glob: \"g/**.yaml\"\n"
+                    "  - name: below y\n    globs: [\"g/**/y/*.yaml\"]\n"},
+                   {"data/g/top.yaml", "k: top\n"},
+                   {"data/g/z.yaml", "k: z\n"},
+                   {"data/g/.dot.yaml", "k: dot\n"},
+                   {"data/g/x/mid.yaml", "k: mid\n"},
+                   {"data/g/x/y/b.yaml", "k: b\n"},
+                   {"data/g/x/.h/h.yaml", "k: hidden\n"},
+                   {"data/g/.hidden/h.yaml", "k: hidden\n"},
+                   {"data/g/a/a.yaml", "k: a\n"},
+                   {"data/g/a-b/ab.yaml", "k: ab\n"},
+                   {"data/g/d.yaml/e.yaml", "k: e\n"},
+                   {"real/r.yaml", "k: r\n"}});
+    QVERIFY(tree.isValid());
+    QVERIFY(QFile::link(tree.root() + "/real", tree.root() + "/data/g/link"));
+    auto engine = Engine::load(tree.hieraYaml());
+    const MapScope scope(makeHash({}));
+    const auto levels = engine->resolveHierarchy(scope);
+    QCOMPARE(levels.size(), std::size_t(4));
+    auto names = [&](std::size_t level) {
+        QStringList out;
+        for (const ResolvedLocation& l : levels[level].locations)
+            out << qs(l.interpolated);
+        return out;
+    };
+    QCOMPARE(names(0),
+             QStringList({"g/a/a.yaml", "g/a-b/ab.yaml", "g/d.yaml/e.yaml", "g/top.yaml", "g/x/mid.yaml",
+                          "g/x/y/b.yaml", "g/z.yaml"}));
+    QCOMPARE(names(1),
+             QStringList({"g/a/a.yaml", "g/a-b/ab.yaml", "g/d.yaml/e.yaml", "g/link/r.yaml", "g/x/mid.yaml"}));
+    QCOMPARE(names(2), QStringList({"g/top.yaml", "g/z.yaml"}));
+    QCOMPARE(names(3), QStringList({"g/x/y/b.yaml"}));
+    LookupRequest unique;
+    unique.merge = MergeSpec::fromValue(Value("unique"));
+    EXPECT_FOUND(engine->lookup(scope, "k"), Value("a"));
+    EXPECT_FOUND(engine->lookup(scope, "k", unique), makeArray({"a", "ab", "e", "top", "mid", "b", "z", "r"}));
+    // The file watcher is given every directory `**/` walked, so that it sees new files there.
+    const std::vector<std::string> watched = engine->candidateFiles(scope);
+    for (const char* pattern : {"/g/*.yaml", "/g/x/*.yaml", "/g/x/y/*.yaml", "/g/a/*.yaml"})
+        QVERIFY2(std::find(watched.begin(), watched.end(), tree.path("data") + pattern) != watched.end(), pattern);
+    QVERIFY(std::find(watched.begin(), watched.end(), tree.path("data") + "/g/.hidden/*.yaml") == watched.end());
 }
 
 void TestLookup::absoluteInterpolatedPath()

@@ -427,7 +427,9 @@ void TestValue::bytesThatAreNotUtf8()
 // clang-format off
 void TestValue::rubyFloat_data()
 {
-    // Ruby's Float#to_s: fixed notation while the decimal exponent is in (-4, 16], else d.de±XX
+    // Ruby's Float#to_s: fixed notation while the point falls inside the shortest digits, or the
+    // digits need padding with fewer than 16 places before the point, or the number is 0.000ddd and up;
+    // else d.de±XX. Each row as `ruby -e 'p X'` prints it (Ruby 3.1, issue 48).
     QTest::addColumn<double>("value");
     QTest::addColumn<QString>("expected");
     QTest::newRow("1.5") << 1.5 << "1.5";
@@ -436,7 +438,20 @@ void TestValue::rubyFloat_data()
     QTest::newRow("0.1") << 0.1 << "0.1";
     QTest::newRow("0.0001") << 0.0001 << "0.0001";
     QTest::newRow("0.00001") << 0.00001 << "1.0e-05";
-    QTest::newRow("1e15") << 1e15 << "1000000000000000.0";
+    QTest::newRow("1e15") << 1e15 << "1.0e+15";
+    QTest::newRow("-1e15") << -1e15 << "-1.0e+15";
+    QTest::newRow("1.5e15") << 1.5e15 << "1.5e+15";
+    QTest::newRow("1e14") << 1e14 << "100000000000000.0";
+    QTest::newRow("9.99e14") << 9.99e14 << "999000000000000.0";
+    QTest::newRow("123456789012345.6") << 123456789012345.6 << "123456789012345.6";
+    QTest::newRow("1234567890123456.7") << 1234567890123456.7 << "1234567890123456.8";
+    QTest::newRow("1e15+0.5") << 1000000000000000.5 << "1000000000000000.5";
+    QTest::newRow("1234567890123456.0") << 1234567890123456.0 << "1.234567890123456e+15";
+    QTest::newRow("1234567890123450.0") << 1234567890123450.0 << "1.23456789012345e+15";
+    QTest::newRow("2^53") << 9007199254740992.0 << "9.007199254740992e+15";
+    QTest::newRow("12345678901234567.0") << 12345678901234567.0 << "1.2345678901234568e+16";
+    QTest::newRow("0.001234") << 0.001234 << "0.001234";
+    QTest::newRow("0.00001234") << 0.00001234 << "1.234e-05";
     QTest::newRow("1e16") << 1e16 << "1.0e+16";
     QTest::newRow("1e20") << 1e20 << "1.0e+20";
     QTest::newRow("1.5e20") << 1.5e20 << "1.5e+20";

@@ -325,7 +325,33 @@ void TestYamlLoader::mergeKeys_data()
         << QByteArray("b1: &b1 {x: 1}\nb2: &b2 {x: 2, y: 2}\nm: {<<: [*b1, *b2]}\n") << QByteArray(R"({"x":1,"y":2})");
     QTest::newRow("block style") << b + "m:\n  <<: *b\n  y: 9\n" << QByteArray(R"({"x":1,"y":9})");
     QTest::newRow("inline map") << QByteArray("m: {<<: {p: 1}, q: 2}\n") << QByteArray(R"({"p":1,"q":2})");
-    QTest::newRow("quoted << is a key") << QByteArray("m: {'<<': 1}\n") << QByteArray(R"({"<<":1})");
+    QTest::newRow("a scalar after << is a key") << QByteArray("m: {'<<': 1}\n") << QByteArray(R"({"<<":1})");
+    // Issue 48: Psych's revive_hash. A quoted "<<" merges as the plain one does; only !!str makes it a key.
+    QTest::newRow("double-quoted << merges") << b + "m: {\"<<\": *b, z: 0}\n" << QByteArray(R"({"x":1,"y":1,"z":0})");
+    QTest::newRow("single-quoted << merges") << QByteArray("m:\n  z: 0\n  '<<': {x: 2}\n") << QByteArray(R"({"z":0,"x":2})");
+    QTest::newRow("!!str << is a key") << QByteArray("m: {!!str \"<<\": {x: 3}, z: 0}\n")
+                                       << QByteArray(R"({"<<":{"x":3},"z":0})");
+    // What Ruby's Hash#merge! refuses stays an ordinary key named << (issue 48).
+    QTest::newRow("alias of a list of maps is a key")
+        << QByteArray("l: &l [{p: 1}, {q: 2}]\nm: {<<: *l, z: 0}\n") << QByteArray(R"({"<<":[{"p":1},{"q":2}],"z":0})");
+    QTest::newRow("alias of a scalar is a key") << QByteArray("s: &s hi\nm: {<<: *s, z: 0}\n")
+                                                << QByteArray(R"({"<<":"hi","z":0})");
+    QTest::newRow("alias of null is a key") << QByteArray("n: &n ~\nm: {<<: *n, z: 0}\n")
+                                            << QByteArray(R"({"<<":null,"z":0})");
+    QTest::newRow("list with a scalar is a key")
+        << b + "m: {<<: [*b, 5], z: 0}\n" << QByteArray(R"({"<<":[{"x":1,"y":1},5],"z":0})");
+    QTest::newRow("list with a list is a key")
+        << QByteArray("m:\n  <<: [[1], {x: 9}]\n  z: 0\n") << QByteArray(R"({"<<":[[1],{"x":9}],"z":0})");
+    QTest::newRow("quoted << with a list of scalars") << QByteArray("m: {\"<<\": [a, b]}\n")
+                                                      << QByteArray(R"({"<<":["a","b"]})");
+    QTest::newRow("plain scalar is a key") << QByteArray("m: {<<: text, z: 0}\n") << QByteArray(R"({"<<":"text","z":0})");
+    QTest::newRow("block: quoted << merges a mapping") << QByteArray("m:\n  \"<<\":\n    x: 1\n  z: 0\n")
+                                                      << QByteArray(R"({"x":1,"z":0})");
+    QTest::newRow("block: quoted << with a list of scalars") << QByteArray("m:\n  '<<':\n    - a\n    - b\n")
+                                                             << QByteArray(R"({"<<":["a","b"]})");
+    QTest::newRow("empty list merges nothing") << QByteArray("m: {<<: [], z: 0}\n") << QByteArray(R"({"z":0})");
+    QTest::newRow("list of a literal map and an alias")
+        << b + "m: {<<: [*b, {x: 7, w: 7}], z: 0}\n" << QByteArray(R"({"x":1,"w":7,"y":1,"z":0})");
 }
 // clang-format on
 

@@ -988,6 +988,36 @@ private Q_SLOTS:
         QCOMPARE(watcher->fileWatchCount(), 1);
     }
 
+    void recursiveGlobWatchesEveryDirectoryItWalks()
+    {
+        // `g/**/*.yaml` reads g/x/y/deep.yaml (issue 48: the engine read one level); a file that appears
+        // in g/x is found, because the watcher is given each directory `**/` walked.
+        QTemporaryDir dir;
+        QVERIFY(UiTest::writeFiles(
+            dir,
+            {
+                {"hiera.yaml",
+                 "version: 5\ndefaults:\n  datadir: data\n  data_hash: yaml_data\nhierarchy:\n"
+                 "  - name: Any depth\n    glob: \"g/**/*.yaml\"\n  - name: Common\n    path: common.yaml\n"},
+                {"data/common.yaml", "k: common\n"},
+                {"data/g/x/y/deep.yaml", "k: deep\n"},
+                {"facts.yaml", "fqdn: deep.example.com\n"},
+            }));
+        QVERIFY(openFactsAndWait(*m_window, dir.filePath(QStringLiteral("facts.yaml"))));
+        QSignalSpy surveyed(UiTest::part<DataFileSync>(m_window)->watcher(), &DataFileWatcher::surveyed);
+        m_window->openHierarchy(dir.filePath(QStringLiteral("hiera.yaml")));
+        m_window->setKey(QStringLiteral("k"));
+        waitForAnswer(QStringLiteral("k"));
+        QCOMPARE(valueText(*m_window), QStringLiteral("deep"));
+        const DataFileWatcher* watcher = UiTest::part<DataFileSync>(m_window)->watcher();
+        // data, g, g/x and g/x/y
+        QTRY_VERIFY_WITH_TIMEOUT(!surveyed.isEmpty() && !watcher->isBusy() && watcher->directoryWatchCount() >= 4,
+                                 timeoutMs);
+        // g/x holds no data file, so only the walk puts it in the watcher's hands.
+        QVERIFY(UiTest::writeFile(dir.filePath(QStringLiteral("data/g/x/b.yaml")), "k: b\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(valueText(*m_window), QStringLiteral("b"), timeoutMs);
+    }
+
     void replacedOrFailedLoadKeepsNoOldEngine()
     {
         // Opening another hierarchy frees the previous engine (its parsed files) once every view has

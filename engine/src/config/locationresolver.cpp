@@ -6,11 +6,15 @@
 #include <hiera/valueformat.h>
 
 #include <algorithm>
+#include <cstring>
+#include <dirent.h>
 #include <filesystem>
+#include <fnmatch.h>
 #include <functional>
-#include <glob.h>
 #include <optional>
 #include <string_view>
+#include <sys/stat.h>
+#include <unordered_set>
 
 namespace hiera::detail {
 
@@ -258,25 +262,205 @@ std::string unescapeGlob(const std::string& pattern)
     return out;
 }
 
-std::vector<std::string> expandGlob(const std::string& pattern)
+namespace {
+
+// One component of a glob pattern, as Ruby's glob_make_pattern (dir.c) reads it: `**` followed by a
+// slash matches zero or more directories; a component holding an unescaped `*`, `?` or `[` is
+// matched against each directory entry; any other is a name (escapes removed), joined without
+// reading the directory.
+struct GlobPart
 {
-    std::vector<std::string> out;
-    for (const std::string& alternative : expandBraces(pattern)) {
-        const std::size_t first = out.size();
-        glob_t g{};
-        // GLOB_MARK marks directories with a trailing '/', so that they can be dropped (a directory
-        // cannot be a data file). Sorting is ours: bytewise, independent of the locale.
-        const int rc = ::glob(alternative.c_str(), GLOB_MARK | GLOB_NOSORT, nullptr, &g);
-        if (rc == 0) {
-            for (std::size_t i = 0; i < g.gl_pathc; ++i) {
-                std::string m = g.gl_pathv[i];
-                if (!m.empty() && m.back() == '/')
-                    continue;
-                out.push_back(std::move(m));
-            }
+    enum class Kind { Name, Magic, Recursive };
+    Kind kind;
+    std::string text;
+};
+
+bool hasMagic(std::string_view component)
+{
+    for (std::size_t i = 0; i < component.size(); ++i) {
+        if (component[i] == '\\') {
+            ++i;
+            continue;
         }
-        ::globfree(&g);
-        std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+        if (component[i] == '*' || component[i] == '?' || component[i] == '[')
+            return true;
+    }
+    return false;
+}
+
+std::vector<GlobPart> globParts(const std::string& pattern)
+{
+    std::vector<std::string> components;
+    std::size_t start = 0;
+    while (start <= pattern.size()) {
+        std::size_t end = pattern.find('/', start);
+        if (end == std::string::npos)
+            end = pattern.size();
+        if (end > start)
+            components.push_back(pattern.substr(start, end - start));
+        start = end + 1;
+    }
+    std::vector<GlobPart> parts;
+    for (std::size_t i = 0; i < components.size(); ++i) {
+        const std::string& c = components[i];
+        if (c == "**" && i + 1 < components.size()) {
+            if (parts.empty() || parts.back().kind != GlobPart::Kind::Recursive) // `**/**/` is one
+                parts.push_back({GlobPart::Kind::Recursive, c});
+        } else if (hasMagic(c)) {
+            parts.push_back({GlobPart::Kind::Magic, c}); // `**` last is `*`, as in Ruby
+        } else {
+            parts.push_back({GlobPart::Kind::Name, unescapeGlob(c)});
+        }
+    }
+    return parts;
+}
+
+enum class EntryType { Unknown, Missing, Directory, Symlink, Other };
+
+EntryType typeOfMode(mode_t mode)
+{
+    return S_ISDIR(mode) ? EntryType::Directory : S_ISLNK(mode) ? EntryType::Symlink : EntryType::Other;
+}
+
+EntryType lstatType(const std::string& path)
+{
+    struct stat st
+    {
+    };
+    if (::lstat(path.empty() ? "." : path.c_str(), &st) != 0)
+        return EntryType::Missing;
+    return typeOfMode(st.st_mode);
+}
+
+std::string joinEntry(const std::string& dir, const std::string& name)
+{
+    if (dir.empty())
+        return name;
+    return dir.back() == '/' ? dir + name : dir + "/" + name;
+}
+
+// Ruby's glob_helper (dir.c) for one brace-free pattern, with Dir.glob's defaults (sorted, no
+// FNM_DOTMATCH): a directory's entries are read once, sorted bytewise, and each entry is matched
+// against every place the pattern can be at, so that the matches come depth first in sorted order
+// (g/a/x.yaml, g/b.yaml, g/c/x.yaml for g/**/*.yaml). A wildcard never matches a leading dot, and
+// `**/` never enters a hidden directory nor a symbolic link to one.
+class RubyGlob
+{
+public:
+    RubyGlob(std::vector<GlobPart> parts, GlobExpansion& out) : m_parts(std::move(parts)), m_out(out) { }
+
+    void run(const std::string& root) { visit(root, EntryType::Unknown, {0}); }
+
+private:
+    using Places = std::vector<std::size_t>; // indices into m_parts; m_parts.size() = the whole matched
+
+    void visit(const std::string& path, EntryType type, const Places& places)
+    {
+        const std::size_t n = m_parts.size();
+        if (std::find(places.begin(), places.end(), n) != places.end()) {
+            if (type == EntryType::Unknown)
+                type = lstatType(path);
+            if (type != EntryType::Missing)
+                m_out.matches.push_back(path);
+        }
+        if (type == EntryType::Missing)
+            return;
+        bool reads = false; // a wildcard or `**/` at some place: the directory must be read
+        for (std::size_t p : places)
+            if (p < n && m_parts[p].kind != GlobPart::Kind::Name)
+                reads = true;
+        if (!reads) {
+            for (std::size_t p : places) {
+                if (p >= n)
+                    continue;
+                if (p + 1 == n)
+                    noteDirectory(path); // where the file named last would appear
+                visit(joinEntry(path, m_parts[p].text), EntryType::Unknown, {p + 1});
+            }
+            return;
+        }
+        DIR* dir = ::opendir(path.empty() ? "." : path.c_str());
+        if (!dir)
+            return;
+        noteDirectory(path);
+        std::vector<std::pair<std::string, EntryType>> entries;
+        while (const dirent* d = ::readdir(dir)) {
+            if (std::strcmp(d->d_name, ".") == 0 || std::strcmp(d->d_name, "..") == 0)
+                continue;
+            EntryType t = EntryType::Unknown;
+#ifdef _DIRENT_HAVE_D_TYPE
+            if (d->d_type == DT_DIR)
+                t = EntryType::Directory;
+            else if (d->d_type == DT_LNK)
+                t = EntryType::Symlink;
+            else if (d->d_type != DT_UNKNOWN)
+                t = EntryType::Other;
+#endif
+            entries.emplace_back(d->d_name, t);
+        }
+        ::closedir(dir);
+        std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (auto& [name, entryType] : entries) {
+            const std::string entryPath = joinEntry(path, name);
+            Places next;
+            auto add = [&](std::size_t p) {
+                if (std::find(next.begin(), next.end(), p) == next.end())
+                    next.push_back(p);
+            };
+            for (std::size_t p : places) {
+                if (p >= n)
+                    continue;
+                std::size_t q = p;
+                if (m_parts[p].kind == GlobPart::Kind::Recursive) {
+                    if (name[0] != '.') {
+                        if (entryType == EntryType::Unknown)
+                            entryType = lstatType(entryPath);
+                        if (entryType == EntryType::Directory)
+                            add(p); // one more directory for `**/`
+                    }
+                    q = p + 1; // and none
+                }
+                const GlobPart& part = m_parts[q];
+                const bool matches = part.kind == GlobPart::Kind::Name
+                    ? name == part.text
+                    : ::fnmatch(part.text.c_str(), name.c_str(), FNM_PERIOD) == 0;
+                if (matches)
+                    add(q + 1);
+            }
+            if (!next.empty())
+                visit(entryPath, entryType, next);
+        }
+    }
+
+    void noteDirectory(const std::string& path)
+    {
+        if (m_noted.insert(path).second)
+            m_out.directories.push_back(path.empty() ? "." : path);
+    }
+
+    std::vector<GlobPart> m_parts;
+    GlobExpansion& m_out;
+    std::unordered_set<std::string> m_noted;
+};
+
+} // namespace
+
+GlobExpansion expandGlob(const std::string& pattern)
+{
+    GlobExpansion out;
+    for (const std::string& alternative : expandBraces(pattern)) {
+        GlobExpansion one;
+        RubyGlob(globParts(alternative), one).run(!alternative.empty() && alternative[0] == '/' ? "/" : "");
+        for (std::string& m : one.matches) {
+            struct stat st
+            {
+            };
+            if (::stat(m.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+                continue; // Puppet drops directories (a symbolic link to one too)
+            out.matches.push_back(std::move(m));
+        }
+        for (std::string& d : one.directories)
+            out.directories.push_back(std::move(d));
     }
     return out;
 }
@@ -285,7 +469,7 @@ GlobCache::GlobCache(std::chrono::milliseconds interval) : m_interval(interval)
 {
 }
 
-std::shared_ptr<const std::vector<std::string>> GlobCache::expand(const std::string& pattern)
+std::shared_ptr<const GlobExpansion> GlobCache::expand(const std::string& pattern)
 {
     const auto now = std::chrono::steady_clock::now();
     if (m_interval.count() > 0) {
@@ -293,7 +477,7 @@ std::shared_ptr<const std::vector<std::string>> GlobCache::expand(const std::str
         if (auto it = m_entries.find(pattern); it != m_entries.end() && now - it->second.checkedAt < m_interval)
             return it->second.matches;
     }
-    auto matches = std::make_shared<const std::vector<std::string>>(expandGlob(pattern));
+    auto matches = std::make_shared<const GlobExpansion>(expandGlob(pattern));
     if (m_interval.count() > 0) {
         std::lock_guard lock(m_mutex);
         if (m_entries.size() > 10000)
@@ -425,10 +609,21 @@ LevelLocations resolveLevel(const Config& config, const Level& level, const Scop
                     pattern = mapDeployed(config, pattern, nullptr, &globOutside, /*pattern*/ true);
                 }
                 const std::string joined = joinPath(out.datadir, li.text);
-                const auto matches = globs.expand(pattern); // keep the list alive through the loop
+                const auto expansion = globs.expand(pattern); // keep the list alive through the loop
+                const std::size_t firstPattern = out.globPatterns.size();
                 for (const std::string& alternative : expandBraces(pattern))
                     out.globPatterns.push_back(unescapeGlob(alternative));
-                for (const std::string& match : *matches) {
+                if (out.globPatterns.size() > firstPattern) {
+                    // The directories read, as patterns in them: a watcher watches each pattern's directory.
+                    const std::string& first = out.globPatterns[firstPattern];
+                    const std::string last = first.substr(first.rfind('/') + 1);
+                    std::unordered_set<std::string> seen(
+                        out.globPatterns.begin() + static_cast<std::ptrdiff_t>(firstPattern), out.globPatterns.end());
+                    for (const std::string& directory : expansion->directories)
+                        if (std::string watched = joinEntry(directory, last); seen.insert(watched).second)
+                            out.globPatterns.push_back(std::move(watched));
+                }
+                for (const std::string& match : expansion->matches) {
                     Candidate c;
                     c.kind = spec.kind;
                     c.declared = spec.pattern;

@@ -34,8 +34,18 @@ struct LevelLocations
     std::string datadir; // absolute
     std::vector<Candidate> candidates;
     // Each glob pattern as matched, braces expanded and escapes removed (/repo/data/os/*.yaml): a host
-    // that watches for new files watches their directories.
+    // that watches for new files watches their directories. Then, for every directory the expansion
+    // read (each one a `**/` walked, each one a `*/` led to), that directory joined with the
+    // pattern's last component (/repo/data/g/x/*.yaml), so that a watcher watches it too.
     std::vector<std::string> globPatterns;
+};
+
+// What a glob pattern matched, and the directories read to find it (where a new file could change
+// the matches).
+struct GlobExpansion
+{
+    std::vector<std::string> matches;
+    std::vector<std::string> directories;
 };
 
 // glob(3) results, re-read once `interval` has passed (0 = every time): in a fleet every node expands
@@ -44,13 +54,13 @@ class GlobCache
 {
 public:
     explicit GlobCache(std::chrono::milliseconds interval);
-    std::shared_ptr<const std::vector<std::string>> expand(const std::string& pattern);
+    std::shared_ptr<const GlobExpansion> expand(const std::string& pattern);
     void clear();
 
 private:
     struct Entry
     {
-        std::shared_ptr<const std::vector<std::string>> matches;
+        std::shared_ptr<const GlobExpansion> matches;
         std::chrono::steady_clock::time_point checkedAt;
     };
     std::chrono::milliseconds m_interval;
@@ -59,10 +69,12 @@ private:
 };
 
 // Files matching a glob pattern, directories dropped: as Ruby's Dir.glob (what Puppet's glob and globs
-// run), brace alternatives `{a,b}` expanded first, each alternative's matches sorted bytewise and
-// appended in the order the alternatives are written. Throws hiera::Error(ConfigInvalidValue) beyond
+// run), brace alternatives `{a,b}` expanded first and appended in the order they are written, each
+// matched as Ruby's glob_helper does: `*`, `?`, `[..]` within one component (never a leading dot),
+// `**/` for zero or more directories (hidden ones and symbolic links skipped), each directory's
+// entries in bytewise order, depth first. Throws hiera::Error(ConfigInvalidValue) beyond
 // maxBraceAlternatives.
-std::vector<std::string> expandGlob(const std::string& pattern);
+GlobExpansion expandGlob(const std::string& pattern);
 
 // Ruby's brace expansion of a glob pattern (dir.c, ruby_brace_expand): the first outermost `{...}` is
 // replaced by each of its comma-separated alternatives in turn, recursively; a backslash escapes the

@@ -39,14 +39,18 @@ std::string rubyFloat(double d)
     const int decpt = exponent + 1;
     const int n = static_cast<int>(digits.size());
     std::string out;
-    if (decpt > -4 && decpt <= 16) {
-        if (decpt <= 0)
-            out = "0." + std::string(static_cast<std::size_t>(-decpt), '0') + digits;
-        else if (decpt >= n)
+    // Ruby's Float#to_s (flo_to_s in numeric.c) with the shortest digits: a point inside the digits is
+    // written in place (1000000000000000.5); digits padded with zeros only below 16 places
+    // (100000000000000.0, but 1.0e+15 and 1.234567890123456e+15); 0.000ddd down to 4 zeros; otherwise
+    // the exponent form. docs/engine-semantics.md, 3.6.
+    if (decpt > 0 && (decpt < n || decpt < 16)) {
+        if (decpt >= n)
             out = digits + std::string(static_cast<std::size_t>(decpt - n), '0') + ".0";
         else
             out = digits.substr(0, static_cast<std::size_t>(decpt)) + "."
                 + digits.substr(static_cast<std::size_t>(decpt));
+    } else if (decpt <= 0 && decpt > -4) {
+        out = "0." + std::string(static_cast<std::size_t>(-decpt), '0') + digits;
     } else {
         char exp[16];
         std::snprintf(exp, sizeof exp, "e%+03d", decpt - 1);

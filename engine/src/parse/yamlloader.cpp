@@ -88,7 +88,7 @@ public:
     {
         Value v;
         v.setMark(toMark(mark));
-        deliver(std::move(v), anchor, 1, mark, /*plainMergeKey=*/false);
+        deliver(std::move(v), anchor, 1, mark, NodeKind::Scalar, /*mergeKey=*/false);
     }
 
     void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override
@@ -98,7 +98,9 @@ public:
         auto it = m_anchors.find(anchor);
         if (it == m_anchors.end())
             fail(ErrorCode::DataSyntax, "Unknown alias", mark);
-        deliver(it->second.value, YAML::NullAnchor, it->second.nodes, mark, false);
+        // An alias node has no tag of its own in Psych, so an alias of "<<" is a merge key too.
+        deliver(it->second.value, YAML::NullAnchor, it->second.nodes, mark, NodeKind::Alias,
+                isMergeKeyText(it->second.value));
     }
 
     void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
@@ -122,7 +124,10 @@ public:
         }
         Value v = resolve(mark, tag, corrected ? *corrected : text, inKeyPosition);
         v.setMark(toMark(mark));
-        deliver(std::move(v), anchor, 1, mark, tag == "?" && text == "<<");
+        // Psych takes any key that reads as the string "<<" for a merge key, plain or quoted, unless it
+        // is tagged !!str (psych/visitors/to_ruby.rb, revive_hash).
+        const bool mergeKey = coreTag(tag) != "str" && isMergeKeyText(v);
+        deliver(std::move(v), anchor, 1, mark, NodeKind::Scalar, mergeKey);
     }
 
     void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
@@ -144,6 +149,14 @@ public:
     void OnMapEnd() override { pop(); }
 
 private:
+    // What a node was written as: Psych decides what a `<<` value does by it (see mergeValue).
+    enum class NodeKind { Scalar, Alias, Map, Sequence };
+
+    bool isMergeKeyText(const Value& v) const
+    {
+        return m_format != DataFormat::Json && v.isString() && v.asString() == "<<";
+    }
+
     struct Frame
     {
         enum class Kind { Sequence, Map };
@@ -282,7 +295,8 @@ private:
             v.setMark(f.value.mark());
             f.value = std::move(v);
         }
-        deliver(std::move(f.value), f.anchor, f.nodes, f.mark, false);
+        deliver(std::move(f.value), f.anchor, f.nodes, f.mark,
+                f.kind == Frame::Kind::Map ? NodeKind::Map : NodeKind::Sequence, false);
     }
 
     void countNodes(std::size_t n, const YAML::Mark& mark)
@@ -295,7 +309,8 @@ private:
     }
 
     // Hands a finished node to its parent (or makes it the document).
-    void deliver(Value v, YAML::anchor_t anchor, std::size_t nodes, const YAML::Mark& mark, bool plainMergeKey)
+    void deliver(Value v, YAML::anchor_t anchor, std::size_t nodes, const YAML::Mark& mark, NodeKind kind,
+                 bool mergeKey)
     {
         if (anchor != YAML::NullAnchor)
             m_anchors[anchor] = Anchored{v, nodes};
@@ -317,39 +332,48 @@ private:
             // otherwise hash a thousand expanded bombs without ever reaching the limit.
             countNodes(nodes, mark);
             parent.key = std::move(v);
-            parent.keyIsMerge = plainMergeKey;
+            parent.keyIsMerge = mergeKey;
             parent.haveKey = true;
             return;
         }
         countNodes(nodes, mark);
         parent.haveKey = false;
         Hash& h = parent.value.mutableHash();
-        if (parent.keyIsMerge && (v.isHash() || v.isArray())) {
-            mergeInto(h, v, mark);
+        if (parent.keyIsMerge && mergeValue(h, v, kind))
             return;
-        }
         h.set(std::move(parent.key), std::move(v));
     }
 
-    // `<<: *b` sets b's entries at this point (overriding keys written before, keeping their place);
-    // `<<: [*b1, *b2]`: the first map of the list wins (Psych merges the list in reverse).
-    void mergeInto(Hash& target, const Value& source, const YAML::Mark& mark)
+    // A `<<` key's value, as Psych's revive_hash treats it (docs/engine-semantics.md, "YAML merge
+    // keys"): `<<: *b` or `<<: {..}` sets the hash's entries at this point (overriding keys written
+    // before, keeping their place); `<<: [*b1, *b2]` merges the list, the first map winning (Psych
+    // merges it in reverse). What Ruby's Hash#merge! refuses with a TypeError — an alias of a list or of
+    // a scalar, a list holding anything but hashes, a scalar — is kept as an ordinary key named `<<`:
+    // returns false then.
+    bool mergeValue(Hash& target, const Value& source, NodeKind kind) const
     {
-        if (source.isHash()) {
+        if (kind == NodeKind::Alias || kind == NodeKind::Map) {
+            if (!source.isHash())
+                return false;
             for (const auto& e : source.asHash())
                 target.set(e.key, e.value);
-            return;
+            return true;
         }
-        Hash combined;
+        if (kind != NodeKind::Sequence)
+            return false;
+        if (source.isHash()) // a !!omap list: Ruby yields its [key, value] pairs, which are no hashes
+            return source.asHash().empty();
         const Array& list = source.asArray();
-        for (auto it = list.rbegin(); it != list.rend(); ++it) {
-            if (!it->isHash())
-                fail(ErrorCode::DataSyntax, "a merge key (<<) list may contain only mappings", mark);
+        for (const Value& e : list)
+            if (!e.isHash())
+                return false;
+        Hash combined;
+        for (auto it = list.rbegin(); it != list.rend(); ++it)
             for (const auto& e : it->asHash())
                 combined.set(e.key, e.value);
-        }
         for (const auto& e : combined)
             target.set(e.key, e.value);
+        return true;
     }
 
     // yaml-cpp accepts a quoted scalar that runs into the end of the file ("abc<EOF>); libyaml, and so

@@ -71,8 +71,7 @@ bool plainSafe(const std::string& s)
 {
     if (s.empty() || s.size() > 200)
         return false;
-    // A plain `<<` key is a merge key (YAML 1.1's merge type): with a hash or a list of hashes as its
-    // value, the loader merges them instead of keeping the key.
+    // A `<<` key is a merge key (YAML 1.1's merge type), plain or quoted: keys write it as mergeKeyText.
     if (s == "<<")
         return false;
     // YAML 1.1's one-letter booleans: Psych reads them as strings, but yaml-cpp, PyYAML's 1.1 mode and
@@ -143,6 +142,16 @@ void yamlScalar(std::string& out, const Value& v, bool flow = false)
     }
 }
 
+// The key `<<` as a string: quoted it is still a merge key for Psych (and for parseData), which would
+// merge a hash value away; only the !!str tag makes it an ordinary key (docs/engine-semantics.md,
+// "YAML merge keys").
+constexpr std::string_view mergeKeyText = "!!str \"<<\"";
+
+bool isMergeKeyString(const Value& key)
+{
+    return key.isString() && key.asString() == "<<";
+}
+
 // Flow form ([a, {b: c}]) for a collection used as a hash key. Not JSON: JSON would turn integer
 // keys and NaN into strings, and the key must read back as the same value.
 void yamlFlow(std::string& out, const Value& v)
@@ -155,7 +164,10 @@ void yamlFlow(std::string& out, const Value& v)
     } else if (v.isHash()) {
         writeDelimited(out, '{', v.asHash(), '}', [&](const Hash::Entry& e) {
             std::string key;
-            yamlFlow(key, e.key);
+            if (isMergeKeyString(e.key))
+                key = mergeKeyText;
+            else
+                yamlFlow(key, e.key);
             if (!e.key.isScalar() || key.size() > 1000)
                 out += "? ";
             out += key;
@@ -207,7 +219,9 @@ void writeYaml(std::string& out, const Value& v, int indent)
         for (const auto& e : v.asHash()) {
             out += pad;
             std::string key;
-            if (e.key.isScalar())
+            if (isMergeKeyString(e.key))
+                key = mergeKeyText;
+            else if (e.key.isScalar())
                 yamlScalar(key, e.key);
             // YAML limits implicit keys to 1024 characters (found by fuzzing: a long key did not read
             // back); longer ones, and collections, are written as explicit keys.

@@ -34,6 +34,11 @@ public:
         const std::uint8_t flags = file.flags(entry);
         if (flags & DataFile::Refused)
             throw file.refusal(entry); // a value Puppet loads but cannot return (a Ruby symbol), reached
+        // The value as written is checked, before interpolation, as Puppet's data_value checks it: an
+        // alias() written as a hash key may then make any key (null, an array, a hash), which Puppet
+        // keeps and renders as its string form (docs/engine-semantics.md, "alias() as a hash key").
+        if (flags & DataFile::InvalidKey)
+            checkLookupValue(entry->value, q.root.text());
         LocationHit hit{entry->value, entry->key.mark(), (flags & DataFile::Interpolates) != 0};
         if (flags & DataFile::Interpolates) {
             try {
@@ -42,8 +47,6 @@ public:
                 rethrowAt(e, entry->value);
             }
         }
-        if (flags & (DataFile::Interpolates | DataFile::InvalidKey))
-            checkLookupValue(hit.value, q.root.text());
         return hit;
     }
 
