@@ -31,6 +31,10 @@ public:
     // The level's `options`, their %{} interpolated for the scope; a Hash, or null when none.
     virtual const Value& options() const = 0;
     virtual const ParseLimits& limits() const = 0;
+    // The location's content, read as hiera::readFile reads it (at most `limit` bytes; throws
+    // hiera::Error naming the file). The engine's contexts read it through the engine's source tree
+    // (hiera/sourcetree.h); this default reads the file system, for hosts' own contexts.
+    virtual std::string read(std::size_t limit) const { return readFile(path(), limit); }
     // A note for the lookup's warnings (and the trace), e.g. "file does not contain a valid yaml hash".
     virtual void warn(const std::string& message) = 0;
 };

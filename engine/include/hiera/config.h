@@ -7,6 +7,7 @@
 // lookup time, against the caller's Scope (see LocationResolver).
 
 #include <hiera/sourcelocation.h>
+#include <hiera/sourcetree.h>
 #include <hiera/value.h>
 
 #include <memory>
@@ -75,8 +76,9 @@ struct Config
     // in messages (defaults to <baseDirectory>/hiera.yaml).
     static Config parse(std::string_view text, const std::string& baseDirectory, const std::string& fileName = {},
                         Use use = Use::Global);
-    // Reads and parses a hiera.yaml file.
+    // Reads and parses a hiera.yaml file: from the working tree, or from `tree` (hiera/sourcetree.h).
     static Config load(const std::string& path, Use use = Use::Global);
+    static Config load(const SourceTree& tree, const std::string& path, Use use = Use::Global);
 };
 
 } // namespace hiera

@@ -66,6 +66,10 @@ struct EngineOptions
     // A directory for a persistent cache of parsed data files (empty = none). Entries are used only
     // for the exact file version they were made from; hiera-lookup uses ~/.cache/hiera-explorer.
     std::string diskCacheDirectory;
+    // Where the hierarchy's files are read from: its hiera.yaml (Engine::load), data files, existence
+    // checks and glob listings (hiera/sourcetree.h). Null: the working tree, the process's file system.
+    // eyaml key files are always read from the file system.
+    std::shared_ptr<const SourceTree> tree;
 };
 
 // How one lookup is asked (not to be confused with Hiera's `lookup_options` data).

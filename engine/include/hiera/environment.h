@@ -14,7 +14,9 @@
 //   a name wins, as on Puppet's modulepath.
 
 #include <hiera/layer.h>
+#include <hiera/sourcetree.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +36,9 @@ struct EnvironmentOptions
     // environmentpath given alone implies its parent as codedir; a codedir alone, <codedir>/environments.
     std::vector<std::string> environmentPath;
     std::string codedir;
+    // Where hiera.yaml files, environment.conf and module folders are read from (hiera/sourcetree.h).
+    // Null: the working tree. An Engine made from the layers is given the same tree in EngineOptions.
+    std::shared_ptr<const SourceTree> tree;
 };
 
 struct Environment

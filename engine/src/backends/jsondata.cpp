@@ -18,7 +18,7 @@ public:
     Value load(BackendContext& context) const override
     {
         const std::string& path = context.path();
-        Value v = loadDataFile(path, DataFormat::Json, context.limits());
+        Value v = parseData(context.read(context.limits().maxDocumentBytes), path, DataFormat::Json, context.limits());
         if (!v.isHash())
             throw Error(ErrorCode::DataNotHash,
                         "Value returned from data_hash function 'json_data' expects a Hash value, got "

@@ -17,7 +17,7 @@ public:
     Value load(BackendContext& context) const override
     {
         const std::string& path = context.path();
-        Value v = loadDataFile(path, DataFormat::Yaml, context.limits());
+        Value v = parseData(context.read(context.limits().maxDocumentBytes), path, DataFormat::Yaml, context.limits());
         if (v.isHash())
             return v;
         // Puppet: an empty file, `~` or `false` is an empty hash; another top level is too, with a warning.

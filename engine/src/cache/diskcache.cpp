@@ -277,21 +277,24 @@ std::uint64_t fnv1a(const std::string& s)
 
 } // namespace
 
-FileSignature statFile(const std::string& path)
+FileSignature statFile(const SourceTree& tree, const std::string& path)
 {
-    struct stat st
-    {
-    };
+    const TreeStat st = tree.stat(path);
     FileSignature s;
-    if (::stat(path.c_str(), &st) != 0)
+    if (!st.exists())
         return s;
     s.exists = true;
-    s.directory = S_ISDIR(st.st_mode);
-    s.inode = st.st_ino;
-    s.size = st.st_size;
-    s.mtimeNs = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
-    s.ctimeNs = static_cast<long long>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
+    s.directory = st.kind == TreeStat::Kind::Directory;
+    s.inode = st.inode;
+    s.size = st.size;
+    s.mtimeNs = st.mtimeNs;
+    s.ctimeNs = st.ctimeNs;
     return s;
+}
+
+FileSignature statFile(const std::string& path)
+{
+    return statFile(*SourceTree::workingTree(), path);
 }
 
 DiskCache::DiskCache(std::string directory, std::uintmax_t maxBytes)

@@ -5,6 +5,7 @@
 // path and valid only for the exact file version they were made from (inode, size, mtime and ctime in
 // ns). Everything here is best effort: any I/O problem or damaged entry is a miss, never an error.
 
+#include <hiera/sourcetree.h>
 #include <hiera/value.h>
 
 #include <atomic>
@@ -28,6 +29,9 @@ struct FileSignature
     bool operator==(const FileSignature&) const = default;
 };
 
+// The version of `path` in `tree` (stat(2): symbolic links followed); the one-argument form asks
+// the working tree.
+FileSignature statFile(const SourceTree& tree, const std::string& path);
 FileSignature statFile(const std::string& path);
 
 struct CachedParse

@@ -6,8 +6,6 @@
 #include <hiera/backend.h>
 #include <hiera/yaml.h>
 
-#include <sys/stat.h>
-
 namespace hiera {
 
 namespace {
@@ -28,9 +26,10 @@ bool hasInvalidKey(const Value& v)
 class LoadContext : public BackendContext
 {
 public:
-    LoadContext(const std::string& path, const Value& options, const ParseLimits& limits,
+    LoadContext(const SourceTree& tree, const std::string& path, const Value& options, const ParseLimits& limits,
                 std::vector<std::string>& warnings)
-        : m_path(path)
+        : m_tree(tree)
+        , m_path(path)
         , m_options(options)
         , m_limits(limits)
         , m_warnings(warnings)
@@ -39,9 +38,11 @@ public:
     const std::string& path() const override { return m_path; }
     const Value& options() const override { return m_options; }
     const ParseLimits& limits() const override { return m_limits; }
+    std::string read(std::size_t limit) const override { return m_tree.read(m_path, limit); }
     void warn(const std::string& message) override { m_warnings.push_back(message); }
 
 private:
+    const SourceTree& m_tree;
     const std::string& m_path;
     const Value& m_options;
     const ParseLimits& m_limits;
@@ -86,9 +87,14 @@ void FileMemo::store(const std::string& key, Value value)
 
 } // namespace detail
 
-FileCache::FileCache(std::chrono::milliseconds revalidateInterval, const std::string& diskCacheDirectory)
+FileCache::FileCache(std::chrono::milliseconds revalidateInterval, const std::string& diskCacheDirectory,
+                     std::shared_ptr<const SourceTree> tree)
     : m_interval(revalidateInterval)
-    , m_disk(diskCacheDirectory.empty() ? nullptr : std::make_unique<detail::DiskCache>(diskCacheDirectory))
+    , m_tree(tree ? std::move(tree) : SourceTree::workingTree())
+    // The disk cache knows a file by its path and inode, which name one file only on the file system.
+    , m_disk(diskCacheDirectory.empty() || m_tree != SourceTree::workingTree()
+                 ? nullptr
+                 : std::make_unique<detail::DiskCache>(diskCacheDirectory))
 {
 }
 
@@ -116,7 +122,7 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
         && now - entry->checkedAtNs.load(std::memory_order_relaxed) < m_interval.count() * 1000000LL)
         return entry->file;
 
-    const Signature sig = detail::statFile(path);
+    const Signature sig = detail::statFile(*m_tree, path);
     if (entry && entry->signature == sig) {
         entry->checkedAtNs.store(now, std::memory_order_relaxed);
         return entry->file;
@@ -136,7 +142,7 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
                 file->warnings = std::move(cached->warnings);
             } else {
                 detail::RefusedValues refused;
-                LoadContext context(path, options, limits, file->warnings);
+                LoadContext context(*m_tree, path, options, limits, file->warnings);
                 file->data = backend.load(context);
                 if (!refused.values.empty() && file->data.isHash()) {
                     // Only the entries that hold one fail; the disk cache does not keep such files.

@@ -8,6 +8,7 @@
 
 #include <hiera/backend.h>
 #include <hiera/error.h>
+#include <hiera/sourcetree.h>
 #include <hiera/value.h>
 
 #include <atomic>
@@ -85,8 +86,10 @@ private:
 class FileCache
 {
 public:
-    // `diskCacheDirectory` empty: no persistent cache.
-    FileCache(std::chrono::milliseconds revalidateInterval, const std::string& diskCacheDirectory = {});
+    // `diskCacheDirectory` empty: no persistent cache. Files are stat-ed and read through `tree`
+    // (null: the working tree); the disk cache keeps only the working tree's files.
+    FileCache(std::chrono::milliseconds revalidateInterval, const std::string& diskCacheDirectory = {},
+              std::shared_ptr<const SourceTree> tree = {});
 
     // The file parsed by `backend` with `options` (interpolated: part of the entry's identity).
     std::shared_ptr<const DataFile> get(const std::string& path, const DataHashBackend& backend, const Value& options,
@@ -94,6 +97,7 @@ public:
     void invalidate();
     void invalidate(const std::string& path);
     std::size_t size() const;
+    const SourceTree& tree() const { return *m_tree; }
 
 private:
     using Signature = detail::FileSignature;
@@ -109,6 +113,7 @@ private:
     static long long nowNs();
 
     std::chrono::milliseconds m_interval;
+    std::shared_ptr<const SourceTree> m_tree;
     std::unique_ptr<detail::DiskCache> m_disk;
     mutable std::shared_mutex m_mutex;
     // By path; a path read by two backends (yaml_data and json_data), or with different options, has

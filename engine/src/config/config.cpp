@@ -384,9 +384,14 @@ Config Config::parse(std::string_view text, const std::string& baseDirectory, co
 
 Config Config::load(const std::string& path, Use use)
 {
+    return load(*SourceTree::workingTree(), path, use);
+}
+
+Config Config::load(const SourceTree& tree, const std::string& path, Use use)
+{
     std::string text;
     try {
-        text = readFile(path);
+        text = tree.read(path, ParseLimits{}.maxDocumentBytes);
     } catch (const Error& e) {
         throw Error(ErrorCode::ConfigUnreadable, e.message(), e.location());
     }

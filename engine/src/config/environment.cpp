@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
-#include <system_error>
 
 namespace hiera {
 
@@ -25,26 +24,26 @@ std::string trim(std::string_view s)
     return std::string(s.substr(b, e - b + 1));
 }
 
-bool isDirectory(const fs::path& p)
+// Every file and folder of the environment is asked of the source tree (hiera/sourcetree.h).
+bool isDirectory(const SourceTree& tree, const fs::path& p)
 {
-    std::error_code ec;
-    return fs::is_directory(p, ec);
+    return tree.stat(p.string()).kind == TreeStat::Kind::Directory;
 }
 
-bool isFile(const fs::path& p)
+bool isFile(const SourceTree& tree, const fs::path& p)
 {
-    std::error_code ec;
-    return fs::is_regular_file(p, ec);
+    return tree.stat(p.string()).kind == TreeStat::Kind::File;
 }
 
 // environment.conf's `modulepath`, split on ':'; nullopt when the file or the setting is absent.
-std::optional<std::vector<std::string>> modulepathFromConf(const fs::path& conf, std::vector<std::string>& warnings)
+std::optional<std::vector<std::string>> modulepathFromConf(const SourceTree& tree, const fs::path& conf,
+                                                           std::vector<std::string>& warnings)
 {
-    if (!isFile(conf))
+    if (!isFile(tree, conf))
         return std::nullopt;
     std::string text;
     try {
-        text = readFile(conf.string(), 1u << 20);
+        text = tree.read(conf.string(), 1u << 20);
     } catch (const Error& e) {
         warnings.push_back(std::string(e.what()) + " (environment.conf ignored)");
         return std::nullopt;
@@ -90,10 +89,10 @@ bool isModuleName(const std::string& name)
 
 // The version a hiera.yaml declares, without validating the rest (a module's v3 file is left out, not
 // an error). nullopt when the file does not parse as YAML at all.
-std::optional<Value> declaredVersion(const std::string& path)
+std::optional<Value> declaredVersion(const SourceTree& tree, const std::string& path)
 {
     try {
-        const Value doc = loadDataFile(path, DataFormat::Yaml);
+        const Value doc = parseData(tree.read(path, ParseLimits{}.maxDocumentBytes), path, DataFormat::Yaml);
         if (!doc.isHash())
             return Value();
         const Value* v = doc.asHash().find("version");
@@ -103,13 +102,14 @@ std::optional<Value> declaredVersion(const std::string& path)
     }
 }
 
-Layer moduleLayer(const std::string& name, const fs::path& hieraYaml, std::vector<std::string>& warnings, bool& include)
+Layer moduleLayer(const SourceTree& tree, const std::string& name, const fs::path& hieraYaml,
+                  std::vector<std::string>& warnings, bool& include)
 {
     Layer layer;
     layer.kind = Layer::Kind::Module;
     layer.module = name;
     include = true;
-    const std::optional<Value> version = declaredVersion(hieraYaml.string());
+    const std::optional<Value> version = declaredVersion(tree, hieraYaml.string());
     if (version && version->isNull()) {
         // Version 3 (no version at all): Puppet ignores a module's file of that kind, with a warning.
         warnings.push_back(
@@ -122,7 +122,7 @@ Layer moduleLayer(const std::string& name, const fs::path& hieraYaml, std::vecto
     // "only version 5 is supported" and the file's line: the module's lookups are then refused with it,
     // never answered "not found" in silence.
     try {
-        layer.config = Config::load(hieraYaml.string(), Config::Use::Module);
+        layer.config = Config::load(tree, hieraYaml.string(), Config::Use::Module);
     } catch (const Error& e) {
         layer.error = e;
         layer.config.path = fs::absolute(hieraYaml).lexically_normal().string();
@@ -133,15 +133,16 @@ Layer moduleLayer(const std::string& name, const fs::path& hieraYaml, std::vecto
 
 // Whether `path` is `dir` or inside it, symbolic links resolved (a module `site/loop -> ..`, a
 // modulepath entry through a link): both exist when this is asked, or the answer is false.
-bool isWithin(const fs::path& path, const fs::path& dir)
+bool isWithin(const SourceTree& tree, const fs::path& path, const fs::path& dir)
 {
-    std::error_code ec;
-    const fs::path p = fs::weakly_canonical(path, ec);
-    if (ec)
+    const std::optional<std::string> canonicalPath = tree.canonical(path.string());
+    if (!canonicalPath)
         return false;
-    const fs::path d = fs::weakly_canonical(dir, ec);
-    if (ec)
+    const std::optional<std::string> canonicalDir = tree.canonical(dir.string());
+    if (!canonicalDir)
         return false;
+    const fs::path p = *canonicalPath;
+    const fs::path d = *canonicalDir;
     const auto [dEnd, pAt] = std::mismatch(d.begin(), d.end(), p.begin(), p.end());
     return dEnd == d.end() || (std::next(dEnd) == d.end() && dEnd->empty());
 }
@@ -149,10 +150,10 @@ bool isWithin(const fs::path& path, const fs::path& dir)
 // A module's data belongs to the module: a datadir or path written as `../../../etc` reads files of
 // the machine as the module's data. Puppet follows it, so the engine does too, and says so, once per
 // level. Only what is written without interpolation can be judged before a lookup.
-void warnAboutDataOutside(const Layer& module, std::vector<std::string>& warnings)
+void warnAboutDataOutside(const SourceTree& tree, const Layer& module, std::vector<std::string>& warnings)
 {
     const fs::path moduleDir = module.config.directory;
-    const auto outside = [&](const fs::path& p) { return !isWithin(p, moduleDir); };
+    const auto outside = [&](const fs::path& p) { return !isWithin(tree, p, moduleDir); };
     for (const auto* levels : {&module.config.hierarchy, &module.config.defaultHierarchy}) {
         for (const Level& level : *levels) {
             if (level.datadir.find("%{") != std::string::npos)
@@ -264,11 +265,12 @@ void mapDeployment(Layer& layer, const Environment& env, const EnvironmentOption
 
 Environment Environment::discover(const std::string& path, const EnvironmentOptions& options)
 {
+    const SourceTree& tree = treeOrWorking(options.tree);
     Environment env;
     env.name = options.name;
     fs::path root = fs::absolute(path).lexically_normal();
     fs::path envHiera = root / "hiera.yaml";
-    if (!isDirectory(root)) {
+    if (!isDirectory(tree, root)) {
         envHiera = root;
         root = root.parent_path();
     }
@@ -277,14 +279,14 @@ Environment Environment::discover(const std::string& path, const EnvironmentOpti
     if (!options.globalHieraYaml.empty()) {
         Layer global;
         global.kind = Layer::Kind::Global;
-        global.config = Config::load(options.globalHieraYaml, Config::Use::Global);
+        global.config = Config::load(tree, options.globalHieraYaml, Config::Use::Global);
         env.layers.push_back(std::move(global));
     }
-    if (isFile(envHiera) || !isDirectory(fs::path(path))) {
+    if (isFile(tree, envHiera) || !isDirectory(tree, fs::path(path))) {
         // A path naming a file must load (the reader says why it cannot); a directory may have none.
         Layer environment;
         environment.kind = Layer::Kind::Environment;
-        environment.config = Config::load(envHiera.string(), Config::Use::Environment);
+        environment.config = Config::load(tree, envHiera.string(), Config::Use::Environment);
         env.layers.push_back(std::move(environment));
     } else {
         env.warnings.push_back(envHiera.string() + " does not exist: the environment has no data of its own");
@@ -293,7 +295,7 @@ Environment Environment::discover(const std::string& path, const EnvironmentOpti
     std::vector<std::string> entries;
     if (options.modulepath)
         entries = *options.modulepath;
-    else if (auto conf = modulepathFromConf(root / "environment.conf", env.warnings))
+    else if (auto conf = modulepathFromConf(tree, root / "environment.conf", env.warnings))
         entries = *conf;
     else
         entries = {"site", "site-modules", "modules"};
@@ -312,35 +314,34 @@ Environment Environment::discover(const std::string& path, const EnvironmentOpti
         fs::path dir = (fs::path(entry).is_absolute() ? fs::path(entry) : root / entry).lexically_normal();
         if (dir.has_relative_path() && !dir.has_filename())
             dir = dir.parent_path(); // `site/`, `..` (normal form `/repo/`): one spelling of each folder
-        if (!isDirectory(dir))
+        if (!isDirectory(tree, dir))
             continue;
         if (std::find(env.modulepath.begin(), env.modulepath.end(), dir.string()) != env.modulepath.end())
             continue; // listed twice (`modules:./modules`): its modules are found the first time
-        if (!isWithin(dir, root))
+        if (!isWithin(tree, dir, root))
             env.warnings.push_back("the modulepath entry '" + entry + "' is " + dir.string()
                                    + ", outside the environment " + root.string()
                                    + ": its modules are used, as Puppet uses them");
         env.modulepath.push_back(dir.string());
         std::vector<std::string> names;
-        std::error_code ec;
-        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-            const std::string name = it->path().filename().string();
-            if (isModuleName(name) && isDirectory(it->path()))
-                names.push_back(name);
-        }
-        if (ec)
-            env.warnings.push_back(dir.string() + ": cannot list modules: " + ec.message());
+        std::string listError;
+        if (const auto listed = tree.list(dir.string(), &listError))
+            for (const TreeEntry& entry : *listed)
+                if (isModuleName(entry.name) && isDirectory(tree, dir / entry.name))
+                    names.push_back(entry.name);
+        if (!listError.empty())
+            env.warnings.push_back(dir.string() + ": cannot list modules: " + listError);
         std::sort(names.begin(), names.end());
         for (const std::string& name : names) {
             if (!seen.insert(name).second)
                 continue; // the first module of a name on the modulepath wins
             const fs::path hieraYaml = dir / name / "hiera.yaml";
-            if (!isFile(hieraYaml))
+            if (!isFile(tree, hieraYaml))
                 continue; // no module layer, even if data/ exists (docs/layers.md §1)
             bool include = false;
-            Layer layer = moduleLayer(name, hieraYaml, env.warnings, include);
+            Layer layer = moduleLayer(tree, name, hieraYaml, env.warnings, include);
             if (include && !layer.error)
-                warnAboutDataOutside(layer, env.warnings);
+                warnAboutDataOutside(tree, layer, env.warnings);
             if (include)
                 modules.push_back(std::move(layer));
         }

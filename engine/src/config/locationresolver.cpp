@@ -6,14 +6,11 @@
 #include <hiera/valueformat.h>
 
 #include <algorithm>
-#include <cstring>
-#include <dirent.h>
 #include <filesystem>
 #include <fnmatch.h>
 #include <functional>
 #include <optional>
 #include <string_view>
-#include <sys/stat.h>
 #include <unordered_set>
 
 namespace hiera::detail {
@@ -317,19 +314,36 @@ std::vector<GlobPart> globParts(const std::string& pattern)
 
 enum class EntryType { Unknown, Missing, Directory, Symlink, Other };
 
-EntryType typeOfMode(mode_t mode)
+EntryType lstatType(const SourceTree& tree, const std::string& path)
 {
-    return S_ISDIR(mode) ? EntryType::Directory : S_ISLNK(mode) ? EntryType::Symlink : EntryType::Other;
+    const TreeStat st = tree.lstat(path.empty() ? "." : path); // a relative glob starts at ""
+    switch (st.kind) {
+    case TreeStat::Kind::Missing:
+        return EntryType::Missing;
+    case TreeStat::Kind::Directory:
+        return EntryType::Directory;
+    case TreeStat::Kind::Symlink:
+        return EntryType::Symlink;
+    case TreeStat::Kind::File:
+    case TreeStat::Kind::Other:
+        break;
+    }
+    return EntryType::Other;
 }
 
-EntryType lstatType(const std::string& path)
+EntryType typeOfEntry(TreeEntry::Type type)
 {
-    struct stat st
-    {
-    };
-    if (::lstat(path.empty() ? "." : path.c_str(), &st) != 0)
-        return EntryType::Missing;
-    return typeOfMode(st.st_mode);
+    switch (type) {
+    case TreeEntry::Type::Unknown:
+        return EntryType::Unknown;
+    case TreeEntry::Type::Directory:
+        return EntryType::Directory;
+    case TreeEntry::Type::Symlink:
+        return EntryType::Symlink;
+    case TreeEntry::Type::Other:
+        break;
+    }
+    return EntryType::Other;
 }
 
 std::string joinEntry(const std::string& dir, const std::string& name)
@@ -347,7 +361,12 @@ std::string joinEntry(const std::string& dir, const std::string& name)
 class RubyGlob
 {
 public:
-    RubyGlob(std::vector<GlobPart> parts, GlobExpansion& out) : m_parts(std::move(parts)), m_out(out) { }
+    RubyGlob(const SourceTree& tree, std::vector<GlobPart> parts, GlobExpansion& out)
+        : m_tree(tree)
+        , m_parts(std::move(parts))
+        , m_out(out)
+    {
+    }
 
     void run(const std::string& root) { visit(root, EntryType::Unknown, {0}); }
 
@@ -359,7 +378,7 @@ private:
         const std::size_t n = m_parts.size();
         if (std::find(places.begin(), places.end(), n) != places.end()) {
             if (type == EntryType::Unknown)
-                type = lstatType(path);
+                type = lstatType(m_tree, path);
             if (type != EntryType::Missing)
                 m_out.matches.push_back(path);
         }
@@ -379,26 +398,14 @@ private:
             }
             return;
         }
-        DIR* dir = ::opendir(path.empty() ? "." : path.c_str());
-        if (!dir)
+        std::optional<std::vector<TreeEntry>> listed = m_tree.list(path.empty() ? "." : path);
+        if (!listed)
             return;
         noteDirectory(path);
         std::vector<std::pair<std::string, EntryType>> entries;
-        while (const dirent* d = ::readdir(dir)) {
-            if (std::strcmp(d->d_name, ".") == 0 || std::strcmp(d->d_name, "..") == 0)
-                continue;
-            EntryType t = EntryType::Unknown;
-#ifdef _DIRENT_HAVE_D_TYPE
-            if (d->d_type == DT_DIR)
-                t = EntryType::Directory;
-            else if (d->d_type == DT_LNK)
-                t = EntryType::Symlink;
-            else if (d->d_type != DT_UNKNOWN)
-                t = EntryType::Other;
-#endif
-            entries.emplace_back(d->d_name, t);
-        }
-        ::closedir(dir);
+        entries.reserve(listed->size());
+        for (TreeEntry& e : *listed)
+            entries.emplace_back(std::move(e.name), typeOfEntry(e.type));
         std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (auto& [name, entryType] : entries) {
             const std::string entryPath = joinEntry(path, name);
@@ -414,7 +421,7 @@ private:
                 if (m_parts[p].kind == GlobPart::Kind::Recursive) {
                     if (name[0] != '.') {
                         if (entryType == EntryType::Unknown)
-                            entryType = lstatType(entryPath);
+                            entryType = lstatType(m_tree, entryPath);
                         if (entryType == EntryType::Directory)
                             add(p); // one more directory for `**/`
                     }
@@ -438,6 +445,7 @@ private:
             m_out.directories.push_back(path.empty() ? "." : path);
     }
 
+    const SourceTree& m_tree;
     std::vector<GlobPart> m_parts;
     GlobExpansion& m_out;
     std::unordered_set<std::string> m_noted;
@@ -445,17 +453,14 @@ private:
 
 } // namespace
 
-GlobExpansion expandGlob(const std::string& pattern)
+GlobExpansion expandGlob(const SourceTree& tree, const std::string& pattern)
 {
     GlobExpansion out;
     for (const std::string& alternative : expandBraces(pattern)) {
         GlobExpansion one;
-        RubyGlob(globParts(alternative), one).run(!alternative.empty() && alternative[0] == '/' ? "/" : "");
+        RubyGlob(tree, globParts(alternative), one).run(!alternative.empty() && alternative[0] == '/' ? "/" : "");
         for (std::string& m : one.matches) {
-            struct stat st
-            {
-            };
-            if (::stat(m.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+            if (tree.stat(m).kind == TreeStat::Kind::Directory)
                 continue; // Puppet drops directories (a symbolic link to one too)
             out.matches.push_back(std::move(m));
         }
@@ -465,7 +470,9 @@ GlobExpansion expandGlob(const std::string& pattern)
     return out;
 }
 
-GlobCache::GlobCache(std::chrono::milliseconds interval) : m_interval(interval)
+GlobCache::GlobCache(std::chrono::milliseconds interval, std::shared_ptr<const SourceTree> tree)
+    : m_interval(interval)
+    , m_tree(tree ? std::move(tree) : SourceTree::workingTree())
 {
 }
 
@@ -477,7 +484,7 @@ std::shared_ptr<const GlobExpansion> GlobCache::expand(const std::string& patter
         if (auto it = m_entries.find(pattern); it != m_entries.end() && now - it->second.checkedAt < m_interval)
             return it->second.matches;
     }
-    auto matches = std::make_shared<const GlobExpansion>(expandGlob(pattern));
+    auto matches = std::make_shared<const GlobExpansion>(expandGlob(*m_tree, pattern));
     if (m_interval.count() > 0) {
         std::lock_guard lock(m_mutex);
         if (m_entries.size() > 10000)

@@ -1,8 +1,9 @@
 #pragma once
 
 // Turns a level's declared locations into candidate files for one scope (docs/hiera-reference.md §2): interpolate
-// the datadir and each path / glob / mapped_paths template, join with the datadir, expand globs with
-// glob(3). Existence is checked later, through the file cache.
+// the datadir and each path / glob / mapped_paths template, join with the datadir, expand globs as
+// Ruby's Dir.glob does, over the engine's source tree (hiera/sourcetree.h). Existence is checked later, through the
+// file cache.
 
 #include <hiera/config.h>
 #include <hiera/scope.h>
@@ -48,12 +49,13 @@ struct GlobExpansion
     std::vector<std::string> directories;
 };
 
-// glob(3) results, re-read once `interval` has passed (0 = every time): in a fleet every node expands
+// Glob expansions, re-read once `interval` has passed (0 = every time): in a fleet every node expands
 // the same patterns, and reading a directory costs more than resolving the rest of a node.
 class GlobCache
 {
 public:
-    explicit GlobCache(std::chrono::milliseconds interval);
+    // Directories are read from `tree` (null: the working tree).
+    GlobCache(std::chrono::milliseconds interval, std::shared_ptr<const SourceTree> tree = {});
     std::shared_ptr<const GlobExpansion> expand(const std::string& pattern);
     void clear();
 
@@ -64,6 +66,7 @@ private:
         std::chrono::steady_clock::time_point checkedAt;
     };
     std::chrono::milliseconds m_interval;
+    std::shared_ptr<const SourceTree> m_tree;
     std::mutex m_mutex;
     std::unordered_map<std::string, Entry> m_entries;
 };
@@ -73,8 +76,8 @@ private:
 // matched as Ruby's glob_helper does: `*`, `?`, `[..]` within one component (never a leading dot),
 // `**/` for zero or more directories (hidden ones and symbolic links skipped), each directory's
 // entries in bytewise order, depth first. Throws hiera::Error(ConfigInvalidValue) beyond
-// maxBraceAlternatives.
-GlobExpansion expandGlob(const std::string& pattern);
+// maxBraceAlternatives. Directories are listed and entries typed through `tree`'s list, lstat and stat.
+GlobExpansion expandGlob(const SourceTree& tree, const std::string& pattern);
 
 // Ruby's brace expansion of a glob pattern (dir.c, ruby_brace_expand): the first outermost `{...}` is
 // replaced by each of its comma-separated alternatives in turn, recursively; a backslash escapes the

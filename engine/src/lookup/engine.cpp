@@ -33,8 +33,8 @@ std::shared_ptr<const BackendRegistry> registryFor(const EngineOptions& options)
 
 EngineState::EngineState(const std::vector<Layer>& layers, const EngineOptions& options)
     : backends(registryFor(options))
-    , files(options.revalidateInterval, options.diskCacheDirectory)
-    , globs(options.revalidateInterval)
+    , files(options.revalidateInterval, options.diskCacheDirectory, options.tree)
+    , globs(options.revalidateInterval, options.tree)
 {
     providers.reserve(layers.size());
     for (const Layer& layer : layers) {
@@ -80,7 +80,8 @@ Engine::~Engine() = default;
 
 std::shared_ptr<Engine> Engine::load(const std::string& hieraYaml, EngineOptions options)
 {
-    return fromConfig(Config::load(hieraYaml), std::move(options));
+    Config config = Config::load(treeOrWorking(options.tree), hieraYaml);
+    return fromConfig(std::move(config), std::move(options));
 }
 
 std::shared_ptr<Engine> Engine::fromConfig(Config config, EngineOptions options)

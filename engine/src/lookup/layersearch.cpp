@@ -2,6 +2,7 @@
 // lookup_options of a key's module, each layer's levels and their files in priority order folded with
 // the merge (lookup/fold.h), a module's default_hierarchy, levels that cannot run.
 
+#include "lookup/enginestate.h"
 #include "lookup/fold.h"
 #include "lookup/lookuprun.h"
 #include "lookup/rubyregex.h"
@@ -239,8 +240,8 @@ void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& ro
             continue; // the file lacks the key: its provider would answer nothing
         std::optional<LocationHit> hit;
         try {
-            hit = level.provider->lookup(
-                LocationQuery{c.path, file, level.options, m_engine.options().limits, root, rootKey, *this, loc});
+            hit = level.provider->lookup(LocationQuery{c.path, file, level.options, m_engine.options().limits, root,
+                                                       rootKey, *this, loc, engineState(m_engine).files.tree()});
         } catch (const Error& e) {
             loc.failed(e);
             throw;

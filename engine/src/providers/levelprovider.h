@@ -40,6 +40,7 @@ struct LocationQuery
     const std::string& rootKey; // root's text, for functions that take a std::string
     InterpolationHost& host; // scope, nested lookups, warnings, limits
     TraceCursor trace; // the location's trace node
+    const SourceTree& tree; // what the location is read from (LookupKeyContext::read)
 };
 
 // The value a location holds for the root key.
@@ -77,6 +78,7 @@ public:
 std::shared_ptr<const LevelProvider> makeLevelProvider(const Level& level, const BackendRegistry& registry);
 
 // A location that is only checked for existence (functions that read their own files, or none).
-std::shared_ptr<const DataFile> statOnly(const std::string& path);
+// Asked of the engine's source tree.
+std::shared_ptr<const DataFile> statOnly(const std::string& path, const SourceTree& tree);
 
 } // namespace hiera::detail

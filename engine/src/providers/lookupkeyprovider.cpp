@@ -21,6 +21,7 @@ public:
     const std::string& path() const override { return m_q.path; }
     const Value& options() const override { return m_q.options; }
     const ParseLimits& limits() const override { return m_q.limits; }
+    std::string read(std::size_t limit) const override { return m_q.tree.read(m_q.path, limit); }
     void warn(const std::string& message) override { m_q.host.warn(message); }
     const Value& data() const override
     {
@@ -52,7 +53,7 @@ public:
                                          const ProviderEnvironment& env) const override
     {
         if (!m_format)
-            return statOnly(path);
+            return statOnly(path, env.files.tree());
         // Parsed as yaml_data / json_data would parse it: one parse for both kinds of level.
         return env.files.get(path, fileReader(*m_format), Value(), env.limits);
     }

@@ -50,10 +50,10 @@ std::shared_ptr<const LevelProvider> makeLevelProvider(const Level& level, const
         level.location));
 }
 
-std::shared_ptr<const DataFile> statOnly(const std::string& path)
+std::shared_ptr<const DataFile> statOnly(const std::string& path, const SourceTree& tree)
 {
     auto file = std::make_shared<DataFile>();
-    file->exists = statFile(path).exists;
+    file->exists = statFile(tree, path).exists;
     return file;
 }
 

@@ -16,9 +16,9 @@ public:
     explicit UnrunnableProvider(Error why) : m_why(std::move(why)) { }
 
     std::shared_ptr<const DataFile> open(const std::string& path, const Value&,
-                                         const ProviderEnvironment&) const override
+                                         const ProviderEnvironment& env) const override
     {
-        return statOnly(path);
+        return statOnly(path, env.files.tree());
     }
 
     std::optional<LocationHit> lookup(const LocationQuery&) const override { throw m_why; }
