@@ -21,7 +21,8 @@ missing, then measures:
            generated files all hold, unique and deep merges (hiera-bench override-chain; issue 46 §3)
   merge    one unique / deep merge step of two 100,000-element arrays (hiera-bench merge; issue 46 §3)
   explorer fact edit to repaint (medium) and the longest GUI stall (large: load, the fleet view on its
-           20,000 nodes, All keys), if bench-explorer is built
+           20,000 nodes, All keys; from key to Overridden values over 5,000 files), if bench-explorer
+           is built
 Figures only: nothing here is a pass/fail test. Python 3.11 standard library.
 """
 import argparse
@@ -244,6 +245,15 @@ def main():
             rows.append(("explorer: longest GUI stall while All keys resolves a large node",
                          f"{x['explorer_all_keys_max_stall_ms']:.0f} ms (on screen after {x.get('explorer_all_keys_ms', 0):.0f} ms)",
                          "<= 50 ms", "-", "-", "yes" if x["explorer_all_keys_max_stall_ms"] <= 50 else "no"))
+        o = figures(run([explorer_bench, "--override-chain", "5000"], env=env))
+        for strategy in ("unique", "deep"):
+            stall = o.get(f"explorer_override_chain_{strategy}_max_stall_ms")
+            if stall is not None:
+                rows.append((f"explorer: longest GUI stall from key to Overridden values, a {strategy} merge over "
+                             f"{int(o.get('explorer_override_chain_files', 0))} files",
+                             f"{stall:.0f} ms (on screen after "
+                             f"{o.get(f'explorer_override_chain_{strategy}_ms', 0):.0f} ms)",
+                             "<= 50 ms", "-", "-", "yes" if stall <= 50 else "no"))
 
     print(f"\nHiera Explorer speed (load average {loadavg():.2f}, {os.cpu_count()} cores)\n")
     print("| measure | figure | target | Puppet | ratio | met |")
