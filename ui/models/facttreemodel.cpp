@@ -9,6 +9,7 @@
 #include <QPalette>
 
 #include <algorithm>
+#include <optional>
 
 using hiera::Value;
 
@@ -112,36 +113,46 @@ void FactTreeModel::arrangeDerived(Node* root)
         return;
     // A top-level row equal to its fact is that fact's copy (scopeFromFacts made it, hiera/nodescope.h); one that
     // differs is a variable of its own (a saved scope may set one), which Puppet's top scope would also win.
+    // Every "which row has this key" below is a table (a hiera::Hash from key to position, with the keys'
+    // own equality): searches made 40,000 facts take 11 s to arrange, quadratic in the facts.
+    const auto positionIn = [](const hiera::Hash& index, const Value& key) -> std::optional<std::size_t> {
+        const Value* at = index.find(key);
+        return at ? std::optional<std::size_t>(static_cast<std::size_t>(at->asInteger())) : std::nullopt;
+    };
+    const auto note = [](hiera::Hash& index, const Value& key, std::size_t position) {
+        if (!index.find(key)) // the first row with the key, as a search would find
+            index.set(key, Value(static_cast<std::int64_t>(position)));
+    };
+    hiera::Hash factAt;
+    for (std::size_t i = 0; i < facts->children.size(); ++i)
+        note(factAt, facts->children[i]->key, i);
     std::vector<std::unique_ptr<Node>> genuine;
     std::vector<std::unique_ptr<Node>> copies;
+    hiera::Hash genuineAt, copyAt;
     for (auto& child : root->children) {
         const Node* fact = nullptr;
-        if (!isReservedName(child->key)) {
-            for (const auto& f : facts->children) {
-                if (f->key == child->key) {
-                    fact = f.get();
-                    break;
-                }
-            }
-        }
-        if (fact && build(fact) == build(child.get()))
+        if (!isReservedName(child->key))
+            if (const auto at = positionIn(factAt, child->key))
+                fact = facts->children[*at].get();
+        if (fact && build(fact) == build(child.get())) {
+            note(copyAt, child->key, copies.size());
             copies.push_back(std::move(child));
-        else
+        } else {
+            note(genuineAt, child->key, genuine.size());
             genuine.push_back(std::move(child));
+        }
     }
     // Every fact without a variable of its own has its copy, in the order of the facts.
     std::vector<std::unique_ptr<Node>> ordered;
     for (const auto& f : facts->children) {
         if (isReservedName(f->key))
             continue;
-        const bool overridden =
-            std::any_of(genuine.begin(), genuine.end(), [&](const auto& g) { return g->key == f->key; });
-        if (overridden)
-            continue;
-        auto copy = std::find_if(copies.begin(), copies.end(), [&](const auto& c) { return c && c->key == f->key; });
+        if (genuineAt.find(f->key))
+            continue; // overridden
+        const auto copy = positionIn(copyAt, f->key);
         std::unique_ptr<Node> node;
-        if (copy != copies.end()) {
-            node = std::move(*copy);
+        if (copy && copies[*copy]) {
+            node = std::move(copies[*copy]);
         } else {
             node = std::make_unique<Node>();
             node->key = f->key;
