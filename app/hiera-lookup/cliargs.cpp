@@ -7,7 +7,7 @@
 const char* const kUsage =
     "Usage: hiera-lookup --config PATH [--facts FILE] [--scope FILE] [--node NAME]\n"
     "                    [--environment NAME] [--modulepath DIRS] [--hiera_config FILE]\n"
-    "                    [--environmentpath DIRS] [--codedir DIR]\n"
+    "                    [--environmentpath DIRS] [--codedir DIR] [--revision REV]\n"
     "                    [--merge first|unique|hash|deep] [--knockout-prefix P]\n"
     "                    [--sort-merged-arrays] [--merge-hash-arrays]\n"
     "                    [--eyaml-private-key FILE] [--skip-unsupported]\n"
@@ -17,7 +17,7 @@ const char* const kUsage =
     "       hiera-lookup --config PATH --nodes DIR|FILE --node NAME [--explain] KEY | --all-keys\n"
     "       hiera-lookup --config PATH --nodes DIR|FILE --diff NODE_A NODE_B [--prefix PREFIX]\n"
     "                    [--format table|markdown|json|csv] [--show-secrets]\n"
-    "       hiera-lookup --config PATH [--facts FILE] [--node NAME] --all-keys\n"
+    "       hiera-lookup --config PATH [--facts FILE] [--node NAME] [--revision REV] --all-keys\n"
     "                    [--format yaml|json|csv] [--show-secrets]\n"
     "       hiera-lookup --config PATH --diff-facts FILE_A FILE_B [--prefix PREFIX]\n"
     "                    [--format table|markdown|json|csv] [--show-secrets]\n"
@@ -40,6 +40,10 @@ const char* const kUsage =
     "                         /etc/puppet/code/environments\n"
     "  --codedir DIR          Puppet's codedir (default /etc/puppetlabs/code, /etc/puppet/code):\n"
     "                         paths in it outside the environment are reported as outside PATH\n"
+    "  --revision REV         read the hierarchy and its data from commit REV (a commit id, branch,\n"
+    "                         tag, HEAD~2...) of the git repository holding PATH, straight from the\n"
+    "                         repository (no checkout); facts are still read from disk. For a lookup,\n"
+    "                         --explain and --all-keys\n"
     "  --eyaml-private-key FILE  the PEM key for eyaml levels whose pkcs7_private_key cannot be\n"
     "                         read; without any key, ENC[...] values stay encrypted (a warning)\n"
     "  --skip-unsupported     skip levels whose function this engine cannot run (hiera_vault, a\n"
@@ -153,6 +157,10 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
             a.codedir = value();
             if (a.codedir.empty())
                 usageError("--codedir needs a directory");
+        } else if (arg == "--revision") {
+            a.revision = value();
+            if (a.revision.empty())
+                usageError("--revision needs a revision (a commit id, a branch, a tag)");
         } else if (arg == "--modulepath") {
             std::vector<std::string> dirs;
             const std::string v = value();
@@ -236,6 +244,15 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
                    + " cannot be used together");
     if (allKeys)
         a.mode = CliArgs::Mode::AllKeys;
+    if (!a.revision.empty()) {
+        if (a.config.empty())
+            usageError("--revision reads the repository holding --config PATH: give it");
+        if (a.mode == CliArgs::Mode::DiffFacts || a.mode == CliArgs::Mode::DiffNodes)
+            usageError(std::string("--revision cannot be used with ")
+                       + (a.mode == CliArgs::Mode::DiffFacts ? "--diff-facts" : "--diff"));
+        if (!a.nodesPath.empty() && a.node.empty() && a.mode == CliArgs::Mode::Lookup)
+            usageError("--revision cannot be used with --nodes alone (give --node NAME)");
+    }
     if (a.mode == CliArgs::Mode::DiffNodes && a.nodesPath.empty())
         usageError("--diff compares two nodes of a library: give it with --nodes DIR|FILE (or use --diff-facts FILE_A "
                    "FILE_B)");

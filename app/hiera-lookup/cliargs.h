@@ -17,6 +17,9 @@ struct CliArgs
     std::optional<std::vector<std::string>> modulepath;
     std::vector<std::string> environmentPath; // Puppet's environmentpath (empty: its defaults)
     std::string codedir; // Puppet's codedir (empty: its defaults)
+    // --revision REV: the hierarchy and its data read from that commit of the repository holding
+    // --config (hiera/gitrevisiontree.h); facts still from the file system. Empty: the files on disk.
+    std::string revision;
     bool skipUnsupported = false;
     std::string eyamlPrivateKey;
     bool showSecrets = false;

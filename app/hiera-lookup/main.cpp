@@ -11,6 +11,7 @@
 #include <hiera/explanationreport.h>
 #include <hiera/facts.h>
 #include <hiera/gitrevision.h>
+#include <hiera/gitrevisiontree.h>
 #include <hiera/nodescope.h>
 #include <hiera/valueformat.h>
 #include <hiera/version.h>
@@ -148,7 +149,13 @@ std::string explanationReport(const hiera::Engine& engine, const hiera::Scope& s
     report.noFactsFile = "(none)";
     report.tool = std::string("hiera-lookup ") + HIERA_VERSION;
     report.time = isoTimeNow();
-    // The data's revision, when the hierarchy lies in a git work tree.
+    // The data's revision: the commit read (--revision), else the work tree's state.
+    if (const auto tree = engine.options().tree) {
+        report.revision = tree->describe();
+        report.revealSecrets = args.showSecrets;
+        return args.format == CliArgs::Format::Html ? hiera::explanationHtml(report)
+                                                    : hiera::explanationMarkdown(report);
+    }
     const std::string directory = report.hieraYaml.substr(0, report.hieraYaml.find_last_of('/') + 1);
     if (const std::optional<hiera::GitRevision> revision = hiera::gitRevision(directory.empty() ? "." : directory))
         report.revision = hiera::describe(*revision);
@@ -209,6 +216,11 @@ int main(int argc, char** argv)
             engineOptions.diskCacheDirectory = cacheDirectory();
         engineOptions.skipUnsupportedLevels = args.skipUnsupported;
         engineOptions.eyamlPrivateKey = args.eyamlPrivateKey;
+        // --revision: every file of the hierarchy from that commit (the facts above came from disk).
+        std::shared_ptr<const hiera::SourceTree> tree;
+        if (!args.revision.empty())
+            tree = hiera::openRevision(args.config, args.revision);
+        engineOptions.tree = tree;
         std::vector<hiera::Layer> layers;
         std::string repositoryRoot; // reports name files relative to it
         if (!args.config.empty()) {
@@ -218,6 +230,7 @@ int main(int argc, char** argv)
             envOptions.globalHieraYaml = args.globalConfig;
             envOptions.environmentPath = args.environmentPath;
             envOptions.codedir = args.codedir;
+            envOptions.tree = tree;
             hiera::Environment env = hiera::Environment::discover(args.config, envOptions);
             for (const auto& w : env.warnings)
                 std::cerr << "hiera-lookup: warning: " << hiera::printableLine(w) << '\n';

@@ -9,6 +9,8 @@
 #include <hiera/lookupkey.h>
 #include <hiera/nodedata.h>
 
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTest>
 
 #include <functional>
@@ -113,6 +115,7 @@ private Q_SLOTS:
     void cliAllKeys_data();
     void cliAllKeys();
     void cliAllKeysErrors();
+    void cliRevision();
 };
 
 void TestNodeData::everyKeyAsLookupAnswersIt()
@@ -587,6 +590,100 @@ void TestNodeData::cliAllKeysErrors()
                         QStringLiteral("--format"), QStringLiteral("table")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: --format")), qPrintable(r.err));
+}
+
+// --revision REV: the hierarchy and its data from that commit of the repository holding --config
+// (hiera/gitrevisiontree.h), for a lookup, --explain and --all-keys; facts still from disk; the
+// working tree's changes not seen; an unknown revision and a directory in no repository are errors.
+void TestNodeData::cliRevision()
+{
+#ifndef HIERA_HAVE_LOOKUP_BIN
+    QSKIP("hiera-lookup is not built");
+#endif
+    const QString gitProgram = QStandardPaths::findExecutable(QStringLiteral("git"));
+    if (gitProgram.isEmpty())
+        QSKIP("git is not installed (scripts/dev.sh deps installs it)");
+    TempTree repo(FileList{{"hiera.yaml",
+                            "version: 5\nhierarchy:\n  - name: node\n    path: '%{trusted.certname}.yaml'\n"
+                            "  - name: common\n    path: common.yaml\n"},
+                           {"data/common.yaml", "answer: one\nremoved: yes\n"}});
+    TempTree facts(FileList{{"facts.yaml", "role: web\n"}});
+    QVERIFY(repo.isValid() && facts.isValid());
+    const auto git = [&](const QStringList& args) {
+        QProcess p;
+        p.setWorkingDirectory(repo.root());
+        p.start(gitProgram,
+                QStringList{QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
+                            QStringLiteral("user.email=t@example.com")}
+                    + args);
+        return p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    };
+    QVERIFY(git({QStringLiteral("init"), QStringLiteral("-q")}));
+    QVERIFY(git({QStringLiteral("add"), QStringLiteral("-A")}));
+    QVERIFY(git({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("one")}));
+    QVERIFY(repo.write(QStringLiteral("data/common.yaml"), "answer: two\n"));
+    QVERIFY(git({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-am"), QStringLiteral("two")}));
+    QVERIFY(repo.write(QStringLiteral("data/common.yaml"), "answer: dirty\n"));
+    QVERIFY(repo.write(QStringLiteral("data/n1.yaml"), "answer: untracked\n"));
+
+    const QString config = repo.root();
+    const QStringList base{QStringLiteral("--config"), config,
+                           QStringLiteral("--facts"),  qs(facts.path(QStringLiteral("facts.yaml"))),
+                           QStringLiteral("--node"),   QStringLiteral("n1")};
+    CliResult r = runHieraLookup(base + QStringList{QStringLiteral("answer")});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.out, QStringLiteral("--- untracked\n"));
+    r = runHieraLookup(base
+                       + QStringList{QStringLiteral("--revision"), QStringLiteral("HEAD"), QStringLiteral("answer")});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.out, QStringLiteral("--- two\n"));
+    r = runHieraLookup(base + QStringList{QStringLiteral("--revision=HEAD~1"), QStringLiteral("answer")});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.out, QStringLiteral("--- one\n"));
+    r = runHieraLookup(base
+                       + QStringList{QStringLiteral("--revision"), QStringLiteral("HEAD"), QStringLiteral("removed")});
+    QCOMPARE(r.exitCode, 1);
+    r = runHieraLookup(base
+                       + QStringList{QStringLiteral("--revision"), QStringLiteral("HEAD~1"),
+                                     QStringLiteral("--all-keys"), QStringLiteral("--format"), QStringLiteral("json")});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(parseData(ss(r.out), "out.json"),
+             json(R"({"node": "n1", "data": {"answer": "one", "removed": true}, "errors": {}})"));
+    r = runHieraLookup(base
+                       + QStringList{QStringLiteral("--revision"), QStringLiteral("HEAD~1"),
+                                     QStringLiteral("--explain"), QStringLiteral("answer")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("one")), qPrintable(r.out));
+    QVERIFY2(!r.out.contains(QStringLiteral("untracked")), qPrintable(r.out));
+    r = runHieraLookup(base
+                       + QStringList{QStringLiteral("--revision"), QStringLiteral("HEAD"), QStringLiteral("--explain"),
+                                     QStringLiteral("--format"), QStringLiteral("markdown"), QStringLiteral("answer")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("(revision HEAD)")), qPrintable(r.out));
+
+    // Errors: exit status 2, one line.
+    r = runHieraLookup(
+        base + QStringList{QStringLiteral("--revision"), QStringLiteral("no-such-branch"), QStringLiteral("answer")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+    QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: error: ")) && r.err.count(QLatin1Char('\n')) == 1,
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("unknown revision")) && r.err.contains(QStringLiteral("'no-such-branch'")),
+             qPrintable(r.err));
+    r = runHieraLookup({QStringLiteral("--config"), qs(facts.path()), QStringLiteral("--revision"),
+                        QStringLiteral("HEAD"), QStringLiteral("answer")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("not in a git work tree")) && r.err.count(QLatin1Char('\n')) == 1,
+             qPrintable(r.err));
+    r = runHieraLookup(base
+                       + QStringList{QStringLiteral("--revision"), QStringLiteral("HEAD"),
+                                     QStringLiteral("--diff-facts"), QStringLiteral("a"), QStringLiteral("b")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: --revision cannot be used with --diff-facts")),
+             qPrintable(r.err));
+    r = runHieraLookup({QStringLiteral("--help")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains(QStringLiteral("--revision REV")));
 }
 
 QTEST_APPLESS_MAIN(TestNodeData)

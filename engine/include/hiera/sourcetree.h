@@ -36,6 +36,9 @@ struct TreeStat
     std::int64_t size = 0;
     long long mtimeNs = 0;
     long long ctimeNs = 0;
+    // The content's own name when the tree is immutable (a git revision: the blob's or tree's object
+    // id), so that what was read once under it never needs asking again; empty for the working tree.
+    std::string contentId = {};
 
     bool exists() const { return kind != Kind::Missing; }
     bool operator==(const TreeStat&) const = default;

@@ -289,6 +289,7 @@ FileSignature statFile(const SourceTree& tree, const std::string& path)
     s.size = st.size;
     s.mtimeNs = st.mtimeNs;
     s.ctimeNs = st.ctimeNs;
+    s.contentId = st.contentId;
     return s;
 }
 

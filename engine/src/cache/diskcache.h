@@ -26,6 +26,8 @@ struct FileSignature
     // A rewrite in place can keep inode, size and mtime (an editor or a tool that restores the mtime);
     // it cannot keep the ctime, which the kernel sets on every write and every utimensat.
     long long ctimeNs = 0;
+    // TreeStat::contentId: set, the file cannot change (a git revision's blob). Not kept on disk.
+    std::string contentId = {};
     bool operator==(const FileSignature&) const = default;
 };
 

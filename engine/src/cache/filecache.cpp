@@ -121,6 +121,9 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
     if (entry && m_interval.count() > 0
         && now - entry->checkedAtNs.load(std::memory_order_relaxed) < m_interval.count() * 1000000LL)
         return entry->file;
+    // A file named by its content (a git revision's blob) is what it was: never asked again.
+    if (entry && !entry->signature.contentId.empty())
+        return entry->file;
 
     const Signature sig = detail::statFile(*m_tree, path);
     if (entry && entry->signature == sig) {

@@ -1,6 +1,7 @@
 #include <hiera/gitrevision.h>
 
 #include "repository/gitspecialfiles.h"
+#include "repository/libgit2util.h"
 
 #include <git2.h>
 
@@ -15,20 +16,10 @@ namespace hiera {
 
 namespace {
 
-// libgit2 is initialised once a process and stays so: git_libgit2_shutdown at exit would race with
-// another thread still reading a repository.
-void initialiseOnce()
-{
-    static const int initialised = git_libgit2_init();
-    (void)initialised;
-}
-
+using detail::initialiseLibgit2Once;
 template <typename T, void (*Free)(T*)>
-struct Freer
-{
-    void operator()(T* p) const { Free(p); }
-};
-using Repository = std::unique_ptr<git_repository, Freer<git_repository, git_repository_free>>;
+using Freer = detail::GitFreer<T, Free>;
+using Repository = detail::GitRepository;
 using Reference = std::unique_ptr<git_reference, Freer<git_reference, git_reference_free>>;
 using StatusList = std::unique_ptr<git_status_list, Freer<git_status_list, git_status_list_free>>;
 
@@ -39,7 +30,7 @@ constexpr std::chrono::seconds kStateBound{10};
 
 std::optional<GitRevision> readWithLibgit2(const std::string& directory)
 {
-    initialiseOnce();
+    initialiseLibgit2Once();
     git_repository* raw = nullptr;
     if (git_repository_open_ext(&raw, directory.c_str(), 0, nullptr) != 0)
         return std::nullopt;

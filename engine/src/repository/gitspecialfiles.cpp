@@ -73,7 +73,12 @@ std::string lowered(std::string s)
 class Checker
 {
 public:
-    Checker(const GitPlaces& places, std::string home) : m_places(places), m_home(std::move(home)) { }
+    Checker(const GitPlaces& places, std::string home, bool withWorkTree)
+        : m_places(places)
+        , m_home(std::move(home))
+        , m_withWorkTree(withWorkTree)
+    {
+    }
 
     std::optional<std::string> run()
     {
@@ -97,7 +102,7 @@ public:
         for (const fs::path& named : m_named)
             if (auto kind = specialKind(followedType(named)))
                 return shown(named, m_places.workTree) + " (named by a git config file) is " + *kind;
-        return workTree();
+        return m_withWorkTree ? workTree() : std::nullopt;
     }
 
 private:
@@ -193,6 +198,7 @@ private:
 
     const GitPlaces& m_places;
     std::string m_home;
+    bool m_withWorkTree = true;
     std::vector<fs::path> m_named; // files config files name, checked once all configs are read
     std::set<fs::path> m_read;
 };
@@ -237,9 +243,9 @@ std::optional<GitPlaces> findGitPlaces(const fs::path& start, std::string& probl
     }
 }
 
-std::optional<std::string> specialFileGitWouldOpen(const GitPlaces& places, const std::string& home)
+std::optional<std::string> specialFileGitWouldOpen(const GitPlaces& places, const std::string& home, bool withWorkTree)
 {
-    return Checker(places, home).run();
+    return Checker(places, home, withWorkTree).run();
 }
 
 } // namespace hiera::detail

@@ -31,6 +31,9 @@ std::optional<GitPlaces> findGitPlaces(const std::filesystem::path& start, std::
 // entry git could hash (a special file where a tracked file was), the repository's, the user's and the
 // system's config files, and the files they name (include.path, includeIf paths, core.excludesFile,
 // core.attributesFile), and the user's global ignore and attributes files. `home` is $HOME.
-std::optional<std::string> specialFileGitWouldOpen(const GitPlaces& places, const std::string& home);
+// `withWorkTree` false leaves the work tree out (its ignore and attributes files, the entries git would
+// hash): reading a commit's objects (hiera/gitrevisiontree.h) opens none of them.
+std::optional<std::string> specialFileGitWouldOpen(const GitPlaces& places, const std::string& home,
+                                                   bool withWorkTree = true);
 
 } // namespace hiera::detail
