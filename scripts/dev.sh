@@ -252,6 +252,7 @@ run_tests() {
   # that LeakSanitizer would report in the UI tests.
   stage "ASan + UBSan tests (engine with leak checks, ui)"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    LSAN_OPTIONS=suppressions="$here/scripts/lsan-suppressions.txt" \
     ctest --test-dir "$build-asan" --output-on-failure -j "$jobs" -L engine
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir "$build-asan" --output-on-failure -j "$jobs" -L ui
