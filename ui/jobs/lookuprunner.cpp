@@ -253,6 +253,8 @@ void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
             outcome->result.status = hiera::LookupResult::Status::Error;
             outcome->result.error = hiera::Error(hiera::ErrorCode::Io, std::string("internal error: ") + e.what());
         }
+        if (outcome->result.trace)
+            outcome->contributions = hiera::sourceContributions(*outcome->result.trace);
         outcome->elapsedMs = elapsedMs(timer);
         // Made here, not on the GUI thread, whether or not the user reveals secrets now: toggling
         // Reveal Secrets then only swaps which of the two is shown.

@@ -24,14 +24,21 @@ ContributionModel::ContributionModel(QObject* parent) : QAbstractTableModel(pare
 
 std::vector<ContributionModel::Row> ContributionModel::collect(const TraceNode& root)
 {
+    return rowsOf(hiera::sourceContributions(root));
+}
+
+std::vector<ContributionModel::Row>
+ContributionModel::rowsOf(const std::vector<hiera::SourceContribution>& contributions)
+{
     std::vector<Row> rows;
-    for (hiera::SourceContribution& s : hiera::sourceContributions(root)) {
+    rows.reserve(contributions.size());
+    for (const hiera::SourceContribution& s : contributions) {
         Row row;
         row.level = toQString(s.level);
         row.path = toQString(s.path);
         row.originalPath = toQString(s.originalPath);
         row.outcome = s.outcome;
-        row.value = std::move(s.value);
+        row.value = s.value; // a Value copy shares its storage
         row.location = s.shownAt; // a dotted key's contributing source: the leaf the dig picked
         row.message = toQString(s.message);
         row.leaves = s.leaves;
@@ -42,9 +49,17 @@ std::vector<ContributionModel::Row> ContributionModel::collect(const TraceNode& 
 
 void ContributionModel::setTrace(const hiera::TracePtr& trace, const QString& baseDirectory)
 {
+    setContributions(trace, trace ? hiera::sourceContributions(*trace) : std::vector<hiera::SourceContribution>(),
+                     baseDirectory);
+}
+
+void ContributionModel::setContributions(const hiera::TracePtr& trace,
+                                         const std::vector<hiera::SourceContribution>& contributions,
+                                         const QString& baseDirectory)
+{
     beginResetModel();
     m_baseDirectory = baseDirectory;
-    m_rows = trace ? collect(*trace) : std::vector<Row>();
+    m_rows = rowsOf(contributions);
     m_rootKey.clear();
     if (trace) {
         if (const auto key = hiera::LookupKey::tryParse(trace->key))

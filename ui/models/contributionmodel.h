@@ -37,9 +37,14 @@ public:
     explicit ContributionModel(QObject* parent = nullptr);
 
     void setTrace(const hiera::TracePtr& trace, const QString& baseDirectory = {});
+    // The same with the trace's contributions already made (LookupOutcome::contributions, on a
+    // worker): what the Sources panel calls, so the GUI thread only converts them to rows.
+    void setContributions(const hiera::TracePtr& trace, const std::vector<hiera::SourceContribution>& contributions,
+                          const QString& baseDirectory = {});
     const std::vector<Row>& rows() const { return m_rows; }
     // The rows of a trace, without a model (tests, summaries).
     static std::vector<Row> collect(const hiera::TraceNode& root);
+    static std::vector<Row> rowsOf(const std::vector<hiera::SourceContribution>& contributions);
     static QString outcomeText(Outcome outcome);
 
     int rowCount(const QModelIndex& parent = {}) const override;

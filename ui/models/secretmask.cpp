@@ -97,6 +97,8 @@ LookupOutcomePtr masked(const LookupOutcome& outcome)
     copy->result.error = outcome.result.error;
     copy->result.warnings = outcome.result.warnings;
     copy->result.trace = masked(outcome.result.trace);
+    if (copy->result.trace)
+        copy->contributions = hiera::sourceContributions(*copy->result.trace);
     copy->secretsMasked = true;
     return copy;
 }

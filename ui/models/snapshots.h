@@ -5,6 +5,7 @@
 
 #include <hiera/engine.h>
 #include <hiera/overridechain.h>
+#include <hiera/provenance.h>
 
 #include <QMetaType>
 #include <QStringList>
@@ -46,6 +47,10 @@ struct LookupOutcome
     LookupRequest request;
     hiera::Value scope; // what it was looked up against (shared storage: a reference count)
     hiera::LookupResult result;
+    // sourceContributions(*result.trace), made on the worker with the result: the summary and the
+    // Sources table both read it, and walking a trace of thousands of files twice on the GUI
+    // thread stalled it (issue 46 §3). Empty without a trace.
+    std::vector<hiera::SourceContribution> contributions;
     double elapsedMs = 0;
     // Set when the result holds values decrypted from eyaml: the same outcome with them masked
     // (SecretMask), which the views are shown until the user reveals secrets. Null on that copy.

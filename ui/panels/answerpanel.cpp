@@ -72,7 +72,10 @@ AnswerPanel::AnswerPanel(LookupRunner* runner, LookupScheduler* scheduler, QWidg
     connect(copyButton, &QToolButton::clicked, this, &AnswerPanel::copyYaml);
     m_tabs->setCornerWidget(copyButton);
     layout->addWidget(m_tabs, 1);
-    connect(m_tabs, &QTabWidget::currentChanged, this, &AnswerPanel::updateYaml);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        updateRootValue();
+        updateYaml();
+    });
     TreeViews::connectSourceClicks(m_valueView, ValueTreeModel::OriginColumn, this, &AnswerPanel::sourceRequested);
     TreeViews::connectSourceClicks(m_rootValueView, ValueTreeModel::OriginColumn, this, &AnswerPanel::sourceRequested);
 
@@ -99,6 +102,7 @@ void AnswerPanel::showNoKey()
     m_runner->releaseLater(std::exchange(m_outcome, nullptr));
     m_valueModel->clear();
     m_rootValueModel->clear();
+    m_rootValueStale = false;
     m_yamlStale = true;
     updateYaml();
     setSummary(m_noHierarchy ? tr("No hierarchy is loaded: the Hierarchy panel says why.")
@@ -129,17 +133,11 @@ void AnswerPanel::show(const LookupOutcomePtr& outcome)
     } else {
         m_valueModel->clear();
     }
-    if (result.rootFound) {
-        m_rootValueModel->setValue(result.rootValue, rootKey, baseDirectory);
-        if (parsedKey && parsedKey->isDotted())
-            m_rootValueModel->markPicked(parsedKey->segments()); // which element the answer is
-    } else
-        m_rootValueModel->clear();
-    for (QTreeView* view : {m_valueView, m_rootValueView}) {
-        view->expandAll();
-        for (int column = 0; column < ValueTreeModel::OriginColumn; ++column)
-            view->resizeColumnToContents(column);
-    }
+    m_valueView->expandAll();
+    for (int column = 0; column < ValueTreeModel::OriginColumn; ++column)
+        m_valueView->resizeColumnToContents(column);
+    m_rootValueStale = true;
+    updateRootValue();
     m_yamlStale = true;
     updateYaml();
 
@@ -182,6 +180,26 @@ QString AnswerPanel::summaryText() const
 QString AnswerPanel::yaml() const
 {
     return m_outcome ? AnswerSummary::yaml(*m_outcome) : QString();
+}
+
+void AnswerPanel::updateRootValue(bool force)
+{
+    if (!m_rootValueStale || (!force && m_tabs->currentWidget() != m_rootValueView))
+        return;
+    m_rootValueStale = false;
+    const hiera::LookupResult& result = m_outcome->result;
+    if (!result.rootFound) {
+        m_rootValueModel->clear();
+        return;
+    }
+    const auto parsedKey = hiera::LookupKey::tryParse(m_outcome->request.key);
+    const QString rootKey = parsedKey ? toQString(parsedKey->root()) : toQString(m_outcome->request.key);
+    m_rootValueModel->setValue(result.rootValue, rootKey, QFileInfo(m_runner->hieraYaml()).absolutePath());
+    if (parsedKey && parsedKey->isDotted())
+        m_rootValueModel->markPicked(parsedKey->segments()); // which element the answer is
+    m_rootValueView->expandAll();
+    for (int column = 0; column < ValueTreeModel::OriginColumn; ++column)
+        m_rootValueView->resizeColumnToContents(column);
 }
 
 void AnswerPanel::updateYaml()

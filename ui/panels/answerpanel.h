@@ -24,7 +24,12 @@ public:
 
     LookupOutcomePtr outcome() const { return m_outcome; }
     ValueTreeModel* valueModel() const { return m_valueModel; }
-    ValueTreeModel* rootValueModel() const { return m_rootValueModel; }
+    // Made current when asked for (it is filled only while its tab is shown).
+    ValueTreeModel* rootValueModel()
+    {
+        updateRootValue(true);
+        return m_rootValueModel;
+    }
     QTreeView* valueView() const { return m_valueView; }
     MessageBanner* banner() const { return m_banner; }
     QString summaryText() const;
@@ -44,6 +49,10 @@ private:
     void showNoKey();
     void setSummary(const QString& text);
     void updateYaml();
+    // The root key's value, made when its tab is shown or `force`d: a merge over thousands of files
+    // is a tree of thousands of rows, and building it beside the answer's doubled the GUI thread's
+    // time on each answer (issue 46 §3).
+    void updateRootValue(bool force = false);
 
     LookupRunner* m_runner;
     LookupOutcomePtr m_outcome;
@@ -55,6 +64,7 @@ private:
     QTreeView* m_valueView;
     QTreeView* m_rootValueView;
     QPlainTextEdit* m_yamlText;
+    bool m_rootValueStale = false;
     bool m_yamlStale = true; // made when its tab is shown: it costs more than the rest on a large value
     QString m_noKeyNotice; // setNoKeyNotice: said once the key field is empty
     bool m_noHierarchy = false; // the last load failed and no earlier hierarchy answers meanwhile

@@ -8,8 +8,10 @@
 #include <hiera/valueformat.h>
 
 #include <QCoreApplication>
-#include <QSet>
 #include <QStringList>
+
+#include <string>
+#include <unordered_set>
 
 using ValueConvert::toQString;
 
@@ -74,8 +76,8 @@ QString text(const LookupOutcome& outcome)
     QStringList summary;
     int contributed = 0, rootOnly = 0, lacking = 0, missing = 0;
     if (result.trace) {
-        QSet<QString> contributing; // a file two levels list is one file
-        for (const auto& row : ContributionModel::collect(*result.trace)) {
+        std::unordered_set<std::string> contributing; // a file two levels list is one file
+        for (const hiera::SourceContribution& row : outcome.contributions) {
             if (row.outcome == ContributionModel::Outcome::Won || row.outcome == ContributionModel::Outcome::Merged)
                 contributing.insert(row.path);
             rootOnly += row.outcome == ContributionModel::Outcome::RootOnly;

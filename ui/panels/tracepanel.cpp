@@ -99,7 +99,7 @@ void TracePanel::show(const LookupOutcomePtr& outcome)
     LookupOutcomePtr previous = std::exchange(m_outcome, outcome);
     const QString baseDirectory = QFileInfo(m_runner->hieraYaml()).absolutePath();
     const hiera::TracePtr& trace = outcome->result.trace;
-    m_contributionModel->setTrace(trace, baseDirectory);
+    m_contributionModel->setContributions(trace, outcome->contributions, baseDirectory);
     m_explanationModel->setTrace(trace, baseDirectory);
     m_contributionView->resizeColumnsToContents();
     // Long paths would push the values out of sight: no column takes much more than a quarter of the table.
