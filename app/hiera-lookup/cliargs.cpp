@@ -21,6 +21,9 @@ const char* const kUsage =
     "                    [--format yaml|json|csv] [--show-secrets]\n"
     "       hiera-lookup --config PATH --diff-facts FILE_A FILE_B [--prefix PREFIX]\n"
     "                    [--format table|markdown|json|csv] [--show-secrets]\n"
+    "       hiera-lookup --config PATH --nodes DIR|FILE --revision-diff OLD [--to NEW]\n"
+    "                    [--prefix PREFIX] [--format yaml|json|markdown] [--fail-on-change]\n"
+    "                    [--show-secrets]\n"
     "\n"
     "Looks up KEY (dotted keys dig into the value: profile::ntp.servers.0) the way `puppet lookup`\n"
     "does, in Puppet's three layers: the global hiera.yaml (--hiera_config), the environment at PATH\n"
@@ -76,8 +79,15 @@ const char* const kUsage =
     "  --diff-facts A B       compare the nodes of two facts files: every key either defines,\n"
     "                         resolved on both; print the keys whose answers differ (format table,\n"
     "                         markdown, json or csv) with the files each side's value comes from\n"
-    "  --prefix PREFIX        with --diff-facts or --diff, only keys starting with PREFIX\n"
-    "                         (e.g. profile::)\n"
+    "  --revision-diff OLD    with --nodes, every key whose answer changes on some node of the\n"
+    "                         library between commit OLD and NEW (--to NEW; default: the working\n"
+    "                         tree, uncommitted edits included), grouped by change: before, after,\n"
+    "                         the nodes, the file:line behind each side. Only what the change can\n"
+    "                         reach is recomputed, and the result says how much and why\n"
+    "  --to NEW               with --revision-diff, the newer revision (a commit, branch, tag)\n"
+    "  --fail-on-change       with --revision-diff, exit 3 when any answer changed\n"
+    "  --prefix PREFIX        with --diff-facts, --diff or --revision-diff, only keys starting with\n"
+    "                         PREFIX (e.g. profile::)\n"
     "  --no-cache             do not use the cache of parsed data files\n"
     "                         (~/.cache/hiera-explorer/parsed, or $HIERA_CACHE_DIR; empty disables)\n"
     "  --help, --version\n"
@@ -86,7 +96,8 @@ const char* const kUsage =
     "--nodes: 0 when at least one node found KEY, 1 when none did, 2 when nothing could be run.\n"
     "--all-keys: 0, or 2 when some keys failed (the others printed, each failure on stderr).\n"
     "--diff-facts, --diff: as diff(1): 0 no differences, 1 differences, 2 error (also when keys fail on\n"
-    "both nodes).\n";
+    "both nodes).\n"
+    "--revision-diff: 0, or 3 with --fail-on-change when any answer changed; 2 error.\n";
 
 namespace {
 
@@ -225,6 +236,17 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
                 usageError("--diff needs two node names");
             a.diffNodes.push_back(value());
             a.diffNodes.push_back(args[++i]);
+        } else if (arg == "--revision-diff") {
+            a.revisionDiffFrom = value();
+            if (a.revisionDiffFrom.empty())
+                usageError("--revision-diff needs a revision (a commit id, a branch, a tag)");
+            a.mode = CliArgs::Mode::RevisionDiff;
+        } else if (arg == "--to") {
+            a.revisionDiffTo = value();
+            if (a.revisionDiffTo.empty())
+                usageError("--to needs a revision (a commit id, a branch, a tag)");
+        } else if (arg == "--fail-on-change") {
+            a.failOnChange = true;
         } else if (arg == "--prefix") {
             a.prefix = value();
             prefixGiven = true;
@@ -242,6 +264,25 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
     if (allKeys && (a.mode == CliArgs::Mode::DiffFacts || a.mode == CliArgs::Mode::DiffNodes))
         usageError(std::string("--all-keys and ") + (a.mode == CliArgs::Mode::DiffFacts ? "--diff-facts" : "--diff")
                    + " cannot be used together");
+    if (!a.revisionDiffFrom.empty()) {
+        // A mode of its own: the library's nodes on two revisions, every key.
+        if (allKeys || !a.diffFacts.empty() || !a.diffNodes.empty())
+            usageError(std::string("--revision-diff cannot be used with ")
+                       + (allKeys                    ? "--all-keys"
+                              : !a.diffFacts.empty() ? "--diff-facts"
+                                                     : "--diff"));
+        if (!a.revision.empty())
+            usageError("--revision-diff names its revisions: use --revision-diff OLD --to NEW, not --revision");
+        if (a.config.empty())
+            usageError("--revision-diff reads the repository holding --config PATH: give it");
+        if (a.nodesPath.empty())
+            usageError("--revision-diff compares the nodes of a library: give it with --nodes DIR|FILE");
+        if (!a.factsFile.empty() || !a.scopeFile.empty() || !a.node.empty())
+            usageError("--revision-diff compares every node of --nodes: it cannot be used with --facts, --scope or "
+                       "--node");
+    } else if (!a.revisionDiffTo.empty() || a.failOnChange) {
+        usageError(std::string(!a.revisionDiffTo.empty() ? "--to" : "--fail-on-change") + " needs --revision-diff OLD");
+    }
     if (allKeys)
         a.mode = CliArgs::Mode::AllKeys;
     if (!a.revision.empty()) {
@@ -265,7 +306,7 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
             usageError("--diff names its two nodes: it cannot be used with --node");
         if (a.mode == CliArgs::Mode::AllKeys && a.node.empty())
             usageError("--nodes with --all-keys needs --node NAME: the node of the library to resolve");
-        if (a.mode == CliArgs::Mode::Lookup && a.node.empty()) {
+        if (a.mode == CliArgs::Mode::Lookup && a.node.empty() && a.revisionDiffFrom.empty()) {
             if (a.explain)
                 usageError("--explain explains one node: give --node NAME with --nodes");
             a.mode = CliArgs::Mode::Fleet;
@@ -274,8 +315,10 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
     const char* modeFlag = a.mode == CliArgs::Mode::AllKeys ? "--all-keys"
         : a.mode == CliArgs::Mode::Fleet                    ? "--nodes"
         : a.mode == CliArgs::Mode::DiffNodes                ? "--diff"
+        : a.mode == CliArgs::Mode::RevisionDiff             ? "--revision-diff"
                                                             : "--diff-facts";
-    if (a.mode == CliArgs::Mode::AllKeys || a.mode == CliArgs::Mode::DiffFacts || a.mode == CliArgs::Mode::DiffNodes) {
+    if (a.mode == CliArgs::Mode::AllKeys || a.mode == CliArgs::Mode::DiffFacts || a.mode == CliArgs::Mode::DiffNodes
+        || a.mode == CliArgs::Mode::RevisionDiff) {
         if (!a.key.empty())
             usageError(std::string(modeFlag) + " takes no KEY (got '" + a.key + "')");
         if (a.explain)
@@ -287,8 +330,9 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
     }
     if (a.mode == CliArgs::Mode::DiffFacts && (!a.factsFile.empty() || !a.node.empty() || !a.scopeFile.empty()))
         usageError("--diff-facts cannot be used with --facts, --node or --scope: each facts file is one node");
-    if (prefixGiven && a.mode != CliArgs::Mode::DiffFacts && a.mode != CliArgs::Mode::DiffNodes)
-        usageError("--prefix needs --diff-facts or --diff");
+    if (prefixGiven && a.mode != CliArgs::Mode::DiffFacts && a.mode != CliArgs::Mode::DiffNodes
+        && a.mode != CliArgs::Mode::RevisionDiff)
+        usageError("--prefix needs --diff-facts, --diff or --revision-diff");
     // The formats each mode prints: a lookup a value, --all-keys the node's data, --diff-facts a report,
     // --nodes the nodes grouped by value. The first is the default.
     using F = CliArgs::Format;
@@ -300,6 +344,11 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
         : a.mode == CliArgs::Mode::Fleet
         ? std::vector<std::pair<std::string, F>>{{"table", F::Table},       {"csv", F::Csv},     {"json", F::Json},
                                                  {"markdown", F::Markdown}, {"md", F::Markdown}, {"yaml", F::Yaml}}
+        : a.mode == CliArgs::Mode::RevisionDiff
+        ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml},
+                                                 {"json", F::Json},
+                                                 {"markdown", F::Markdown},
+                                                 {"md", F::Markdown}}
         : std::vector<std::pair<std::string, F>>{
             {"table", F::Table}, {"markdown", F::Markdown}, {"json", F::Json}, {"csv", F::Csv}};
     a.format = formats.front().second;

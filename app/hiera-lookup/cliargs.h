@@ -36,11 +36,16 @@ struct CliArgs
     // node of a library (--nodes DIR|FILE: a directory of facts files or a PuppetDB export), or compare
     // two nodes of the library (--nodes ... --diff A B). With --nodes, --node NAME picks the node of a
     // lookup or of --all-keys from the library (as puppet lookup --node takes its facts from PuppetDB).
-    enum class Mode { Lookup, AllKeys, DiffFacts, Fleet, DiffNodes } mode = Mode::Lookup;
+    // --revision-diff OLD [--to NEW]: every key whose answer changes on some node of the library
+    // between two revisions (NEW: the working tree when not given); hiera/revisiondiff.h.
+    enum class Mode { Lookup, AllKeys, DiffFacts, Fleet, DiffNodes, RevisionDiff } mode = Mode::Lookup;
     std::string nodesPath;
     std::vector<std::string> diffFacts;
     std::vector<std::string> diffNodes; // --diff A B: two node names of the library
     std::string prefix;
+    std::string revisionDiffFrom; // --revision-diff OLD
+    std::string revisionDiffTo; // --to NEW; empty: the working tree
+    bool failOnChange = false; // --fail-on-change: exit 3 when anything changed
     bool help = false;
     bool version = false;
 };

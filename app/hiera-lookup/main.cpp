@@ -4,6 +4,7 @@
 #include "cliargs.h"
 #include "fleetmode.h"
 #include "nodecommands.h"
+#include "revisiondiffmode.h"
 
 #include <hiera/engine.h>
 #include <hiera/environment.h>
@@ -163,6 +164,42 @@ std::string explanationReport(const hiera::Engine& engine, const hiera::Scope& s
     return args.format == CliArgs::Format::Html ? hiera::explanationHtml(report) : hiera::explanationMarkdown(report);
 }
 
+// The engine of --config (its layers found as Puppet finds them) reading `tree` (null: the files on
+// disk); `repositoryRoot` is set to the directory reports name files relative to.
+std::shared_ptr<hiera::Engine> makeEngine(const CliArgs& args, std::shared_ptr<const hiera::SourceTree> tree,
+                                          std::string& repositoryRoot)
+{
+    hiera::EngineOptions engineOptions;
+    if (!args.noCache)
+        engineOptions.diskCacheDirectory = cacheDirectory();
+    engineOptions.skipUnsupportedLevels = args.skipUnsupported;
+    engineOptions.eyamlPrivateKey = args.eyamlPrivateKey;
+    engineOptions.tree = tree;
+    std::vector<hiera::Layer> layers;
+    if (!args.config.empty()) {
+        hiera::EnvironmentOptions envOptions;
+        envOptions.name = args.environment;
+        envOptions.modulepath = args.modulepath;
+        envOptions.globalHieraYaml = args.globalConfig;
+        envOptions.environmentPath = args.environmentPath;
+        envOptions.codedir = args.codedir;
+        envOptions.tree = tree;
+        hiera::Environment env = hiera::Environment::discover(args.config, envOptions);
+        for (const auto& w : env.warnings)
+            std::cerr << "hiera-lookup: warning: " << hiera::printableLine(w) << '\n';
+        for (const auto& n : env.notices)
+            std::cerr << "hiera-lookup: note: " << hiera::printableLine(n) << '\n';
+        layers = std::move(env.layers);
+        repositoryRoot = env.root;
+    } else {
+        hiera::Layer global;
+        global.config = hiera::Config::load(args.globalConfig);
+        repositoryRoot = global.config.directory;
+        layers.push_back(std::move(global));
+    }
+    return hiera::Engine::fromLayers(std::move(layers), engineOptions);
+}
+
 int finish(const CommandOutput& o)
 {
     for (const auto& w : o.warnings)
@@ -194,7 +231,7 @@ int main(int argc, char** argv)
     try {
         // The node: from --facts / --scope / --node, or (with --nodes) the library's node of --node.
         std::optional<hiera::NodeLibrary> library;
-        if (!args.nodesPath.empty() && args.mode != CliArgs::Mode::Fleet)
+        if (!args.nodesPath.empty() && args.mode != CliArgs::Mode::Fleet && args.mode != CliArgs::Mode::RevisionDiff)
             library = loadNodeLibrary(args,
                                       args.mode == CliArgs::Mode::DiffNodes ? args.diffNodes
                                           : args.node.empty()               ? std::vector<std::string>()
@@ -211,40 +248,23 @@ int main(int argc, char** argv)
         for (const std::string& file : args.diffFacts)
             diffScopes.emplace_back(nodeScope(file, {}, {}, args.environment));
 
-        hiera::EngineOptions engineOptions;
-        if (!args.noCache)
-            engineOptions.diskCacheDirectory = cacheDirectory();
-        engineOptions.skipUnsupportedLevels = args.skipUnsupported;
-        engineOptions.eyamlPrivateKey = args.eyamlPrivateKey;
         // --revision: every file of the hierarchy from that commit (the facts above came from disk).
         std::shared_ptr<const hiera::SourceTree> tree;
         if (!args.revision.empty())
             tree = hiera::openRevision(args.config, args.revision);
-        engineOptions.tree = tree;
-        std::vector<hiera::Layer> layers;
         std::string repositoryRoot; // reports name files relative to it
-        if (!args.config.empty()) {
-            hiera::EnvironmentOptions envOptions;
-            envOptions.name = args.environment;
-            envOptions.modulepath = args.modulepath;
-            envOptions.globalHieraYaml = args.globalConfig;
-            envOptions.environmentPath = args.environmentPath;
-            envOptions.codedir = args.codedir;
-            envOptions.tree = tree;
-            hiera::Environment env = hiera::Environment::discover(args.config, envOptions);
-            for (const auto& w : env.warnings)
-                std::cerr << "hiera-lookup: warning: " << hiera::printableLine(w) << '\n';
-            for (const auto& n : env.notices)
-                std::cerr << "hiera-lookup: note: " << hiera::printableLine(n) << '\n';
-            layers = std::move(env.layers);
-            repositoryRoot = env.root;
-        } else {
-            hiera::Layer global;
-            global.config = hiera::Config::load(args.globalConfig);
-            repositoryRoot = global.config.directory;
-            layers.push_back(std::move(global));
+        if (args.mode == CliArgs::Mode::RevisionDiff) {
+            // Both revisions opened before anything is resolved: a bad one is said at once.
+            const auto from = hiera::openRevision(args.config, args.revisionDiffFrom);
+            const auto to =
+                args.revisionDiffTo.empty() ? nullptr : hiera::openRevision(args.config, args.revisionDiffTo);
+            const auto before = makeEngine(args, from, repositoryRoot);
+            const auto after = makeEngine(args, to, repositoryRoot);
+            return finish(runRevisionDiff(*before, *after, from->describe(),
+                                          to ? to->describe() : hiera::SourceTree::workingTree()->describe(), args,
+                                          repositoryRoot));
         }
-        auto engine = hiera::Engine::fromLayers(std::move(layers), engineOptions);
+        auto engine = makeEngine(args, tree, repositoryRoot);
         if (args.mode == CliArgs::Mode::Fleet)
             return runFleet(*engine, args, repositoryRoot);
         if (args.mode == CliArgs::Mode::DiffFacts) {

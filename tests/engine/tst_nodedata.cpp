@@ -684,6 +684,62 @@ void TestNodeData::cliRevision()
     r = runHieraLookup({QStringLiteral("--help")});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains(QStringLiteral("--revision REV")));
+
+    // --revision-diff: the library's nodes (here the one facts file, n1 by --node above being absent:
+    // named after its file) on two revisions.
+    const QStringList diff{QStringLiteral("--config"), config, QStringLiteral("--nodes"), qs(facts.path())};
+    r = runHieraLookup(diff
+                       + QStringList{QStringLiteral("--revision-diff"), QStringLiteral("HEAD~1"),
+                                     QStringLiteral("--to"), QStringLiteral("HEAD"), QStringLiteral("--format"),
+                                     QStringLiteral("json")});
+    QCOMPARE(r.exitCode, 0);
+    const Value doc = parseData(ss(r.out), "diff.json", DataFormat::Json);
+    QCOMPARE(doc.asHash().find("nodes")->asInteger(), std::int64_t(1));
+    QCOMPARE(doc.asHash().find("changed_files")->asArray(), (Array{Value("data/common.yaml")}));
+    const Array& changes = doc.asHash().find("changes")->asArray();
+    QCOMPARE(changes.size(), std::size_t(2));
+    QCOMPARE(changes[0].asHash().find("key")->asString(), std::string("answer"));
+    QCOMPARE(changes[0].asHash().find("before")->asString(), std::string("one"));
+    QCOMPARE(changes[0].asHash().find("after")->asString(), std::string("two"));
+    QCOMPARE(changes[1].asHash().find("key")->asString(), std::string("removed"));
+    QCOMPARE(changes[1].asHash().find("found_after")->asBoolean(), false);
+    QVERIFY(changes[1].asHash().find("after")->isNull());
+    // The working tree by default, untracked files included; --fail-on-change exits 3 on a change only.
+    r = runHieraLookup(
+        diff
+        + QStringList{QStringLiteral("--revision-diff"), QStringLiteral("HEAD"), QStringLiteral("--fail-on-change")});
+    QCOMPARE(r.exitCode, 3);
+    QVERIFY2(r.out.contains(QStringLiteral("after: dirty")), qPrintable(r.out));
+    r = runHieraLookup(diff
+                       + QStringList{QStringLiteral("--revision-diff"), QStringLiteral("HEAD"), QStringLiteral("--to"),
+                                     QStringLiteral("HEAD"), QStringLiteral("--fail-on-change"),
+                                     QStringLiteral("--format"), QStringLiteral("markdown")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.startsWith(QStringLiteral("**Hiera revision diff**: No key changes on any of 1 nodes")),
+             qPrintable(r.out));
+    // Its errors: one line, exit 2.
+    for (const QStringList& bad : {QStringList{QStringLiteral("--revision-diff"), QStringLiteral("no-such-branch")},
+                                   QStringList{QStringLiteral("--revision-diff"), QStringLiteral("HEAD"),
+                                               QStringLiteral("--to"), QStringLiteral("no-such-branch")}}) {
+        r = runHieraLookup(diff + bad);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.out.isEmpty() && r.err.count(QLatin1Char('\n')) == 1
+                     && r.err.contains(QStringLiteral("no-such-branch")),
+                 qPrintable(r.err));
+    }
+    r = runHieraLookup({QStringLiteral("--config"), qs(facts.path()), QStringLiteral("--nodes"), qs(facts.path()),
+                        QStringLiteral("--revision-diff"), QStringLiteral("HEAD")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("not in a git work tree")), qPrintable(r.err));
+    for (const QStringList& usage :
+         {QStringList{QStringLiteral("--to"), QStringLiteral("HEAD"), QStringLiteral("answer")},
+          QStringList{QStringLiteral("--revision-diff"), QStringLiteral("HEAD"), QStringLiteral("answer")},
+          QStringList{QStringLiteral("--revision-diff"), QStringLiteral("HEAD"), QStringLiteral("--revision"),
+                      QStringLiteral("HEAD")}}) {
+        r = runHieraLookup(diff + usage);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.count(QLatin1Char('\n')) == 1, qPrintable(r.err));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestNodeData)

@@ -12,6 +12,8 @@
 #include "support/hieralookupcli.h"
 #include "testutils.h"
 
+#include <QProcess>
+#include <QStandardPaths>
 #include <QtTest>
 
 #include <memory>
@@ -45,6 +47,7 @@ private:
     TestKey m_key;
     std::unique_ptr<TempTree> m_tree;
     std::unique_ptr<TempTree> m_growTree;
+    bool m_gitRepository = false; // m_tree is one, its working tree changed since HEAD (git is installed)
 };
 
 void TestSecretCanary::initTestCase()
@@ -114,6 +117,32 @@ void TestSecretCanary::initTestCase()
                              "    options:\n      pkcs7_private_key: '"
         + file(QStringLiteral("keys/private.pem")).toUtf8() + "'\n  - name: common\n    path: common.yaml\n";
     QVERIFY(m_tree->write(QStringLiteral("hiera.yaml"), hiera));
+
+    // A git repository whose commit differs from the working tree: a secret edited, one removed, one
+    // broken there, so that --revision-diff has decrypted values on both sides. The working tree, which
+    // every other case reads, is the repository above.
+    const QString gitProgram = QStandardPaths::findExecutable(QStringLiteral("git"));
+    if (!gitProgram.isEmpty()) {
+        const auto git = [&](const QStringList& args) {
+            QProcess p;
+            p.setWorkingDirectory(m_tree->root());
+            p.start(gitProgram,
+                    QStringList{QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
+                                QStringLiteral("user.email=t@example.com")}
+                        + args);
+            return p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+        };
+        QVERIFY(m_tree->write(QStringLiteral("data/secrets.eyaml"),
+                              QByteArray(secrets)
+                                  .replace("canary::plain: ", "canary::plain: " + enc(marker + "-edited") + "\n#")
+                                  .replace("canary::hash: ", "canary::gone: ")
+                                  .replace("canary::int: ", "canary::int: " + enc(marker + " %{lookup('x'") + "\n#")));
+        QVERIFY(git({QStringLiteral("init"), QStringLiteral("-q")}));
+        QVERIFY(git({QStringLiteral("add"), QStringLiteral("-A")}));
+        QVERIFY(git({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("one")}));
+        QVERIFY(m_tree->write(QStringLiteral("data/secrets.eyaml"), secrets));
+        m_gitRepository = true;
+    }
 
     // A secret that grows past the interpolation limit (16 MiB), in a repository of its own (every
     // mode above would build it again): it holds a 2 MiB value nine times.
@@ -205,6 +234,13 @@ void TestSecretCanary::everyModeAndFormatRedacts_data()
                            QStringLiteral("--all-keys"), QStringLiteral("--format"),
                            QString::fromLatin1(format)};
     }
+    if (m_gitRepository) {
+        for (const char* format : {"yaml", "json", "markdown"})
+            QTest::newRow(qPrintable(QStringLiteral("--revision-diff --format ") + format))
+                << QStringList{QStringLiteral("--nodes"),         nodes,
+                               QStringLiteral("--revision-diff"), QStringLiteral("HEAD"),
+                               QStringLiteral("--format"),        QString::fromLatin1(format)};
+    }
     for (const char* format : {"table", "markdown", "json", "csv"}) {
         QTest::newRow(qPrintable(QStringLiteral("--diff-facts --format ") + format)) << QStringList{
             QStringLiteral("--diff-facts"), a, b, QStringLiteral("--format"), QString::fromLatin1(format)};
@@ -255,6 +291,19 @@ void TestSecretCanary::showSecretsShowsThem()
                        + QStringList{QStringLiteral("--facts"), file(QStringLiteral("nodes/a.example.com.yaml")),
                                      QStringLiteral("--all-keys"), QStringLiteral("--show-secrets")});
     QVERIFY2(all.out.contains(kMarker + QStringLiteral("-plain")), qPrintable(all.out));
+    if (m_gitRepository) {
+        // The edited secret is a change either way; its values show only when asked for.
+        const QStringList diff{QStringLiteral("--nodes"),         file(QStringLiteral("nodes")),
+                               QStringLiteral("--revision-diff"), QStringLiteral("HEAD"),
+                               QStringLiteral("--format"),        QStringLiteral("json")};
+        const CliResult masked = runHieraLookup(base() + diff);
+        QVERIFY2(masked.exitCode == 0, qPrintable(masked.err));
+        QVERIFY2(masked.out.contains(QStringLiteral("\"key\": \"canary::plain\"")), qPrintable(masked.out));
+        QVERIFY2(masked.out.contains(QStringLiteral("<sensitive>")), qPrintable(masked.out));
+        const CliResult shown = runHieraLookup(base() + diff + QStringList{QStringLiteral("--show-secrets")});
+        QVERIFY2(shown.out.contains(kMarker + QStringLiteral("-edited")), qPrintable(shown.out));
+        QVERIFY2(shown.out.contains(kMarker + QStringLiteral("-plain")), qPrintable(shown.out));
+    }
     // And a plain lookup prints the answer it found, as puppet lookup does.
     const CliResult plain = runHieraLookup(base() + QStringList{QStringLiteral("canary::plain")});
     QVERIFY2(plain.exitCode == 0, qPrintable(plain.err));

@@ -8,39 +8,6 @@
 
 namespace hiera {
 
-namespace {
-
-bool sameAnswer(const LookupResult& x, const LookupResult& y)
-{
-    if (x.status != y.status)
-        return false;
-    switch (x.status) {
-    case LookupResult::Status::Found:
-        return x.value == y.value;
-    case LookupResult::Status::NotFound:
-        return true;
-    case LookupResult::Status::Error:
-        return detail::errorLine(x) == detail::errorLine(y);
-    }
-    return false;
-}
-
-KeyDifference::Side side(const detail::NodeResolver& node, LookupResult r)
-{
-    KeyDifference::Side s;
-    s.status = r.status;
-    s.merge = std::move(r.merge);
-    if (r.status == LookupResult::Status::Error)
-        s.error = detail::errorLine(r);
-    if (r.found()) {
-        s.files = node.leafFiles(r.value);
-        s.value = std::move(r.value);
-    }
-    return s;
-}
-
-} // namespace
-
 NodeDiff diffNodes(const Engine& engine, const Scope& a, const Scope& b, const DiffOptions& options)
 {
     NodeDiff diff;
@@ -65,12 +32,13 @@ NodeDiff diffNodes(const Engine& engine, const Scope& a, const Scope& b, const D
         for (auto* r : {&x, &y})
             for (auto& w : r->warnings)
                 warnings.push_back(std::move(w));
-        if (sameAnswer(x, y)) {
+        if (detail::sameAnswer(x, y)) {
             if (x.status == LookupResult::Status::Error)
                 diff.failedOnBoth.emplace_back(std::string(key), detail::errorLine(x));
             continue;
         }
-        diff.keys.push_back({std::string(key), side(nodeA, std::move(x)), side(nodeB, std::move(y)), {}});
+        diff.keys.push_back(
+            {std::string(key), detail::answerSide(nodeA, std::move(x)), detail::answerSide(nodeB, std::move(y)), {}});
         KeyDifference& d = diff.keys.back();
         if (d.a.found() && d.b.found() && !(d.a.value.isScalar() && d.b.value.isScalar())) {
             d.leaves = leafDifferences(d.a.value, d.b.value, 10000, ArrayWalk::SameLength);

@@ -5,6 +5,7 @@
 #include <hiera/lookupkey.h>
 
 #include <algorithm>
+#include <set>
 
 namespace hiera::detail {
 
@@ -19,6 +20,35 @@ std::string lookupKeyForRoot(std::string_view root)
 std::string errorLine(const LookupResult& r)
 {
     return r.error ? printableLine(r.error->what()) : std::string();
+}
+
+bool sameAnswer(const LookupResult& x, const LookupResult& y)
+{
+    if (x.status != y.status)
+        return false;
+    switch (x.status) {
+    case LookupResult::Status::Found:
+        return x.value == y.value;
+    case LookupResult::Status::NotFound:
+        return true;
+    case LookupResult::Status::Error:
+        return errorLine(x) == errorLine(y);
+    }
+    return false;
+}
+
+KeyDifference::Side answerSide(const NodeResolver& node, LookupResult r)
+{
+    KeyDifference::Side s;
+    s.status = r.status;
+    s.merge = std::move(r.merge);
+    if (r.status == LookupResult::Status::Error)
+        s.error = errorLine(r);
+    if (r.found()) {
+        s.files = node.leafFiles(r.value);
+        s.value = std::move(r.value);
+    }
+    return s;
 }
 
 NodeResolver::NodeResolver(const Engine& engine, const Scope& scope)
@@ -168,6 +198,14 @@ std::vector<std::string> NodeResolver::leafFiles(const Value& v) const
     for (auto& f : files)
         out.push_back(std::move(f.name));
     return out;
+}
+
+std::vector<std::string> NodeResolver::leafSources(const Value& v)
+{
+    std::set<std::string> out;
+    forEachLeafMark(v,
+                    [&](const SourceMark& m) { out.insert(SourceFiles::name(m.file) + ":" + std::to_string(m.line)); });
+    return {out.begin(), out.end()};
 }
 
 } // namespace hiera::detail

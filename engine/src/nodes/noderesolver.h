@@ -11,6 +11,7 @@
 #include "lookup/nodesnapshot.h"
 
 #include <hiera/nodedata.h>
+#include <hiera/nodediff.h>
 
 #include <cstdint>
 #include <memory>
@@ -38,6 +39,8 @@ public:
 
     // The data files `v`'s leaves were written in, highest-priority level first.
     std::vector<std::string> leafFiles(const Value& v) const;
+    // Where `v`'s leaves were written, "file:line", sorted and unique.
+    static std::vector<std::string> leafSources(const Value& v);
 
 private:
     struct FileInfo
@@ -67,5 +70,10 @@ private:
 std::string lookupKeyForRoot(std::string_view root);
 // The error of a result as one printable line.
 std::string errorLine(const LookupResult& r);
+// Two answers are the same when both are found with equal values, both not found, or both errors
+// with the same message (hiera/nodediff.h).
+bool sameAnswer(const LookupResult& x, const LookupResult& y);
+// A result as one side of a difference, its files from `node`'s hierarchy.
+KeyDifference::Side answerSide(const NodeResolver& node, LookupResult r);
 
 } // namespace hiera::detail

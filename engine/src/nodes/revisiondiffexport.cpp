@@ -1,0 +1,169 @@
+// The revision diff's exports: JSON (and the same document as a Value, for YAML) and Markdown fit
+// for a merge-request comment. Secrets are "<sensitive>" unless revealed (docs/bad-input.md).
+
+#include "nodes/relativepath.h"
+#include "report/markdown.h"
+#include "report/reportjson.h"
+
+#include <hiera/error.h>
+#include <hiera/revisiondiff.h>
+#include <hiera/valueformat.h>
+
+#include <algorithm>
+#include <string_view>
+#include <unordered_set>
+
+namespace hiera {
+
+namespace {
+
+using Side = KeyDifference::Side;
+
+Value shown(const Value& v, const RevisionDiffExportOptions& options)
+{
+    return options.revealSecrets || !containsSecret(v) ? v : redactSecrets(v);
+}
+
+// "file:line" with the file relative to the repository.
+std::string sourceText(const std::string& source, const RevisionDiffExportOptions& options)
+{
+    const std::size_t colon = source.rfind(':');
+    if (colon == std::string::npos)
+        return detail::relativePath(source, options.relativeTo);
+    return detail::relativePath(source.substr(0, colon), options.relativeTo) + source.substr(colon);
+}
+
+Value sourcesValue(const std::vector<std::string>& sources, const RevisionDiffExportOptions& options)
+{
+    Array out;
+    out.reserve(sources.size());
+    for (const std::string& s : sources)
+        out.emplace_back(sourceText(s, options));
+    return Value(std::move(out));
+}
+
+Value sideValue(const Side& s, const RevisionDiffExportOptions& options)
+{
+    return s.found() ? shown(s.value, options) : Value();
+}
+
+std::string summary(const RevisionDiff& diff, const RevisionDiffExportOptions& options,
+                    std::string (*text)(std::string_view))
+{
+    std::size_t nodeChanges = 0;
+    std::unordered_set<std::string_view> keys;
+    for (const RevisionChange& c : diff.changes) {
+        keys.insert(c.key);
+        nodeChanges += c.nodes.size();
+    }
+    std::string s = diff.changes.empty()
+        ? "No key changes on any of " + std::to_string(diff.nodes) + " nodes"
+        : std::to_string(keys.size()) + (keys.size() == 1 ? " key changes" : " keys change") + " ("
+            + std::to_string(nodeChanges) + (nodeChanges == 1 ? " node answer)" : " node answers)");
+    s += " from " + text(options.from) + " to " + text(options.to) + "; " + std::to_string(diff.keysRecomputed)
+        + (diff.keysRecomputed == 1 ? " key" : " keys") + " recomputed on " + std::to_string(diff.nodesRecomputed)
+        + " of " + std::to_string(diff.nodes) + " nodes: " + text(diff.reason);
+    if (diff.cancelled)
+        s += "; cancelled before every node was compared";
+    return s;
+}
+
+} // namespace
+
+Value revisionDiffValue(const RevisionDiff& diff, const RevisionDiffExportOptions& options)
+{
+    Hash doc;
+    doc.set("from", Value(options.from));
+    doc.set("to", Value(options.to));
+    doc.set("nodes", Value(static_cast<std::int64_t>(diff.nodes)));
+    doc.set("nodes_recomputed", Value(static_cast<std::int64_t>(diff.nodesRecomputed)));
+    doc.set("keys_recomputed", Value(static_cast<std::int64_t>(diff.keysRecomputed)));
+    doc.set("hierarchy_changed", Value(diff.hierarchyChanged));
+    doc.set("reason", Value(diff.reason));
+    Array files;
+    for (const std::string& f : diff.changedFiles)
+        files.emplace_back(detail::relativePath(f, options.relativeTo));
+    doc.set("changed_files", Value(std::move(files)));
+    if (diff.cancelled)
+        doc.set("cancelled", Value(true));
+    Array changes;
+    changes.reserve(diff.changes.size());
+    for (const RevisionChange& c : diff.changes) {
+        Hash h;
+        h.set("key", Value(c.key));
+        h.set("before", sideValue(c.before, options));
+        h.set("after", sideValue(c.after, options));
+        h.set("found_before", Value(c.before.found()));
+        h.set("found_after", Value(c.after.found()));
+        if (c.before.status == LookupResult::Status::Error)
+            h.set("error_before", Value(c.before.error));
+        if (c.after.status == LookupResult::Status::Error)
+            h.set("error_after", Value(c.after.error));
+        Array names(c.nodes.begin(), c.nodes.end());
+        h.set("nodes", Value(std::move(names)));
+        h.set("sources_before", sourcesValue(c.sourcesBefore, options));
+        h.set("sources_after", sourcesValue(c.sourcesAfter, options));
+        changes.emplace_back(std::move(h));
+    }
+    doc.set("changes", Value(std::move(changes)));
+    if (!diff.warnings.empty()) {
+        Array warnings(diff.warnings.begin(), diff.warnings.end());
+        doc.set("warnings", Value(std::move(warnings)));
+    }
+    return Value(std::move(doc));
+}
+
+std::string revisionDiffJson(const RevisionDiff& diff, const RevisionDiffExportOptions& options)
+{
+    return detail::reportJson(revisionDiffValue(diff, options), /*pretty=*/true) + "\n";
+}
+
+std::string revisionDiffMarkdown(const RevisionDiff& diff, const RevisionDiffExportOptions& options)
+{
+    using detail::markdownText;
+    std::string out = "**Hiera revision diff**: " + summary(diff, options, &markdownText) + ".\n";
+    if (diff.changes.empty())
+        return out;
+    out += "\n| key | " + markdownText(options.from) + " | " + markdownText(options.to)
+        + " | nodes | sources |\n|---|---|---|---|---|\n";
+    auto answer = [&](const Side& s) {
+        if (s.found()) {
+            const Value v = shown(s.value, options);
+            std::string text;
+            try {
+                text = toJson(v);
+            } catch (const Error&) {
+                text = rubyInspect(v);
+            }
+            return detail::markdownCode(text);
+        }
+        return s.status == LookupResult::Status::Error ? "error: " + markdownText(s.error) : std::string("(not found)");
+    };
+    auto sources = [&](const std::vector<std::string>& list) {
+        std::string text;
+        for (std::size_t i = 0; i < list.size() && i < 5; ++i)
+            text += (text.empty() ? "" : "<br>") + markdownText(sourceText(list[i], options));
+        if (list.size() > 5)
+            text += "<br>and " + std::to_string(list.size() - 5) + " more";
+        return text.empty() ? std::string("-") : text;
+    };
+    for (const RevisionChange& c : diff.changes) {
+        std::string nodes;
+        const std::size_t shownNodes = std::min(c.nodes.size(), options.nodesShown);
+        for (std::size_t i = 0; i < shownNodes; ++i)
+            nodes += (nodes.empty() ? "" : ", ") + markdownText(c.nodes[i]);
+        if (c.nodes.size() > shownNodes) {
+            std::string rest;
+            for (std::size_t i = shownNodes; i < c.nodes.size(); ++i)
+                rest += (rest.empty() ? "" : ", ") + markdownText(c.nodes[i]);
+            nodes = std::to_string(c.nodes.size()) + " nodes: " + nodes + " <details><summary>and "
+                + std::to_string(c.nodes.size() - shownNodes) + " more</summary>" + rest + "</details>";
+        }
+        out += "| " + markdownText(c.key) + " | " + answer(c.before) + " | " + answer(c.after) + " | " + nodes + " | "
+            + markdownText(options.from) + ": " + sources(c.sourcesBefore) + "<br>" + markdownText(options.to) + ": "
+            + sources(c.sourcesAfter) + " |\n";
+    }
+    return out;
+}
+
+} // namespace hiera

@@ -1,0 +1,393 @@
+// What a change does to every node (hiera/revisiondiff.h): a control repository is committed step by
+// step (a value edited, a key removed, a node file added, a value changed only through
+// interpolation, a lookup_options merge changed, a module's data changed, a YAML error introduced, a
+// level added), and the diff between each two steps is held to every key of every node resolved on
+// both revisions (hiera::resolveAllKeys): the same (node, key, before, after) and nothing else, however
+// little it recomputed. Then the working tree against HEAD, the secrets, the exports, and the
+// recomputation bounds (a node none of whose files changed is not recomputed).
+// The repositories are made with the git command (the test's tool; the code reads them with libgit2).
+
+#include "testutils.h"
+
+#include <hiera/engine.h>
+#include <hiera/environment.h>
+#include <hiera/gitrevisiontree.h>
+#include <hiera/nodedata.h>
+#include <hiera/nodelibrary.h>
+#include <hiera/revisiondiff.h>
+#include <hiera/valueformat.h>
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <set>
+
+using namespace hiera;
+using namespace testutils;
+
+namespace {
+
+std::shared_ptr<const Engine> engineOn(const std::string& root, const std::shared_ptr<const SourceTree>& tree)
+{
+    EnvironmentOptions envOptions;
+    envOptions.tree = tree;
+    const Environment env = Environment::discover(root, envOptions);
+    EngineOptions engineOptions;
+    engineOptions.tree = tree;
+    return Engine::fromLayers(env.layers, engineOptions);
+}
+
+std::string answerText(LookupResult::Status status, const Value& value, const std::string& error)
+{
+    switch (status) {
+    case LookupResult::Status::Found:
+        return toJson(value);
+    case LookupResult::Status::NotFound:
+        return "(not found)";
+    case LookupResult::Status::Error:
+        return "error: " + error;
+    }
+    return {};
+}
+
+// Every (node, key, before, after) whose answer differs, from every key of every node resolved on both.
+std::set<std::string> bruteForce(const Engine& before, const Engine& after, const NodeLibrary& library)
+{
+    std::set<std::string> out;
+    for (const Node& node : library.nodes()) {
+        std::map<std::string, std::pair<std::string, std::string>> answers;
+        for (const ResolvedKey& k : resolveAllKeys(before, *node.scope).keys)
+            answers[k.key].first = answerText(k.status, k.value, k.error);
+        for (const ResolvedKey& k : resolveAllKeys(after, *node.scope).keys)
+            answers[k.key].second = answerText(k.status, k.value, k.error);
+        for (auto& [key, pair] : answers) {
+            // A key one side's files do not define (or define in a file that no longer parses) is
+            // looked up there all the same: not found, or the error the broken file gives.
+            for (auto [side, engine] : {std::pair{&pair.first, &before}, std::pair{&pair.second, &after}}) {
+                if (side->empty()) {
+                    const LookupResult r = engine->lookup(*node.scope, key);
+                    *side = answerText(r.status, r.value, r.error ? printableLine(r.error->what()) : "");
+                }
+            }
+            if (pair.first != pair.second)
+                out.insert(node.name + " | " + key + " | " + pair.first + " | " + pair.second);
+        }
+    }
+    return out;
+}
+
+std::set<std::string> flattened(const RevisionDiff& diff)
+{
+    std::set<std::string> out;
+    for (const RevisionChange& c : diff.changes)
+        for (const std::string& node : c.nodes)
+            out.insert(node + " | " + c.key + " | " + answerText(c.before.status, c.before.value, c.before.error)
+                       + " | " + answerText(c.after.status, c.after.value, c.after.error));
+    return out;
+}
+
+const RevisionChange* changeOf(const RevisionDiff& diff, const std::string& key)
+{
+    for (const RevisionChange& c : diff.changes)
+        if (c.key == key)
+            return &c;
+    return nullptr;
+}
+
+} // namespace
+
+class TestRevisionDiff : public QObject
+{
+    Q_OBJECT
+
+    QString m_git;
+    QTemporaryDir m_dir;
+    std::string m_repo;
+    NodeLibrary m_library;
+
+    QString git(const QStringList& args, bool* ok = nullptr)
+    {
+        QProcess p;
+        p.setWorkingDirectory(QString::fromStdString(m_repo));
+        p.start(m_git,
+                QStringList{QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
+                            QStringLiteral("user.email=t@example.com"), QStringLiteral("-c"),
+                            QStringLiteral("init.defaultBranch=main")}
+                    + args);
+        p.waitForFinished(30000);
+        if (ok)
+            *ok = p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+        return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+    }
+    void write(const std::string& relative, const std::string& text)
+    {
+        const QString path = QString::fromStdString(m_repo + "/" + relative);
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text.data(), static_cast<qint64>(text.size()));
+    }
+    void commit(const QString& tag)
+    {
+        bool ok = false;
+        git({QStringLiteral("add"), QStringLiteral("-A")}, &ok);
+        QVERIFY(ok);
+        git({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), tag}, &ok);
+        QVERIFY(ok);
+        git({QStringLiteral("tag"), tag}, &ok);
+        QVERIFY(ok);
+    }
+    // The diff from `from` to `to` (empty: the working tree), held to the brute force.
+    RevisionDiff checked(const std::string& from, const std::string& to)
+    {
+        const auto before = engineOn(m_repo, openRevision(m_repo, from));
+        const auto after = engineOn(m_repo, to.empty() ? nullptr : openRevision(m_repo, to));
+        RevisionDiff diff = diffRevisions(*before, *after, m_library);
+        const std::set<std::string> expected = bruteForce(*before, *after, m_library);
+        const std::set<std::string> got = flattened(diff);
+        if (got != expected) {
+            for (const auto& e : expected)
+                if (!got.count(e))
+                    qWarning("missing: %s", e.c_str());
+            for (const auto& g : got)
+                if (!expected.count(g))
+                    qWarning("extra: %s", g.c_str());
+        }
+        [&] { QVERIFY2(got == expected, (from + " -> " + (to.empty() ? "working tree" : to)).c_str()); }();
+        return diff;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_git = QStandardPaths::findExecutable(QStringLiteral("git"));
+        if (m_git.isEmpty())
+            QSKIP("git is not installed");
+        QVERIFY(m_dir.isValid());
+        m_repo = m_dir.path().toStdString() + "/repo";
+        QDir().mkpath(QString::fromStdString(m_repo));
+        bool ok = false;
+        git({QStringLiteral("init"), QStringLiteral("-q")}, &ok);
+        QVERIFY(ok);
+        write("hiera.yaml",
+              "version: 5\n"
+              "defaults: {datadir: data, data_hash: yaml_data}\n"
+              "hierarchy:\n"
+              "  - name: node\n"
+              "    path: 'nodes/%{trusted.certname}.yaml'\n"
+              "  - name: role\n"
+              "    path: 'roles/%{facts.role}.yaml'\n"
+              "  - name: os\n"
+              "    path: 'os/%{facts.os.family}.yaml'\n"
+              "  - name: common\n"
+              "    path: common.yaml\n");
+        write("data/common.yaml",
+              "lookup_options:\n  merged: {merge: unique}\n"
+              "site: paris\nmotd: \"welcome to %{lookup('site')}\"\nplain: 1\n"
+              "merged: [common]\nsecret_ref: common\n");
+        write("data/roles/web.yaml", "merged: [web]\ngone: soon\nport: 80\n");
+        write("data/roles/db.yaml", "merged: [db]\nport: 5432\n");
+        write("data/os/Debian.yaml", "pkg: apt\n");
+        write("data/os/RedHat.yaml", "pkg: yum\n");
+        write("data/nodes/web1.yaml", "port: 8080\n");
+        write("modules/ntp/hiera.yaml", "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n");
+        write("modules/ntp/data/common.yaml", "ntp::servers: [a.pool]\n");
+        commit(QStringLiteral("s0"));
+
+        // The nodes, read once for every diff.
+        const std::string facts = m_dir.path().toStdString() + "/facts";
+        QDir().mkpath(QString::fromStdString(facts));
+        const std::vector<std::tuple<std::string, std::string, std::string>> nodes = {
+            {"web1", "web", "Debian"}, {"web2", "web", "Debian"}, {"db1", "db", "RedHat"}, {"mon1", "", "Debian"}};
+        for (const auto& [name, role, family] : nodes) {
+            QFile f(QString::fromStdString(facts + "/" + name + ".yaml"));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(("certname: " + name + "\n" + (role.empty() ? "" : "role: " + role + "\n")
+                     + "os:\n  family: " + family + "\n")
+                        .c_str());
+        }
+        m_library = NodeLibrary::load(facts);
+        QCOMPARE(m_library.size(), std::size_t(4));
+    }
+
+    void valueEdited()
+    {
+        write("data/common.yaml",
+              "lookup_options:\n  merged: {merge: unique}\n"
+              "site: paris\nmotd: \"welcome to %{lookup('site')}\"\nplain: 2\n"
+              "merged: [common]\nsecret_ref: common\n");
+        commit(QStringLiteral("s1"));
+        const RevisionDiff d = checked("s0", "s1");
+        QCOMPARE(d.changes.size(), std::size_t(1));
+        QCOMPARE(d.changes[0].key, std::string("plain"));
+        QCOMPARE(d.changes[0].nodes.size(), std::size_t(4));
+        QCOMPARE(d.changes[0].sourcesAfter, std::vector<std::string>{m_repo + "/data/common.yaml:5"});
+        QCOMPARE(d.keysRecomputed, std::size_t(1)); // only `plain`: nothing interpolates it
+        QVERIFY(!d.hierarchyChanged);
+        QCOMPARE(d.changedFiles, std::vector<std::string>{m_repo + "/data/common.yaml"});
+    }
+
+    void keyRemoved()
+    {
+        write("data/roles/web.yaml", "merged: [web]\nport: 80\n");
+        commit(QStringLiteral("s2"));
+        const RevisionDiff d = checked("s1", "s2");
+        const RevisionChange* c = changeOf(d, "gone");
+        QVERIFY(c);
+        QVERIFY(c->before.found() && !c->after.found());
+        QCOMPARE(c->nodes, (std::vector<std::string>{"web1", "web2"}));
+        QCOMPARE(d.nodesRecomputed, std::size_t(2)); // the nodes that do not read roles/web.yaml are skipped
+    }
+
+    void nodeFileAdded()
+    {
+        write("data/nodes/db1.yaml", "port: 6432\n");
+        commit(QStringLiteral("s3"));
+        const RevisionDiff d = checked("s2", "s3");
+        QCOMPARE(d.changes.size(), std::size_t(1));
+        QCOMPARE(d.changes[0].nodes, std::vector<std::string>{"db1"});
+        QCOMPARE(d.nodesRecomputed, std::size_t(1));
+    }
+
+    void changedOnlyThroughInterpolation()
+    {
+        // motd's own line is untouched: it changes because the key it interpolates does.
+        write("data/common.yaml",
+              "lookup_options:\n  merged: {merge: unique}\n"
+              "site: lyon\nmotd: \"welcome to %{lookup('site')}\"\nplain: 2\n"
+              "merged: [common]\nsecret_ref: common\n");
+        commit(QStringLiteral("s4"));
+        const RevisionDiff d = checked("s3", "s4");
+        const RevisionChange* motd = changeOf(d, "motd");
+        QVERIFY(motd);
+        QCOMPARE(motd->after.value.asString(), std::string("welcome to lyon"));
+        QCOMPARE(d.keysRecomputed, std::size_t(2)); // site, and motd through it
+    }
+
+    void lookupOptionsMergeChanged()
+    {
+        write("data/common.yaml",
+              "lookup_options:\n  merged: {merge: first}\n"
+              "site: lyon\nmotd: \"welcome to %{lookup('site')}\"\nplain: 2\n"
+              "merged: [common]\nsecret_ref: common\n");
+        commit(QStringLiteral("s5"));
+        const RevisionDiff d = checked("s4", "s5");
+        const RevisionChange* merged = changeOf(d, "merged");
+        QVERIFY(merged);
+        QCOMPARE(toJson(merged->after.value), std::string("[\"web\"]"));
+    }
+
+    void moduleDataChanged()
+    {
+        write("modules/ntp/data/common.yaml", "ntp::servers: [b.pool]\n");
+        commit(QStringLiteral("s6"));
+        const RevisionDiff d = checked("s5", "s6");
+        QCOMPARE(d.changes.size(), std::size_t(1));
+        QCOMPARE(d.changes[0].key, std::string("ntp::servers"));
+        QCOMPARE(d.changes[0].nodes.size(), std::size_t(4));
+    }
+
+    void yamlErrorIntroduced()
+    {
+        write("data/os/RedHat.yaml", "pkg: [yum\n");
+        commit(QStringLiteral("s7"));
+        const RevisionDiff d = checked("s6", "s7");
+        QVERIFY(!d.changes.empty());
+        for (const RevisionChange& c : d.changes) {
+            QCOMPARE(c.nodes, std::vector<std::string>{"db1"});
+            QCOMPARE(c.after.status, LookupResult::Status::Error);
+            QVERIFY2(c.after.error.find("data/os/RedHat.yaml:2:1: ") != std::string::npos, c.after.error.c_str());
+        }
+    }
+
+    void levelAdded()
+    {
+        write("hiera.yaml",
+              "version: 5\n"
+              "defaults: {datadir: data, data_hash: yaml_data}\n"
+              "hierarchy:\n"
+              "  - name: node\n"
+              "    path: 'nodes/%{trusted.certname}.yaml'\n"
+              "  - name: role\n"
+              "    path: 'roles/%{facts.role}.yaml'\n"
+              "  - name: site\n"
+              "    path: 'sites/%{facts.os.family}.yaml'\n"
+              "  - name: os\n"
+              "    path: 'os/%{facts.os.family}.yaml'\n"
+              "  - name: common\n"
+              "    path: common.yaml\n");
+        write("data/sites/Debian.yaml", "site: berlin\n");
+        commit(QStringLiteral("s8"));
+        const RevisionDiff d = checked("s7", "s8");
+        QVERIFY(d.hierarchyChanged);
+        QVERIFY(changeOf(d, "site"));
+        QCOMPARE(d.nodesRecomputed, std::size_t(4));
+    }
+
+    void workingTreeAgainstHead()
+    {
+        write("data/roles/db.yaml", "merged: [db]\nport: 5433\n"); // uncommitted
+        write("data/nodes/mon1.yaml", "plain: 3\n"); // untracked
+        const RevisionDiff d = checked("HEAD", "");
+        QVERIFY(changeOf(d, "plain"));
+        QCOMPARE(changeOf(d, "plain")->nodes, std::vector<std::string>{"mon1"});
+        // Nothing of db1's answers changed: port comes from its node file.
+        QVERIFY(!changeOf(d, "port"));
+        QCOMPARE(d.changedFiles.size(), std::size_t(2));
+        bool ok = false;
+        git({QStringLiteral("checkout"), QStringLiteral("-q"), QStringLiteral("--"), QStringLiteral(".")}, &ok);
+        QVERIFY(ok);
+        QFile::remove(QString::fromStdString(m_repo + "/data/nodes/mon1.yaml"));
+        const RevisionDiff clean = checked("HEAD", "");
+        QVERIFY(clean.changes.empty());
+        QCOMPARE(clean.nodesRecomputed, std::size_t(0));
+    }
+
+    void prefixLimitsTheKeys()
+    {
+        const auto before = engineOn(m_repo, openRevision(m_repo, "s0"));
+        const auto after = engineOn(m_repo, openRevision(m_repo, "s8"));
+        RevisionDiffOptions options;
+        options.prefix = "ntp::";
+        const RevisionDiff d = diffRevisions(*before, *after, m_library, options);
+        // Two changes of one key: the new servers on three nodes, the broken RedHat.yaml on db1 (the
+        // environment's layer is searched before the module's).
+        QCOMPARE(d.changes.size(), std::size_t(2));
+        for (const RevisionChange& c : d.changes)
+            QCOMPARE(c.key, std::string("ntp::servers"));
+        QCOMPARE(d.changes[0].nodes, (std::vector<std::string>{"mon1", "web1", "web2"}));
+        QCOMPARE(d.changes[1].after.status, LookupResult::Status::Error);
+    }
+
+    void exportsNameTheChange()
+    {
+        const auto before = engineOn(m_repo, openRevision(m_repo, "s0"));
+        const auto after = engineOn(m_repo, openRevision(m_repo, "s1"));
+        const RevisionDiff d = diffRevisions(*before, *after, m_library);
+        RevisionDiffExportOptions options;
+        options.from = "s0";
+        options.to = "s1";
+        options.relativeTo = m_repo;
+        options.nodesShown = 2;
+        const Value doc = parseData(revisionDiffJson(d, options), "diff.json", DataFormat::Json);
+        QCOMPARE(doc.asHash().find("nodes")->asInteger(), std::int64_t(4));
+        QCOMPARE(doc.asHash().find("keys_recomputed")->asInteger(), std::int64_t(1));
+        const Value& change = doc.asHash().find("changes")->asArray().at(0);
+        QCOMPARE(change.asHash().find("key")->asString(), std::string("plain"));
+        QCOMPARE(change.asHash().find("before")->asInteger(), std::int64_t(1));
+        QCOMPARE(change.asHash().find("after")->asInteger(), std::int64_t(2));
+        QCOMPARE(change.asHash().find("found_before")->asBoolean(), true);
+        QCOMPARE(change.asHash().find("sources_after")->asArray().at(0).asString(), std::string("data/common.yaml:5"));
+        const std::string md = revisionDiffMarkdown(d, options);
+        QVERIFY2(md.find("| plain | `1` | `2` | 4 nodes: db1, mon1 <details><summary>and 2 more</summary>")
+                     != std::string::npos,
+                 md.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRevisionDiff)
+#include "tst_revisiondiff.moc"
