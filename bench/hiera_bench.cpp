@@ -31,15 +31,18 @@
 
 #include <hiera/context.h>
 #include <hiera/engine.h>
+#include <hiera/environment.h>
 #include <hiera/explanationreport.h>
 #include <hiera/facts.h>
 #include <hiera/fleet.h>
+#include <hiera/gitrevisiontree.h>
 #include <hiera/merge.h>
 #include <hiera/nodedata.h>
 #include <hiera/nodediff.h>
 #include <hiera/nodelibrary.h>
 #include <hiera/overridechain.h>
 #include <hiera/puppetdbexport.h>
+#include <hiera/revisiondiff.h>
 #include <hiera/valueformat.h>
 #include <hiera/yaml.h>
 
@@ -650,6 +653,65 @@ int mergeBench(std::size_t n, int passes)
     return 0;
 }
 
+// What a change does to every node (hiera/revisiondiff.h; issue 47): the library of FACTS, then the
+// diff from OLD to NEW of the git repository REPO (NEW "-": its working tree) on two fresh engines
+// sharing their parses (what hiera-lookup --revision-diff does), then again on the same engines (what
+// the explorer will do). With --sweep, every key of every node resolved on a fresh engine at NEW
+// (resolveAllKeys), the reference a hierarchy change is measured against.
+int revisionDiffBench(const std::string& repo, const std::string& facts, const std::string& from, const std::string& to,
+                      int threads, bool sweep)
+{
+    const hiera::ThreadExecutor executor(static_cast<unsigned>(threads));
+    auto t0 = Clock::now();
+    hiera::NodeLibraryOptions libraryOptions;
+    libraryOptions.executor = &executor;
+    const hiera::NodeLibrary library = hiera::NodeLibrary::load(facts, libraryOptions);
+    std::cout << "revision_diff_library_s=" << seconds(Clock::now() - t0) << "\n";
+    const auto engineOn = [&](const std::shared_ptr<const hiera::SourceTree>& tree,
+                              const std::shared_ptr<hiera::ContentParseCache>& parses) {
+        hiera::EnvironmentOptions envOptions;
+        envOptions.tree = tree;
+        hiera::EngineOptions options = benchOptions();
+        options.tree = tree;
+        options.contentParses = parses;
+        return hiera::Engine::fromLayers(hiera::Environment::discover(repo, envOptions).layers, options);
+    };
+    const auto toTree = to == "-" ? nullptr : hiera::openRevision(repo, to);
+    hiera::RevisionDiffOptions options;
+    options.executor = &executor;
+    t0 = Clock::now();
+    const auto parses = hiera::makeContentParseCache();
+    const auto before = engineOn(hiera::openRevision(repo, from), parses);
+    const auto after = engineOn(toTree, parses);
+    const hiera::RevisionDiff first = hiera::diffRevisions(*before, *after, library, options);
+    std::cout << "revision_diff_first_s=" << seconds(Clock::now() - t0) << "\n";
+    t0 = Clock::now();
+    const hiera::RevisionDiff second = hiera::diffRevisions(*before, *after, library, options);
+    std::cout << "revision_diff_second_s=" << seconds(Clock::now() - t0) << "\n";
+    if (second.changes.size() != first.changes.size()) {
+        std::cerr << "hiera-bench: the second diff differs from the first\n";
+        return 2;
+    }
+    std::size_t answers = 0;
+    for (const hiera::RevisionChange& c : first.changes)
+        answers += c.nodes.size();
+    std::cout << "revision_diff_nodes=" << first.nodes << "\nrevision_diff_nodes_recomputed=" << first.nodesRecomputed
+              << "\nrevision_diff_keys_recomputed=" << first.keysRecomputed
+              << "\nrevision_diff_lookups=" << first.lookups << "\nrevision_diff_changes=" << first.changes.size()
+              << "\nrevision_diff_changed_answers=" << answers
+              << "\nrevision_diff_hierarchy_changed=" << (first.hierarchyChanged ? 1 : 0) << "\n";
+    if (sweep) {
+        t0 = Clock::now();
+        const auto engine = engineOn(toTree, nullptr);
+        std::atomic<std::size_t> keys{0};
+        executor.forEach(
+            library.size(),
+            [&](std::size_t i) { keys += hiera::resolveAllKeys(*engine, *library.nodes()[i].scope).keys.size(); }, {});
+        std::cout << "revision_diff_sweep_s=" << seconds(Clock::now() - t0) << "\nrevision_diff_sweep_lookups=" << keys
+                  << "\n";
+    }
+    return 0;
+}
 } // namespace
 
 int main(int argc, char** argv)
@@ -687,6 +749,8 @@ int main(int argc, char** argv)
             return puppetdbSave(args[1], option("--nodes", 8000), option("--passes", 5));
         if (!args.empty() && args[0] == "override-chain")
             return overrideChainBench(static_cast<std::size_t>(option("--files", 5000)), option("--passes", 3));
+        if (args.size() >= 5 && args[0] == "revision-diff")
+            return revisionDiffBench(args[1], args[2], args[3], args[4], threads, flag("--sweep"));
         if (!args.empty() && args[0] == "merge")
             return mergeBench(static_cast<std::size_t>(option("--elements", 100000)), option("--passes", 3));
     } catch (const std::exception& e) {
@@ -698,6 +762,6 @@ int main(int argc, char** argv)
            "FIXTURE KEY [--threads N] | load FIXTURE [--threads N] | warm-eyaml FIXTURE [--repeat N] "
            "[--rows] | all-keys FIXTURE [NODE] [--passes N] | diff FIXTURE [NODE_A NODE_B] [--passes N] | "
            "puppetdb-save FIXTURE [--nodes N] [--passes N] | override-chain [--files N] [--passes N] | merge "
-           "[--elements N] [--passes N]\n";
+           "[--elements N] [--passes N] | revision-diff REPO FACTS OLD NEW|- [--threads N] [--sweep]\n";
     return 2;
 }

@@ -20,6 +20,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -167,7 +168,8 @@ std::string explanationReport(const hiera::Engine& engine, const hiera::Scope& s
 // The engine of --config (its layers found as Puppet finds them) reading `tree` (null: the files on
 // disk); `repositoryRoot` is set to the directory reports name files relative to.
 std::shared_ptr<hiera::Engine> makeEngine(const CliArgs& args, std::shared_ptr<const hiera::SourceTree> tree,
-                                          std::string& repositoryRoot)
+                                          std::string& repositoryRoot,
+                                          std::shared_ptr<hiera::ContentParseCache> contentParses = {})
 {
     hiera::EngineOptions engineOptions;
     if (!args.noCache)
@@ -175,6 +177,10 @@ std::shared_ptr<hiera::Engine> makeEngine(const CliArgs& args, std::shared_ptr<c
     engineOptions.skipUnsupportedLevels = args.skipUnsupported;
     engineOptions.eyamlPrivateKey = args.eyamlPrivateKey;
     engineOptions.tree = tree;
+    engineOptions.contentParses = std::move(contentParses);
+    // One run answers for one state of the files: each file and glob is checked once, not again on
+    // every lookup of every node (the engine's default, for hosts that live while files change).
+    engineOptions.revalidateInterval = std::chrono::hours(24);
     std::vector<hiera::Layer> layers;
     if (!args.config.empty()) {
         hiera::EnvironmentOptions envOptions;
@@ -258,8 +264,10 @@ int main(int argc, char** argv)
             const auto from = hiera::openRevision(args.config, args.revisionDiffFrom);
             const auto to =
                 args.revisionDiffTo.empty() ? nullptr : hiera::openRevision(args.config, args.revisionDiffTo);
-            const auto before = makeEngine(args, from, repositoryRoot);
-            const auto after = makeEngine(args, to, repositoryRoot);
+            // A file both revisions hold as the same blob is parsed once, for both engines.
+            const auto parses = hiera::makeContentParseCache();
+            const auto before = makeEngine(args, from, repositoryRoot, parses);
+            const auto after = makeEngine(args, to, repositoryRoot, parses);
             return finish(runRevisionDiff(*before, *after, from->describe(),
                                           to ? to->describe() : hiera::SourceTree::workingTree()->describe(), args,
                                           repositoryRoot));

@@ -40,6 +40,13 @@ struct EngineState;
 const EngineState& engineState(const Engine& engine);
 }
 
+// Parsed files named by their content (TreeStat::contentId: a git revision's blobs), shared by the
+// engines a host gives the same one: two engines on two revisions of one repository parse a file the
+// revisions share once (hiera/revisiondiff.h). Engines sharing one should have the same limits and
+// backends. Thread-safe; it keeps every parse until the last engine holding it goes.
+class ContentParseCache;
+std::shared_ptr<ContentParseCache> makeContentParseCache();
+
 struct EngineOptions
 {
     ParseLimits limits;
@@ -70,6 +77,8 @@ struct EngineOptions
     // checks and glob listings (hiera/sourcetree.h). Null: the working tree, the process's file system.
     // eyaml key files are always read from the file system.
     std::shared_ptr<const SourceTree> tree;
+    // Null: this engine's parses are its own.
+    std::shared_ptr<ContentParseCache> contentParses;
 };
 
 // How one lookup is asked (not to be confused with Hiera's `lookup_options` data).

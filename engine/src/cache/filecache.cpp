@@ -6,6 +6,8 @@
 #include <hiera/backend.h>
 #include <hiera/yaml.h>
 
+#include <cstdint>
+
 namespace hiera {
 
 namespace {
@@ -87,14 +89,33 @@ void FileMemo::store(const std::string& key, Value value)
 
 } // namespace detail
 
+std::shared_ptr<ContentParseCache> makeContentParseCache()
+{
+    return std::make_shared<ContentParseCache>();
+}
+
+std::shared_ptr<const DataFile> ContentParseCache::find(const std::string& key) const
+{
+    const std::lock_guard lock(m_mutex);
+    const auto it = m_files.find(key);
+    return it == m_files.end() ? nullptr : it->second;
+}
+
+void ContentParseCache::store(const std::string& key, std::shared_ptr<const DataFile> file)
+{
+    const std::lock_guard lock(m_mutex);
+    m_files.emplace(key, std::move(file));
+}
+
 FileCache::FileCache(std::chrono::milliseconds revalidateInterval, const std::string& diskCacheDirectory,
-                     std::shared_ptr<const SourceTree> tree)
+                     std::shared_ptr<const SourceTree> tree, std::shared_ptr<ContentParseCache> shared)
     : m_interval(revalidateInterval)
     , m_tree(tree ? std::move(tree) : SourceTree::workingTree())
     // The disk cache knows a file by its path and inode, which name one file only on the file system.
     , m_disk(diskCacheDirectory.empty() || m_tree != SourceTree::workingTree()
                  ? nullptr
                  : std::make_unique<detail::DiskCache>(diskCacheDirectory))
+    , m_shared(std::move(shared))
 {
 }
 
@@ -131,9 +152,16 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
         return entry->file;
     }
 
+    // Another engine's parse of the same content (a file two revisions share), when the parse depends
+    // on nothing else: the path (the values' marks name it), the blob and the backend.
+    std::string sharedKey;
+    if (m_shared && sig.exists && !sig.contentId.empty() && options.isNull())
+        sharedKey = path + '\n' + sig.contentId + '\n' + backend.name() + '\n'
+            + std::to_string(reinterpret_cast<std::uintptr_t>(&backend));
+    std::shared_ptr<const DataFile> shared = sharedKey.empty() ? nullptr : m_shared->find(sharedKey);
     auto file = std::make_shared<DataFile>();
     file->exists = sig.exists;
-    if (sig.exists) {
+    if (sig.exists && !shared) {
         try {
             std::optional<detail::CachedParse> cached;
             // The disk cache knows a parse by backend name and file: only for parses that depend on nothing else.
@@ -180,10 +208,12 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
             file->error = Error(ErrorCode::DataUnreadable, std::string("cannot load: ") + e.what(), {path, 0, 0});
         }
     }
+    if (!sharedKey.empty() && !shared)
+        m_shared->store(sharedKey, file);
     auto fresh = std::make_shared<Entry>();
     fresh->backend = &backend;
     fresh->options = options;
-    fresh->file = file;
+    fresh->file = shared ? shared : file;
     fresh->signature = sig;
     fresh->checkedAtNs.store(now, std::memory_order_relaxed);
     {
@@ -198,7 +228,7 @@ std::shared_ptr<const DataFile> FileCache::get(const std::string& path, const Da
         if (!replaced)
             slots.push_back(fresh);
     }
-    return file;
+    return fresh->file;
 }
 
 void FileCache::invalidate()

@@ -83,13 +83,25 @@ private:
     }
 };
 
+// hiera/engine.h: parses of content-named files, by path, content id and backend.
+class ContentParseCache
+{
+public:
+    std::shared_ptr<const DataFile> find(const std::string& key) const;
+    void store(const std::string& key, std::shared_ptr<const DataFile> file);
+
+private:
+    mutable std::mutex m_mutex;
+    std::unordered_map<std::string, std::shared_ptr<const DataFile>> m_files;
+};
+
 class FileCache
 {
 public:
     // `diskCacheDirectory` empty: no persistent cache. Files are stat-ed and read through `tree`
     // (null: the working tree); the disk cache keeps only the working tree's files.
     FileCache(std::chrono::milliseconds revalidateInterval, const std::string& diskCacheDirectory = {},
-              std::shared_ptr<const SourceTree> tree = {});
+              std::shared_ptr<const SourceTree> tree = {}, std::shared_ptr<ContentParseCache> shared = {});
 
     // The file parsed by `backend` with `options` (interpolated: part of the entry's identity).
     std::shared_ptr<const DataFile> get(const std::string& path, const DataHashBackend& backend, const Value& options,
@@ -115,6 +127,7 @@ private:
     std::chrono::milliseconds m_interval;
     std::shared_ptr<const SourceTree> m_tree;
     std::unique_ptr<detail::DiskCache> m_disk;
+    std::shared_ptr<ContentParseCache> m_shared;
     mutable std::shared_mutex m_mutex;
     // By path; a path read by two backends (yaml_data and json_data), or with different options, has
     // two entries.

@@ -33,7 +33,7 @@ std::shared_ptr<const BackendRegistry> registryFor(const EngineOptions& options)
 
 EngineState::EngineState(const std::vector<Layer>& layers, const EngineOptions& options)
     : backends(registryFor(options))
-    , files(options.revalidateInterval, options.diskCacheDirectory, options.tree)
+    , files(options.revalidateInterval, options.diskCacheDirectory, options.tree, options.contentParses)
     , globs(options.revalidateInterval, options.tree)
 {
     providers.reserve(layers.size());

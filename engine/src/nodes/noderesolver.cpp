@@ -51,12 +51,13 @@ KeyDifference::Side answerSide(const NodeResolver& node, LookupResult r)
     return s;
 }
 
-NodeResolver::NodeResolver(const Engine& engine, const Scope& scope)
+NodeResolver::NodeResolver(const Engine& engine, const Scope& scope, Keys keys)
     : m_engine(engine)
     , m_scope(scope)
     , m_snapshot(buildSnapshot(engine, scope, /*explain=*/false, nullptr))
-    , m_presence(*m_snapshot)
 {
+    if (keys == Keys::Many)
+        m_presence.emplace(*m_snapshot);
     std::size_t rank = 0;
     for (const LayerState& layer : m_snapshot->layers)
         for (const auto* levels : {&layer.levels, &layer.defaultLevels})
@@ -82,7 +83,8 @@ LookupResult NodeResolver::lookup(std::string_view root) const
 {
     LookupRun run(m_engine, m_scope, *m_snapshot, /*explain=*/false);
     run.setSubLookupMemo(&m_subLookups);
-    run.setKeyPresence(&m_presence);
+    if (m_presence)
+        run.setKeyPresence(&*m_presence);
     if (!root.empty() && LookupKey::isSingleSegment(root))
         return run.run(root, {});
     return run.run(lookupKeyForRoot(root), {});

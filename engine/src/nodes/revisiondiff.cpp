@@ -1,6 +1,7 @@
 // diffRevisions: which nodes and keys a change can reach (the rules in hiera/revisiondiff.h and
 // docs/revision-diff.md), then those keys resolved on both revisions and grouped by change.
 
+#include "cache/filecache.h"
 #include "nodes/noderesolver.h"
 #include "nodes/parallel.h"
 
@@ -35,7 +36,9 @@ struct FileChange
 struct FileReferences
 {
     bool unbounded = false; // a lookup/hiera/alias whose key could not be read: assume anything
-    std::vector<std::pair<std::string, std::string>> edges; // (holder, referenced root key)
+    // Referenced root key -> the file's root keys whose values name it.
+    std::unordered_map<std::string, std::vector<std::string>> holders;
+    std::vector<std::string> anyKey; // root keys whose encrypted values may name any key
 };
 
 const SourceTree& treeOf(const Engine& engine)
@@ -174,25 +177,29 @@ void forEachString(const Value& v, F&& f)
     }
 }
 
-FileReferences referencesOf(const SourceTree& tree, const std::string& path)
+bool holdsEncrypted(const Value& v)
+{
+    bool found = false;
+    forEachString(v, [&](const std::string& s) { found = found || s.find("ENC[") != std::string::npos; });
+    return found;
+}
+
+// Which of a parsed file's root keys interpolate which keys. The engine flagged the entries that hold
+// "%{" when it parsed the file; an eyaml value is read only once decrypted, so an entry holding one
+// may name any key.
+FileReferences referencesOf(const DataFile& file)
 {
     FileReferences refs;
-    const std::optional<std::string> text = readSide(tree, path);
-    if (!text)
+    if (!file.exists || file.error || !file.data.isHash())
         return refs;
-    // Most files interpolate no key: the text says so without a parse.
-    const bool mentions = text->find("%{") != std::string::npos
-        && (text->find("lookup") != std::string::npos || text->find("hiera") != std::string::npos
-            || text->find("alias") != std::string::npos);
-    if (!mentions)
-        return refs;
-    const std::optional<DataFormat> format = formatOf(path);
-    const std::optional<Value> hash = format ? topHash(text, path, *format) : std::nullopt;
-    if (!hash) {
-        refs.unbounded = true;
-        return refs;
-    }
-    for (const auto& entry : hash->asHash()) {
+    for (const Hash::Entry& entry : file.data.asHash()) {
+        if (!entry.key.isString())
+            continue;
+        if (!(file.flags(&entry) & DataFile::Interpolates)) {
+            if (holdsEncrypted(entry.value))
+                refs.anyKey.push_back(entry.key.asString());
+            continue;
+        }
         std::vector<std::string> named;
         bool bounded = true;
         forEachString(entry.value, [&](const std::string& s) { bounded = bounded && referencedKeys(s, named); });
@@ -200,8 +207,11 @@ FileReferences referencesOf(const SourceTree& tree, const std::string& path)
             refs.unbounded = true;
             return refs;
         }
-        for (std::string& k : named)
-            refs.edges.emplace_back(entry.key.asString(), std::move(k));
+        for (std::string& k : named) {
+            std::vector<std::string>& h = refs.holders[std::move(k)];
+            if (h.empty() || h.back() != entry.key.asString())
+                h.push_back(entry.key.asString());
+        }
     }
     return refs;
 }
@@ -286,19 +296,18 @@ RevisionDiff diffRevisions(const Engine& before, const Engine& after, const Node
             diff.changedFiles.push_back(paths[i]);
         }
     }
-    // The references of a node's files, read once per file and side when a node needs them.
+    // The references of each parsed file (both engines' files, by identity), made once.
     std::mutex referencesMutex;
-    std::unordered_map<std::string, std::shared_ptr<const FileReferences>> referencesCache;
-    auto referencesAt = [&](const Engine& side, const std::string& path) {
-        const std::string cacheKey = (&side == &before ? "b:" : "a:") + path;
+    std::unordered_map<const DataFile*, std::shared_ptr<const FileReferences>> referencesCache;
+    auto referencesAt = [&](const DataFile& file) {
         {
             const std::lock_guard lock(referencesMutex);
-            if (auto it = referencesCache.find(cacheKey); it != referencesCache.end())
+            if (auto it = referencesCache.find(&file); it != referencesCache.end())
                 return it->second;
         }
-        auto refs = std::make_shared<const FileReferences>(referencesOf(treeOf(side), path));
+        auto refs = std::make_shared<const FileReferences>(referencesOf(file));
         const std::lock_guard lock(referencesMutex);
-        return referencesCache.emplace(cacheKey, std::move(refs)).first->second;
+        return referencesCache.emplace(&file, std::move(refs)).first->second;
     };
 
     // 3. Per node: the keys a change reaches, resolved on both sides.
@@ -325,26 +334,38 @@ RevisionDiff diffRevisions(const Engine& before, const Engine& after, const Node
                     options.progress(++done, nodes.size());
                 return;
             }
-            // Keys whose interpolation names a reached key, until none is added.
-            for (bool added = !all && !keys.empty(); added && !all;) {
-                added = false;
-                for (const std::string& f : files[i]) {
-                    for (const Engine* side : {&before, &after}) {
-                        const auto refs = referencesAt(*side, f);
-                        if (refs->unbounded) {
-                            all = true;
-                            break;
-                        }
-                        for (const auto& [holder, named] : refs->edges)
-                            if (keys.count(named) && keys.insert(holder).second)
-                                added = true;
-                    }
-                    if (all)
-                        break;
-                }
+        }
+        const detail::NodeResolver x(before, scope,
+                                     all ? detail::NodeResolver::Keys::Many : detail::NodeResolver::Keys::Few);
+        const detail::NodeResolver y(after, scope,
+                                     all ? detail::NodeResolver::Keys::Many : detail::NodeResolver::Keys::Few);
+        // Keys whose interpolation names a reached key, until none is added: from every file either
+        // side's hierarchy holds for the node.
+        if (!all && !keys.empty()) {
+            std::vector<std::shared_ptr<const FileReferences>> refs;
+            for (const auto* resolver : {&x, &y}) {
+                resolver->forEachDataFile([&](const DataFile& file) {
+                    auto r = referencesAt(file);
+                    all = all || r->unbounded;
+                    if (!r->holders.empty() || !r->anyKey.empty())
+                        refs.push_back(std::move(r));
+                });
+            }
+            std::vector<std::string> pending(keys.begin(), keys.end());
+            for (const auto& r : refs) // an encrypted value may name any of them
+                for (const std::string& holder : r->anyKey)
+                    if (keys.insert(holder).second)
+                        pending.push_back(holder);
+            while (!all && !pending.empty()) {
+                const std::string key = std::move(pending.back());
+                pending.pop_back();
+                for (const auto& r : refs)
+                    if (auto it = r->holders.find(key); it != r->holders.end())
+                        for (const std::string& holder : it->second)
+                            if (keys.insert(holder).second)
+                                pending.push_back(holder);
             }
         }
-        const detail::NodeResolver x(before, scope), y(after, scope);
         std::vector<std::string> reached;
         if (all) {
             for (const auto* resolver : {&x, &y})
