@@ -20,6 +20,10 @@ missing, then measures:
   override-chain  the report (explain lookup, override chain, Markdown explanation) of a key that 5,000
            generated files all hold, unique and deep merges (hiera-bench override-chain; issue 46 §3)
   merge    one unique / deep merge step of two 100,000-element arrays (hiera-bench merge; issue 46 §3)
+  revision-diff  git repositories of the large and medium fixtures' data (build/fixtures/revisions), a
+           commit changing three data files diffed over large's 20,000 nodes (hiera-lookup
+           --revision-diff, cold; hiera-bench revision-diff, first and second run in one process), and a
+           level added to medium's hiera.yaml against an all-keys sweep of every node (issue 47)
   explorer fact edit to repaint (medium) and the longest GUI stall (large: load, the fleet view on its
            20,000 nodes, All keys; from key to Overridden values over 5,000 files), if bench-explorer
            is built
@@ -91,6 +95,57 @@ def loadavg():
         return os.getloadavg()[0]
     except OSError:
         return float("nan")
+
+
+def git(repo, *args):
+    subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com", *args], cwd=repo,
+                   check=True, capture_output=True)
+
+
+def revision_repo(fixture, name, work):
+    """A git repository of the fixture's hiera.yaml and data (rebuilt each run) in work/name, committed."""
+    repo = os.path.join(work, name)
+    shutil.rmtree(repo, ignore_errors=True)
+    os.makedirs(repo)
+    shutil.copy(os.path.join(fixture, "hiera.yaml"), repo)
+    shutil.copytree(os.path.join(fixture, "data"), os.path.join(repo, "data"))
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "fixture")
+    return repo
+
+
+def edit_first(path, pattern, change):
+    """Rewrites the first line of `path` matching `pattern` with change(match); returns the key edited."""
+    lines = open(path).read().split("\n")
+    for i, line in enumerate(lines):
+        m = re.match(pattern, line)
+        if m:
+            lines[i] = change(m)
+            open(path, "w").write("\n".join(lines))
+            return m.group(1)
+    raise SystemExit(f"bench: nothing to edit in {path}")
+
+
+def three_file_change(repo):
+    """A common key, a role file and an OS file edited, committed: what a typical merge request does."""
+    data = os.path.join(repo, "data")
+    edit_first(os.path.join(data, "common.yaml"), r"^([a-z]\S*): (\d+)$",
+               lambda m: f"{m.group(1)}: {int(m.group(2)) + 1}")
+    role = sorted(f for f in os.listdir(os.path.join(data, "roles")) if f.endswith(".yaml"))[0]
+    edit_first(os.path.join(data, "roles", role), r"^([a-z]\S*): ([a-z]+)$", lambda m: f"{m.group(1)}: {m.group(2)}x")
+    edit_first(os.path.join(data, "os", "Debian.yaml"), r"^([a-z]\S*): ([a-z]+)$",
+               lambda m: f"{m.group(1)}: {m.group(2)}x")
+    git(repo, "commit", "-q", "-am", "three files")
+
+
+def hierarchy_change(repo):
+    """A level added to hiera.yaml (no file of it exists yet), committed: everything is recomputed."""
+    path = os.path.join(repo, "hiera.yaml")
+    text = open(path).read()
+    at = text.index("  - name: \"Common defaults\"")
+    open(path, "w").write(text[:at] + "  - name: \"Per-team\"\n    path: \"teams/%{facts.env}.yaml\"\n" + text[at:])
+    git(repo, "commit", "-q", "-am", "a level")
 
 
 def main():
@@ -220,6 +275,41 @@ def main():
                      f"{g.get(f'merge_{strategy}_s', 0):.3f} s strings, "
                      f"{g.get(f'merge_{strategy}_hashes_s', 0):.3f} s small hashes", "<= 0.5 s", "-", "-",
                      "yes" if worst <= 0.5 else "no"))
+
+    # revision diff (issue 47): what a commit does to every node, read straight from git
+    if shutil.which("git"):
+        import time
+        work = os.path.join(a.fixtures, "revisions")
+        repo = revision_repo(large, "large", work)
+        three_file_change(repo)
+        facts = os.path.join(large, "facts")
+        cmd = [lookup, "--config", repo, "--nodes", facts, "--revision-diff", "HEAD~1", "--to", "HEAD", "--format", "json"]
+        run(cmd)  # once for the page cache
+        t = time.monotonic()
+        out = run(cmd)
+        cold = time.monotonic() - t
+        import json
+        doc = json.loads(out) if out else {}
+        rv = figures(run([bench, "revision-diff", repo, facts, "HEAD~1", "HEAD", "--threads", "2"]))
+        rows.append((f"revision diff: a commit changing 3 data files (a common key, a role file, an OS file), "
+                     f"every one of {doc.get('nodes', 0)} nodes, cold process (hiera-lookup --revision-diff; "
+                     f"{doc.get('nodes_recomputed', 0)} nodes and {doc.get('keys_recomputed', 0)} keys recomputed)",
+                     f"{cold:.2f} s (in one process: library {rv.get('revision_diff_library_s', 0):.2f} s, "
+                     f"diff {rv.get('revision_diff_first_s', 0):.2f} s)", "<= 5 s", "-", "-",
+                     "yes" if cold <= 5 else "no"))
+        rows.append(("revision diff: the same, second run in one process (what the explorer will do)",
+                     f"{rv.get('revision_diff_second_s', 0):.2f} s", "<= 1 s", "-", "-",
+                     "yes" if rv.get("revision_diff_second_s", 99) <= 1 else "no"))
+        repo = revision_repo(medium, "medium", work)
+        hierarchy_change(repo)
+        hv = figures(run([bench, "revision-diff", repo, os.path.join(medium, "facts"), "HEAD~1", "HEAD",
+                          "--threads", "2", "--sweep"]))
+        ratio = hv.get("revision_diff_first_s", 0) / max(hv.get("revision_diff_sweep_s", 1e-9), 1e-9)
+        rows.append((f"revision diff: a hiera.yaml change, everything recomputed ({int(hv.get('revision_diff_nodes', 0))} "
+                     f"nodes of medium, {int(hv.get('revision_diff_lookups', 0))} lookups on each side), against a "
+                     f"cold all-keys sweep of every node", f"{hv.get('revision_diff_first_s', 0):.2f} s against "
+                     f"{hv.get('revision_diff_sweep_s', 0):.2f} s ({ratio:.1f}x)", "<= 3x", "-", "-",
+                     "yes" if ratio <= 3 else "no"))
 
     # explorer
     if os.access(explorer_bench, os.X_OK):
