@@ -36,6 +36,7 @@ private Q_SLOTS:
     void puppetDBFileInDirectory();
     void scopeOverlay();
     void duplicateNames();
+    void namedAsTheirFactsFileNamesThem();
     void tooBig();
     void missingPath();
     void progressAndCancel();
@@ -275,6 +276,30 @@ void TestNodeLibrary::duplicateNames()
     QVERIFY2(w.contains(QStringLiteral("one.yaml")) && w.contains(QStringLiteral("two.json"))
                  && w.contains(QStringLiteral("same.example.com")),
              qPrintable(w));
+}
+
+// A node of the library is named, and its trusted.certname set, as `hiera-lookup --facts FILE` sets
+// it (certnameFor): facter 4's output names a node only by networking.fqdn, and `fqdn` comes before
+// the facts' own trusted.certname.
+void TestNodeLibrary::namedAsTheirFactsFileNamesThem()
+{
+    TempTree tree({{QStringLiteral("facter4.yaml"), "networking: {fqdn: n4.example.com}\nrole: a\n"},
+                   {QStringLiteral("both.yaml"), "fqdn: f.example.com\ntrusted: {certname: t.example.com}\n"},
+                   {QStringLiteral("trusted.yaml"), "trusted: {certname: only.example.com}\n"},
+                   {QStringLiteral("anonymous.yaml"), "role: b\n"}});
+    const NodeLibrary library = NodeLibrary::load(tree.path());
+    QCOMPARE(library.size(), std::size_t(4));
+    for (const Node& node : library.nodes()) {
+        const NodeScope alone({node.facts(), certnameFor(node.facts()), "production", {}});
+        const std::optional<Value> certname = alone.lookup("trusted.certname");
+        const std::string expected = certname && certname->isString() ? certname->asString() : std::string();
+        QCOMPARE(scopeString(*node.scope, "trusted.certname"), "\"" + node.name + "\"");
+        if (node.sourceFile.ends_with("anonymous.yaml"))
+            QCOMPARE(node.name, std::string("anonymous")); // nothing names it: its file does
+        else
+            QCOMPARE(node.name, expected);
+    }
+    QVERIFY(library.find("n4.example.com") && library.find("f.example.com") && library.find("only.example.com"));
 }
 
 void TestNodeLibrary::tooBig()

@@ -103,16 +103,23 @@ Value factsFromPuppetDB(const Value& facts)
 
 std::string nameFromFacts(const Value& facts)
 {
+    // The certname `hiera-lookup --facts FILE` gives the node (certnameFor, hiera/nodescope.h:
+    // clientcert, fqdn, networking.fqdn), else the facts' own trusted.certname, which answers there when
+    // none of those is set: one rule for a node's name, so that a node of the library reads the same
+    // `nodes/%{trusted.certname}.yaml` as its facts file does (facter 4's output names a node only by
+    // networking.fqdn).
     if (!facts.isHash())
         return {};
     const Hash& h = facts.asHash();
-    if (const std::string* s = stringMember(h, "clientcert"))
-        return *s;
+    for (const char* name : {"clientcert", "fqdn"})
+        if (const std::string* s = stringMember(h, name))
+            return *s;
+    if (const Value* networking = h.find("networking"); networking && networking->isHash())
+        if (const std::string* s = stringMember(networking->asHash(), "fqdn"))
+            return *s;
     if (const Value* trusted = h.find("trusted"); trusted && trusted->isHash())
         if (const std::string* s = stringMember(trusted->asHash(), "certname"))
             return *s;
-    if (const std::string* s = stringMember(h, "fqdn"))
-        return *s;
     return {};
 }
 

@@ -42,7 +42,8 @@ FactsSource parseFactsSource(std::string_view text, const std::string& file, con
 // the bare array. Throws hiera::Error (FactsSyntax) at the offending value.
 Value factsFromPuppetDB(const Value& facts);
 
-// The name facts give a node: clientcert, trusted.certname or fqdn (empty if none).
+// The name facts give a node: the certname hiera-lookup --facts gives it (clientcert, fqdn,
+// networking.fqdn), else trusted.certname (empty if none).
 std::string nameFromFacts(const Value& facts);
 
 // "web01.example.com" for ".../web01.example.com.yaml".
