@@ -8,6 +8,7 @@
 
 #include <hiera/engine.h>
 #include <hiera/environment.h>
+#include <hiera/error.h>
 #include <hiera/explain.h>
 #include <hiera/explanationreport.h>
 #include <hiera/facts.h>
@@ -18,7 +19,6 @@
 #include <hiera/version.h>
 #include <hiera/yaml.h>
 
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -27,7 +27,6 @@
 #include <iostream>
 #include <optional>
 #include <string_view>
-#include <thread>
 #include <unistd.h>
 
 namespace {
@@ -35,21 +34,10 @@ namespace {
 // Parses the node's data files on every core before the lookup: a cold lookup is mostly YAML parsing.
 void preloadInParallel(const hiera::Engine& engine, const hiera::Scope& scope)
 {
-    std::vector<std::function<void()>> tasks = engine.preloadTasks(scope);
-    const unsigned workers = std::min<unsigned>(std::max(1u, std::thread::hardware_concurrency()), 8);
-    if (tasks.size() < 2 || workers < 2)
-        return; // the lookup reads the files itself
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-        for (std::size_t i = next++; i < tasks.size(); i = next++)
-            tasks[i]();
-    };
-    std::vector<std::thread> pool;
-    for (unsigned w = 1; w < workers; ++w)
-        pool.emplace_back(work);
-    work();
-    for (auto& t : pool)
-        t.join();
+    const std::vector<std::function<void()>> tasks = engine.preloadTasks(scope);
+    if (tasks.size() < 2)
+        return; // the lookup reads the file itself
+    commandLineExecutor().forEach(tasks.size(), [&](std::size_t i) { tasks[i](); }, {});
 }
 
 // Where parsed data files are kept between runs: $HIERA_CACHE_DIR (empty: no cache), else the XDG
@@ -266,8 +254,18 @@ int main(int argc, char** argv)
                 args.revisionDiffTo.empty() ? nullptr : hiera::openRevision(args.config, args.revisionDiffTo);
             // A file both revisions hold as the same blob is parsed once, for both engines.
             const auto parses = hiera::makeContentParseCache();
-            const auto before = makeEngine(args, from, repositoryRoot, parses);
-            const auto after = makeEngine(args, to, repositoryRoot, parses);
+            // A side whose hierarchy cannot be read is named: the path in the message is where the
+            // revision's file would be checked out, its line the revision's.
+            const auto engineOn = [&](const std::shared_ptr<const hiera::SourceTree>& tree) {
+                try {
+                    return makeEngine(args, tree, repositoryRoot, parses);
+                } catch (const hiera::Error& e) {
+                    throw hiera::Error(e.code(),
+                                       (tree ? tree->describe() : std::string("the working tree")) + ": " + e.what());
+                }
+            };
+            const auto before = engineOn(from);
+            const auto after = engineOn(to);
             return finish(runRevisionDiff(*before, *after, from->describe(),
                                           to ? to->describe() : hiera::SourceTree::workingTree()->describe(), args,
                                           repositoryRoot));

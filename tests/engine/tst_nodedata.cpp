@@ -727,6 +727,20 @@ void TestNodeData::cliRevision()
                      && r.err.contains(QStringLiteral("no-such-branch")),
                  qPrintable(r.err));
     }
+    // A side whose hiera.yaml cannot be read is named: the path is where it is checked out.
+    const QByteArray hieraYaml = "version: 5\nhierarchy:\n  - name: node\n    path: '%{trusted.certname}.yaml'\n"
+                                 "  - name: common\n    path: common.yaml\n";
+    QVERIFY(repo.write(QStringLiteral("hiera.yaml"), "version: 5\nhierarchy: [unclosed\n"));
+    r = runHieraLookup(diff + QStringList{QStringLiteral("--revision-diff"), QStringLiteral("HEAD")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.startsWith(QStringLiteral("hiera-lookup: error: the working tree: "))
+                 && r.err.count(QLatin1Char('\n')) == 1,
+             qPrintable(r.err));
+    r = runHieraLookup(diff
+                       + QStringList{QStringLiteral("--revision-diff"), QStringLiteral("HEAD~1"),
+                                     QStringLiteral("--to"), QStringLiteral("HEAD")});
+    QCOMPARE(r.exitCode, 0); // both commits' hiera.yaml read from git, not the broken one on disk
+    QVERIFY(repo.write(QStringLiteral("hiera.yaml"), hieraYaml));
     r = runHieraLookup({QStringLiteral("--config"), qs(facts.path()), QStringLiteral("--nodes"), qs(facts.path()),
                         QStringLiteral("--revision-diff"), QStringLiteral("HEAD")});
     QCOMPARE(r.exitCode, 2);

@@ -5,7 +5,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
-#include <QFuture>
 #include <QTimer>
 
 #include <algorithm>

@@ -2,6 +2,7 @@
 
 #include "facts/puppetdbnode.h"
 #include "jobs/memoryrelease.h"
+#include "jobs/workpool.h"
 #include "models/secretmask.h"
 
 #include <hiera/environment.h>
@@ -12,9 +13,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QFuture>
 #include <QThread>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <exception>
@@ -37,7 +36,7 @@ EnginePtr releasingMemoryWhenFreed(std::shared_ptr<const hiera::Engine> engine)
         owner.reset();
         QCoreApplication* app = QCoreApplication::instance();
         if (app && QThread::currentThread() == app->thread())
-            QThreadPool::globalInstance()->start(&MemoryRelease::release); // brief: the global pool will do
+            WorkPool::shared().start(WorkPool::Lane::Background, &MemoryRelease::release); // not on the GUI thread
         else
             MemoryRelease::release();
     });
@@ -138,13 +137,8 @@ void LookupRunner::load(const QString& path, std::optional<RepositoryOptions> op
     m_loads.submit([hieraYaml, discoverFrom, repository = m_options]() -> LoadResult {
         LoadResult result{hieraYaml, {}, {}, repository.environment, {}, {}};
         try {
-            hiera::EnvironmentOptions environmentOptions;
-            environmentOptions.name = repository.environment.toStdString();
-            environmentOptions.globalHieraYaml = repository.globalHieraYaml.toStdString();
-            for (const QString& dir : repository.environmentPath.split(QLatin1Char(':'), Qt::SkipEmptyParts))
-                environmentOptions.environmentPath.push_back(dir.trimmed().toStdString());
             hiera::Environment environment =
-                hiera::Environment::discover(discoverFrom.toStdString(), environmentOptions);
+                hiera::Environment::discover(discoverFrom.toStdString(), repository.environmentOptions());
             result.environmentName = QString::fromStdString(environment.name);
             for (const std::string& warning : environment.warnings)
                 result.warnings << QString::fromStdString(warning);

@@ -71,3 +71,13 @@ QString RepositoryOptions::rootOf(const QString& hieraYaml)
 {
     return QFileInfo(hieraYaml).absolutePath();
 }
+
+hiera::EnvironmentOptions RepositoryOptions::environmentOptions() const
+{
+    hiera::EnvironmentOptions options;
+    options.name = environment.toStdString();
+    options.globalHieraYaml = globalHieraYaml.toStdString();
+    for (const QString& dir : environmentPath.split(QLatin1Char(':'), Qt::SkipEmptyParts))
+        options.environmentPath.push_back(dir.trimmed().toStdString());
+    return options;
+}

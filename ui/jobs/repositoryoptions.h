@@ -8,6 +8,8 @@
 // The first four belong to a repository and are remembered per repository in QSettings; the skip mode
 // is one setting for all. Only paths are stored: never a key's content, never a decrypted value.
 
+#include <hiera/environment.h>
+
 #include <QString>
 
 struct RepositoryOptions
@@ -33,4 +35,7 @@ struct RepositoryOptions
     static QString hieraYamlFor(const QString& path);
     // The environment's root directory for such a hiera.yaml.
     static QString rootOf(const QString& hieraYaml);
+
+    // How hiera::Environment::discover is asked to open it (its name, global layer, environmentpath).
+    hiera::EnvironmentOptions environmentOptions() const;
 };

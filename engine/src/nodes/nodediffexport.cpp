@@ -6,6 +6,7 @@
 #include "report/reportjson.h"
 
 #include <hiera/error.h>
+#include <hiera/fleet.h>
 #include <hiera/nodediff.h>
 #include <hiera/valueformat.h>
 
@@ -46,19 +47,6 @@ std::string answerText(const Side& s, const DiffExportOptions& options)
     return {};
 }
 
-const char* statusName(LookupResult::Status s)
-{
-    switch (s) {
-    case LookupResult::Status::Found:
-        return "found";
-    case LookupResult::Status::NotFound:
-        return "not found";
-    case LookupResult::Status::Error:
-        return "error";
-    }
-    return "?";
-}
-
 std::string joinFiles(const Side& s, const DiffExportOptions& options, std::string_view separator)
 {
     std::string out;
@@ -84,7 +72,7 @@ std::string summary(const NodeDiff& diff, const DiffExportOptions& options, std:
 Value sideValue(const Side& s, const DiffExportOptions& options)
 {
     Hash h;
-    h.set("status", Value(statusName(s.status)));
+    h.set("status", Value(fleetStatusName(s.status)));
     if (s.found()) {
         Value v = shown(s.value, options);
         try {
@@ -162,8 +150,9 @@ std::string nodeDiffCsv(const NodeDiff& diff, const DiffExportOptions& options)
     };
     for (const KeyDifference& d : diff.keys)
         detail::appendCsvRow(out,
-                             {d.key, options.nameA, statusName(d.a.status), value(d.a), joinFiles(d.a, options, ";"),
-                              options.nameB, statusName(d.b.status), value(d.b), joinFiles(d.b, options, ";")});
+                             {d.key, options.nameA, fleetStatusName(d.a.status), value(d.a),
+                              joinFiles(d.a, options, ";"), options.nameB, fleetStatusName(d.b.status), value(d.b),
+                              joinFiles(d.b, options, ";")});
     return out;
 }
 
