@@ -8,6 +8,7 @@
 #include "jobs/fleetrunner.h"
 #include "jobs/lookuprunner.h"
 #include "jobs/nodereportrunner.h"
+#include "jobs/revisiondiffrunner.h"
 #include "models/facttreemodel.h"
 #include "models/modelroles.h"
 #include "models/overridesmodel.h"
@@ -23,6 +24,7 @@
 #include "panels/nodediffpanel.h"
 #include "panels/nodespanel.h"
 #include "panels/overridespanel.h"
+#include "panels/revisiondiffpanel.h"
 #include "panels/tracepanel.h"
 #include "widgets/messagebanner.h"
 #include "widgets/sourceviewer.h"
@@ -162,6 +164,12 @@ void MainWindow::createPanels()
                 setKey(key);
             });
     connect(m_nodeDiffPanel, &NodeDiffPanel::sourceRequested, this, &MainWindow::showSourceFor);
+    // What a change to the data does to the fleet: the library on two revisions.
+    m_revisionDiffs = new RevisionDiffRunner(this);
+    m_revisionDiffPanel = new RevisionDiffPanel(m_revisionDiffs, m_fleet, m_runner);
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
+                     addDock(m_revisionDiffPanel, tr("Revision diff"), QStringLiteral("revisionDiffDock"),
+                             Qt::BottomDockWidgetArea));
     findChild<QDockWidget*>(QStringLiteral("factsDock"))->raise();
     findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->raise();
     connect(m_nodesPanel, &NodesPanel::nodeChosen, this, &MainWindow::openNode);
@@ -951,7 +959,7 @@ void MainWindow::resetLayout()
     for (const char* tab : {"nodesDock"})
         tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("factsDock")),
                          findChild<QDockWidget*>(QLatin1String(tab)));
-    for (const char* tab : {"overridesDock", "fleetDock", "allKeysDock", "nodeDiffDock"})
+    for (const char* tab : {"overridesDock", "fleetDock", "allKeysDock", "nodeDiffDock", "revisionDiffDock"})
         tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
                          findChild<QDockWidget*>(QLatin1String(tab)));
     findChild<QDockWidget*>(QStringLiteral("factsDock"))->raise();

@@ -16,6 +16,8 @@ class AllKeysPanel;
 class AnswerPanel;
 class NodeDiffPanel;
 class NodeReportRunner;
+class RevisionDiffPanel;
+class RevisionDiffRunner;
 class DataFileSync;
 class FactsPanel;
 class HelpGuide;
@@ -162,6 +164,8 @@ private:
     NodeReportRunner* m_reports = nullptr;
     AllKeysPanel* m_allKeysPanel = nullptr;
     NodeDiffPanel* m_nodeDiffPanel = nullptr;
+    RevisionDiffRunner* m_revisionDiffs = nullptr;
+    RevisionDiffPanel* m_revisionDiffPanel = nullptr;
     NodesPanel* m_nodesPanel = nullptr;
     FleetPanel* m_fleetPanel = nullptr;
     QLabel* m_busyLabel = nullptr;

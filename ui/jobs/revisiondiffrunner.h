@@ -1,0 +1,65 @@
+#pragma once
+
+// RevisionDiffRunner — the Revision diff panel's work off the GUI thread: the repository's revisions
+// listed (hiera::listRevisions), and the node library resolved on two of them, every changed answer
+// grouped by change (hiera::diffRevisions over two engines that share their parses), with progress
+// and cancel. The engines are opened as the window opens the repository (its RepositoryOptions), each
+// reading its revision straight from git; the working tree is the newer side by default.
+
+#include "jobs/fleetrunner.h"
+#include "jobs/jobchannel.h"
+#include "jobs/repositoryoptions.h"
+#include "models/revisiondiffreport.h"
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+#include <stop_token>
+#include <vector>
+
+class RevisionDiffRunner : public QObject, private JobHost
+{
+    Q_OBJECT
+public:
+    explicit RevisionDiffRunner(QObject* parent = nullptr);
+    ~RevisionDiffRunner() override;
+
+    // Lists the revisions of the repository holding `hieraYaml`; revisionsListed follows.
+    void listRevisions(const QString& hieraYaml);
+    // Diffs `library` between revision `from` and `to` (empty: the working tree) of the repository
+    // holding `hieraYaml`, opened with `repository`; diffFinished follows (also when cancelled or failed).
+    void run(const QString& hieraYaml, const RepositoryOptions& repository, const QString& from, const QString& to,
+             NodeLibraryPtr library, const std::string& prefix = {});
+    void cancel();
+    bool isRunning() const { return m_diffs.isBusy(); }
+
+Q_SIGNALS:
+    void revisionsListed(RevisionListPtr list);
+    void diffFinished(RevisionDiffReportPtr report);
+    void progress(qulonglong done, qulonglong total);
+    void busyChanged(bool busy);
+
+private:
+    struct Progress
+    {
+        std::stop_source stop;
+        std::atomic<std::size_t> done{0};
+        std::atomic<std::size_t> total{0};
+    };
+
+    QObject* jobContext() override { return this; }
+    JobTracker& jobTracker() override { return m_jobs; }
+    void jobStateChanged() override;
+    void jobDropped() override { }
+    void releaseLater(std::shared_ptr<const void> data) override;
+
+    std::shared_ptr<Progress> m_progress;
+    QTimer m_poll; // progress read from the running job, ten times a second
+    bool m_wasBusy = false;
+    JobChannel<RevisionListPtr> m_lists;
+    JobChannel<RevisionDiffReportPtr> m_diffs;
+    JobTracker m_jobs; // last member: destroyed first, it waits for the jobs still running
+};

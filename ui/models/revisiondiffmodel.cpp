@@ -1,0 +1,173 @@
+#include "models/revisiondiffmodel.h"
+
+#include "models/valueconvert.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QPalette>
+
+using ValueConvert::toQString;
+
+RevisionDiffModel::RevisionDiffModel(QObject* parent) : QAbstractTableModel(parent)
+{
+}
+
+void RevisionDiffModel::setReport(RevisionDiffReportPtr report, bool revealSecrets)
+{
+    beginResetModel();
+    m_report = std::move(report);
+    m_reveal = revealSecrets;
+    m_baseDirectory = m_report ? toQString(m_report->root) : QString();
+    rebuildRows();
+    endResetModel();
+}
+
+void RevisionDiffModel::setRevealSecrets(bool reveal)
+{
+    if (reveal == m_reveal)
+        return;
+    m_reveal = reveal;
+    if (!m_rows.empty())
+        Q_EMIT dataChanged(index(0, BeforeColumn), index(rowCount() - 1, AfterColumn));
+}
+
+void RevisionDiffModel::setKeyPrefix(const QString& prefix)
+{
+    if (prefix == m_prefix)
+        return;
+    beginResetModel();
+    m_prefix = prefix;
+    rebuildRows();
+    endResetModel();
+}
+
+void RevisionDiffModel::rebuildRows()
+{
+    m_rows.clear();
+    if (!m_report)
+        return;
+    const std::string prefix = ValueConvert::toStd(m_prefix);
+    const auto& changes = m_report->diff.changes;
+    for (std::size_t i = 0; i < changes.size(); ++i)
+        if (changes[i].key.starts_with(prefix))
+            m_rows.push_back(i);
+}
+
+int RevisionDiffModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int RevisionDiffModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString RevisionDiffModel::answerText(const hiera::KeyDifference::Side& side, bool secretDiffers) const
+{
+    if (secretDiffers)
+        return tr("differs (secret)");
+    switch (side.status) {
+    case hiera::LookupResult::Status::Found:
+        return ValueConvert::compactJson(side.value, m_reveal);
+    case hiera::LookupResult::Status::NotFound:
+        return tr("(not found)");
+    case hiera::LookupResult::Status::Error:
+        return tr("error: %1").arg(toQString(side.error));
+    }
+    return {};
+}
+
+QString RevisionDiffModel::sourcesText(const std::vector<std::string>& sources, const QString& separator) const
+{
+    QStringList out;
+    for (const std::string& s : sources) {
+        QString text = toQString(s);
+        if (!m_baseDirectory.isEmpty() && text.startsWith(m_baseDirectory + QLatin1Char('/')))
+            text = text.mid(m_baseDirectory.size() + 1);
+        out << text;
+    }
+    return out.join(separator);
+}
+
+QVariant RevisionDiffModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_report)
+        return {};
+    const hiera::RevisionChange& c = m_report->diff.changes[m_rows[static_cast<std::size_t>(index.row())]];
+    // Two found answers where either is a secret: that they differ is all that is shown (even a masked
+    // value would tell its length).
+    const bool secretDiffers = !m_reveal && c.before.found() && c.after.found()
+        && (hiera::containsSecret(c.before.value) || hiera::containsSecret(c.after.value));
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::ToolTipRole:
+        switch (index.column()) {
+        case KeyColumn:
+            return toQString(c.key);
+        case BeforeColumn:
+            return answerText(c.before, secretDiffers);
+        case AfterColumn:
+            return answerText(c.after, secretDiffers);
+        case NodesColumn: {
+            if (role == Qt::DisplayRole)
+                return c.nodes.size() == 1 ? toQString(c.nodes.front()) : tr("%n nodes", nullptr, int(c.nodes.size()));
+            QStringList names;
+            for (std::size_t i = 0; i < c.nodes.size() && i < 50; ++i)
+                names << toQString(c.nodes[i]);
+            if (c.nodes.size() > 50)
+                names << tr("and %n more", nullptr, int(c.nodes.size() - 50));
+            return names.join(QLatin1Char('\n'));
+        }
+        case SourcesColumn: {
+            const QString separator = role == Qt::ToolTipRole ? QStringLiteral("\n") : QStringLiteral(", ");
+            const QString before = sourcesText(c.sourcesBefore, separator);
+            const QString after = sourcesText(c.sourcesAfter, separator);
+            return before == after
+                ? after
+                : tr("%1 → %2").arg(before.isEmpty() ? tr("none") : before, after.isEmpty() ? tr("none") : after);
+        }
+        }
+        return {};
+    case Qt::ForegroundRole: {
+        const hiera::KeyDifference::Side* side = index.column() == BeforeColumn ? &c.before
+            : index.column() == AfterColumn                                     ? &c.after
+                                                                                : nullptr;
+        if (side && (secretDiffers || !side->found()))
+            return QBrush(side->status == hiera::LookupResult::Status::Error
+                              ? QColor(Qt::darkRed)
+                              : QPalette().color(QPalette::PlaceholderText));
+        return {};
+    }
+    case KeyRole:
+        return toQString(c.key);
+    case NodesRole: {
+        QStringList names;
+        names.reserve(static_cast<qsizetype>(c.nodes.size()));
+        for (const std::string& n : c.nodes)
+            names << toQString(n);
+        return names;
+    }
+    }
+    return {};
+}
+
+QVariant RevisionDiffModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
+        return {};
+    const bool tip = role == Qt::ToolTipRole;
+    switch (section) {
+    case KeyColumn:
+        return tr("Key");
+    case BeforeColumn:
+        return m_report && tip ? toQString(m_report->fromName) : tr("Before");
+    case AfterColumn:
+        return m_report && tip ? toQString(m_report->toName) : tr("After");
+    case NodesColumn:
+        return tr("Nodes");
+    case SourcesColumn:
+        return tip ? tr("The file:line behind each side (before → after when they differ)") : tr("Sources");
+    }
+    return {};
+}
