@@ -47,6 +47,7 @@ private Q_SLOTS:
     void byteOrderMark();
     void invalidUtf8();
     void syntaxErrors_data();
+    void keysWithoutValues();
     void syntaxErrors();
     void onlyFirstDocument();
     void emptyDocuments_data();
@@ -517,8 +518,29 @@ void TestYamlLoader::syntaxErrors_data()
     QTest::newRow("bad indentation") << QByteArray("a:\n  b: 1\n c: 2\n") << 0;
     QTest::newRow("unclosed quote") << QByteArray("a: \"abc\n") << 0;
     QTest::newRow("stray mapping") << QByteArray("a: b: c\n") << 1;
+    // A line of a block mapping without ':' (yaml-cpp made it a key with a null value; Psych refuses it).
+    QTest::newRow("key without colon") << QByteArray("a: 1\nx\n") << 2;
+    QTest::newRow("key without colon, then a comment") << QByteArray("a: 1\nx # note\n") << 2;
+    QTest::newRow("quoted key without colon") << QByteArray("a: 1\n'x'\n") << 0;
+    QTest::newRow("key without colon in a compact mapping") << QByteArray("a:\n  - c: 1\n    d\n") << 3;
+    QTest::newRow("key without colon before an anchor") << QByteArray("a: 1\nx\nc: &A 3\n") << 0;
 }
 // clang-format on
+
+// The null values YAML does allow: `x:`, an explicit `? x`, a flow `{x}`, `x: ~`, a key
+// whose ':' follows its closing quote or a space.
+void TestYamlLoader::keysWithoutValues()
+{
+    for (const char* doc : {"a: 1\nx:\n", "a: 1\n? x\n", "a: 1\nb: {x}\n", "a: 1\nx: ~\n", "a: 1\n'x' :\n",
+                            "a: 1\n\"x\":\n", "a: 1\nhttp://x:\n", "a: 1\n- x\n"}) {
+        const auto err = catchError([&] { yaml(doc, "ok.yaml"); });
+        if (std::string_view(doc).find("- x") != std::string_view::npos) {
+            QVERIFY2(err.has_value(), doc); // a sequence entry in a mapping: still an error
+            continue;
+        }
+        QVERIFY2(!err.has_value(), err ? err->what() : doc);
+    }
+}
 
 void TestYamlLoader::syntaxErrors()
 {

@@ -86,6 +86,14 @@ public:
 
     void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override
     {
+        if (!m_stack.empty()) {
+            // yaml-cpp reads a line of a block mapping that holds no ':' ("a: 1\nx\n") as a key with a
+            // null value; Psych refuses it, and so does Puppet's lookup.
+            const Frame& parent = m_stack.back();
+            if (parent.kind == Frame::Kind::Map && parent.block && parent.haveKey && parent.keyIsScalar
+                && !keyHasColon(parent.keyMark))
+                fail(ErrorCode::DataSyntax, "could not find expected ':' while scanning a simple key", parent.keyMark);
+        }
         Value v;
         v.setMark(toMark(mark));
         deliver(std::move(v), anchor, 1, mark, NodeKind::Scalar, /*mergeKey=*/false);
@@ -140,10 +148,11 @@ public:
     void OnSequenceEnd() override { pop(); }
 
     void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                    YAML::EmitterStyle::value) override
+                    YAML::EmitterStyle::value style) override
     {
         checkCollectionTag(tag, mark);
         push(Frame::Kind::Map, mark, anchor, false);
+        m_stack.back().block = style != YAML::EmitterStyle::Flow;
     }
 
     void OnMapEnd() override { pop(); }
@@ -169,6 +178,9 @@ private:
         bool haveKey = false;
         bool keyIsMerge = false;
         Value key;
+        bool block = false; // a block mapping (not `{...}`)
+        bool keyIsScalar = false; // the pending key was written as a scalar (not an alias or a collection)
+        YAML::Mark keyMark;
     };
 
     struct Anchored
@@ -181,6 +193,47 @@ private:
     {
         // yaml-cpp marks are 0-based; ours are 1-based.
         return {m_fileId, static_cast<std::uint32_t>(m.line + 1), static_cast<std::uint32_t>(m.column + 1)};
+    }
+
+    // Whether the scalar key at `mark` is followed by ':' on its line (after its closing quote, if
+    // quoted), or is an explicit `? key`. Unknown positions are given the benefit of the doubt.
+    bool keyHasColon(const YAML::Mark& mark) const
+    {
+        if (mark.pos < 0 || static_cast<std::size_t>(mark.pos) >= m_text.size())
+            return true;
+        std::size_t i = static_cast<std::size_t>(mark.pos);
+        for (std::size_t b = i; b > 0 && m_text[b - 1] != '\n';) {
+            --b;
+            if (m_text[b] == '?')
+                return true; // `? key`: a value may be left out
+            if (m_text[b] != ' ' && m_text[b] != '\t' && m_text[b] != '-')
+                break;
+        }
+        const char q = m_text[i];
+        if (q == '\'' || q == '"') {
+            for (++i; i < m_text.size(); ++i) {
+                if (q == '"' && m_text[i] == '\\') {
+                    ++i;
+                } else if (m_text[i] == q) {
+                    if (q == '\'' && i + 1 < m_text.size() && m_text[i + 1] == '\'') {
+                        ++i;
+                        continue;
+                    }
+                    ++i;
+                    break;
+                }
+            }
+            while (i < m_text.size() && (m_text[i] == ' ' || m_text[i] == '\t'))
+                ++i;
+            return i < m_text.size() && m_text[i] == ':';
+        }
+        for (; i < m_text.size() && m_text[i] != '\n'; ++i) {
+            if (m_text[i] == ':' && (i + 1 == m_text.size() || std::strchr(" \t\r\n", m_text[i + 1])))
+                return true;
+            if (m_text[i] == '#' && i > 0 && (m_text[i - 1] == ' ' || m_text[i - 1] == '\t'))
+                return false;
+        }
+        return false;
     }
 
     [[noreturn]] void fail(ErrorCode code, std::string message, const YAML::Mark& mark) const
@@ -334,6 +387,8 @@ private:
             parent.key = std::move(v);
             parent.keyIsMerge = mergeKey;
             parent.haveKey = true;
+            parent.keyIsScalar = kind == NodeKind::Scalar;
+            parent.keyMark = mark;
             return;
         }
         countNodes(nodes, mark);
