@@ -312,8 +312,13 @@ RevisionDiff diffRevisions(const Engine& before, const Engine& after, const Node
 
     // 3. Per node: the keys a change reaches, resolved on both sides.
     std::vector<std::vector<NodeChange>> perNode(nodes.size());
-    std::vector<std::vector<std::string>> perNodeKeys(nodes.size());
-    std::vector<std::vector<std::string>> perNodeWarnings(nodes.size());
+    // The distinct keys resolved on some node, kept once (not per node: after a hierarchy change that
+    // would be every key of every node).
+    std::mutex recomputedMutex;
+    std::unordered_set<std::string> recomputedKeys;
+    // Each once: a skipped level warns on every lookup of every key, which over all keys of
+    // 20,000 nodes would be hundreds of millions of copies of one line.
+    std::vector<std::set<std::string>> perNodeWarnings(nodes.size());
     std::atomic<std::size_t> done{0}, lookups{0}, recomputedNodes{0};
     detail::parallelItems(nodes.size(), options.executor, options.stop, [&](std::size_t i) {
         const Scope& scope = *nodes[i].scope;
@@ -379,7 +384,7 @@ RevisionDiff diffRevisions(const Engine& before, const Engine& after, const Node
             LookupResult p = x.lookup(key), q = y.lookup(key);
             for (auto* r : {&p, &q})
                 for (auto& w : r->warnings)
-                    perNodeWarnings[i].push_back(std::move(w));
+                    perNodeWarnings[i].insert(std::move(w));
             if (detail::sameAnswer(p, q))
                 continue;
             perNode[i].push_back({key, detail::answerSide(x, std::move(p)), detail::answerSide(y, std::move(q))});
@@ -387,7 +392,11 @@ RevisionDiff diffRevisions(const Engine& before, const Engine& after, const Node
         lookups += reached.size();
         if (!reached.empty())
             ++recomputedNodes;
-        perNodeKeys[i] = std::move(reached);
+        if (!reached.empty()) {
+            const std::lock_guard lock(recomputedMutex);
+            for (std::string& k : reached)
+                recomputedKeys.insert(std::move(k));
+        }
         if (options.progress)
             options.progress(++done, nodes.size());
     });
@@ -396,12 +405,9 @@ RevisionDiff diffRevisions(const Engine& before, const Engine& after, const Node
     diff.nodesRecomputed = recomputedNodes;
 
     // 4. Grouped: one change per key and distinct (before, after), its nodes in library order.
-    std::unordered_set<std::string_view> recomputedKeys;
     std::map<std::string, std::vector<std::size_t>> byKey; // key -> indices into diff.changes
     std::set<std::string> warnings;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
-        for (const std::string& k : perNodeKeys[i])
-            recomputedKeys.insert(k);
         warnings.insert(perNodeWarnings[i].begin(), perNodeWarnings[i].end());
         for (NodeChange& c : perNode[i]) {
             std::vector<std::size_t>& group = byKey[c.key];
