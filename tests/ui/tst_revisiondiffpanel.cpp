@@ -21,6 +21,9 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include <tuple>
+#include <vector>
+
 class TestRevisionDiffPanel : public QObject
 {
     Q_OBJECT
@@ -135,6 +138,9 @@ private Q_SLOTS:
                      .data()
                      .toString()
                      .contains(QLatin1String("profile::motd")));
+        // What changed, in a few words: the element gained.
+        QCOMPARE(model->index(row, RevisionDiffModel::ChangeColumn).data().toString(),
+                 QStringLiteral("+ \"profile::motd\""));
         int nodes = 0;
         for (int r = 0; r < model->rowCount(); ++r)
             if (model->index(r, RevisionDiffModel::KeyColumn).data().toString() == QLatin1String("classes"))
@@ -189,6 +195,52 @@ private Q_SLOTS:
                     .contains(QLatin1String("profile::cron")));
         QCOMPARE(model->report()->toName, std::string("working tree"));
         QVERIFY(git({QStringLiteral("checkout"), QStringLiteral("-q"), QStringLiteral("--"), QStringLiteral(".")}));
+    }
+
+    // The Change column on each kind of change (a model of its own, no window).
+    void changeColumnSays()
+    {
+        using Status = hiera::LookupResult::Status;
+        const auto found = [](const char* json) {
+            hiera::KeyDifference::Side s;
+            s.status = Status::Found;
+            s.value = hiera::parseData(json, "v.json", hiera::DataFormat::Json);
+            return s;
+        };
+        const auto status = [](Status st) {
+            hiera::KeyDifference::Side s;
+            s.status = st;
+            s.error = st == Status::Error ? "x.yaml:1:1: broken" : "";
+            return s;
+        };
+        const std::vector<std::tuple<hiera::KeyDifference::Side, hiera::KeyDifference::Side, QString>> cases = {
+            {found(R"(["a", "b", "c"])"), found(R"(["a", "c", "d"])"), QStringLiteral("+ \"d\", − \"b\"")},
+            {found(R"(["a", "b"])"), found(R"(["b", "a"])"), QStringLiteral("reordered")},
+            {found(R"(["a", "a"])"), found(R"(["a"])"), QStringLiteral("2 → 1 elements")},
+            {found(R"([1, 2, 3, 4, 5])"), found("[]"), QStringLiteral("− 1, − 2, − 3, − 2 more")},
+            {found(R"({"k": 1, "gone": 2, "same": 3})"), found(R"({"k": 2, "new": 1, "same": 3})"),
+             QStringLiteral("~ k, + new, − gone")},
+            {found("1"), found("2"), QStringLiteral("1 → 2")},
+            {status(Status::NotFound), found("1"), QStringLiteral("added")},
+            {found("1"), status(Status::NotFound), QStringLiteral("removed")},
+            {found("1"), status(Status::Error), QStringLiteral("now fails")},
+            {status(Status::Error), found("1"), QStringLiteral("no longer fails")},
+        };
+        auto report = std::make_shared<RevisionDiffReport>();
+        for (const auto& [before, after, expected] : cases) {
+            hiera::RevisionChange c;
+            c.key = "k" + std::to_string(report->diff.changes.size());
+            c.before = before;
+            c.after = after;
+            c.nodes = {"n1"};
+            report->diff.changes.push_back(std::move(c));
+        }
+        RevisionDiffModel model;
+        model.setReport(report, false);
+        QCOMPARE(model.rowCount(), static_cast<int>(cases.size()));
+        for (int row = 0; row < model.rowCount(); ++row)
+            QCOMPARE(model.index(row, RevisionDiffModel::ChangeColumn).data().toString(),
+                     std::get<2>(cases[static_cast<std::size_t>(row)]));
     }
 
     void anUnknownRevisionIsOneLine()

@@ -2,9 +2,13 @@
 
 #include "models/valueconvert.h"
 
+#include <hiera/valueformat.h>
+
 #include <QBrush>
 #include <QColor>
 #include <QPalette>
+
+#include <algorithm>
 
 using ValueConvert::toQString;
 
@@ -28,7 +32,7 @@ void RevisionDiffModel::setRevealSecrets(bool reveal)
         return;
     m_reveal = reveal;
     if (!m_rows.empty())
-        Q_EMIT dataChanged(index(0, BeforeColumn), index(rowCount() - 1, AfterColumn));
+        Q_EMIT dataChanged(index(0, ChangeColumn), index(rowCount() - 1, AfterColumn));
 }
 
 void RevisionDiffModel::setKeyPrefix(const QString& prefix)
@@ -90,6 +94,67 @@ QString RevisionDiffModel::sourcesText(const std::vector<std::string>& sources, 
     return out.join(separator);
 }
 
+QString RevisionDiffModel::changeText(const hiera::RevisionChange& c, bool secretDiffers) const
+{
+    using Status = hiera::LookupResult::Status;
+    if (secretDiffers)
+        return tr("differs (secret)");
+    if (c.before.status == Status::Error || c.after.status == Status::Error) {
+        if (c.before.status != Status::Error)
+            return tr("now fails");
+        return c.after.status == Status::Error ? tr("another error") : tr("no longer fails");
+    }
+    if (!c.before.found())
+        return tr("added");
+    if (!c.after.found())
+        return tr("removed");
+    const hiera::Value& x = c.before.value;
+    const hiera::Value& y = c.after.value;
+    const auto json = [&](const hiera::Value& v) { return ValueConvert::compactJson(v, m_reveal); };
+    // At most a few of each, the rest counted: the cell is a summary, the Before and After cells the values.
+    const auto listed = [&](const QString& mark, const QStringList& items) {
+        QStringList shown;
+        for (qsizetype i = 0; i < items.size() && i < 3; ++i)
+            shown << mark + items[i];
+        if (items.size() > 3)
+            shown << mark + tr("%n more", nullptr, int(items.size() - 3));
+        return shown;
+    };
+    if (x.isArray() && y.isArray()) {
+        const hiera::Array& a = x.asArray();
+        const hiera::Array& b = y.asArray();
+        if (a.size() * b.size() > 1'000'000)
+            return tr("%1 → %2 elements").arg(a.size()).arg(b.size());
+        QStringList gained, lost;
+        for (const hiera::Value& e : b)
+            if (std::find(a.begin(), a.end(), e) == a.end())
+                gained << json(e);
+        for (const hiera::Value& e : a)
+            if (std::find(b.begin(), b.end(), e) == b.end())
+                lost << json(e);
+        if (gained.isEmpty() && lost.isEmpty())
+            return a.size() == b.size() ? tr("reordered") : tr("%1 → %2 elements").arg(a.size()).arg(b.size());
+        return (listed(QStringLiteral("+ "), gained) + listed(QStringLiteral("− "), lost)).join(QStringLiteral(", "));
+    }
+    if (x.isHash() && y.isHash()) {
+        QStringList gained, lost, changed;
+        for (const auto& e : y.asHash()) {
+            const hiera::Value* before = x.asHash().find(e.key);
+            if (!before)
+                gained << toQString(hiera::cellText(e.key));
+            else if (!(*before == e.value))
+                changed << toQString(hiera::cellText(e.key));
+        }
+        for (const auto& e : x.asHash())
+            if (!y.asHash().find(e.key))
+                lost << toQString(hiera::cellText(e.key));
+        return (listed(QStringLiteral("~ "), changed) + listed(QStringLiteral("+ "), gained)
+                + listed(QStringLiteral("− "), lost))
+            .join(QStringLiteral(", "));
+    }
+    return tr("%1 → %2").arg(json(x), json(y));
+}
+
 QVariant RevisionDiffModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_report)
@@ -105,6 +170,8 @@ QVariant RevisionDiffModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case KeyColumn:
             return toQString(c.key);
+        case ChangeColumn:
+            return changeText(c, secretDiffers);
         case BeforeColumn:
             return answerText(c.before, secretDiffers);
         case AfterColumn:
@@ -160,6 +227,9 @@ QVariant RevisionDiffModel::headerData(int section, Qt::Orientation orientation,
     switch (section) {
     case KeyColumn:
         return tr("Key");
+    case ChangeColumn:
+        return tip ? tr("What changed: + an element or key gained, − one lost, ~ a key whose value changed")
+                   : tr("Change");
     case BeforeColumn:
         return m_report && tip ? toQString(m_report->fromName) : tr("Before");
     case AfterColumn:

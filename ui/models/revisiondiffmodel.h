@@ -2,8 +2,10 @@
 
 // RevisionDiffModel — a node library diffed between two revisions (a RevisionDiffReport): one row per
 // key and change (this answer before, that answer after, on these nodes), with the file:line behind
-// each side. A key prefix narrows the rows. Values are compact JSON, "(not found)" or "error: …"; a
-// change between two secrets says "differs (secret)" on both sides unless secrets are revealed.
+// each side, and what changed in a few words: the elements an array gained and lost, the keys a hash
+// gained, lost or changed, a scalar's old and new value. A key prefix narrows the rows. Values are
+// compact JSON, "(not found)" or "error: …"; a change between two secrets says "differs (secret)"
+// unless secrets are revealed.
 
 #include "models/revisiondiffreport.h"
 
@@ -15,7 +17,7 @@ class RevisionDiffModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { KeyColumn, BeforeColumn, AfterColumn, NodesColumn, SourcesColumn, ColumnCount };
+    enum Column { KeyColumn, ChangeColumn, BeforeColumn, AfterColumn, NodesColumn, SourcesColumn, ColumnCount };
     enum Role {
         KeyRole = Qt::UserRole + 320, // QString: the row's key
         NodesRole, // QStringList: the nodes of the row's change
@@ -39,6 +41,7 @@ private:
     void rebuildRows();
     QString answerText(const hiera::KeyDifference::Side& side, bool secretDiffers) const;
     QString sourcesText(const std::vector<std::string>& sources, const QString& separator) const;
+    QString changeText(const hiera::RevisionChange& change, bool secretDiffers) const;
 
     RevisionDiffReportPtr m_report;
     std::vector<std::size_t> m_rows; // into the report's changes
