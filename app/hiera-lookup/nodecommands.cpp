@@ -23,6 +23,9 @@ CommandOutput runAllKeys(const hiera::Engine& engine, const hiera::Scope& scope,
         o.out = hiera::nodeDataYaml(data, options);
         break;
     }
+    // A broken data file first: it may be why keys failed, or why there are none.
+    for (const hiera::Error& e : data.brokenFiles)
+        o.errors.push_back(hiera::printableLine(e.what()));
     for (const hiera::ResolvedKey& k : data.keys)
         if (k.status == hiera::LookupResult::Status::Error)
             o.errors.push_back(hiera::printableLine(k.key) + ": " + k.error);

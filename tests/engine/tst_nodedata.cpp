@@ -116,6 +116,7 @@ private Q_SLOTS:
     void cliAllKeys();
     void cliAllKeysErrors();
     void cliRevision();
+    void brokenDataFilesAreSaid();
 };
 
 void TestNodeData::everyKeyAsLookupAnswersIt()
@@ -754,6 +755,40 @@ void TestNodeData::cliRevision()
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.count(QLatin1Char('\n')) == 1, qPrintable(r.err));
     }
+}
+
+// A data file that does not parse: Puppet fails every lookup reaching it, and the keys only it defines
+// are in no inventory. The node's data says so (brokenFiles), and --all-keys exits 2 naming it, also
+// when it is the node's only file (the list of keys is then empty).
+void TestNodeData::brokenDataFilesAreSaid()
+{
+    TempTree repo(FileList{{"hiera.yaml",
+                            "version: 5\nhierarchy:\n  - name: node\n    path: '%{trusted.certname}.yaml'\n"
+                            "  - name: common\n    path: common.yaml\n"},
+                           {"data/common.yaml", "a: 1\nb: [unclosed\n"}});
+    TempTree facts(FileList{{"n1.yaml", "clientcert: n1\n"}});
+    QVERIFY(repo.isValid() && facts.isValid());
+    const auto engine = Engine::load(repo.hieraYaml());
+    const NodeScope scope({Value(Hash{}), "n1", "production", {}});
+    NodeData data = resolveAllKeys(*engine, scope);
+    QCOMPARE(data.keys.size(), std::size_t(0));
+    QCOMPARE(data.brokenFiles.size(), std::size_t(1));
+    QVERIFY2(data.brokenFiles[0].location().file.ends_with("data/common.yaml"), data.brokenFiles[0].what());
+    QVERIFY(data.brokenFiles[0].location().line >= 2); // where the parser gave up
+    // Beside a file that parses, whose keys then fail on the broken one.
+    QVERIFY(repo.write(QStringLiteral("data/n1.yaml"), "c: 3\n"));
+    engine->invalidate();
+    data = resolveAllKeys(*engine, scope);
+    QCOMPARE(data.brokenFiles.size(), std::size_t(1));
+    QCOMPARE(data.keys.size(), std::size_t(1));
+    QCOMPARE(data.keys[0].status, LookupResult::Status::Error);
+#ifdef HIERA_HAVE_LOOKUP_BIN
+    const CliResult r = runHieraLookup({QStringLiteral("--config"), qs(repo.path()), QStringLiteral("--facts"),
+                                        qs(facts.path(QStringLiteral("n1.yaml"))), QStringLiteral("--all-keys")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts).first().contains(QStringLiteral("data/common.yaml:")),
+             qPrintable(r.err));
+#endif
 }
 
 QTEST_APPLESS_MAIN(TestNodeData)

@@ -14,6 +14,7 @@
 // runs it on a worker and cancels through the stop token.
 
 #include <hiera/engine.h>
+#include <hiera/error.h>
 
 #include <cstddef>
 #include <functional>
@@ -55,9 +56,13 @@ struct NodeData
     // The lookups' warnings, each once in first-seen order (files skipped, levels skipped, a variable
     // undefined where a value interpolates it).
     std::vector<NodeWarning> warnings;
+    // The node's data files that exist but cannot be read or parsed, each once. Puppet fails every
+    // lookup that reaches one (so do `keys`' lookups, strict), and the keys only they define are not
+    // in `keys` at all: a node whose one data file is broken has no keys, and says so here.
+    std::vector<Error> brokenFiles;
     bool cancelled = false; // stopped early: `keys` holds the keys resolved until then
 
-    std::size_t errorCount() const;
+    std::size_t errorCount() const; // keys whose lookups failed
 };
 
 struct ResolveOptions

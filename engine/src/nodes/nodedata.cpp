@@ -1,3 +1,4 @@
+#include "cache/filecache.h"
 #include "nodes/noderesolver.h"
 
 #include <hiera/nodedata.h>
@@ -33,6 +34,11 @@ NodeData resolveAllKeys(const Engine& engine, const Scope& scope, const ResolveO
     if (const auto certname = scope.lookup("trusted.certname"); certname && certname->isString())
         data.node = certname->asString();
     const detail::NodeResolver node(engine, scope);
+    std::unordered_set<std::string> brokenSeen;
+    node.forEachDataFile([&](const DataFile& file) {
+        if (file.exists && file.error && brokenSeen.insert(file.error->what()).second)
+            data.brokenFiles.push_back(*file.error);
+    });
     const std::vector<std::string_view> roots = node.rootKeys();
     data.keys.reserve(roots.size());
     std::vector<std::string> warnings;
