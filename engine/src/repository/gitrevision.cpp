@@ -98,23 +98,30 @@ std::optional<GitRevision> gitRevision(const std::string& directory)
         std::optional<GitRevision> result;
     };
     auto shared = std::make_shared<Shared>();
+    std::thread reader;
     try {
-        std::thread([shared, root = places->workTree.string()] {
+        reader = std::thread([shared, root = places->workTree.string()] {
             std::optional<GitRevision> r = readWithLibgit2(root);
             const std::lock_guard lock(shared->mutex);
             shared->result = std::move(r);
             shared->finished = true;
             shared->done.notify_all();
-        }).detach();
+        });
     } catch (const std::system_error&) {
         return readWithLibgit2(places->workTree.string()); // no thread to be had: read here
     }
     std::unique_lock lock(shared->mutex);
     if (!shared->done.wait_for(lock, kStateBound, [&] { return shared->finished; })) {
+        reader.detach();
         GitRevision r;
         r.unreadable = "reading the repository's state took more than " + std::to_string(kStateBound.count()) + " s";
         return r;
     }
+    lock.unlock();
+    // Finished: joined, so that the thread's own state (libgit2's and OpenSSL's per-thread buffers,
+    // freed as it exits) is gone before the caller goes on; a detached reader that the process outlived
+    // by a moment left them to LeakSanitizer, now and then.
+    reader.join();
     return shared->result;
 }
 
