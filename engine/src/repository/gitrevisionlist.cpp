@@ -1,7 +1,7 @@
 // listRevisions: the refs and recent commits of a repository, for a person to pick from.
 
-#include "repository/gitspecialfiles.h"
 #include "repository/libgit2util.h"
+#include "repository/workrepository.h"
 
 #include <hiera/error.h>
 #include <hiera/gitrevisionlist.h>
@@ -49,25 +49,11 @@ bool describeCommit(git_repository* repository, const git_oid& id, RevisionChoic
 
 std::vector<RevisionChoice> listRevisions(const std::string& directory, std::size_t recent)
 {
-    detail::initialiseLibgit2Once();
-    const auto failure = [&](const std::string& why) {
-        return Error(ErrorCode::Io, "cannot list the revisions of " + directory + ": " + why);
-    };
-    std::string problem;
-    const std::optional<detail::GitPlaces> places = detail::findGitPlaces(directory, problem);
-    if (!places)
-        throw failure("not in a git work tree");
-    if (problem.empty()) {
-        const char* home = std::getenv("HOME");
-        if (auto special = detail::specialFileGitWouldOpen(*places, home ? home : "", false))
-            problem = *special;
-    }
-    if (!problem.empty())
-        throw failure(problem + ", so git would block reading it");
-    git_repository* rawRepository = nullptr;
-    if (git_repository_open_ext(&rawRepository, places->workTree.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0)
-        throw failure("not a readable git repository: " + detail::lastGitError());
-    const detail::GitRepository repository(rawRepository);
+    const detail::WorkRepository opened =
+        detail::openWorkRepository(directory, "not in a git work tree", [&](const std::string& why) {
+            return Error(ErrorCode::Io, "cannot list the revisions of " + directory + ": " + why);
+        });
+    const detail::GitRepository& repository = opened.repository;
 
     std::vector<RevisionChoice> out;
     git_oid head{};

@@ -8,6 +8,7 @@
 
 #include "repository/gitspecialfiles.h"
 #include "repository/libgit2util.h"
+#include "repository/workrepository.h"
 
 #include <git2.h>
 
@@ -427,26 +428,15 @@ private:
 std::shared_ptr<const SourceTree> openRevision(const std::string& directory, const std::string& revision,
                                                const RevisionTreeOptions& options)
 {
-    detail::initialiseLibgit2Once();
     const auto failure = [&](const std::string& why) {
         return Error(ErrorCode::Io, "cannot read revision '" + revision + "' of " + directory + ": " + why);
     };
-    std::string problem;
-    const std::optional<detail::GitPlaces> places = detail::findGitPlaces(directory, problem);
-    if (!places)
-        throw failure("not in a git work tree (bare repositories are not read: a revision is mounted at the work "
-                      "tree's root)");
-    if (problem.empty()) {
-        const char* home = std::getenv("HOME");
-        if (auto special = detail::specialFileGitWouldOpen(*places, home ? home : "", false))
-            problem = *special;
-    }
-    if (!problem.empty())
-        throw failure(problem + ", so git would block reading it");
-    git_repository* rawRepository = nullptr;
-    if (git_repository_open_ext(&rawRepository, places->workTree.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0)
-        throw failure("not a readable git repository: " + detail::lastGitError());
-    detail::GitRepository repository(rawRepository);
+    detail::WorkRepository opened = detail::openWorkRepository(
+        directory,
+        "not in a git work tree (bare repositories are not read: a revision is mounted at the work tree's root)",
+        failure);
+    const detail::GitPlaces* places = &opened.places;
+    detail::GitRepository repository = std::move(opened.repository);
     if (git_repository_is_bare(repository.get()))
         throw failure("a bare repository has no work tree to mount the revision at");
     git_object* rawObject = nullptr;
