@@ -1,8 +1,8 @@
 // What a change does to every node (hiera/revisiondiff.h): a control repository is committed step by
 // step (a value edited, a key removed, a node file added, a value changed only through
 // interpolation, a lookup_options merge changed, a module's data changed, a YAML error introduced, a
-// level added), and the diff between each two steps is held to every key of every node resolved on
-// both revisions (hiera::resolveAllKeys): the same (node, key, before, after) and nothing else, however
+// level added, a file a glob matches added), and the diff between each two steps is held to every key of every node
+// resolved on both revisions (hiera::resolveAllKeys): the same (node, key, before, after) and nothing else, however
 // little it recomputed. Then the working tree against HEAD, the secrets, the exports, and the
 // recomputation bounds (a node none of whose files changed is not recomputed).
 // The repositories are made with the git command (the test's tool; the code reads them with libgit2).
@@ -326,6 +326,37 @@ private Q_SLOTS:
         QVERIFY(d.hierarchyChanged);
         QVERIFY(changeOf(d, "site"));
         QCOMPARE(d.nodesRecomputed, std::size_t(4));
+    }
+
+    void globMatchesAFileAdded()
+    {
+        // The hierarchy is the same on both sides, but a glob level matches a file more after.
+        write("hiera.yaml",
+              "version: 5\n"
+              "defaults: {datadir: data, data_hash: yaml_data}\n"
+              "hierarchy:\n"
+              "  - name: node\n"
+              "    path: 'nodes/%{trusted.certname}.yaml'\n"
+              "  - name: role\n"
+              "    path: 'roles/%{facts.role}.yaml'\n"
+              "  - name: site\n"
+              "    path: 'sites/%{facts.os.family}.yaml'\n"
+              "  - name: os\n"
+              "    path: 'os/%{facts.os.family}.yaml'\n"
+              "  - name: shared\n"
+              "    glob: 'shared/*.yaml'\n"
+              "  - name: common\n"
+              "    path: common.yaml\n");
+        write("data/shared/a.yaml", "extra_a: a\n");
+        commit(QStringLiteral("s9"));
+        write("data/shared/b.yaml", "extra_b: b\n");
+        commit(QStringLiteral("s10"));
+        const RevisionDiff d = checked("s9", "s10");
+        QVERIFY(!d.hierarchyChanged);
+        QCOMPARE(d.changedFiles, std::vector<std::string>{m_repo + "/data/shared/b.yaml"});
+        QVERIFY(changeOf(d, "extra_b"));
+        // db1's broken RedHat.yaml fails its lookups the same way on both sides.
+        QCOMPARE(changeOf(d, "extra_b")->nodes, (std::vector<std::string>{"mon1", "web1", "web2"}));
     }
 
     void workingTreeAgainstHead()
