@@ -22,7 +22,7 @@ const char* const kUsage =
     "       hiera-lookup --config PATH --diff-facts FILE_A FILE_B [--prefix PREFIX]\n"
     "                    [--format table|markdown|json|csv] [--show-secrets]\n"
     "       hiera-lookup --config PATH --nodes DIR|FILE --revision-diff OLD [--to NEW]\n"
-    "                    [--prefix PREFIX] [--format yaml|json|markdown] [--fail-on-change]\n"
+    "                    [--prefix PREFIX] [--format yaml|json|markdown|html] [--fail-on-change]\n"
     "                    [--show-secrets]\n"
     "\n"
     "Looks up KEY (dotted keys dig into the value: profile::ntp.servers.0) the way `puppet lookup`\n"
@@ -348,7 +348,8 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
         ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml},
                                                  {"json", F::Json},
                                                  {"markdown", F::Markdown},
-                                                 {"md", F::Markdown}}
+                                                 {"md", F::Markdown},
+                                                 {"html", F::Html}}
         : std::vector<std::pair<std::string, F>>{
             {"table", F::Table}, {"markdown", F::Markdown}, {"json", F::Json}, {"csv", F::Csv}};
     a.format = formats.front().second;

@@ -28,6 +28,9 @@ CommandOutput runRevisionDiff(const hiera::Engine& before, const hiera::Engine& 
     case CliArgs::Format::Markdown:
         out = hiera::revisionDiffMarkdown(diff, exportOptions);
         break;
+    case CliArgs::Format::Html:
+        out = hiera::revisionDiffHtml(diff, exportOptions);
+        break;
     default:
         out = hiera::toYaml(hiera::revisionDiffValue(diff, exportOptions));
         break;

@@ -9,6 +9,8 @@
 
 #include "testutils.h"
 
+#include "support/htmlreader.h"
+
 #include <hiera/engine.h>
 #include <hiera/environment.h>
 #include <hiera/gitrevisiontree.h>
@@ -417,6 +419,68 @@ private Q_SLOTS:
         QVERIFY2(md.find("| plain | `1` | `2` | 4 nodes: db1, mon1 <details><summary>and 2 more</summary>")
                      != std::string::npos,
                  md.c_str());
+
+        // The page names every node, and reads back under the strict reader of the exports' HTML.
+        std::string error;
+        const auto page = testsupport::readHtml(revisionDiffHtml(d, options), &error);
+        QVERIFY2(page, error.c_str());
+        QCOMPARE(page->title, std::string("Hiera revision diff from s0 to s1"));
+        const std::vector<std::vector<std::string>>& table = page->tables.at(0);
+        QCOMPARE(table.at(0), (std::vector<std::string>{"Key", "s0", "s1", "Nodes", "Sources"}));
+        QCOMPARE(table.at(1).at(0), std::string("plain"));
+        QCOMPARE(table.at(1).at(1), std::string("1"));
+        QCOMPARE(table.at(1).at(2), std::string("2"));
+        QCOMPARE(table.at(1).at(3), std::string("4 nodes: db1, mon1, web1, web2"));
+        QCOMPARE(table.at(1).at(4), std::string("s0: data/common.yaml:5\ns1: data/common.yaml:5"));
+
+        // A narrowed view says how it was narrowed, in every format.
+        options.nodeFilter = "role=web";
+        QCOMPARE(parseData(revisionDiffJson(d, options), "diff.json", DataFormat::Json)
+                     .asHash()
+                     .find("node_filter")
+                     ->asString(),
+                 std::string("role=web"));
+        QVERIFY(revisionDiffMarkdown(d, options).find("only the nodes the filter role=web shows") != std::string::npos);
+        QVERIFY(testsupport::readHtml(revisionDiffHtml(d, options))->paragraphs.at(0).find("role=web")
+                != std::string::npos);
+    }
+
+    // Keys, values, node names, files and warnings that try to be markup stay text in the page.
+    void htmlIsSafeWhateverTheData()
+    {
+        const std::string hostile = "<script>alert(1)</script>\" onmouseover=\"x\" &amp; \xff\x1b[31m";
+        RevisionDiff d;
+        d.nodes = 1;
+        d.reason = hostile;
+        d.changedFiles = {"/repo/" + hostile + ".yaml"};
+        d.warnings = {hostile};
+        RevisionChange c;
+        c.key = hostile;
+        c.before.status = LookupResult::Status::Found;
+        c.before.value = Value(hostile);
+        c.after.status = LookupResult::Status::Error;
+        c.after.error = hostile;
+        c.nodes = {hostile};
+        c.sourcesBefore = {"/repo/" + hostile + ".yaml:3"};
+        d.changes.push_back(c);
+        RevisionDiffExportOptions options;
+        options.from = hostile;
+        options.to = "<b>";
+        options.relativeTo = "/repo";
+        options.nodeFilter = hostile;
+        const std::string html = revisionDiffHtml(d, options);
+        std::string error;
+        const auto page = testsupport::readHtml(html, &error);
+        QVERIFY2(page, error.c_str());
+        const std::string text = testsupport::htmlNormalised(hostile);
+        const std::vector<std::string>& row = page->tables.at(0).at(1);
+        QCOMPARE(row.at(0), text);
+        // Not UTF-8, so not JSON: written as Ruby inspects it, the markup as text all the same.
+        QVERIFY2(row.at(1).find("<script>alert(1)</script>") != std::string::npos, row.at(1).c_str());
+        QCOMPARE(row.at(2), "error: " + text);
+        QCOMPARE(row.at(3), text);
+        QVERIFY2(page->contentSecurityPolicy.find("default-src 'none'") != std::string::npos,
+                 page->contentSecurityPolicy.c_str());
     }
 };
 

@@ -235,7 +235,7 @@ void TestSecretCanary::everyModeAndFormatRedacts_data()
                            QString::fromLatin1(format)};
     }
     if (m_gitRepository) {
-        for (const char* format : {"yaml", "json", "markdown"})
+        for (const char* format : {"yaml", "json", "markdown", "html"})
             QTest::newRow(qPrintable(QStringLiteral("--revision-diff --format ") + format))
                 << QStringList{QStringLiteral("--nodes"),         nodes,
                                QStringLiteral("--revision-diff"), QStringLiteral("HEAD"),

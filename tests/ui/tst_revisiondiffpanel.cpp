@@ -175,6 +175,52 @@ private Q_SLOTS:
         QCOMPARE(doc.asHash().find("changed_files")->asArray().at(0).asString(), std::string("data/common.yaml"));
     }
 
+    void nodesFilterNarrowsTheRowsAndTheExports()
+    {
+        RevisionDiffPanel* panel = openPanel();
+        QVERIFY(panel);
+        QVERIFY(compareAndWait(panel, QStringLiteral("HEAD~1"), QStringLiteral("HEAD")));
+        RevisionDiffModel* model = panel->model();
+        const int rows = model->rowCount();
+        const int row = rowOf(model, QStringLiteral("classes"));
+        QVERIFY(row >= 0);
+        QVERIFY(
+            model->index(row, RevisionDiffModel::NodesColumn).data(RevisionDiffModel::NodesRole).toStringList().size()
+            > 1);
+
+        // The Nodes panel's filter: only db01's changes, and db01 alone on each row.
+        UiTest::part<NodesPanel>(m.window)->filterEdit()->setText(QStringLiteral("db01"));
+        QVERIFY(model->narrowedToNodes());
+        QVERIFY(model->rowCount() > 0);
+        for (int r = 0; r < model->rowCount(); ++r)
+            QCOMPARE(model->index(r, RevisionDiffModel::NodesColumn).data(RevisionDiffModel::NodesRole).toStringList(),
+                     QStringList{QStringLiteral("db01.example.com")});
+        QVERIFY2(panel->summaryText().contains(QLatin1String("narrowed by the Nodes filter db01")),
+                 qPrintable(panel->summaryText()));
+
+        // The exports write what is shown, and say how it was narrowed.
+        QTemporaryDir out;
+        QString error;
+        const QString json = out.filePath(QStringLiteral("diff.json"));
+        QVERIFY2(panel->exportTo(json, &error), qPrintable(error));
+        const hiera::Value doc =
+            hiera::parseData(UiTest::readFile(json).toStdString(), "diff.json", hiera::DataFormat::Json);
+        QCOMPARE(doc.asHash().find("node_filter")->asString(), std::string("db01"));
+        for (const hiera::Value& change : doc.asHash().find("changes")->asArray())
+            QCOMPARE(change.asHash().find("nodes")->asArray(), hiera::Array{hiera::Value("db01.example.com")});
+        const QString html = out.filePath(QStringLiteral("diff.html"));
+        QVERIFY2(panel->exportTo(html, &error), qPrintable(error));
+        const QByteArray page = UiTest::readFile(html);
+        QVERIFY2(page.startsWith("<!DOCTYPE html>") && page.contains("<td>db01.example.com</td>")
+                     && !page.contains("web01.example.com"),
+                 page.constData());
+
+        // Cleared, every node's changes come back.
+        UiTest::part<NodesPanel>(m.window)->filterEdit()->clear();
+        QVERIFY(!model->narrowedToNodes());
+        QCOMPARE(model->rowCount(), rows);
+    }
+
     void workingTreeByDefault()
     {
         RevisionDiffPanel* panel = openPanel();

@@ -45,6 +45,16 @@ void RevisionDiffModel::setKeyPrefix(const QString& prefix)
     endResetModel();
 }
 
+void RevisionDiffModel::setNodeNames(NodeNames names)
+{
+    if (names == m_nodeNames)
+        return;
+    beginResetModel();
+    m_nodeNames = std::move(names);
+    rebuildRows();
+    endResetModel();
+}
+
 void RevisionDiffModel::rebuildRows()
 {
     m_rows.clear();
@@ -52,9 +62,46 @@ void RevisionDiffModel::rebuildRows()
         return;
     const std::string prefix = ValueConvert::toStd(m_prefix);
     const auto& changes = m_report->diff.changes;
-    for (std::size_t i = 0; i < changes.size(); ++i)
-        if (changes[i].key.starts_with(prefix))
-            m_rows.push_back(i);
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+        if (!changes[i].key.starts_with(prefix))
+            continue;
+        Row row{i, {}};
+        if (m_nodeNames) {
+            for (const std::string& node : changes[i].nodes)
+                if (m_nodeNames->count(node))
+                    row.nodes.push_back(node);
+            if (row.nodes.empty())
+                continue;
+        }
+        m_rows.push_back(std::move(row));
+    }
+}
+
+const std::vector<std::string>& RevisionDiffModel::nodesOf(const Row& row) const
+{
+    return m_nodeNames ? row.nodes : m_report->diff.changes[row.change].nodes;
+}
+
+hiera::RevisionDiff RevisionDiffModel::shownDiff() const
+{
+    if (!m_report)
+        return {};
+    hiera::RevisionDiff d = m_report->diff;
+    d.changes.clear();
+    for (const Row& row : m_rows) {
+        hiera::RevisionChange c = m_report->diff.changes[row.change];
+        c.nodes = nodesOf(row);
+        d.changes.push_back(std::move(c));
+    }
+    return d;
+}
+
+std::size_t RevisionDiffModel::shownAnswers() const
+{
+    std::size_t n = 0;
+    for (const Row& row : m_rows)
+        n += nodesOf(row).size();
+    return n;
 }
 
 int RevisionDiffModel::rowCount(const QModelIndex& parent) const
@@ -159,7 +206,9 @@ QVariant RevisionDiffModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_report)
         return {};
-    const hiera::RevisionChange& c = m_report->diff.changes[m_rows[static_cast<std::size_t>(index.row())]];
+    const Row& row = m_rows[static_cast<std::size_t>(index.row())];
+    const hiera::RevisionChange& c = m_report->diff.changes[row.change];
+    const std::vector<std::string>& nodes = nodesOf(row);
     // Two found answers where either is a secret: that they differ is all that is shown (even a masked
     // value would tell its length).
     const bool secretDiffers = !m_reveal && c.before.found() && c.after.found()
@@ -178,12 +227,12 @@ QVariant RevisionDiffModel::data(const QModelIndex& index, int role) const
             return answerText(c.after, secretDiffers);
         case NodesColumn: {
             if (role == Qt::DisplayRole)
-                return c.nodes.size() == 1 ? toQString(c.nodes.front()) : tr("%n nodes", nullptr, int(c.nodes.size()));
+                return nodes.size() == 1 ? toQString(nodes.front()) : tr("%n nodes", nullptr, int(nodes.size()));
             QStringList names;
-            for (std::size_t i = 0; i < c.nodes.size() && i < 50; ++i)
-                names << toQString(c.nodes[i]);
-            if (c.nodes.size() > 50)
-                names << tr("and %n more", nullptr, int(c.nodes.size() - 50));
+            for (std::size_t i = 0; i < nodes.size() && i < 50; ++i)
+                names << toQString(nodes[i]);
+            if (nodes.size() > 50)
+                names << tr("and %n more", nullptr, int(nodes.size() - 50));
             return names.join(QLatin1Char('\n'));
         }
         case SourcesColumn: {
@@ -210,8 +259,8 @@ QVariant RevisionDiffModel::data(const QModelIndex& index, int role) const
         return toQString(c.key);
     case NodesRole: {
         QStringList names;
-        names.reserve(static_cast<qsizetype>(c.nodes.size()));
-        for (const std::string& n : c.nodes)
+        names.reserve(static_cast<qsizetype>(nodes.size()));
+        for (const std::string& n : nodes)
             names << toQString(n);
         return names;
     }

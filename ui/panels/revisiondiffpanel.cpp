@@ -96,7 +96,7 @@ RevisionDiffPanel::RevisionDiffPanel(RevisionDiffRunner* diffs, FleetRunner* fle
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_export = new QToolButton(this);
     m_export->setText(tr("Export…"));
-    m_export->setToolTip(tr("Save the changes as Markdown (a merge-request comment) or JSON"));
+    m_export->setToolTip(tr("Save the changes shown as Markdown (a merge-request comment), HTML or JSON"));
     filter->addWidget(m_prefix);
     filter->addWidget(m_summary, 1);
     filter->addWidget(m_export);
@@ -110,7 +110,10 @@ RevisionDiffPanel::RevisionDiffPanel(RevisionDiffRunner* diffs, FleetRunner* fle
     connect(m_cancel, &QPushButton::clicked, m_diffs, &RevisionDiffRunner::cancel);
     auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
     connect(escape, &QShortcut::activated, m_diffs, &RevisionDiffRunner::cancel);
-    connect(m_prefix, &QLineEdit::textChanged, m_model, &RevisionDiffModel::setKeyPrefix);
+    connect(m_prefix, &QLineEdit::textChanged, this, [this](const QString& prefix) {
+        m_model->setKeyPrefix(prefix);
+        updateSummary();
+    });
     connect(m_export, &QToolButton::clicked, this, [this] {
         const RevisionDiffReportPtr r = m_model->report();
         const QString name = r ? r->from + QStringLiteral("-to-") + (r->to.isEmpty() ? tr("working-tree") : r->to)
@@ -210,6 +213,33 @@ void RevisionDiffPanel::show(const RevisionDiffReportPtr& report)
         return;
     }
     m_model->setReport(report, m_runner->revealSecrets());
+    updateSummary();
+    updateButtons();
+    Q_EMIT diffShown();
+}
+
+void RevisionDiffPanel::setNodeSelection(const NodeSelection& selection)
+{
+    // Names, not indices: the diff's nodes are named, and a library read again keeps its names.
+    RevisionDiffModel::NodeNames names;
+    if (selection.nodes && selection.library) {
+        auto set = std::make_shared<std::unordered_set<std::string>>();
+        set->reserve(selection.nodes->size());
+        for (std::size_t i : *selection.nodes)
+            if (i < selection.library->size())
+                set->insert(selection.library->nodes()[i].name);
+        names = std::move(set);
+    }
+    m_nodeFilter = names ? selection.filter : QString();
+    m_model->setNodeNames(std::move(names));
+    updateSummary();
+}
+
+void RevisionDiffPanel::updateSummary()
+{
+    const RevisionDiffReportPtr report = m_model->report();
+    if (!report)
+        return;
     const hiera::RevisionDiff& d = report->diff;
     std::size_t answers = 0;
     for (const hiera::RevisionChange& c : d.changes)
@@ -224,9 +254,16 @@ void RevisionDiffPanel::show(const RevisionDiffReportPtr& report)
                 .arg(toQString(d.reason));
     if (d.cancelled)
         text += tr(" (cancelled: the nodes done so far)");
+    if (!d.changes.empty() && (m_model->narrowedToNodes() || !m_model->keyPrefix().isEmpty())) {
+        const QString by = m_model->narrowedToNodes() && !m_model->keyPrefix().isEmpty()
+            ? tr("the Nodes filter %1 and the prefix %2").arg(m_nodeFilter, m_model->keyPrefix())
+            : m_model->narrowedToNodes() ? tr("the Nodes filter %1").arg(m_nodeFilter)
+                                         : tr("the prefix %1").arg(m_model->keyPrefix());
+        text += tr(". Shown: %n changes (%1 node answers), narrowed by %2", nullptr, m_model->rowCount())
+                    .arg(m_model->shownAnswers())
+                    .arg(by);
+    }
     m_summary->setText(text);
-    updateButtons();
-    Q_EMIT diffShown();
 }
 
 void RevisionDiffPanel::updateButtons()
@@ -247,9 +284,14 @@ QList<ReportExport::Format> RevisionDiffPanel::exportFormats() const
     options.to = r->toName;
     options.revealSecrets = m_runner->revealSecrets();
     options.relativeTo = r->root;
+    options.nodeFilter = ValueConvert::toStd(m_nodeFilter);
+    // What is shown is what is written: the key prefix narrows it as the command line's --prefix does.
+    auto shown = std::make_shared<const hiera::RevisionDiff>(m_model->shownDiff());
     return {
-        {tr("Markdown"), QStringLiteral("md"), [r, options] { return hiera::revisionDiffMarkdown(r->diff, options); }},
-        {tr("JSON"), QStringLiteral("json"), [r, options] { return hiera::revisionDiffJson(r->diff, options); }}};
+        {tr("Markdown"), QStringLiteral("md"),
+         [shown, options] { return hiera::revisionDiffMarkdown(*shown, options); }},
+        {tr("HTML"), QStringLiteral("html"), [shown, options] { return hiera::revisionDiffHtml(*shown, options); }},
+        {tr("JSON"), QStringLiteral("json"), [shown, options] { return hiera::revisionDiffJson(*shown, options); }}};
 }
 
 bool RevisionDiffPanel::exportTo(const QString& path, QString* error) const

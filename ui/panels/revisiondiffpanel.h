@@ -5,11 +5,13 @@
 // change (before, after, the nodes, the file:line behind each side). The revisions are picked from the
 // repository's HEAD, branches, tags and recent commits (each with its message, author and date), the newer
 // side the working tree unless another is chosen. Compare runs it in the background with progress;
-// Cancel (Escape) stops it. A key prefix narrows the rows; Export writes the documents hiera-lookup
-// --revision-diff writes (Markdown, JSON).
+// Cancel (Escape) stops it. A key prefix and the Nodes panel's filter narrow the rows (the diff is of
+// every node; the filter only chooses which are shown); Export writes what is shown as hiera-lookup
+// --revision-diff writes it (Markdown, HTML, JSON), saying how it was narrowed.
 
 #include "jobs/fleetrunner.h"
 #include "jobs/revisiondiffrunner.h"
+#include "models/nodereports.h"
 #include "widgets/reportexport.h"
 
 #include <QWidget>
@@ -41,8 +43,10 @@ public:
 
     // Diffs the library between `from` and `to` (a revision's name; empty `to`: the working tree).
     void compare(const QString& from, const QString& to);
-    // Writes the diff to `path`: Markdown (.md) or JSON (.json).
+    // Writes the diff as shown to `path`: Markdown (.md), HTML (.html) or JSON (.json).
     bool exportTo(const QString& path, QString* error) const;
+    // The nodes the Nodes panel's filter shows: only their changes are shown.
+    void setNodeSelection(const NodeSelection& selection);
 
 Q_SIGNALS:
     void revisionsShown(); // the pickers hold the repository's revisions (or say why not)
@@ -52,6 +56,7 @@ private:
     void listed(const RevisionListPtr& list);
     void show(const RevisionDiffReportPtr& report);
     void updateButtons();
+    void updateSummary();
     QString revisionOf(const QComboBox* box) const;
     QList<ReportExport::Format> exportFormats() const;
 
@@ -68,4 +73,5 @@ private:
     QLabel* m_summary;
     QToolButton* m_export;
     QTableView* m_view;
+    QString m_nodeFilter; // the Nodes filter narrowing the rows; empty: every node shown
 };

@@ -173,8 +173,9 @@ void MainWindow::createPanels()
     findChild<QDockWidget*>(QStringLiteral("factsDock"))->raise();
     findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->raise();
     connect(m_nodesPanel, &NodesPanel::nodeChosen, this, &MainWindow::openNode);
-    // The fleet view runs on the nodes the Nodes filter shows.
+    // The fleet view runs on the nodes the Nodes filter shows; the revision diff shows only theirs.
     connect(m_nodesPanel, &NodesPanel::selectionChanged, m_fleetPanel, &FleetPanel::setNodeSelection);
+    connect(m_nodesPanel, &NodesPanel::selectionChanged, m_revisionDiffPanel, &RevisionDiffPanel::setNodeSelection);
     connect(m_nodesPanel, &NodesPanel::missingFactsChanged, m_fleetPanel, &FleetPanel::setMissingFacts);
     connect(m_nodesPanel, &NodesPanel::compareRequested, this, [this](const QString& a, const QString& b) {
         m_nodeDiffPanel->compare(a, b);

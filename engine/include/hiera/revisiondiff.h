@@ -81,9 +81,12 @@ struct RevisionDiffExportOptions
     bool revealSecrets = false; // decrypted eyaml values are "<sensitive>" unless set
     std::string relativeTo; // file paths below it are written relative to it (the repository's root)
     std::size_t nodesShown = 10; // Markdown: node names listed before "and N more"
+    // How the nodes were narrowed (the explorer's Nodes filter, "role=web"): said in the summary and as
+    // "node_filter" in JSON when not empty.
+    std::string nodeFilter;
 };
 
-// {"from", "to", "nodes", "nodes_recomputed", "keys_recomputed", "hierarchy_changed", "reason",
+// {"from", "to", ["node_filter",] "nodes", "nodes_recomputed", "keys_recomputed", "hierarchy_changed", "reason",
 //  "changed_files": [...], "changes": [{"key", "before", "after", "found_before", "found_after",
 //  "error_before"?, "error_after"?, "nodes": [...], "sources_before": ["file:line"...], "sources_after"}]}
 // A value is null when not found; an error side has its message in error_before / error_after.
@@ -92,5 +95,9 @@ Value revisionDiffValue(const RevisionDiff& diff, const RevisionDiffExportOption
 // One summary line, then | key | before | after | nodes | sources |, long node lists folded
 // (<details>): fit to paste as a merge-request comment.
 std::string revisionDiffMarkdown(const RevisionDiff& diff, const RevisionDiffExportOptions& options = {});
+// The same table as one self-contained HTML page: every node listed, every key, value, node name and
+// file escaped, inline style, a Content-Security-Policy that forbids scripts and remote resources
+// (safe to open whatever the data holds).
+std::string revisionDiffHtml(const RevisionDiff& diff, const RevisionDiffExportOptions& options = {});
 
 } // namespace hiera

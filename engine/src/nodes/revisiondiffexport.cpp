@@ -1,7 +1,9 @@
-// The revision diff's exports: JSON (and the same document as a Value, for YAML) and Markdown fit
-// for a merge-request comment. Secrets are "<sensitive>" unless revealed (docs/bad-input.md).
+// The revision diff's exports: JSON (and the same document as a Value, for YAML), Markdown fit for a
+// merge-request comment, and a self-contained HTML page. Secrets are "<sensitive>" unless revealed
+// (docs/bad-input.md).
 
 #include "nodes/relativepath.h"
+#include "report/html.h"
 #include "report/markdown.h"
 #include "report/reportjson.h"
 
@@ -63,9 +65,30 @@ std::string summary(const RevisionDiff& diff, const RevisionDiffExportOptions& o
     s += " from " + text(options.from) + " to " + text(options.to) + "; " + std::to_string(diff.keysRecomputed)
         + (diff.keysRecomputed == 1 ? " key" : " keys") + " recomputed on " + std::to_string(diff.nodesRecomputed)
         + " of " + std::to_string(diff.nodes) + " nodes: " + text(diff.reason);
+    if (!options.nodeFilter.empty())
+        s += "; only the nodes the filter " + text(options.nodeFilter) + " shows";
     if (diff.cancelled)
         s += "; cancelled before every node was compared";
     return s;
+}
+
+std::string plainText(std::string_view text)
+{
+    return std::string(text);
+}
+
+// An answer as one line: compact JSON (Ruby's inspect for what JSON cannot hold), or what happened.
+std::string answerLine(const Side& s, const RevisionDiffExportOptions& options)
+{
+    if (s.found()) {
+        const Value v = shown(s.value, options);
+        try {
+            return toJson(v);
+        } catch (const Error&) {
+            return rubyInspect(v);
+        }
+    }
+    return s.status == LookupResult::Status::Error ? "error: " + s.error : std::string("(not found)");
 }
 
 } // namespace
@@ -75,6 +98,8 @@ Value revisionDiffValue(const RevisionDiff& diff, const RevisionDiffExportOption
     Hash doc;
     doc.set("from", Value(options.from));
     doc.set("to", Value(options.to));
+    if (!options.nodeFilter.empty())
+        doc.set("node_filter", Value(options.nodeFilter));
     doc.set("nodes", Value(static_cast<std::int64_t>(diff.nodes)));
     doc.set("nodes_recomputed", Value(static_cast<std::int64_t>(diff.nodesRecomputed)));
     doc.set("keys_recomputed", Value(static_cast<std::int64_t>(diff.keysRecomputed)));
@@ -127,17 +152,7 @@ std::string revisionDiffMarkdown(const RevisionDiff& diff, const RevisionDiffExp
     out += "\n| key | " + markdownText(options.from) + " | " + markdownText(options.to)
         + " | nodes | sources |\n|---|---|---|---|---|\n";
     auto answer = [&](const Side& s) {
-        if (s.found()) {
-            const Value v = shown(s.value, options);
-            std::string text;
-            try {
-                text = toJson(v);
-            } catch (const Error&) {
-                text = rubyInspect(v);
-            }
-            return detail::markdownCode(text);
-        }
-        return s.status == LookupResult::Status::Error ? "error: " + markdownText(s.error) : std::string("(not found)");
+        return s.found() ? detail::markdownCode(answerLine(s, options)) : markdownText(answerLine(s, options));
     };
     auto sources = [&](const std::vector<std::string>& list) {
         std::string text;
@@ -164,6 +179,54 @@ std::string revisionDiffMarkdown(const RevisionDiff& diff, const RevisionDiffExp
             + sources(c.sourcesAfter) + " |\n";
     }
     return out;
+}
+
+std::string revisionDiffHtml(const RevisionDiff& diff, const RevisionDiffExportOptions& options)
+{
+    using detail::htmlText;
+    constexpr std::string_view style =
+        "body{font-family:sans-serif;margin:2em}"
+        "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #999;padding:2px 6px;"
+        "text-align:left;vertical-align:top}code{font-family:monospace;white-space:pre-wrap}";
+    std::string h = detail::htmlDocumentStart("Hiera revision diff from " + options.from + " to " + options.to, style);
+    h += "<h1>Hiera revision diff</h1>\n<p>" + htmlText(summary(diff, options, &plainText)) + ".</p>\n";
+    const auto lines = [&](const std::vector<std::string>& list, auto&& text) {
+        std::string out;
+        for (const std::string& item : list)
+            out += (out.empty() ? "" : "<br>") + htmlText(text(item));
+        return out;
+    };
+    if (!diff.changedFiles.empty())
+        h += "<h2>Files that differ</h2>\n<p>"
+            + lines(diff.changedFiles,
+                    [&](const std::string& f) { return detail::relativePath(f, options.relativeTo); })
+            + "</p>\n";
+    if (!diff.changes.empty()) {
+        h += "<h2>Changes</h2>\n<table><tr><th>Key</th><th>" + htmlText(options.from) + "</th><th>"
+            + htmlText(options.to) + "</th><th>Nodes</th><th>Sources</th></tr>\n";
+        const auto answer = [&](const Side& s) {
+            const std::string line = htmlText(answerLine(s, options));
+            return s.found() ? "<code>" + line + "</code>" : line;
+        };
+        const auto sources = [&](const std::vector<std::string>& list) {
+            return list.empty() ? std::string("-")
+                                : lines(list, [&](const std::string& source) { return sourceText(source, options); });
+        };
+        for (const RevisionChange& c : diff.changes) {
+            // Every node named: the page is the whole record (the Markdown comment folds long lists).
+            std::string nodes = c.nodes.size() == 1 ? std::string() : std::to_string(c.nodes.size()) + " nodes: ";
+            for (std::size_t i = 0; i < c.nodes.size(); ++i)
+                nodes += (i ? ", " : "") + c.nodes[i];
+            h += "<tr><td><code>" + htmlText(c.key) + "</code></td><td>" + answer(c.before) + "</td><td>"
+                + answer(c.after) + "</td><td>" + htmlText(nodes) + "</td><td>" + htmlText(options.from) + ": "
+                + sources(c.sourcesBefore) + "<br>" + htmlText(options.to) + ": " + sources(c.sourcesAfter)
+                + "</td></tr>\n";
+        }
+        h += "</table>\n";
+    }
+    if (!diff.warnings.empty())
+        h += "<h2>Warnings</h2>\n<p>" + lines(diff.warnings, plainText) + "</p>\n";
+    return h + "</body></html>\n";
 }
 
 } // namespace hiera
