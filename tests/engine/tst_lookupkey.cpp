@@ -26,6 +26,7 @@ private Q_SLOTS:
     void dig_data();
     void dig();
     void digReturnsPointerIntoRoot();
+    void forRootNamesTheRootItself();
 };
 
 // Segments written as "text" for strings, "#N" for index segments, "'text'" for quoted ones.
@@ -269,6 +270,20 @@ void TestLookupKey::digReturnsPointerIntoRoot()
     QCOMPARE(*v, Value(1));
     QVERIFY(!hiera::dig(Value(5), LookupKey::parse("r.x").segments()));
     QVERIFY(!hiera::dig(Value(), LookupKey::parse("r.0").segments()));
+}
+
+// The key of a root key as the All keys view and the revision diff list it: parsed back, it is that
+// root and nothing under it.
+void TestLookupKey::forRootNamesTheRootItself()
+{
+    QCOMPARE(LookupKey::forRoot("profile::ntp::servers"), std::string("profile::ntp::servers"));
+    QCOMPARE(LookupKey::forRoot("a.b"), std::string("\"a.b\""));
+    QCOMPARE(LookupKey::forRoot("say \"hi\""), std::string("'say \"hi\"'"));
+    for (const char* root : {"plain", "a.b", "x.0", "it's", "say \"hi\"", " spaced ", "0"}) {
+        const LookupKey k = LookupKey::parse(LookupKey::forRoot(root));
+        QCOMPARE(k.root(), std::string(root));
+        QVERIFY(!k.isDotted());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestLookupKey)

@@ -8,6 +8,7 @@
 
 #include "jobs/revisiondiffrunner.h"
 #include "models/revisiondiffmodel.h"
+#include "panels/revisionanswerdialog.h"
 #include "panels/revisiondiffpanel.h"
 #include "windowfixture.h"
 #include "windowparts.h"
@@ -20,6 +21,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 
 #include <tuple>
 #include <vector>
@@ -173,6 +175,40 @@ private Q_SLOTS:
             hiera::parseData(UiTest::readFile(json).toStdString(), "diff.json", hiera::DataFormat::Json);
         QCOMPARE(doc.asHash().find("nodes")->asInteger(), std::int64_t(4));
         QCOMPARE(doc.asHash().find("changed_files")->asArray().at(0).asString(), std::string("data/common.yaml"));
+    }
+
+    // A row opens its node's answer explained on each revision, the node switchable among the row's.
+    void aRowOpensTheAnswerOnBothSides()
+    {
+        RevisionDiffPanel* panel = openPanel();
+        QVERIFY(panel);
+        QVERIFY(compareAndWait(panel, QStringLiteral("HEAD~1"), QStringLiteral("HEAD")));
+        const int row = rowOf(panel->model(), QStringLiteral("classes"));
+        QVERIFY(row >= 0);
+        const QModelIndex index = panel->model()->index(row, RevisionDiffModel::KeyColumn);
+        const QStringList nodes = index.data(RevisionDiffModel::NodesRole).toStringList();
+        QVERIFY(nodes.size() > 1);
+        RevisionAnswerDialog* dialog = panel->explainRow(index);
+        QVERIFY(dialog);
+        QSignalSpy shown(dialog, &RevisionAnswerDialog::answerShown);
+        QVERIFY(shown.wait(WindowFixture::timeoutMs));
+        QCOMPARE(dialog->nodeBox()->count(), nodes.size());
+        const auto explained = [&](const QString& node) {
+            const QString before = dialog->beforeView()->toPlainText();
+            const QString after = dialog->afterView()->toPlainText();
+            // The explanation reports of the lookup: the key, the node's facts file, the revision.
+            QVERIFY2(before.contains(QLatin1String("Hiera lookup of classes")) && before.contains(node),
+                     qPrintable(before));
+            QVERIFY2(before.contains(QLatin1String("revision HEAD~1")), qPrintable(before));
+            QVERIFY2(after.contains(QLatin1String("revision HEAD")), qPrintable(after));
+            QVERIFY2(!before.contains(QLatin1String("profile::motd")), qPrintable(before));
+            QVERIFY2(after.contains(QLatin1String("profile::motd")), qPrintable(after));
+        };
+        explained(nodes.first());
+        dialog->nodeBox()->setCurrentIndex(1);
+        QVERIFY(shown.wait(WindowFixture::timeoutMs));
+        explained(nodes.at(1));
+        dialog->close();
     }
 
     void nodesFilterNarrowsTheRowsAndTheExports()

@@ -3,8 +3,9 @@
 // RevisionDiffRunner — the Revision diff panel's work off the GUI thread: the repository's revisions
 // listed (hiera::listRevisions), and the node library resolved on two of them, every changed answer
 // grouped by change (hiera::diffRevisions over two engines that share their parses), with progress
-// and cancel. The engines are opened as the window opens the repository (its RepositoryOptions), each
-// reading its revision straight from git; the working tree is the newer side by default.
+// and cancel; then one node's answer to one key explained on both sides. The engines are opened as the
+// window opens the repository (its RepositoryOptions), each reading its revision straight from git; the
+// working tree is the newer side by default.
 
 #include "jobs/fleetrunner.h"
 #include "jobs/jobchannel.h"
@@ -35,10 +36,15 @@ public:
              NodeLibraryPtr library, const std::string& prefix = {});
     void cancel();
     bool isRunning() const { return m_diffs.isBusy(); }
+    // Explains `node`'s answer to the root key `key` on both revisions of `report` (opened again with
+    // `repository`: one node's files are read, not the library's); answerExplained follows.
+    void explainAnswer(const RevisionDiffReportPtr& report, const RepositoryOptions& repository, const QString& node,
+                       const QString& key, bool revealSecrets);
 
 Q_SIGNALS:
     void revisionsListed(RevisionListPtr list);
     void diffFinished(RevisionDiffReportPtr report);
+    void answerExplained(RevisionAnswerPtr answer);
     void progress(qulonglong done, qulonglong total);
     void busyChanged(bool busy);
 
@@ -61,5 +67,6 @@ private:
     bool m_wasBusy = false;
     JobChannel<RevisionListPtr> m_lists;
     JobChannel<RevisionDiffReportPtr> m_diffs;
+    JobChannel<RevisionAnswerPtr> m_answers;
     JobTracker m_jobs; // last member: destroyed first, it waits for the jobs still running
 };

@@ -3,6 +3,7 @@
 #include "jobs/lookuprunner.h"
 #include "models/revisiondiffmodel.h"
 #include "models/valueconvert.h"
+#include "panels/revisionanswerdialog.h"
 #include "widgets/treeviews.h"
 
 #include <QComboBox>
@@ -12,6 +13,7 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QShortcut>
@@ -105,6 +107,10 @@ RevisionDiffPanel::RevisionDiffPanel(RevisionDiffRunner* diffs, FleetRunner* fle
     m_view = TreeViews::makeTable(this, QStringLiteral("revisionDiffView"), m_model);
     TreeViews::setColumnWidths(m_view->horizontalHeader(), {240, 200, 200, 140});
     layout->addWidget(m_view, 1);
+
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QTableView::activated, this, &RevisionDiffPanel::explainRow);
+    connect(m_view, &QTableView::customContextMenuRequested, this, &RevisionDiffPanel::showContextMenu);
 
     connect(m_compare, &QPushButton::clicked, this, [this] { compare(revisionOf(m_from), revisionOf(m_to)); });
     connect(m_cancel, &QPushButton::clicked, m_diffs, &RevisionDiffRunner::cancel);
@@ -264,6 +270,39 @@ void RevisionDiffPanel::updateSummary()
                     .arg(by);
     }
     m_summary->setText(text);
+}
+
+RevisionAnswerDialog* RevisionDiffPanel::explainRow(const QModelIndex& index)
+{
+    const RevisionDiffReportPtr report = m_model->report();
+    const QString key = index.data(RevisionDiffModel::KeyRole).toString();
+    const QStringList nodes = index.data(RevisionDiffModel::NodesRole).toStringList();
+    if (!report || key.isEmpty() || nodes.isEmpty())
+        return nullptr;
+    auto* dialog = new RevisionAnswerDialog(m_diffs, report, m_runner->repositoryOptions(), key, nodes,
+                                            m_runner->revealSecrets(), this);
+    dialog->show();
+    return dialog;
+}
+
+void RevisionDiffPanel::showContextMenu(const QPoint& position)
+{
+    const QModelIndex index = m_view->indexAt(position);
+    const RevisionDiffReportPtr report = m_model->report();
+    if (!index.isValid() || !report)
+        return;
+    const QString key = index.data(RevisionDiffModel::KeyRole).toString();
+    const QStringList nodes = index.data(RevisionDiffModel::NodesRole).toStringList();
+    if (nodes.isEmpty())
+        return;
+    const QString node = fontMetrics().elidedText(nodes.first(), Qt::ElideMiddle, 300);
+    QMenu menu(this);
+    menu.addAction(tr("Explain %1's answer on both revisions…").arg(node), this, [this, index] { explainRow(index); });
+    // The window looks up in the working tree: only that side can be opened there.
+    if (report->to.isEmpty())
+        menu.addAction(tr("Open %1 and this key in the window (the working tree)").arg(node), this,
+                       [this, first = nodes.first(), key] { Q_EMIT nodeAnswerRequested(first, key); });
+    menu.exec(m_view->viewport()->mapToGlobal(position));
 }
 
 void RevisionDiffPanel::updateButtons()

@@ -7,7 +7,9 @@
 // side the working tree unless another is chosen. Compare runs it in the background with progress;
 // Cancel (Escape) stops it. A key prefix and the Nodes panel's filter narrow the rows (the diff is of
 // every node; the filter only chooses which are shown); Export writes what is shown as hiera-lookup
-// --revision-diff writes it (Markdown, HTML, JSON), saying how it was narrowed.
+// --revision-diff writes it (Markdown, HTML, JSON), saying how it was narrowed. A row opens its node's
+// answer explained on both revisions (RevisionAnswerDialog); with the working tree as the newer side,
+// its context menu also opens the node and key in the window.
 
 #include "jobs/fleetrunner.h"
 #include "jobs/revisiondiffrunner.h"
@@ -24,6 +26,7 @@ class QProgressBar;
 class QPushButton;
 class QTableView;
 class QToolButton;
+class RevisionAnswerDialog;
 class RevisionDiffModel;
 
 class RevisionDiffPanel : public QWidget
@@ -47,16 +50,21 @@ public:
     bool exportTo(const QString& path, QString* error) const;
     // The nodes the Nodes panel's filter shows: only their changes are shown.
     void setNodeSelection(const NodeSelection& selection);
+    // Opens the row's answer explained on both revisions, for its first node (the others in the dialog).
+    RevisionAnswerDialog* explainRow(const QModelIndex& index);
 
 Q_SIGNALS:
     void revisionsShown(); // the pickers hold the repository's revisions (or say why not)
     void diffShown(); // a diff (or why there is none) is on screen
+    // Open `node` and look `key` up in the window (the working tree's answer).
+    void nodeAnswerRequested(const QString& node, const QString& key);
 
 private:
     void listed(const RevisionListPtr& list);
     void show(const RevisionDiffReportPtr& report);
     void updateButtons();
     void updateSummary();
+    void showContextMenu(const QPoint& position);
     QString revisionOf(const QComboBox* box) const;
     QList<ReportExport::Format> exportFormats() const;
 

@@ -1,5 +1,7 @@
 #include "window/explanationreport.h"
 
+#include "models/toolname.h"
+
 #include <hiera/explanationreport.h>
 #include <hiera/nodescope.h>
 #include <hiera/scope.h>
@@ -55,9 +57,7 @@ std::string reportText(const ExplanationReport& r, std::string (*writer)(const h
         for (hiera::LeafDifference& d : hiera::scopeDifferences(r.fileScope, outcome.scope))
             report.factsChanged.push_back({std::move(d.path), std::move(d.before), std::move(d.after)});
     report.revision = r.revision.toStdString();
-    report.tool = QStringLiteral("Hiera Explorer %1 (engine %2)")
-                      .arg(QCoreApplication::applicationVersion(), QStringLiteral(HIERA_VERSION))
-                      .toStdString();
+    report.tool = ToolName::text().toStdString();
     // With the zone: 2025-03-01T14:05:09+01:00 (CET) (a local time alone does not say when).
     report.time =
         QStringLiteral("%1 (%2)")

@@ -63,6 +63,7 @@
 #include <QUndoStack>
 
 #include <QVBoxLayout>
+#include <hiera/lookupkey.h>
 #include <hiera/scope.h>
 #include <hiera/version.h>
 
@@ -172,6 +173,11 @@ void MainWindow::createPanels()
                              Qt::BottomDockWidgetArea));
     findChild<QDockWidget*>(QStringLiteral("factsDock"))->raise();
     findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->raise();
+    connect(m_revisionDiffPanel, &RevisionDiffPanel::nodeAnswerRequested, this,
+            [this](const QString& node, const QString& key) {
+                openLibraryNode(node);
+                setKey(QString::fromStdString(hiera::LookupKey::forRoot(key.toStdString()))); // a root key
+            });
     connect(m_nodesPanel, &NodesPanel::nodeChosen, this, &MainWindow::openNode);
     // The fleet view runs on the nodes the Nodes filter shows; the revision diff shows only theirs.
     connect(m_nodesPanel, &NodesPanel::selectionChanged, m_fleetPanel, &FleetPanel::setNodeSelection);

@@ -38,6 +38,9 @@ public:
     static std::optional<LookupKey> tryParse(std::string_view key);
     // True when `key` has none of . ' " and so is one verbatim segment (cheap: one pass, no parse).
     static bool isSingleSegment(std::string_view key);
+    // The key that looks up the root key `root` itself: `root` as it is, or quoted when it holds a dot or
+    // a quote ("a.b" names the root key a.b, not b under a).
+    static std::string forRoot(std::string_view root);
 
     const std::string& original() const { return m_original.empty() ? m_root : m_original; }
     const std::string& root() const { return m_root; }

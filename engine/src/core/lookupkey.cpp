@@ -53,6 +53,14 @@ bool LookupKey::isSingleSegment(std::string_view key)
     return true;
 }
 
+std::string LookupKey::forRoot(std::string_view root)
+{
+    if (!root.empty() && isSingleSegment(root))
+        return std::string(root);
+    const char quote = root.find('"') == std::string_view::npos ? '"' : '\'';
+    return quote + std::string(root) + quote;
+}
+
 LookupKey LookupKey::parse(std::string_view key)
 {
     LookupKey k;

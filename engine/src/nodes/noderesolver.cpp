@@ -9,14 +9,6 @@
 
 namespace hiera::detail {
 
-std::string lookupKeyForRoot(std::string_view root)
-{
-    if (!root.empty() && LookupKey::isSingleSegment(root))
-        return std::string(root);
-    const char quote = root.find('"') == std::string_view::npos ? '"' : '\'';
-    return quote + std::string(root) + quote;
-}
-
 std::string errorLine(const LookupResult& r)
 {
     return r.error ? printableLine(r.error->what()) : std::string();
@@ -87,7 +79,7 @@ LookupResult NodeResolver::lookup(std::string_view root) const
         run.setKeyPresence(&*m_presence);
     if (!root.empty() && LookupKey::isSingleSegment(root))
         return run.run(root, {});
-    return run.run(lookupKeyForRoot(root), {});
+    return run.run(LookupKey::forRoot(root), {});
 }
 
 const NodeResolver::FileInfo* NodeResolver::fileInfo(std::uint32_t id) const

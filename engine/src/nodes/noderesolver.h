@@ -83,8 +83,6 @@ private:
     mutable SubLookupMemo m_subLookups;
 };
 
-// A root key as a lookup key: quoted when it holds a dot or a quote.
-std::string lookupKeyForRoot(std::string_view root);
 // The error of a result as one printable line.
 std::string errorLine(const LookupResult& r);
 // Two answers are the same when both are found with equal values, both not found, or both errors
