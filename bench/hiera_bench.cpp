@@ -34,6 +34,7 @@
 #include <hiera/environment.h>
 #include <hiera/explanationreport.h>
 #include <hiera/facts.h>
+#include <hiera/fileimpact.h>
 #include <hiera/fleet.h>
 #include <hiera/gitrevisiontree.h>
 #include <hiera/merge.h>
@@ -712,6 +713,40 @@ int revisionDiffBench(const std::string& repo, const std::string& facts, const s
     }
     return 0;
 }
+// What one data file decides across the fixture's 20,000 nodes (hiera/fileimpact.h): the library, then
+// the file's impact twice in one process (the first parses the data; the second is the explorer's
+// Impact panel asked again).
+int impactBench(const fs::path& fixture, const std::string& file, int threads)
+{
+    const hiera::ThreadExecutor executor(static_cast<unsigned>(threads));
+    auto t0 = Clock::now();
+    hiera::NodeLibraryOptions libraryOptions;
+    libraryOptions.executor = &executor;
+    const hiera::NodeLibrary library = hiera::NodeLibrary::load((fixture / "facts").string(), libraryOptions);
+    std::cout << "impact_library_s=" << seconds(Clock::now() - t0) << "\n";
+    const auto engine = hiera::Engine::load((fixture / "hiera.yaml").string(), benchOptions());
+    hiera::FileImpactOptions options;
+    options.executor = &executor;
+    const std::string path = fs::absolute(fixture / file).lexically_normal().string();
+    t0 = Clock::now();
+    const hiera::FileImpact first = hiera::fileImpact(*engine, library, path, options);
+    std::cout << "impact_first_s=" << seconds(Clock::now() - t0) << "\n";
+    t0 = Clock::now();
+    const hiera::FileImpact second = hiera::fileImpact(*engine, library, path, options);
+    std::cout << "impact_second_s=" << seconds(Clock::now() - t0) << "\n";
+    if (second.keys.size() != first.keys.size()) {
+        std::cerr << "hiera-bench: the second impact differs from the first\n";
+        return 2;
+    }
+    std::size_t answers = 0;
+    for (const hiera::KeyImpact& k : first.keys)
+        answers += k.nodes.size();
+    std::cout << "impact_nodes=" << first.nodes << "\nimpact_nodes_reading=" << first.nodesReading.size()
+              << "\nimpact_keys_defined=" << first.keysDefined << "\nimpact_key_groups=" << first.keys.size()
+              << "\nimpact_decided_answers=" << answers << "\n";
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -751,6 +786,8 @@ int main(int argc, char** argv)
             return overrideChainBench(static_cast<std::size_t>(option("--files", 5000)), option("--passes", 3));
         if (args.size() >= 5 && args[0] == "revision-diff")
             return revisionDiffBench(args[1], args[2], args[3], args[4], threads, flag("--sweep"));
+        if (args.size() >= 3 && args[0] == "impact")
+            return impactBench(args[1], args[2], threads);
         if (!args.empty() && args[0] == "merge")
             return mergeBench(static_cast<std::size_t>(option("--elements", 100000)), option("--passes", 3));
     } catch (const std::exception& e) {
@@ -762,6 +799,7 @@ int main(int argc, char** argv)
            "FIXTURE KEY [--threads N] | load FIXTURE [--threads N] | warm-eyaml FIXTURE [--repeat N] "
            "[--rows] | all-keys FIXTURE [NODE] [--passes N] | diff FIXTURE [NODE_A NODE_B] [--passes N] | "
            "puppetdb-save FIXTURE [--nodes N] [--passes N] | override-chain [--files N] [--passes N] | merge "
-           "[--elements N] [--passes N] | revision-diff REPO FACTS OLD NEW|- [--threads N] [--sweep]\n";
+           "[--elements N] [--passes N] | revision-diff REPO FACTS OLD NEW|- [--threads N] [--sweep] | impact FIXTURE "
+           "FILE [--threads N]\n";
     return 2;
 }

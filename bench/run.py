@@ -24,6 +24,8 @@ missing, then measures:
            commit changing three data files diffed over large's 20,000 nodes (hiera-lookup
            --revision-diff, cold; hiera-bench revision-diff, first and second run in one process), and a
            level added to medium's hiera.yaml against an all-keys sweep of every node (issue 47)
+  impact   what one role file of large decides on its 20,000 nodes (hiera-lookup --impact, cold;
+           hiera-bench impact in one process; issue 50 §2)
   explorer fact edit to repaint (medium) and the longest GUI stall (large: load, the fleet view on its
            20,000 nodes, All keys; from key to Overridden values over 5,000 files), if bench-explorer
            is built
@@ -310,6 +312,26 @@ def main():
                      f"cold all-keys sweep of every node", f"{hv.get('revision_diff_first_s', 0):.2f} s against "
                      f"{hv.get('revision_diff_sweep_s', 0):.2f} s ({ratio:.1f}x)", "<= 3x", "-", "-",
                      "yes" if ratio <= 3 else "no"))
+
+    # file impact (issue 50 §2): what one role file decides on large's 20,000 nodes
+    roles = sorted(f for f in os.listdir(os.path.join(large, "data", "roles")) if f.endswith(".yaml"))
+    if roles:
+        role = os.path.join("data", "roles", roles[0])
+        cmd = [lookup, "--config", large, "--nodes", os.path.join(large, "facts"), "--impact", role,
+               "--format", "json"]
+        import time
+        run(cmd)  # once for the page cache
+        t = time.monotonic()
+        run(cmd)
+        cold = time.monotonic() - t
+        im = figures(run([bench, "impact", large, role, "--threads", "2"]))
+        rows.append((f"file impact: {role} against every node of large ({int(im.get('impact_nodes_reading', 0))} "
+                     f"read it, {int(im.get('impact_keys_defined', 0))} keys, "
+                     f"{int(im.get('impact_decided_answers', 0))} node answers it decides), in one process "
+                     f"(hiera-bench impact: second run; the first parses the data)",
+                     f"{im.get('impact_second_s', 0):.2f} s (first {im.get('impact_first_s', 0):.2f} s; cold "
+                     f"hiera-lookup --impact {cold:.2f} s)", "<= 1 s", "-", "-",
+                     "yes" if im.get("impact_second_s", 99) <= 1 else "no"))
 
     # explorer
     if os.access(explorer_bench, os.X_OK):

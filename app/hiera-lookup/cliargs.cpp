@@ -24,6 +24,7 @@ const char* const kUsage =
     "       hiera-lookup --config PATH --nodes DIR|FILE --revision-diff OLD [--to NEW]\n"
     "                    [--prefix PREFIX] [--format yaml|json|markdown|html] [--fail-on-change]\n"
     "                    [--show-secrets]\n"
+    "       hiera-lookup --config PATH --nodes DIR|FILE --impact FILE [--format yaml|json|markdown]\n"
     "\n"
     "Looks up KEY (dotted keys dig into the value: profile::ntp.servers.0) the way `puppet lookup`\n"
     "does, in Puppet's three layers: the global hiera.yaml (--hiera_config), the environment at PATH\n"
@@ -86,6 +87,9 @@ const char* const kUsage =
     "                         reach is recomputed, and the result says how much and why\n"
     "  --to NEW               with --revision-diff, the newer revision (a commit, branch, tag)\n"
     "  --fail-on-change       with --revision-diff, exit 3 when any answer changed\n"
+    "  --impact FILE          with --nodes, the nodes of the library that read the data file FILE,\n"
+    "                         and each key it defines that takes its value from it on some node: as\n"
+    "                         the winner, or as a contributor to a merge\n"
     "  --prefix PREFIX        with --diff-facts, --diff or --revision-diff, only keys starting with\n"
     "                         PREFIX (e.g. profile::)\n"
     "  --no-cache             do not use the cache of parsed data files\n"
@@ -97,7 +101,8 @@ const char* const kUsage =
     "--all-keys: 0, or 2 when some keys failed (the others printed, each failure on stderr).\n"
     "--diff-facts, --diff: as diff(1): 0 no differences, 1 differences, 2 error (also when keys fail on\n"
     "both nodes).\n"
-    "--revision-diff: 0, or 3 with --fail-on-change when any answer changed; 2 error.\n";
+    "--revision-diff: 0, or 3 with --fail-on-change when any answer changed; 2 error.\n"
+    "--impact: 0 (also when no node reads the file); 2 error.\n";
 
 namespace {
 
@@ -245,6 +250,11 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
             a.revisionDiffTo = value();
             if (a.revisionDiffTo.empty())
                 usageError("--to needs a revision (a commit id, a branch, a tag)");
+        } else if (arg == "--impact") {
+            a.impactFile = value();
+            if (a.impactFile.empty())
+                usageError("--impact needs a data file");
+            a.mode = CliArgs::Mode::Impact;
         } else if (arg == "--fail-on-change") {
             a.failOnChange = true;
         } else if (arg == "--prefix") {
@@ -283,6 +293,21 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
     } else if (!a.revisionDiffTo.empty() || a.failOnChange) {
         usageError(std::string(!a.revisionDiffTo.empty() ? "--to" : "--fail-on-change") + " needs --revision-diff OLD");
     }
+    if (!a.impactFile.empty()) {
+        // A mode of its own: one data file against every node of the library.
+        if (allKeys || !a.diffFacts.empty() || !a.diffNodes.empty() || !a.revisionDiffFrom.empty())
+            usageError(std::string("--impact cannot be used with ")
+                       + (allKeys                    ? "--all-keys"
+                              : !a.diffFacts.empty() ? "--diff-facts"
+                              : !a.diffNodes.empty() ? "--diff"
+                                                     : "--revision-diff"));
+        if (a.nodesPath.empty())
+            usageError("--impact reads a data file against the nodes of a library: give it with --nodes DIR|FILE");
+        if (!a.factsFile.empty() || !a.scopeFile.empty() || !a.node.empty())
+            usageError("--impact reads the file for every node of --nodes: it cannot be used with --facts, --scope or "
+                       "--node");
+        a.mode = CliArgs::Mode::Impact;
+    }
     if (allKeys)
         a.mode = CliArgs::Mode::AllKeys;
     if (!a.revision.empty()) {
@@ -316,9 +341,10 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
         : a.mode == CliArgs::Mode::Fleet                    ? "--nodes"
         : a.mode == CliArgs::Mode::DiffNodes                ? "--diff"
         : a.mode == CliArgs::Mode::RevisionDiff             ? "--revision-diff"
+        : a.mode == CliArgs::Mode::Impact                   ? "--impact"
                                                             : "--diff-facts";
     if (a.mode == CliArgs::Mode::AllKeys || a.mode == CliArgs::Mode::DiffFacts || a.mode == CliArgs::Mode::DiffNodes
-        || a.mode == CliArgs::Mode::RevisionDiff) {
+        || a.mode == CliArgs::Mode::RevisionDiff || a.mode == CliArgs::Mode::Impact) {
         if (!a.key.empty())
             usageError(std::string(modeFlag) + " takes no KEY (got '" + a.key + "')");
         if (a.explain)
@@ -344,6 +370,10 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
         : a.mode == CliArgs::Mode::Fleet
         ? std::vector<std::pair<std::string, F>>{{"table", F::Table},       {"csv", F::Csv},     {"json", F::Json},
                                                  {"markdown", F::Markdown}, {"md", F::Markdown}, {"yaml", F::Yaml}}
+        : a.mode == CliArgs::Mode::Impact ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml},
+                                                                                   {"json", F::Json},
+                                                                                   {"markdown", F::Markdown},
+                                                                                   {"md", F::Markdown}}
         : a.mode == CliArgs::Mode::RevisionDiff
         ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml},
                                                  {"json", F::Json},

@@ -38,7 +38,9 @@ struct CliArgs
     // lookup or of --all-keys from the library (as puppet lookup --node takes its facts from PuppetDB).
     // --revision-diff OLD [--to NEW]: every key whose answer changes on some node of the library
     // between two revisions (NEW: the working tree when not given); hiera/revisiondiff.h.
-    enum class Mode { Lookup, AllKeys, DiffFacts, Fleet, DiffNodes, RevisionDiff } mode = Mode::Lookup;
+    // --impact FILE: which nodes of the library read a data file, and the keys it decides for them;
+    // hiera/fileimpact.h.
+    enum class Mode { Lookup, AllKeys, DiffFacts, Fleet, DiffNodes, RevisionDiff, Impact } mode = Mode::Lookup;
     std::string nodesPath;
     std::vector<std::string> diffFacts;
     std::vector<std::string> diffNodes; // --diff A B: two node names of the library
@@ -46,6 +48,7 @@ struct CliArgs
     std::string revisionDiffFrom; // --revision-diff OLD
     std::string revisionDiffTo; // --to NEW; empty: the working tree
     bool failOnChange = false; // --fail-on-change: exit 3 when anything changed
+    std::string impactFile; // --impact FILE
     bool help = false;
     bool version = false;
 };

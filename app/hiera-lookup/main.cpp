@@ -3,6 +3,7 @@
 
 #include "cliargs.h"
 #include "fleetmode.h"
+#include "impactmode.h"
 #include "nodecommands.h"
 #include "revisiondiffmode.h"
 
@@ -225,7 +226,8 @@ int main(int argc, char** argv)
     try {
         // The node: from --facts / --scope / --node, or (with --nodes) the library's node of --node.
         std::optional<hiera::NodeLibrary> library;
-        if (!args.nodesPath.empty() && args.mode != CliArgs::Mode::Fleet && args.mode != CliArgs::Mode::RevisionDiff)
+        if (!args.nodesPath.empty() && args.mode != CliArgs::Mode::Fleet && args.mode != CliArgs::Mode::RevisionDiff
+            && args.mode != CliArgs::Mode::Impact)
             library = loadNodeLibrary(args,
                                       args.mode == CliArgs::Mode::DiffNodes ? args.diffNodes
                                           : args.node.empty()               ? std::vector<std::string>()
@@ -273,6 +275,8 @@ int main(int argc, char** argv)
         auto engine = makeEngine(args, tree, repositoryRoot);
         if (args.mode == CliArgs::Mode::Fleet)
             return runFleet(*engine, args, repositoryRoot);
+        if (args.mode == CliArgs::Mode::Impact)
+            return finish(runImpact(*engine, args, repositoryRoot));
         if (args.mode == CliArgs::Mode::DiffFacts) {
             for (const auto& s : diffScopes)
                 preloadInParallel(*engine, s);

@@ -56,6 +56,19 @@ public:
                         if (rf.file)
                             f(*rf.file);
     }
+    // The node's data file at `path` (its hierarchy's name for it, absolute), parsed; null when no level
+    // of the node names it.
+    const DataFile* fileAt(std::string_view path) const
+    {
+        const DataFile* found = nullptr;
+        for (const LayerState& layer : m_snapshot->layers)
+            for (const auto* levels : {&layer.levels, &layer.defaultLevels})
+                for (const LevelState& level : *levels)
+                    for (const ResolvedFile& rf : level.files)
+                        if (!found && rf.file && rf.candidate.path == path)
+                            found = rf.file.get();
+        return found;
+    }
     // Where `v`'s leaves were written, "file:line", sorted and unique.
     static std::vector<std::string> leafSources(const Value& v);
 

@@ -1,0 +1,92 @@
+// The file impact's exports: JSON (and the same document as a Value, for YAML) and Markdown (a
+// summary line and a table, long node lists folded).
+
+#include "nodes/relativepath.h"
+#include "report/markdown.h"
+#include "report/reportjson.h"
+
+#include <hiera/fileimpact.h>
+
+#include <algorithm>
+
+namespace hiera {
+
+const char* keyImpactRoleName(KeyImpact::Role role)
+{
+    return role == KeyImpact::Role::Winner ? "winner" : "merged";
+}
+
+Value fileImpactValue(const FileImpact& impact, const FileImpactExportOptions& options)
+{
+    Hash doc;
+    doc.set("file", Value(detail::relativePath(impact.file, options.relativeTo)));
+    doc.set("exists", Value(impact.exists));
+    doc.set("nodes", Value(static_cast<std::int64_t>(impact.nodes)));
+    doc.set("nodes_reading", Value(Array(impact.nodesReading.begin(), impact.nodesReading.end())));
+    doc.set("keys_defined", Value(static_cast<std::int64_t>(impact.keysDefined)));
+    Array keys;
+    keys.reserve(impact.keys.size());
+    for (const KeyImpact& k : impact.keys) {
+        Hash h;
+        h.set("key", Value(k.key));
+        h.set("role", Value(keyImpactRoleName(k.role)));
+        h.set("nodes", Value(Array(k.nodes.begin(), k.nodes.end())));
+        keys.emplace_back(std::move(h));
+    }
+    doc.set("keys", Value(std::move(keys)));
+    if (!impact.error.empty())
+        doc.set("error", Value(impact.error));
+    if (!impact.warnings.empty())
+        doc.set("warnings", Value(Array(impact.warnings.begin(), impact.warnings.end())));
+    if (impact.cancelled)
+        doc.set("cancelled", Value(true));
+    return Value(std::move(doc));
+}
+
+std::string fileImpactJson(const FileImpact& impact, const FileImpactExportOptions& options)
+{
+    return detail::reportJson(fileImpactValue(impact, options), /*pretty=*/true) + "\n";
+}
+
+std::string fileImpactMarkdown(const FileImpact& impact, const FileImpactExportOptions& options)
+{
+    using detail::markdownText;
+    const std::string file = "`" + markdownText(detail::relativePath(impact.file, options.relativeTo)) + "`";
+    std::string out = "**Hiera file impact** of " + file + ": ";
+    if (!impact.exists)
+        return out + "the file does not exist: no node reads it.\n";
+    if (impact.nodesReading.empty())
+        return out + "no node of the " + std::to_string(impact.nodes) + " in the library reads it.\n";
+    std::size_t winner = 0, merged = 0;
+    for (const KeyImpact& k : impact.keys)
+        (k.role == KeyImpact::Role::Winner ? winner : merged) += 1;
+    out += std::to_string(impact.nodesReading.size()) + " of " + std::to_string(impact.nodes)
+        + " nodes read it; of the " + std::to_string(impact.keysDefined) + " keys it defines, it decides "
+        + std::to_string(winner) + (winner == 1 ? " key" : " keys") + " as the winner and contributes to "
+        + std::to_string(merged) + (merged == 1 ? " merged key" : " merged keys") + " on some node";
+    if (impact.cancelled)
+        out += "; cancelled before every node was read";
+    out += ".\n";
+    if (!impact.error.empty())
+        out += "\nIt does not parse: " + markdownText(impact.error) + "\n";
+    if (impact.keys.empty())
+        return out;
+    out += "\n| key | role | nodes |\n|---|---|---|\n";
+    for (const KeyImpact& k : impact.keys) {
+        std::string nodes;
+        const std::size_t shown = std::min(k.nodes.size(), options.nodesShown);
+        for (std::size_t i = 0; i < shown; ++i)
+            nodes += (i ? ", " : "") + markdownText(k.nodes[i]);
+        if (k.nodes.size() > shown) {
+            std::string rest;
+            for (std::size_t i = shown; i < k.nodes.size(); ++i)
+                rest += (rest.empty() ? "" : ", ") + markdownText(k.nodes[i]);
+            nodes = std::to_string(k.nodes.size()) + " nodes: " + nodes + " <details><summary>and "
+                + std::to_string(k.nodes.size() - shown) + " more</summary>" + rest + "</details>";
+        }
+        out += "| " + markdownText(k.key) + " | " + keyImpactRoleName(k.role) + " | " + nodes + " |\n";
+    }
+    return out;
+}
+
+} // namespace hiera
