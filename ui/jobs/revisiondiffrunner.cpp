@@ -85,11 +85,7 @@ RevisionDiffRunner::RevisionDiffRunner(QObject* parent)
     , m_answers(*this, JobChannelBase::Policy::Coalesce,
                 [this](RevisionAnswerPtr& answer) { Q_EMIT answerExplained(answer); })
 {
-    m_poll.setInterval(100);
-    connect(&m_poll, &QTimer::timeout, this, [this] {
-        if (m_progress)
-            Q_EMIT progress(m_progress->done.load(), m_progress->total.load());
-    });
+    connect(&m_progress, &JobProgress::progress, this, &RevisionDiffRunner::progress);
 }
 
 RevisionDiffRunner::~RevisionDiffRunner()
@@ -115,10 +111,8 @@ void RevisionDiffRunner::listRevisions(const QString& hieraYaml)
 void RevisionDiffRunner::run(const QString& hieraYaml, const RepositoryOptions& repository, const QString& from,
                              const QString& to, NodeLibraryPtr library, const std::string& prefix)
 {
-    cancel();
-    m_progress = std::make_shared<Progress>();
-    m_diffs.submit([hieraYaml, repository, from, to, library = std::move(library), prefix, progress = m_progress,
-                    executor = &jobPool().executor()] {
+    m_diffs.submit([hieraYaml, repository, from, to, library = std::move(library), prefix,
+                    progress = m_progress.start(), executor = &jobPool().executor()] {
         QElapsedTimer timer;
         timer.start();
         auto report = std::make_shared<RevisionDiffReport>();
@@ -141,10 +135,7 @@ void RevisionDiffRunner::run(const QString& hieraYaml, const RepositoryOptions& 
             options.prefix = prefix;
             options.executor = executor;
             options.stop = progress->stop.get_token();
-            options.progress = [progress](std::size_t done, std::size_t total) {
-                progress->total = total;
-                progress->done = done;
-            };
+            options.progress = progress->reporter();
             if (library)
                 report->diff = hiera::diffRevisions(*before, *after, *library, options);
         } catch (const std::exception& e) {
@@ -153,7 +144,6 @@ void RevisionDiffRunner::run(const QString& hieraYaml, const RepositoryOptions& 
         report->elapsedMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
         return RevisionDiffReportPtr(std::move(report));
     });
-    m_poll.start();
 }
 
 void RevisionDiffRunner::explainAnswer(const RevisionDiffReportPtr& report, const RepositoryOptions& repository,
@@ -194,15 +184,14 @@ void RevisionDiffRunner::explainAnswer(const RevisionDiffReportPtr& report, cons
 
 void RevisionDiffRunner::cancel()
 {
-    if (m_progress)
-        m_progress->stop.request_stop();
+    m_progress.cancel();
 }
 
 void RevisionDiffRunner::jobStateChanged()
 {
     const bool busy = m_diffs.isBusy();
     if (!busy)
-        m_poll.stop();
+        m_progress.stopPolling();
     if (busy != m_wasBusy) {
         m_wasBusy = busy;
         Q_EMIT busyChanged(busy);

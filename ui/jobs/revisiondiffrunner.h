@@ -9,16 +9,14 @@
 
 #include "jobs/fleetrunner.h"
 #include "jobs/jobchannel.h"
+#include "jobs/jobprogress.h"
 #include "jobs/repositoryoptions.h"
 #include "models/revisiondiffreport.h"
 
 #include <QObject>
 #include <QString>
-#include <QTimer>
 
-#include <atomic>
 #include <memory>
-#include <stop_token>
 #include <vector>
 
 class RevisionDiffRunner : public QObject, private JobHost
@@ -49,21 +47,13 @@ Q_SIGNALS:
     void busyChanged(bool busy);
 
 private:
-    struct Progress
-    {
-        std::stop_source stop;
-        std::atomic<std::size_t> done{0};
-        std::atomic<std::size_t> total{0};
-    };
-
     QObject* jobContext() override { return this; }
     JobTracker& jobTracker() override { return m_jobs; }
     void jobStateChanged() override;
     void jobDropped() override { }
     void releaseLater(std::shared_ptr<const void> data) override;
 
-    std::shared_ptr<Progress> m_progress;
-    QTimer m_poll; // progress read from the running job, ten times a second
+    JobProgress m_progress;
     bool m_wasBusy = false;
     JobChannel<RevisionListPtr> m_lists;
     JobChannel<RevisionDiffReportPtr> m_diffs;

@@ -2,6 +2,7 @@
 
 #include "jobs/lookuprunner.h"
 #include "models/hierarchymodel.h"
+#include "models/modelroles.h"
 #include "models/valueconvert.h"
 #include "widgets/messagebanner.h"
 #include "widgets/pathdelegate.h"
@@ -9,6 +10,7 @@
 
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QMenu>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -31,6 +33,8 @@ HierarchyPanel::HierarchyPanel(LookupRunner* runner, QWidget* parent)
     m_view->header()->moveSection(HierarchyModel::StatusColumn, HierarchyModel::DeclaredColumn);
     layout->addWidget(m_view, 1);
     TreeViews::connectSourceClicks(m_view, HierarchyModel::InterpolatedColumn, this, &HierarchyPanel::sourceRequested);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QTreeView::customContextMenuRequested, this, &HierarchyPanel::showContextMenu);
 
     connect(runner, &LookupRunner::engineLoaded, this, [this](const QString& hieraYaml) {
         m_loadFailure.clear();
@@ -43,6 +47,18 @@ HierarchyPanel::HierarchyPanel(LookupRunner* runner, QWidget* parent)
         m_banner->showMessage(MessageBanner::Kind::Error, m_loadFailure);
     });
     connect(runner, &LookupRunner::scopeResolved, this, &HierarchyPanel::show);
+}
+
+void HierarchyPanel::showContextMenu(const QPoint& position)
+{
+    const QModelIndex index = m_view->indexAt(position);
+    const QString file = index.data(HieraRoles::SourceFileRole).toString();
+    if (file.isEmpty())
+        return;
+    QMenu menu(this);
+    menu.addAction(tr("Show in the Source Pane"), this, [this, index] { Q_EMIT sourceRequested(index); });
+    menu.addAction(tr("What This File Decides (Impact)"), this, [this, file] { Q_EMIT impactRequested(file); });
+    menu.exec(m_view->viewport()->mapToGlobal(position));
 }
 
 void HierarchyPanel::fitColumns()

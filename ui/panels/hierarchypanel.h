@@ -1,7 +1,8 @@
 #pragma once
 
 // HierarchyPanel — the hierarchy as the current scope makes it (HierarchyModel), with a banner for a
-// hiera.yaml that does not load and for what discovering the repository warned about (once).
+// hiera.yaml that does not load and for what discovering the repository warned about (once). A file's
+// context menu opens it in the Source pane or asks for its impact across the node library.
 // Subscribes to the runner itself.
 
 #include "models/snapshots.h"
@@ -27,11 +28,14 @@ public:
 Q_SIGNALS:
     void hierarchyShown(); // a resolved hierarchy for the current scope is on screen
     void sourceRequested(const QModelIndex& index);
+    // Show which nodes read the data file `path` and which keys it decides (its context menu).
+    void impactRequested(const QString& path);
 
 private:
     void show(const ScopeSnapshotPtr& snapshot);
     void fitColumns();
     void showDiscoveryWarnings(const QString& hieraYaml);
+    void showContextMenu(const QPoint& position);
 
     LookupRunner* m_runner;
     HierarchyModel* m_model;

@@ -56,6 +56,7 @@ SourceViewer::SourceViewer(QWidget* parent)
     : QWidget(parent)
     , m_header(new ElidedLabel(Qt::ElideMiddle, this))
     , m_openInEditor(new QToolButton(this))
+    , m_impact(new QToolButton(this))
     , m_editor(new QPlainTextEdit(this))
     , m_highlighter(new YamlHighlighter(m_editor->document(), m_editor->palette()))
 {
@@ -63,6 +64,7 @@ SourceViewer::SourceViewer(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     auto* headerRow = new QHBoxLayout;
     headerRow->addWidget(m_header, 1);
+    headerRow->addWidget(m_impact);
     headerRow->addWidget(m_openInEditor);
     layout->addLayout(headerRow);
     layout->addWidget(m_editor, 1);
@@ -71,6 +73,14 @@ SourceViewer::SourceViewer(QWidget* parent)
     m_openInEditor->setToolTip(tr("Open this file at this line in $VISUAL / $EDITOR (else the desktop's editor)"));
     m_openInEditor->setEnabled(false);
     connect(m_openInEditor, &QToolButton::clicked, this, &SourceViewer::openInEditor);
+    m_impact->setText(tr("Impact"));
+    m_impact->setObjectName(QStringLiteral("sourceImpact"));
+    m_impact->setToolTip(tr("Which nodes read this file, and which keys it decides for them"));
+    m_impact->setEnabled(false);
+    connect(m_impact, &QToolButton::clicked, this, [this] {
+        if (!m_path.isEmpty())
+            Q_EMIT impactRequested(m_path);
+    });
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setContentsMargins(4, 2, 4, 2);
     m_header->setFullText(tr("Click an origin (file:line) to see it here."));
@@ -89,6 +99,7 @@ void SourceViewer::openInEditor()
 bool SourceViewer::showLocation(const QString& path, int line, int column, const QString& key)
 {
     m_openInEditor->setEnabled(!path.isEmpty());
+    m_impact->setEnabled(!path.isEmpty());
     const bool sameFile = path == m_path && !m_editor->document()->isEmpty();
     m_path = path;
     m_line = line;
@@ -112,6 +123,7 @@ void SourceViewer::clear()
     m_path.clear();
     m_line = 0;
     m_openInEditor->setEnabled(false);
+    m_impact->setEnabled(false);
     m_editor->clear();
     m_header->setFullText(tr("Click an origin (file:line) to see it here."));
 }

@@ -2,7 +2,8 @@
 
 // SourceViewer — a read-only view of a data file (or hiera.yaml) with YAML highlighting, scrolled to
 // a value's line with the line and its key marked. Re-reads the file when asked (the main window
-// calls reload() when its watcher sees the file change).
+// calls reload() when its watcher sees the file change). Its Impact button asks what the file decides
+// across the node library (impactRequested).
 
 #include <QWidget>
 
@@ -27,8 +28,12 @@ public:
     int currentLine() const { return m_line; }
     QPlainTextEdit* editor() const { return m_editor; }
     QToolButton* openInEditorButton() const { return m_openInEditor; }
+    QToolButton* impactButton() const { return m_impact; }
     // The shown file at its line in the user's editor (ExternalEditor).
     void openInEditor();
+
+Q_SIGNALS:
+    void impactRequested(const QString& path);
 
 private:
     bool loadFile();
@@ -36,6 +41,7 @@ private:
 
     ElidedLabel* m_header; // the file:line shown, elided to the dock's width
     QToolButton* m_openInEditor;
+    QToolButton* m_impact;
     QPlainTextEdit* m_editor;
     YamlHighlighter* m_highlighter;
     QString m_path;

@@ -6,6 +6,7 @@
 #include "document/datafilesync.h"
 #include "document/demo.h"
 #include "jobs/fleetrunner.h"
+#include "jobs/impactrunner.h"
 #include "jobs/lookuprunner.h"
 #include "jobs/nodereportrunner.h"
 #include "jobs/revisiondiffrunner.h"
@@ -19,6 +20,7 @@
 #include "panels/factspanel.h"
 #include "panels/fleetpanel.h"
 #include "panels/hierarchypanel.h"
+#include "panels/impactpanel.h"
 #include "panels/lookupbar.h"
 #include "panels/lookupscheduler.h"
 #include "panels/nodediffpanel.h"
@@ -171,13 +173,25 @@ void MainWindow::createPanels()
     tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
                      addDock(m_revisionDiffPanel, tr("Revision diff"), QStringLiteral("revisionDiffDock"),
                              Qt::BottomDockWidgetArea));
+    // What one data file decides across the library: asked from the hierarchy or the source.
+    m_impacts = new ImpactRunner(this);
+    m_impactPanel = new ImpactPanel(m_impacts, m_fleet, m_runner);
+    tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
+                     addDock(m_impactPanel, tr("Impact"), QStringLiteral("impactDock"), Qt::BottomDockWidgetArea));
     findChild<QDockWidget*>(QStringLiteral("factsDock"))->raise();
     findChild<QDockWidget*>(QStringLiteral("hierarchyDock"))->raise();
-    connect(m_revisionDiffPanel, &RevisionDiffPanel::nodeAnswerRequested, this,
-            [this](const QString& node, const QString& key) {
-                openLibraryNode(node);
-                setKey(QString::fromStdString(hiera::LookupKey::forRoot(key.toStdString()))); // a root key
-            });
+    const auto openNodeAndRootKey = [this](const QString& node, const QString& key) {
+        openLibraryNode(node);
+        setKey(QString::fromStdString(hiera::LookupKey::forRoot(key.toStdString()))); // a root key
+    };
+    connect(m_revisionDiffPanel, &RevisionDiffPanel::nodeAnswerRequested, this, openNodeAndRootKey);
+    connect(m_impactPanel, &ImpactPanel::nodeAnswerRequested, this, openNodeAndRootKey);
+    const auto showImpact = [this](const QString& path) {
+        m_impactPanel->showImpactOf(path);
+        raisePanel(m_impactPanel);
+    };
+    connect(m_hierarchyPanel, &HierarchyPanel::impactRequested, this, showImpact);
+    connect(m_sourceViewer, &SourceViewer::impactRequested, this, showImpact);
     connect(m_nodesPanel, &NodesPanel::nodeChosen, this, &MainWindow::openNode);
     // The fleet view runs on the nodes the Nodes filter shows; the revision diff shows only theirs.
     connect(m_nodesPanel, &NodesPanel::selectionChanged, m_fleetPanel, &FleetPanel::setNodeSelection);
@@ -966,7 +980,8 @@ void MainWindow::resetLayout()
     for (const char* tab : {"nodesDock"})
         tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("factsDock")),
                          findChild<QDockWidget*>(QLatin1String(tab)));
-    for (const char* tab : {"overridesDock", "fleetDock", "allKeysDock", "nodeDiffDock", "revisionDiffDock"})
+    for (const char* tab :
+         {"overridesDock", "fleetDock", "allKeysDock", "nodeDiffDock", "revisionDiffDock", "impactDock"})
         tabifyDockWidget(findChild<QDockWidget*>(QStringLiteral("hierarchyDock")),
                          findChild<QDockWidget*>(QLatin1String(tab)));
     findChild<QDockWidget*>(QStringLiteral("factsDock"))->raise();

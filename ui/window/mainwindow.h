@@ -22,6 +22,8 @@ class DataFileSync;
 class FactsPanel;
 class HelpGuide;
 class HierarchyPanel;
+class ImpactPanel;
+class ImpactRunner;
 class OverridesPanel;
 class LookupBar;
 class LookupRunner;
@@ -166,6 +168,8 @@ private:
     NodeDiffPanel* m_nodeDiffPanel = nullptr;
     RevisionDiffRunner* m_revisionDiffs = nullptr;
     RevisionDiffPanel* m_revisionDiffPanel = nullptr;
+    ImpactRunner* m_impacts = nullptr;
+    ImpactPanel* m_impactPanel = nullptr;
     NodesPanel* m_nodesPanel = nullptr;
     FleetPanel* m_fleetPanel = nullptr;
     QLabel* m_busyLabel = nullptr;

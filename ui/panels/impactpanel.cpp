@@ -1,0 +1,211 @@
+#include "panels/impactpanel.h"
+
+#include "jobs/fleetrunner.h"
+#include "jobs/impactrunner.h"
+#include "jobs/lookuprunner.h"
+#include "jobs/repositoryoptions.h"
+#include "models/fileimpactmodel.h"
+#include "models/valueconvert.h"
+#include "widgets/treeviews.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QShortcut>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+using ValueConvert::toQString;
+
+ImpactPanel::ImpactPanel(ImpactRunner* impacts, FleetRunner* fleet, LookupRunner* runner, QWidget* parent)
+    : QWidget(parent)
+    , m_impacts(impacts)
+    , m_fleet(fleet)
+    , m_runner(runner)
+    , m_model(new FileImpactModel(this))
+{
+    setObjectName(QStringLiteral("impactPanel"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+
+    auto* pick = new QHBoxLayout;
+    m_file = new QLineEdit(this);
+    m_file->setObjectName(QStringLiteral("impactFileEdit"));
+    m_file->setPlaceholderText(tr("A data file: Impact in the Hierarchy panel or the Source pane, or typed"));
+    m_file->setClearButtonEnabled(true);
+    auto* fileLabel = new QLabel(tr("Data fi&le:"), this);
+    fileLabel->setBuddy(m_file);
+    m_choose = new QToolButton(this);
+    m_choose->setText(tr("Choose…"));
+    m_run = new QPushButton(tr("Show Impact"), this);
+    m_run->setObjectName(QStringLiteral("impactRunButton"));
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setToolTip(tr("Stop (Escape)"));
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(160);
+    m_progress->setVisible(false);
+    pick->addWidget(fileLabel);
+    pick->addWidget(m_file, 1);
+    pick->addWidget(m_choose);
+    pick->addWidget(m_run);
+    pick->addWidget(m_cancel);
+    pick->addWidget(m_progress);
+    layout->addLayout(pick);
+
+    auto* status = new QHBoxLayout;
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("impactSummaryLabel"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_export = new QToolButton(this);
+    m_export->setText(tr("Export…"));
+    m_export->setToolTip(tr("Save the impact as Markdown or JSON (the documents of hiera-lookup --impact)"));
+    status->addWidget(m_summary, 1);
+    status->addWidget(m_export);
+    layout->addLayout(status);
+
+    m_view = TreeViews::makeTable(this, QStringLiteral("impactView"), m_model);
+    TreeViews::setColumnWidths(m_view->horizontalHeader(), {320, 80});
+    layout->addWidget(m_view, 1);
+
+    connect(m_file, &QLineEdit::returnPressed, this, &ImpactPanel::run);
+    connect(m_run, &QPushButton::clicked, this, &ImpactPanel::run);
+    connect(m_cancel, &QPushButton::clicked, m_impacts, &ImpactRunner::cancel);
+    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    connect(escape, &QShortcut::activated, m_impacts, &ImpactRunner::cancel);
+    connect(m_choose, &QToolButton::clicked, this, [this] {
+        const QString root = RepositoryOptions::rootOf(m_runner->hieraYaml());
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("The data file whose impact to show"), m_file->text().isEmpty() ? root : m_file->text(),
+            tr("Data files (*.yaml *.yml *.json *.eyaml);;All files (*)"));
+        if (!path.isEmpty())
+            showImpactOf(path);
+    });
+    connect(m_export, &QToolButton::clicked, this, [this] {
+        const FileImpactReportPtr r = m_model->report();
+        const QString name = r ? QFileInfo(r->file).completeBaseName() + QStringLiteral("-impact") : QString();
+        ReportExport::chooseAndSave(this, tr("Export the file's impact"), exportFormats(), m_summary, name);
+    });
+    connect(m_view, &QTableView::activated, this, [this](const QModelIndex& index) {
+        const QStringList nodes = index.data(FileImpactModel::NodesRole).toStringList();
+        if (!nodes.isEmpty())
+            Q_EMIT nodeAnswerRequested(nodes.first(), index.data(FileImpactModel::KeyRole).toString());
+    });
+    connect(m_impacts, &ImpactRunner::impactFinished, this, &ImpactPanel::show);
+    connect(m_impacts, &ImpactRunner::busyChanged, this, [this](bool busy) {
+        m_progress->setVisible(busy);
+        if (busy)
+            m_progress->setRange(0, 0);
+        updateButtons();
+    });
+    connect(m_impacts, &ImpactRunner::progress, this, [this](qulonglong done, qulonglong total) {
+        if (total == 0)
+            return;
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(static_cast<int>(done * 1000 / total));
+        m_progress->setFormat(tr("%1 of %2 nodes").arg(done).arg(total));
+    });
+    connect(m_fleet, &FleetRunner::libraryLoaded, this, &ImpactPanel::updateButtons);
+    connect(m_runner, &LookupRunner::engineLoaded, this, &ImpactPanel::updateButtons);
+    m_summary->setText(tr("Which nodes read a data file, and which keys it decides for them: pick a file."));
+    updateButtons();
+}
+
+QString ImpactPanel::summaryText() const
+{
+    return m_summary->text();
+}
+
+void ImpactPanel::showImpactOf(const QString& path)
+{
+    m_file->setText(QDir::toNativeSeparators(path));
+    run();
+}
+
+void ImpactPanel::run()
+{
+    QString path = QDir::fromNativeSeparators(m_file->text().trimmed());
+    if (path.isEmpty())
+        return;
+    if (!m_fleet->library()) {
+        m_summary->setText(tr("Open a node library in the Nodes panel first: the impact is over its nodes."));
+        return;
+    }
+    if (!m_runner->engine()) {
+        m_summary->setText(tr("Open a hierarchy first."));
+        return;
+    }
+    // A path typed from the repository's root, as hiera-lookup --impact takes it.
+    const QString root = RepositoryOptions::rootOf(m_runner->hieraYaml());
+    if (QFileInfo(path).isRelative())
+        path = QDir(root).absoluteFilePath(path);
+    m_summary->setText(tr("Reading %1 against every node…").arg(QDir(root).relativeFilePath(path)));
+    m_impacts->run(m_runner->engine(), m_fleet->library(), QDir::cleanPath(path), root);
+}
+
+void ImpactPanel::show(const FileImpactReportPtr& report)
+{
+    m_model->setReport(report);
+    const hiera::FileImpact& i = report->impact;
+    const QString file = QDir(toQString(report->root)).relativeFilePath(report->file);
+    QString text;
+    if (!i.exists) {
+        text = tr("%1 does not exist: no node reads it.").arg(file);
+    } else if (i.nodesReading.empty()) {
+        text = tr("No node of the %n in the library reads %1.", nullptr, int(i.nodes)).arg(file);
+    } else {
+        std::size_t winner = 0, merged = 0;
+        for (const hiera::KeyImpact& k : i.keys)
+            (k.role == hiera::KeyImpact::Role::Winner ? winner : merged) += 1;
+        text = tr("%1: %2 of %3 nodes read it; of the %4 keys it defines, it decides %5 as the winner and "
+                  "contributes to %6 merged keys on some node (%7 ms).")
+                   .arg(file)
+                   .arg(i.nodesReading.size())
+                   .arg(i.nodes)
+                   .arg(i.keysDefined)
+                   .arg(winner)
+                   .arg(merged)
+                   .arg(qRound(report->elapsedMs));
+    }
+    if (!i.error.empty())
+        text += tr(" It does not parse: %1").arg(toQString(i.error));
+    if (i.cancelled)
+        text += tr(" (cancelled: the nodes done so far)");
+    m_summary->setText(text);
+    updateButtons();
+    Q_EMIT impactShown();
+}
+
+void ImpactPanel::updateButtons()
+{
+    const bool running = m_impacts->isRunning();
+    m_run->setEnabled(!running && m_fleet->library() && m_runner->engine());
+    m_cancel->setEnabled(running);
+    m_export->setEnabled(m_model->report() != nullptr);
+}
+
+QList<ReportExport::Format> ImpactPanel::exportFormats() const
+{
+    const FileImpactReportPtr r = m_model->report();
+    if (!r)
+        return {};
+    hiera::FileImpactExportOptions options;
+    options.relativeTo = r->root;
+    return {
+        {tr("Markdown"), QStringLiteral("md"), [r, options] { return hiera::fileImpactMarkdown(r->impact, options); }},
+        {tr("JSON"), QStringLiteral("json"), [r, options] { return hiera::fileImpactJson(r->impact, options); }}};
+}
+
+bool ImpactPanel::exportTo(const QString& path, QString* error) const
+{
+    return ReportExport::save(path, exportFormats(), error);
+}

@@ -1,0 +1,65 @@
+#pragma once
+
+// ImpactPanel — what one data file decides across the node library (hiera::fileImpact, as
+// `hiera-lookup --impact` prints it): the nodes that read the file, and each key it defines with the
+// nodes for which it is the winner or a contributor to a merge. The file comes from the Hierarchy
+// panel's or the Source pane's "Impact" action, the file dialog, or is typed; the work runs in the
+// background with progress, Cancel (Escape) stops it. A row opens its first node and key in the
+// window; Export writes the command line's documents (Markdown, JSON).
+
+#include "models/fileimpactreport.h"
+#include "widgets/reportexport.h"
+
+#include <QWidget>
+
+class FileImpactModel;
+class FleetRunner;
+class ImpactRunner;
+class LookupRunner;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+class QToolButton;
+
+class ImpactPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    ImpactPanel(ImpactRunner* impacts, FleetRunner* fleet, LookupRunner* runner, QWidget* parent = nullptr);
+
+    FileImpactModel* model() const { return m_model; }
+    QTableView* view() const { return m_view; }
+    QLineEdit* fileEdit() const { return m_file; }
+    QString summaryText() const;
+
+    // What `path` decides for every node of the library.
+    void showImpactOf(const QString& path);
+    // Writes the impact to `path`: Markdown (.md) or JSON (.json).
+    bool exportTo(const QString& path, QString* error) const;
+
+Q_SIGNALS:
+    void impactShown(); // an impact (or why there is none) is on screen
+    // Open `node` and look `key` up in the window.
+    void nodeAnswerRequested(const QString& node, const QString& key);
+
+private:
+    void run();
+    void show(const FileImpactReportPtr& report);
+    void updateButtons();
+    QList<ReportExport::Format> exportFormats() const;
+
+    ImpactRunner* m_impacts;
+    FleetRunner* m_fleet;
+    LookupRunner* m_runner;
+    FileImpactModel* m_model;
+    QLineEdit* m_file;
+    QToolButton* m_choose;
+    QPushButton* m_run;
+    QPushButton* m_cancel;
+    QProgressBar* m_progress;
+    QLabel* m_summary;
+    QToolButton* m_export;
+    QTableView* m_view;
+};
