@@ -166,14 +166,14 @@ void ImpactPanel::show(const FileImpactReportPtr& report)
         std::size_t winner = 0, merged = 0;
         for (const hiera::KeyImpact& k : i.keys)
             (k.role == hiera::KeyImpact::Role::Winner ? winner : merged) += 1;
-        text = tr("%1: %2 of %3 nodes read it; of the %4 keys it defines, it decides %5 as the winner and "
-                  "contributes to %6 merged keys on some node (%7 ms).")
+        text = tr("%1: %2 of %3 nodes read it; of the %4 it defines, it decides %5 as the winner and "
+                  "contributes to %6 on some node (%7 ms).")
                    .arg(file)
                    .arg(i.nodesReading.size())
                    .arg(i.nodes)
-                   .arg(i.keysDefined)
+                   .arg(i.keysDefined == 1 ? tr("1 key") : tr("%1 keys").arg(i.keysDefined))
                    .arg(winner)
-                   .arg(merged)
+                   .arg(merged == 1 ? tr("1 merged key") : tr("%1 merged keys").arg(merged))
                    .arg(qRound(report->elapsedMs));
     }
     if (!i.error.empty())
