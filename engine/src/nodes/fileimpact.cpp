@@ -13,7 +13,9 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace hiera {
 
@@ -24,6 +26,52 @@ struct NodeShare
 {
     bool reads = false;
     std::vector<std::pair<std::string, KeyImpact::Role>> keys;
+};
+
+// The nodes that read a file mostly share the files that hold each of its keys (a role's nodes differ
+// in their node file and a few facts): an answer that depends on nothing but those files (see
+// NodeResolver::shareableHolders) is resolved on the first of them, and its role kept for the others.
+class SharedRoles
+{
+public:
+    enum class Role { None, Winner, Merged };
+    struct Question
+    {
+        std::string root;
+        const void* options = nullptr;
+        std::vector<const DataFile*> holders;
+        bool operator==(const Question&) const = default;
+    };
+
+    bool find(const Question& q, Role& role) const
+    {
+        const std::lock_guard lock(m_mutex);
+        const auto it = m_roles.find(q);
+        if (it == m_roles.end())
+            return false;
+        role = it->second;
+        return true;
+    }
+    void store(Question q, Role role)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_roles.emplace(std::move(q), role);
+    }
+
+private:
+    struct Hasher
+    {
+        std::size_t operator()(const Question& q) const
+        {
+            std::uint64_t h = std::hash<std::string>{}(q.root);
+            h = detail::hashMix(h, reinterpret_cast<std::uintptr_t>(q.options));
+            for (const DataFile* f : q.holders)
+                h = detail::hashMix(h, reinterpret_cast<std::uintptr_t>(f));
+            return static_cast<std::size_t>(h);
+        }
+    };
+    mutable std::mutex m_mutex;
+    std::unordered_map<Question, Role, Hasher> m_roles;
 };
 
 std::string absoluteNormal(const std::string& file)
@@ -47,6 +95,7 @@ FileImpact fileImpact(const Engine& engine, const NodeLibrary& library, const st
     if (!impact.exists)
         return impact; // nothing reads a file that is not there
 
+    SharedRoles shared;
     std::vector<NodeShare> shares(nodes.size());
     std::vector<std::set<std::string>> warnings(nodes.size());
     std::mutex firstMutex;
@@ -76,24 +125,34 @@ FileImpact fileImpact(const Engine& engine, const NodeLibrary& library, const st
                 if (!entry.key.isString() || entry.key.asString() == "lookup_options")
                     continue;
                 ++defined;
-                std::vector<std::string> keyWarnings;
-                const ResolvedKey k = resolver.resolve(entry.key.asString(), keyWarnings);
-                warnings[i].insert(keyWarnings.begin(), keyWarnings.end());
-                if (k.status == LookupResult::Status::Error) {
-                    warnings[i].insert(entry.key.asString() + ": " + k.error);
-                    continue;
+                const std::string& root = entry.key.asString();
+                SharedRoles::Question question{root, nullptr, {}};
+                const bool shareable = resolver.shareableHolders(root, question.holders, &question.options);
+                SharedRoles::Role role = SharedRoles::Role::None;
+                const bool known = shareable && shared.find(question, role);
+                if (!known) {
+                    std::vector<std::string> keyWarnings;
+                    const ResolvedKey k = resolver.resolve(root, keyWarnings);
+                    warnings[i].insert(keyWarnings.begin(), keyWarnings.end());
+                    if (k.status == LookupResult::Status::Error) {
+                        warnings[i].insert(root + ": " + k.error);
+                        continue;
+                    }
+                    // The winner is the file the answer's location names: its highest-priority leaf's
+                    // (the rule of the All keys view's File column); a contributor holds another leaf.
+                    if (k.found() && k.location.file == impact.file) {
+                        role = SharedRoles::Role::Winner;
+                    } else if (k.found()) {
+                        const std::vector<std::string> files = resolver.leafFiles(k.value);
+                        if (std::find(files.begin(), files.end(), impact.file) != files.end())
+                            role = SharedRoles::Role::Merged;
+                    }
+                    if (shareable)
+                        shared.store(std::move(question), role);
                 }
-                if (!k.found())
-                    continue;
-                // The winner is the file the answer's location names: its highest-priority leaf's (the
-                // rule of the All keys view's File column); a contributor holds some other leaf.
-                if (k.location.file == impact.file) {
-                    share.keys.emplace_back(entry.key.asString(), KeyImpact::Role::Winner);
-                } else {
-                    const std::vector<std::string> files = resolver.leafFiles(k.value);
-                    if (std::find(files.begin(), files.end(), impact.file) != files.end())
-                        share.keys.emplace_back(entry.key.asString(), KeyImpact::Role::Merged);
-                }
+                if (role != SharedRoles::Role::None)
+                    share.keys.emplace_back(
+                        root, role == SharedRoles::Role::Winner ? KeyImpact::Role::Winner : KeyImpact::Role::Merged);
             }
             const std::lock_guard lock(firstMutex);
             keysDefined = std::max(keysDefined, defined);

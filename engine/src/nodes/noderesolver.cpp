@@ -126,6 +126,58 @@ ResolvedKey NodeResolver::resolve(std::string_view root, std::vector<std::string
     return k;
 }
 
+bool NodeResolver::shareableHolders(std::string_view root, std::vector<const DataFile*>& holders,
+                                    const void** options) const
+{
+    holders.clear();
+    const NodeSnapshot& s = *m_snapshot;
+    // Skipped files and levels add warnings to every lookup; a failed lookup_options merge fails it.
+    if (!s.lookupOptions || s.lookupOptionsError || !s.warnings.empty() || !s.brokenFiles.empty() || root.empty()
+        || root.starts_with("::"))
+        return false;
+    // A module of the key's own has lookup_options and a namespace check of its own.
+    const std::string_view module = moduleOfKey(root);
+    if (!module.empty() && s.modules.find(module) != s.modules.end())
+        return false;
+    try {
+        *options = s.lookupOptions->select(std::string(root)).get();
+    } catch (const Error&) {
+        return false; // a malformed entry: the lookup says so
+    }
+    constexpr std::uint8_t notAsWritten = DataFile::Interpolates | DataFile::InvalidKey | DataFile::Refused;
+    const Hash::PreparedKey key(root); // hashed once for every file
+    for (const LayerState& layer : s.layers) {
+        // Another module's layer never answers this key.
+        if (layer.layer->kind == Layer::Kind::Module && layer.layer->module != module)
+            continue;
+        if (!layer.warnings.empty())
+            return false;
+        for (const auto* levels : {&layer.levels, &layer.defaultLevels}) {
+            for (const LevelState& level : *levels) {
+                if (level.error || !level.level || level.level->kind != BackendKind::DataHash || !level.provider
+                    || level.provider->unrunnable())
+                    return false;
+                for (const ResolvedFile& rf : level.files) {
+                    if (!rf.file)
+                        return false;
+                    const DataFile& f = *rf.file;
+                    if (!f.exists)
+                        continue;
+                    if (f.error || !(f.data.isHash() || f.data.isNull()))
+                        return false;
+                    const Hash::Entry* e = f.data.isHash() ? f.data.asHash().findEntry(key) : nullptr;
+                    if (!e)
+                        continue;
+                    if (f.flags(e) & notAsWritten)
+                        return false;
+                    holders.push_back(&f);
+                }
+            }
+        }
+    }
+    return true;
+}
+
 namespace {
 // Calls f(mark) for every leaf: scalars and empty collections.
 template <typename F>

@@ -69,6 +69,13 @@ public:
                             found = rf.file.get();
         return found;
     }
+    // The node's files that hold the root key `root`, highest priority first, when the key's answer is a
+    // function of them alone, so that nodes with the same holders get the same answer (a fleet-wide job
+    // answers once for all of them): no file skipped or failed, every level a runnable data_hash one,
+    // no module layer of the key's module, and no holder's entry interpolates (which would read the
+    // node's scope), has a key Puppet cannot return or is refused. `options` is the key's
+    // lookup_options entry (null: none), part of what the answer depends on. False otherwise.
+    bool shareableHolders(std::string_view root, std::vector<const DataFile*>& holders, const void** options) const;
     // Where `v`'s leaves were written, "file:line", sorted and unique.
     static std::vector<std::string> leafSources(const Value& v);
 
