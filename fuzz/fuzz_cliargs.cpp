@@ -56,6 +56,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (a.nodesPath.empty() || a.key.empty() || !a.node.empty())
             fuzz::violated("--nodes without its library or its key");
         break;
+    case CliArgs::Mode::RevisionDiff:
+        if (a.revisionDiffFrom.empty() || a.nodesPath.empty() || a.config.empty() || !a.key.empty() || !a.node.empty())
+            fuzz::violated("--revision-diff without its revision, its library or its repository");
+        break;
+    case CliArgs::Mode::Impact:
+        if (a.impactFile.empty() || a.nodesPath.empty() || !a.key.empty() || !a.node.empty()
+            || !a.revisionDiffFrom.empty())
+            fuzz::violated("--impact without its file or its library");
+        break;
     }
     return 0;
 }

@@ -16,6 +16,7 @@
 #include <hiera/gitrevision.h>
 #include <hiera/gitrevisiontree.h>
 #include <hiera/nodescope.h>
+#include <hiera/openrepository.h>
 #include <hiera/valueformat.h>
 #include <hiera/version.h>
 #include <hiera/yaml.h>
@@ -158,19 +159,18 @@ std::string explanationReport(const hiera::Engine& engine, const hiera::Scope& s
 // disk); `repositoryRoot` is set to the directory reports name files relative to.
 std::shared_ptr<hiera::Engine> makeEngine(const CliArgs& args, std::shared_ptr<const hiera::SourceTree> tree,
                                           std::string& repositoryRoot,
-                                          std::shared_ptr<hiera::ContentParseCache> contentParses = {})
+                                          std::shared_ptr<hiera::ContentParseCache> contentParses = {},
+                                          bool nameTheTree = false)
 {
     hiera::EngineOptions engineOptions;
     if (!args.noCache)
         engineOptions.diskCacheDirectory = cacheDirectory();
     engineOptions.skipUnsupportedLevels = args.skipUnsupported;
     engineOptions.eyamlPrivateKey = args.eyamlPrivateKey;
-    engineOptions.tree = tree;
     engineOptions.contentParses = std::move(contentParses);
     // One run answers for one state of the files: each file and glob is checked once, not again on
     // every lookup of every node (the engine's default, for hosts that live while files change).
     engineOptions.revalidateInterval = std::chrono::hours(24);
-    std::vector<hiera::Layer> layers;
     if (!args.config.empty()) {
         hiera::EnvironmentOptions envOptions;
         envOptions.name = args.environment;
@@ -178,20 +178,22 @@ std::shared_ptr<hiera::Engine> makeEngine(const CliArgs& args, std::shared_ptr<c
         envOptions.globalHieraYaml = args.globalConfig;
         envOptions.environmentPath = args.environmentPath;
         envOptions.codedir = args.codedir;
-        envOptions.tree = tree;
-        hiera::Environment env = hiera::Environment::discover(args.config, envOptions);
-        for (const auto& w : env.warnings)
+        hiera::OpenedRepository opened =
+            hiera::openRepository(args.config, std::move(envOptions), std::move(engineOptions), tree, nameTheTree);
+        for (const auto& w : opened.warnings)
             std::cerr << "hiera-lookup: warning: " << hiera::printableLine(w) << '\n';
-        for (const auto& n : env.notices)
+        for (const auto& n : opened.notices)
             std::cerr << "hiera-lookup: note: " << hiera::printableLine(n) << '\n';
-        layers = std::move(env.layers);
-        repositoryRoot = env.root;
-    } else {
-        hiera::Layer global;
-        global.config = hiera::Config::load(args.globalConfig);
-        repositoryRoot = global.config.directory;
-        layers.push_back(std::move(global));
+        repositoryRoot = opened.root;
+        return opened.engine;
     }
+    // --hiera_config alone: the global layer only.
+    hiera::Layer global;
+    global.config = hiera::Config::load(args.globalConfig);
+    repositoryRoot = global.config.directory;
+    engineOptions.tree = tree;
+    std::vector<hiera::Layer> layers;
+    layers.push_back(std::move(global));
     return hiera::Engine::fromLayers(std::move(layers), engineOptions);
 }
 
@@ -258,16 +260,8 @@ int main(int argc, char** argv)
             const auto parses = hiera::makeContentParseCache();
             // A side whose hierarchy cannot be read is named: the path in the message is where the
             // revision's file would be checked out, its line the revision's.
-            const auto engineOn = [&](const std::shared_ptr<const hiera::SourceTree>& tree) {
-                try {
-                    return makeEngine(args, tree, repositoryRoot, parses);
-                } catch (const hiera::Error& e) {
-                    throw hiera::Error(e.code(),
-                                       (tree ? tree->describe() : std::string("the working tree")) + ": " + e.what());
-                }
-            };
-            const auto before = engineOn(from);
-            const auto after = engineOn(to);
+            const auto before = makeEngine(args, from, repositoryRoot, parses, /*nameTheTree=*/true);
+            const auto after = makeEngine(args, to, repositoryRoot, parses, /*nameTheTree=*/true);
             return finish(runRevisionDiff(*before, *after, from->describe(),
                                           to ? to->describe() : hiera::SourceTree::workingTree()->describe(), args,
                                           repositoryRoot));

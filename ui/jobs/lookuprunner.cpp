@@ -8,6 +8,7 @@
 #include <hiera/environment.h>
 #include <hiera/gitrevision.h>
 #include <hiera/nodescope.h>
+#include <hiera/openrepository.h>
 
 #include <QCoreApplication>
 #include <QDir>
@@ -137,15 +138,14 @@ void LookupRunner::load(const QString& path, std::optional<RepositoryOptions> op
     m_loads.submit([hieraYaml, discoverFrom, repository = m_options]() -> LoadResult {
         LoadResult result{hieraYaml, {}, {}, repository.environment, {}, {}};
         try {
-            hiera::Environment environment =
-                hiera::Environment::discover(discoverFrom.toStdString(), repository.environmentOptions());
-            result.environmentName = QString::fromStdString(environment.name);
-            for (const std::string& warning : environment.warnings)
+            hiera::OpenedRepository opened = hiera::openRepository(
+                discoverFrom.toStdString(), repository.environmentOptions(), engineOptions(repository));
+            result.environmentName = QString::fromStdString(opened.name);
+            for (const std::string& warning : opened.warnings)
                 result.warnings << QString::fromStdString(warning);
-            for (const std::string& notice : environment.notices)
+            for (const std::string& notice : opened.notices)
                 result.notices << QString::fromStdString(notice);
-            result.engine = releasingMemoryWhenFreed(
-                hiera::Engine::fromLayers(std::move(environment.layers), engineOptions(repository)));
+            result.engine = releasingMemoryWhenFreed(std::move(opened.engine));
         } catch (const std::exception& e) {
             result.error = QString::fromUtf8(e.what());
         }

@@ -10,6 +10,7 @@
 #include <hiera/explanationreport.h>
 #include <hiera/gitrevisiontree.h>
 #include <hiera/lookupkey.h>
+#include <hiera/openrepository.h>
 #include <hiera/overridechain.h>
 #include <hiera/sourcetree.h>
 
@@ -24,28 +25,20 @@ std::shared_ptr<const hiera::SourceTree> treeOf(const std::string& root, const Q
     return name.isEmpty() ? nullptr : hiera::openRevision(root, name.toStdString());
 }
 
-// An engine on `tree` (null: the working tree) as the window opens the repository at `root`. Says which
-// side's hierarchy cannot be read.
+// An engine on `tree` (null: the working tree) as the window opens the repository at `root`, saying
+// which side's hierarchy cannot be read.
 std::shared_ptr<const hiera::Engine> engineOn(const std::string& root, const RepositoryOptions& repository,
                                               const std::shared_ptr<const hiera::SourceTree>& tree,
                                               const std::shared_ptr<hiera::ContentParseCache>& parses,
                                               std::string* environmentRoot = nullptr)
 {
-    hiera::EnvironmentOptions environmentOptions = repository.environmentOptions();
-    environmentOptions.tree = tree;
-    hiera::Environment environment = [&] {
-        try {
-            return hiera::Environment::discover(root, environmentOptions);
-        } catch (const hiera::Error& e) {
-            throw hiera::Error(e.code(), (tree ? tree->describe() : std::string("the working tree")) + ": " + e.what());
-        }
-    }();
-    if (environmentRoot)
-        *environmentRoot = environment.root;
     hiera::EngineOptions options = LookupRunner::engineOptions(repository);
-    options.tree = tree;
     options.contentParses = parses;
-    return hiera::Engine::fromLayers(std::move(environment.layers), options);
+    hiera::OpenedRepository opened =
+        hiera::openRepository(root, repository.environmentOptions(), std::move(options), tree, /*nameTheTree=*/true);
+    if (environmentRoot)
+        *environmentRoot = opened.root;
+    return opened.engine;
 }
 
 // The explanation report of `node`'s answer to `key` on one side, as HTML.
