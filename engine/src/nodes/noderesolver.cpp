@@ -126,56 +126,40 @@ ResolvedKey NodeResolver::resolve(std::string_view root, std::vector<std::string
     return k;
 }
 
-bool NodeResolver::shareableHolders(std::string_view root, std::vector<const DataFile*>& holders,
-                                    const void** options) const
+bool NodeResolver::shareableFiles(std::vector<std::shared_ptr<const DataFile>>& files) const
 {
-    holders.clear();
+    files.clear();
     const NodeSnapshot& s = *m_snapshot;
     // Skipped files and levels add warnings to every lookup; a failed lookup_options merge fails it.
-    if (!s.lookupOptions || s.lookupOptionsError || !s.warnings.empty() || !s.brokenFiles.empty() || root.empty()
-        || root.starts_with("::"))
+    if (!s.lookupOptions || s.lookupOptionsError || !s.warnings.empty() || !s.brokenFiles.empty())
         return false;
-    // A module of the key's own has lookup_options and a namespace check of its own.
-    const std::string_view module = moduleOfKey(root);
-    if (!module.empty() && s.modules.find(module) != s.modules.end())
-        return false;
-    try {
-        *options = s.lookupOptions->select(std::string(root)).get();
-    } catch (const Error&) {
-        return false; // a malformed entry: the lookup says so
-    }
-    constexpr std::uint8_t notAsWritten = DataFile::Interpolates | DataFile::InvalidKey | DataFile::Refused;
-    const Hash::PreparedKey key(root); // hashed once for every file
     for (const LayerState& layer : s.layers) {
-        // Another module's layer never answers this key.
-        if (layer.layer->kind == Layer::Kind::Module && layer.layer->module != module)
+        if (layer.layer->kind == Layer::Kind::Module) // it answers only its own module's keys
             continue;
         if (!layer.warnings.empty())
             return false;
-        for (const auto* levels : {&layer.levels, &layer.defaultLevels}) {
-            for (const LevelState& level : *levels) {
-                if (level.error || !level.level || level.level->kind != BackendKind::DataHash || !level.provider
-                    || level.provider->unrunnable())
+        for (const LevelState& level : layer.levels) {
+            if (level.error || !level.level || level.level->kind != BackendKind::DataHash || !level.provider
+                || level.provider->unrunnable())
+                return false;
+            for (const ResolvedFile& rf : level.files) {
+                if (!rf.file)
                     return false;
-                for (const ResolvedFile& rf : level.files) {
-                    if (!rf.file)
-                        return false;
-                    const DataFile& f = *rf.file;
-                    if (!f.exists)
-                        continue;
-                    if (f.error || !(f.data.isHash() || f.data.isNull()))
-                        return false;
-                    const Hash::Entry* e = f.data.isHash() ? f.data.asHash().findEntry(key) : nullptr;
-                    if (!e)
-                        continue;
-                    if (f.flags(e) & notAsWritten)
-                        return false;
-                    holders.push_back(&f);
-                }
+                if (!rf.file->exists)
+                    continue;
+                if (rf.file->error || !(rf.file->data.isHash() || rf.file->data.isNull()))
+                    return false;
+                files.push_back(rf.file);
             }
         }
     }
     return true;
+}
+
+bool NodeResolver::hasLayerOfModule(std::string_view root) const
+{
+    const std::string_view module = moduleOfKey(root);
+    return !module.empty() && m_snapshot->modules.find(module) != m_snapshot->modules.end();
 }
 
 namespace {

@@ -58,24 +58,28 @@ public:
     }
     // The node's data file at `path` (its hierarchy's name for it, absolute), parsed; null when no level
     // of the node names it.
-    const DataFile* fileAt(std::string_view path) const
+    std::shared_ptr<const DataFile> fileAt(std::string_view path) const
     {
-        const DataFile* found = nullptr;
         for (const LayerState& layer : m_snapshot->layers)
             for (const auto* levels : {&layer.levels, &layer.defaultLevels})
                 for (const LevelState& level : *levels)
                     for (const ResolvedFile& rf : level.files)
-                        if (!found && rf.file && rf.candidate.path == path)
-                            found = rf.file.get();
-        return found;
+                        if (rf.file && rf.candidate.path == path)
+                            return rf.file;
+        return nullptr;
     }
-    // The node's files that hold the root key `root`, highest priority first, when the key's answer is a
-    // function of them alone, so that nodes with the same holders get the same answer (a fleet-wide job
-    // answers once for all of them): no file skipped or failed, every level a runnable data_hash one,
-    // no module layer of the key's module, and no holder's entry interpolates (which would read the
-    // node's scope), has a key Puppet cannot return or is refused. `options` is the key's
-    // lookup_options entry (null: none), part of what the answer depends on. False otherwise.
-    bool shareableHolders(std::string_view root, std::vector<const DataFile*>& holders, const void** options) const;
+    // The files a lookup reads for a key of no module of the node's own (the global and environment
+    // layers'), present ones only, in the order it reads them, when an answer read from them is a
+    // function of the files that hold the key (as written: not interpolating, no key Puppet cannot
+    // return, nothing refused) and of its lookup_options entry alone, so that nodes with the same holders
+    // get the same answer: nothing skipped or failed, every level a runnable data_hash one. False
+    // otherwise: every key must be resolved.
+    bool shareableFiles(std::vector<std::shared_ptr<const DataFile>>& files) const;
+    // Whether the root key's own module has a layer here (its answer then reads that layer and its
+    // lookup_options: not a function of shareableFiles).
+    bool hasLayerOfModule(std::string_view root) const;
+    // The node's merged lookup_options (shared between nodes whose files holding options are the same).
+    const std::shared_ptr<const LookupOptionsTable>& optionsTable() const { return m_snapshot->lookupOptions; }
     // Where `v`'s leaves were written, "file:line", sorted and unique.
     static std::vector<std::string> leafSources(const Value& v);
 
