@@ -4,6 +4,7 @@
 // row opens its node and key in the window; a file no node reads and a missing one say so; the
 // export is hiera-lookup --impact's document.
 
+#include "document/datafilewatcher.h"
 #include "jobs/impactrunner.h"
 #include "models/fileimpactmodel.h"
 #include "panels/impactpanel.h"
@@ -89,6 +90,30 @@ private Q_SLOTS:
         panel->view()->setCurrentIndex(model->index(docroot, 0));
         QTest::keyClick(panel->view(), Qt::Key_Return);
         QTRY_COMPARE(UiTest::part<LookupBar>(m.window)->key(), QStringLiteral("profile::web::docroot"));
+    }
+
+    // An edit saved to the file (by another editor) is followed: the impact runs again.
+    void followsTheFileOnDisk()
+    {
+        ImpactPanel* panel = openPanel();
+        QVERIFY(panel);
+        // The watcher watches the current node's files (web01 reads the role file) before it changes.
+        QTRY_VERIFY_WITH_TIMEOUT(UiTest::part<DataFileSync>(m.window)->watcher()->candidateCount() > 0
+                                     && !UiTest::part<DataFileSync>(m.window)->watcher()->isBusy()
+                                     && UiTest::part<DataFileSync>(m.window)->watcher()->fileWatchCount() > 1,
+                                 WindowFixture::timeoutMs);
+        QSignalSpy shown(panel, &ImpactPanel::impactShown);
+        const QString file = m.demoPath(QStringLiteral("data/roles/web.yaml"));
+        panel->showImpactOf(file);
+        QVERIFY(shown.wait(WindowFixture::timeoutMs));
+        QCOMPARE(rowOf(panel->model(), QStringLiteral("profile::web::added"), QStringLiteral("winner")), -1);
+        const QByteArray original = UiTest::readFile(file);
+        QVERIFY(UiTest::writeFile(file, original + "profile::web::added: yes\n"));
+        const bool followed = QTest::qWaitFor(
+            [&] { return rowOf(panel->model(), QStringLiteral("profile::web::added"), QStringLiteral("winner")) >= 0; },
+            WindowFixture::timeoutMs);
+        QVERIFY(UiTest::writeFile(file, original)); // the demo copy is shared by later tests, even on failure
+        QVERIFY(followed);
     }
 
     void askedFromTheSourcePane()

@@ -131,6 +131,13 @@ void ImpactPanel::showImpactOf(const QString& path)
     run();
 }
 
+void ImpactPanel::refresh()
+{
+    // The file of the impact shown, not whatever has been typed since.
+    if (const FileImpactReportPtr r = m_model->report())
+        m_impacts->run(m_runner->engine(), m_fleet->library(), r->file, toQString(r->root));
+}
+
 void ImpactPanel::run()
 {
     QString path = QDir::fromNativeSeparators(m_file->text().trimmed());

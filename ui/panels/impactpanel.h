@@ -4,8 +4,9 @@
 // `hiera-lookup --impact` prints it): the nodes that read the file, and each key it defines with the
 // nodes for which it is the winner or a contributor to a merge. The file comes from the Hierarchy
 // panel's or the Source pane's "Impact" action, the file dialog, or is typed; the work runs in the
-// background with progress, Cancel (Escape) stops it. A row opens its first node and key in the
-// window; Export writes the command line's documents (Markdown, JSON).
+// background with progress, Cancel (Escape) stops it, and it runs again when the data changes on
+// disk. A row opens its first node and key in the window; Export writes the command line's documents
+// (Markdown, JSON).
 
 #include "models/fileimpactreport.h"
 #include "widgets/reportexport.h"
@@ -36,6 +37,8 @@ public:
 
     // What `path` decides for every node of the library.
     void showImpactOf(const QString& path);
+    // Runs again for the file shown, if any (the data changed on disk).
+    void refresh();
     // Writes the impact to `path`: Markdown (.md) or JSON (.json).
     bool exportTo(const QString& path, QString* error) const;
 

@@ -228,6 +228,7 @@ void MainWindow::createPanels()
             m_sourceViewer->clear();
     });
     connect(m_fileSync, &DataFileSync::dataInvalidated, m_scheduler, &LookupScheduler::refresh);
+    connect(m_fileSync, &DataFileSync::dataInvalidated, m_impactPanel, &ImpactPanel::refresh);
     // A report names the revision its data came from: read again whenever the data changes on disk.
     connect(m_fileSync, &DataFileSync::filesChanged, m_runner, &LookupRunner::readRevision);
     connect(m_fileSync, &DataFileSync::filesChanged, this,
