@@ -25,7 +25,7 @@ missing, then measures:
            --revision-diff, cold; hiera-bench revision-diff, first and second run in one process), and a
            level added to medium's hiera.yaml against an all-keys sweep of every node (issue 47)
   impact   what one role file of large decides on its 20,000 nodes (hiera-lookup --impact, cold;
-           hiera-bench impact in one process; issue 50 §2)
+           hiera-bench impact in one process; docs/file-impact.md)
   explorer fact edit to repaint (medium) and the longest GUI stall (large: load, the fleet view on its
            20,000 nodes, All keys; from key to Overridden values over 5,000 files), if bench-explorer
            is built
@@ -313,7 +313,7 @@ def main():
                      f"{hv.get('revision_diff_sweep_s', 0):.2f} s ({ratio:.1f}x)", "<= 3x", "-", "-",
                      "yes" if ratio <= 3 else "no"))
 
-    # file impact (issue 50 §2): what one role file decides on large's 20,000 nodes
+    # file impact (docs/file-impact.md): what one role file decides on large's 20,000 nodes
     roles = sorted(f for f in os.listdir(os.path.join(large, "data", "roles")) if f.endswith(".yaml"))
     if roles:
         role = os.path.join("data", "roles", roles[0])
