@@ -102,7 +102,7 @@ const char* const kUsage =
     "--diff-facts, --diff: as diff(1): 0 no differences, 1 differences, 2 error (also when keys fail on\n"
     "both nodes).\n"
     "--revision-diff: 0, or 3 with --fail-on-change when any answer changed; 2 error.\n"
-    "--impact: 0 (also when no node reads the file); 2 error.\n";
+    "--impact: 0 (also when no node reads the file); 2 error (no such file, or it does not parse).\n";
 
 namespace {
 

@@ -13,22 +13,35 @@ CommandOutput runImpact(const hiera::Engine& engine, const CliArgs& args, const 
     // directory has such a file.
     std::filesystem::path file(args.impactFile);
     std::error_code ec;
-    if (file.is_relative() && !std::filesystem::exists(file, ec) && !repositoryRoot.empty())
+    std::string lookedFor = std::filesystem::absolute(file, ec).lexically_normal().string();
+    if (file.is_relative() && !std::filesystem::exists(file, ec) && !repositoryRoot.empty()) {
         file = std::filesystem::path(repositoryRoot) / file;
+        lookedFor += " and " + std::filesystem::absolute(file, ec).lexically_normal().string();
+    }
     file = std::filesystem::absolute(file, ec).lexically_normal();
+    CommandOutput o;
+    if (args.revision.empty() && std::filesystem::is_directory(file, ec)) {
+        o.errors.push_back(args.impactFile + ": is a directory, not a data file");
+        o.exitCode = 2;
+        return o;
+    }
     const hiera::NodeLibrary library = loadNodeLibrary(args, {});
     hiera::FileImpactOptions options;
     options.executor = &commandLineExecutor();
     const hiera::FileImpact impact = hiera::fileImpact(engine, library, file.string(), options);
-    CommandOutput o;
     if (!impact.exists) {
-        o.errors.push_back(args.impactFile + ": no such data file (looked for " + file.string() + ")");
+        o.errors.push_back(args.impactFile + ": no such data file"
+                           + (args.revision.empty() ? std::string() : " in revision " + args.revision) + " (looked for "
+                           + lookedFor + ")");
         o.exitCode = 2;
         return o;
     }
     o.warnings = impact.warnings;
-    if (!impact.error.empty())
-        o.warnings.push_back("the file does not parse: " + impact.error);
+    // Every lookup through a file that does not parse fails: the impact is the nodes that read it.
+    if (!impact.error.empty()) {
+        o.errors.push_back("the file does not parse: " + impact.error);
+        o.exitCode = 2;
+    }
     hiera::FileImpactExportOptions exportOptions;
     exportOptions.relativeTo = repositoryRoot;
     switch (args.format) {

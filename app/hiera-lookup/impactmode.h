@@ -11,5 +11,6 @@
 
 // Loads the library named by args.nodesPath and prints hiera::fileImpact of args.impactFile (a path
 // from the current directory, or else from `repositoryRoot`) in args.format, files named relative to
-// `repositoryRoot`. Exit 0; 2 when the file does not exist.
+// `repositoryRoot`. Exit 0; 2 when the file does not exist, is a directory or does not parse (the
+// document is printed all the same: the nodes that read it).
 CommandOutput runImpact(const hiera::Engine& engine, const CliArgs& args, const std::string& repositoryRoot);

@@ -46,6 +46,7 @@ class TestFileImpact : public QObject
         // only when they depend on nothing but the files holding the key).
         {"data/roles/web.yaml", "packages: [nginx]\nport: 80\nweb_only: yes\naliased: \"%{alias('port')}\"\n"},
         {"data/roles/unused.yaml", "port: 1\n"},
+        {"data/roles/db.yaml", "lookup_options:\n  port: {merge: first}\n  '^profile::.*': {merge: deep}\n"},
         {"data/roles/broken.yaml", "port: [1\n"},
         {"data/nodes/web1.yaml", "port: 8080\npackages: [htop]\n"},
         {"facts/web1.yaml", "certname: web1\nrole: web\n"},
@@ -147,6 +148,20 @@ private Q_SLOTS:
         QVERIFY(missing.nodesReading.empty());
     }
 
+    // A file of lookup_options only decides no value, but how its keys merge on the nodes that read it.
+    void aFileOfLookupOptionsOnly()
+    {
+        const FileImpact impact = fileImpact(*m_engine, m_library, m_tree.path(QStringLiteral("data/roles/db.yaml")));
+        QCOMPARE(impact.nodesReading, std::vector<std::string>{"db1"});
+        QCOMPARE(impact.keysDefined, std::size_t(0));
+        QCOMPARE(impact.lookupOptions, (std::vector<std::string>{"port", "^profile::.*"}));
+        const std::string md = fileImpactMarkdown(impact);
+        QVERIFY2(md.find("1 of 4 nodes read it; it defines no key; its lookup\\_options set how port, ^profile::.\\* "
+                         "merge on the nodes that read it")
+                     != std::string::npos,
+                 md.c_str());
+    }
+
     void aFileThatDoesNotParse()
     {
         const FileImpact impact =
@@ -197,6 +212,19 @@ private Q_SLOTS:
         QVERIFY2(missing.err.startsWith(QStringLiteral("hiera-lookup: error: data/nope.yaml: no such data file"))
                      && missing.err.count(QLatin1Char('\n')) == 1,
                  qPrintable(missing.err));
+        // A file that does not parse: the nodes that read it, and exit 2 with the error on stderr.
+        const CliResult broken =
+            runHieraLookup(base + QStringList{QStringLiteral("--impact"), QStringLiteral("data/roles/broken.yaml")});
+        QCOMPARE(broken.exitCode, 2);
+        QVERIFY2(broken.out.contains(QStringLiteral("bad1")), qPrintable(broken.out));
+        QVERIFY2(broken.err.contains(QStringLiteral("the file does not parse: "))
+                     && broken.err.contains(QStringLiteral("roles/broken.yaml:2:1")),
+                 qPrintable(broken.err));
+        const CliResult directory =
+            runHieraLookup(base + QStringList{QStringLiteral("--impact"), QStringLiteral("data/roles")});
+        QCOMPARE(directory.exitCode, 2);
+        QVERIFY2(directory.err == QStringLiteral("hiera-lookup: error: data/roles: is a directory, not a data file\n"),
+                 qPrintable(directory.err));
         const CliResult noNodes = runHieraLookup(QStringList{
             QStringLiteral("--config"), m_tree.root(), QStringLiteral("--impact"), QStringLiteral("data/common.yaml")});
         QCOMPARE(noNodes.exitCode, 2);

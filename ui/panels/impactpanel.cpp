@@ -164,29 +164,11 @@ void ImpactPanel::show(const FileImpactReportPtr& report)
     m_model->setReport(report);
     const hiera::FileImpact& i = report->impact;
     const QString file = QDir(toQString(report->root)).relativeFilePath(report->file);
-    QString text;
-    if (!i.exists) {
-        text = tr("%1 does not exist: no node reads it.").arg(file);
-    } else if (i.nodesReading.empty()) {
-        text = tr("No node of the %n in the library reads %1.", nullptr, int(i.nodes)).arg(file);
-    } else {
-        std::size_t winner = 0, merged = 0;
-        for (const hiera::KeyImpact& k : i.keys)
-            (k.role == hiera::KeyImpact::Role::Winner ? winner : merged) += 1;
-        text = tr("%1: %2 of %3 nodes read it; of the %4 it defines, it decides %5 as the winner and "
-                  "contributes to %6 on some node (%7 ms).")
-                   .arg(file)
-                   .arg(i.nodesReading.size())
-                   .arg(i.nodes)
-                   .arg(i.keysDefined == 1 ? tr("1 key") : tr("%1 keys").arg(i.keysDefined))
-                   .arg(winner)
-                   .arg(merged == 1 ? tr("1 merged key") : tr("%1 merged keys").arg(merged))
-                   .arg(qRound(report->elapsedMs));
-    }
+    // The engine's words, as hiera-lookup --impact writes them.
+    QString text =
+        tr("%1: %2 (%3 ms).").arg(file, toQString(hiera::fileImpactSummary(i))).arg(qRound(report->elapsedMs));
     if (!i.error.empty())
         text += tr(" It does not parse: %1").arg(toQString(i.error));
-    if (i.cancelled)
-        text += tr(" (cancelled: the nodes done so far)");
     m_summary->setText(text);
     updateButtons();
     Q_EMIT impactShown();

@@ -48,6 +48,9 @@ struct FileImpact
     std::size_t nodes = 0; // nodes of the library
     std::vector<std::string> nodesReading; // in library order
     std::size_t keysDefined = 0; // root keys the file defines (lookup_options aside)
+    // The keys and patterns of its lookup_options: how their lookups merge may change on every node
+    // that reads it, whichever file holds their values.
+    std::vector<std::string> lookupOptions;
     std::vector<KeyImpact> keys; // by key, winner before merged
     std::string error; // the file does not parse: one line, file:line:col
     std::vector<std::string> warnings; // each once: a key that fails on some node, a skipped level
@@ -68,9 +71,12 @@ struct FileImpactExportOptions
 const char* keyImpactRoleName(KeyImpact::Role role); // "winner", "merged"
 
 // {"file", "exists", "nodes", "nodes_reading": [...], "keys_defined", "keys": [{"key", "role", "nodes": [...]}],
-//  "error"?, "warnings"?, "cancelled"?}
+//  "lookup_options"?: [...], "error"?, "warnings"?, "cancelled"?}
 std::string fileImpactJson(const FileImpact& impact, const FileImpactExportOptions& options = {});
 Value fileImpactValue(const FileImpact& impact, const FileImpactExportOptions& options = {});
+// What the impact comes to, one line of plain text: "2 of 4 nodes read it; of the 5 keys it defines, it
+// decides 4 keys as the winner and contributes to 1 merged key on some node".
+std::string fileImpactSummary(const FileImpact& impact);
 // One summary line, then | key | role | nodes |, long node lists folded (<details>).
 std::string fileImpactMarkdown(const FileImpact& impact, const FileImpactExportOptions& options = {});
 

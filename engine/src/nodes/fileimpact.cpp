@@ -7,6 +7,7 @@
 #include <hiera/error.h>
 #include <hiera/fileimpact.h>
 #include <hiera/sourcetree.h>
+#include <hiera/valueformat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -199,6 +200,7 @@ FileImpact fileImpact(const Engine& engine, const NodeLibrary& library, const st
 
     SharedRoles shared;
     std::unique_ptr<KeyIndex> keyIndex; // made from the first node's parse of the file
+    std::vector<std::string> lookupOptions; // its lookup_options' keys, from the same parse
     std::vector<NodeShare> shares(nodes.size());
     std::vector<std::set<std::string>> warnings(nodes.size());
     std::mutex firstMutex;
@@ -226,8 +228,12 @@ FileImpact fileImpact(const Engine& engine, const NodeLibrary& library, const st
             KeyIndex* index = nullptr;
             {
                 const std::lock_guard lock(firstMutex);
-                if (!keyIndex)
+                if (!keyIndex) {
                     keyIndex = std::make_unique<KeyIndex>(data);
+                    if (const Value* options = data->data.asHash().find("lookup_options"); options && options->isHash())
+                        for (const Hash::Entry& e : options->asHash())
+                            lookupOptions.push_back(cellText(e.key));
+                }
                 index = keyIndex.get();
             }
             std::vector<std::shared_ptr<const DataFile>> files;
@@ -293,6 +299,7 @@ FileImpact fileImpact(const Engine& engine, const NodeLibrary& library, const st
     impact.cancelled = options.stop.stop_requested();
     impact.error = parseError;
     impact.keysDefined = keysDefined;
+    impact.lookupOptions = std::move(lookupOptions);
 
     // Grouped by key and role, nodes in library order.
     std::map<std::pair<std::string, KeyImpact::Role>, std::vector<std::string>> groups;

@@ -34,6 +34,8 @@ Value fileImpactValue(const FileImpact& impact, const FileImpactExportOptions& o
         keys.emplace_back(std::move(h));
     }
     doc.set("keys", Value(std::move(keys)));
+    if (!impact.lookupOptions.empty())
+        doc.set("lookup_options", Value(Array(impact.lookupOptions.begin(), impact.lookupOptions.end())));
     if (!impact.error.empty())
         doc.set("error", Value(impact.error));
     if (!impact.warnings.empty())
@@ -48,25 +50,45 @@ std::string fileImpactJson(const FileImpact& impact, const FileImpactExportOptio
     return detail::reportJson(fileImpactValue(impact, options), /*pretty=*/true) + "\n";
 }
 
-std::string fileImpactMarkdown(const FileImpact& impact, const FileImpactExportOptions& options)
+std::string fileImpactSummary(const FileImpact& impact)
 {
-    using detail::markdownText;
-    const std::string file = "`" + markdownText(detail::relativePath(impact.file, options.relativeTo)) + "`";
-    std::string out = "**Hiera file impact** of " + file + ": ";
     if (!impact.exists)
-        return out + "the file does not exist: no node reads it.\n";
+        return "the file does not exist: no node reads it";
     if (impact.nodesReading.empty())
-        return out + "no node of the " + std::to_string(impact.nodes) + " in the library reads it.\n";
+        return "no node of the " + std::to_string(impact.nodes) + " in the library reads it";
     std::size_t winner = 0, merged = 0;
     for (const KeyImpact& k : impact.keys)
         (k.role == KeyImpact::Role::Winner ? winner : merged) += 1;
-    out += std::to_string(impact.nodesReading.size()) + " of " + std::to_string(impact.nodes)
-        + " nodes read it; of the " + std::to_string(impact.keysDefined) + " keys it defines, it decides "
-        + std::to_string(winner) + (winner == 1 ? " key" : " keys") + " as the winner and contributes to "
-        + std::to_string(merged) + (merged == 1 ? " merged key" : " merged keys") + " on some node";
+    const auto count = [](std::size_t n, const char* one, const char* many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    std::string out =
+        std::to_string(impact.nodesReading.size()) + " of " + std::to_string(impact.nodes) + " nodes read it; ";
+    if (impact.keysDefined == 0)
+        out += "it defines no key";
+    else
+        out += "of the " + count(impact.keysDefined, "key", "keys") + " it defines, it decides "
+            + count(winner, "key", "keys") + " as the winner and contributes to "
+            + count(merged, "merged key", "merged keys") + " on some node";
+    if (!impact.lookupOptions.empty()) {
+        std::string names;
+        for (const std::string& k : impact.lookupOptions)
+            names += (names.empty() ? "" : ", ") + k;
+        out += "; its lookup_options set how " + names + " merge on the nodes that read it";
+    }
     if (impact.cancelled)
         out += "; cancelled before every node was read";
-    out += ".\n";
+    return out;
+}
+
+std::string fileImpactMarkdown(const FileImpact& impact, const FileImpactExportOptions& options)
+{
+    using detail::markdownText;
+    const std::string file =
+        detail::markdownCode(detail::relativePath(impact.file, options.relativeTo), detail::MarkdownContext::Inline);
+    std::string out = "**Hiera file impact** of " + file + ": " + markdownText(fileImpactSummary(impact)) + ".\n";
+    if (!impact.exists || impact.nodesReading.empty())
+        return out;
     if (!impact.error.empty())
         out += "\nIt does not parse: " + markdownText(impact.error) + "\n";
     if (impact.keys.empty())
