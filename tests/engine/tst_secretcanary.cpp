@@ -300,6 +300,17 @@ void TestSecretCanary::showSecretsShowsThem()
         QVERIFY2(masked.exitCode == 0, qPrintable(masked.err));
         QVERIFY2(masked.out.contains(QStringLiteral("\"key\": \"canary::plain\"")), qPrintable(masked.out));
         QVERIFY2(masked.out.contains(QStringLiteral("<sensitive>")), qPrintable(masked.out));
+        // The Markdown and HTML tables, where both sides read `<sensitive>`, say that a secret differs.
+        for (const char* format : {"markdown", "html"}) {
+            QStringList table = diff;
+            table.last() = QString::fromLatin1(format);
+            const CliResult r = runHieraLookup(base() + table);
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            QVERIFY2(r.out.contains(QStringLiteral("(a hidden secret differs)")), qPrintable(r.out));
+            QVERIFY2(!runHieraLookup(base() + table + QStringList{QStringLiteral("--show-secrets")})
+                          .out.contains(QStringLiteral("(a hidden secret differs)")),
+                     format);
+        }
         const CliResult shown = runHieraLookup(base() + diff + QStringList{QStringLiteral("--show-secrets")});
         QVERIFY2(shown.out.contains(kMarker + QStringLiteral("-edited")), qPrintable(shown.out));
         QVERIFY2(shown.out.contains(kMarker + QStringLiteral("-plain")), qPrintable(shown.out));

@@ -91,6 +91,16 @@ std::string answerLine(const Side& s, const RevisionDiffExportOptions& options)
     return s.status == LookupResult::Status::Error ? "error: " + s.error : std::string("(not found)");
 }
 
+// A change whose two answers read alike once their decrypted values are redacted: only a hidden secret
+// can make them differ (the diff lists no change between equal answers), and the reader is told so.
+bool redactedAlike(const RevisionChange& c, const RevisionDiffExportOptions& options)
+{
+    return !options.revealSecrets && c.before.found() && c.after.found()
+        && answerLine(c.before, options) == answerLine(c.after, options);
+}
+
+constexpr std::string_view kSecretDiffers = "(a hidden secret differs)";
+
 } // namespace
 
 Value revisionDiffValue(const RevisionDiff& diff, const RevisionDiffExportOptions& options)
@@ -154,6 +164,9 @@ std::string revisionDiffMarkdown(const RevisionDiff& diff, const RevisionDiffExp
     auto answer = [&](const Side& s) {
         return s.found() ? detail::markdownCode(answerLine(s, options)) : markdownText(answerLine(s, options));
     };
+    auto afterAnswer = [&](const RevisionChange& c) {
+        return answer(c.after) + (redactedAlike(c, options) ? " " + markdownText(kSecretDiffers) : std::string());
+    };
     auto sources = [&](const std::vector<std::string>& list) {
         std::string text;
         for (std::size_t i = 0; i < list.size() && i < 5; ++i)
@@ -174,7 +187,7 @@ std::string revisionDiffMarkdown(const RevisionDiff& diff, const RevisionDiffExp
             nodes = std::to_string(c.nodes.size()) + " nodes: " + nodes + " <details><summary>and "
                 + std::to_string(c.nodes.size() - shownNodes) + " more</summary>" + rest + "</details>";
         }
-        out += "| " + markdownText(c.key) + " | " + answer(c.before) + " | " + answer(c.after) + " | " + nodes + " | "
+        out += "| " + markdownText(c.key) + " | " + answer(c.before) + " | " + afterAnswer(c) + " | " + nodes + " | "
             + markdownText(options.from) + ": " + sources(c.sourcesBefore) + "<br>" + markdownText(options.to) + ": "
             + sources(c.sourcesAfter) + " |\n";
     }
@@ -218,9 +231,9 @@ std::string revisionDiffHtml(const RevisionDiff& diff, const RevisionDiffExportO
             for (std::size_t i = 0; i < c.nodes.size(); ++i)
                 nodes += (i ? ", " : "") + c.nodes[i];
             h += "<tr><td><code>" + htmlText(c.key) + "</code></td><td>" + answer(c.before) + "</td><td>"
-                + answer(c.after) + "</td><td>" + htmlText(nodes) + "</td><td>" + htmlText(options.from) + ": "
-                + sources(c.sourcesBefore) + "<br>" + htmlText(options.to) + ": " + sources(c.sourcesAfter)
-                + "</td></tr>\n";
+                + answer(c.after) + (redactedAlike(c, options) ? " " + htmlText(kSecretDiffers) : std::string())
+                + "</td><td>" + htmlText(nodes) + "</td><td>" + htmlText(options.from) + ": " + sources(c.sourcesBefore)
+                + "<br>" + htmlText(options.to) + ": " + sources(c.sourcesAfter) + "</td></tr>\n";
         }
         h += "</table>\n";
     }
