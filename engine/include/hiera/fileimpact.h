@@ -53,7 +53,9 @@ struct FileImpact
     std::vector<std::string> lookupOptions;
     std::vector<KeyImpact> keys; // by key, winner before merged
     std::string error; // the file does not parse: one line, file:line:col
-    std::vector<std::string> warnings; // each once: a key that fails on some node, a skipped level
+    // Each once: a skipped level; the keys that fail on a node, one line a node and error
+    // ("web02: 16 keys fail (classes, …), not counted: data/nodes/web02.yaml:3:1: …").
+    std::vector<std::string> warnings;
     bool cancelled = false;
 };
 

@@ -246,6 +246,8 @@ FileImpact fileImpact(const Engine& engine, const NodeLibrary& library, const st
                 optionEntries = &index->optionsIn(resolver.optionsTable());
             }
             std::size_t defined = 0;
+            // The keys that fail on this node, by error: a broken file fails them all, said once.
+            std::map<std::string, std::vector<std::string>> failures;
             for (const Hash::Entry& entry : data->data.asHash()) {
                 if (!entry.key.isString() || entry.key.asString() == "lookup_options")
                     continue;
@@ -271,7 +273,7 @@ FileImpact fileImpact(const Engine& engine, const NodeLibrary& library, const st
                     const ResolvedKey answer = resolver.resolve(root, keyWarnings);
                     warnings[i].insert(keyWarnings.begin(), keyWarnings.end());
                     if (answer.status == LookupResult::Status::Error) {
-                        warnings[i].insert(root + ": " + answer.error);
+                        failures[answer.error].push_back(root);
                         continue;
                     }
                     // The winner is the file the answer's location names: its highest-priority leaf's
@@ -290,6 +292,12 @@ FileImpact fileImpact(const Engine& engine, const NodeLibrary& library, const st
                     share.keys.emplace_back(
                         root, role == SharedRoles::Role::Winner ? KeyImpact::Role::Winner : KeyImpact::Role::Merged);
             }
+            for (const auto& [error, keys] : failures)
+                warnings[i].insert(nodes[i].name + ": "
+                                   + (keys.size() == 1
+                                          ? keys.front() + " fails"
+                                          : std::to_string(keys.size()) + " keys fail (" + keys.front() + ", …)")
+                                   + ", not counted: " + error);
             const std::lock_guard lock(firstMutex);
             keysDefined = std::max(keysDefined, defined);
         }
