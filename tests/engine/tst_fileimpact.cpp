@@ -73,6 +73,17 @@ class TestFileImpact : public QObject
         return out;
     }
 
+    // (node, key) for the keys the impact names the file the winner of.
+    static std::set<std::string> winnersOf(const FileImpact& impact)
+    {
+        std::set<std::string> winners;
+        for (const KeyImpact& k : impact.keys)
+            if (k.role == KeyImpact::Role::Winner)
+                for (const std::string& n : k.nodes)
+                    winners.insert(n + " " + k.key + " winner");
+        return winners;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -108,12 +119,7 @@ private Q_SLOTS:
         QCOMPARE(got, expected);
 
         // The winners are the keys whose answer the All keys view places in this file.
-        std::set<std::string> winners;
-        for (const KeyImpact& k : impact.keys)
-            if (k.role == KeyImpact::Role::Winner)
-                for (const std::string& n : k.nodes)
-                    winners.insert(n + " " + k.key + " winner");
-        QCOMPARE(winners, bruteForce(file));
+        QCOMPARE(winnersOf(impact), bruteForce(file));
     }
 
     void commonIsReadByEveryNode()
@@ -121,12 +127,7 @@ private Q_SLOTS:
         const std::string file = m_tree.path(QStringLiteral("data/common.yaml"));
         const FileImpact impact = fileImpact(*m_engine, m_library, file);
         QCOMPARE(impact.nodesReading.size(), std::size_t(4));
-        std::set<std::string> winners;
-        for (const KeyImpact& k : impact.keys)
-            if (k.role == KeyImpact::Role::Winner)
-                for (const std::string& n : k.nodes)
-                    winners.insert(n + " " + k.key + " winner");
-        QCOMPARE(winners, bruteForce(file));
+        QCOMPARE(winnersOf(impact), bruteForce(file));
         // bad1's role file does not parse: its lookups fail, said once each, not counted as decided.
         // One line for the node, not one a key.
         std::vector<std::string> said;

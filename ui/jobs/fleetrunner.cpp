@@ -155,9 +155,3 @@ void FleetRunner::jobStateChanged()
         Q_EMIT busyChanged(busy);
     }
 }
-
-void FleetRunner::releaseLater(std::shared_ptr<const void> data)
-{
-    if (data)
-        jobPool().start(WorkPool::Lane::Interactive, [data = std::move(data)]() mutable { data.reset(); });
-}

@@ -83,7 +83,6 @@ private:
     JobTracker& jobTracker() override { return m_jobs; }
     void jobStateChanged() override;
     void jobDropped() override { }
-    void releaseLater(std::shared_ptr<const void> data) override;
     void track(std::shared_ptr<Progress> progress);
     void poll();
 

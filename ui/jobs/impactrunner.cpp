@@ -56,9 +56,3 @@ void ImpactRunner::jobStateChanged()
         Q_EMIT busyChanged(busy);
     }
 }
-
-void ImpactRunner::releaseLater(std::shared_ptr<const void> data)
-{
-    if (data)
-        jobPool().start(WorkPool::Lane::Interactive, [data = std::move(data)]() mutable { data.reset(); });
-}

@@ -33,7 +33,12 @@ public:
     virtual JobTracker& jobTracker() = 0; // the host waits for its jobs when it goes
     virtual void jobStateChanged() = 0; // a job started or finished: busy may have changed
     virtual void jobDropped() = 0; // a finished job's result was stale
-    virtual void releaseLater(std::shared_ptr<const void> data) = 0; // frees `data` on a worker
+    // Frees `data` on a worker (a result of hundreds of MB freed on the GUI thread stalls it).
+    virtual void releaseLater(std::shared_ptr<const void> data)
+    {
+        if (data)
+            jobPool().start(WorkPool::Lane::Interactive, [data = std::move(data)]() mutable { data.reset(); });
+    }
 
 protected:
     ~JobHost() = default;

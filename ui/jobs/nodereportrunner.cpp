@@ -75,9 +75,3 @@ void NodeReportRunner::compare(EnginePtr engine, NodeSide a, NodeSide b, const s
             return NodeDiffReportPtr(std::move(report));
         });
 }
-
-void NodeReportRunner::releaseLater(std::shared_ptr<const void> data)
-{
-    if (data)
-        jobPool().start(WorkPool::Lane::Interactive, [data = std::move(data)]() mutable { data.reset(); });
-}

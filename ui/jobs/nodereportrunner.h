@@ -46,7 +46,6 @@ private:
     JobTracker& jobTracker() override { return m_jobs; }
     void jobStateChanged() override { Q_EMIT busyChanged(); }
     void jobDropped() override { }
-    void releaseLater(std::shared_ptr<const void> data) override;
 
     // The newest request of each kind stops the run before it (its result would be dropped anyway).
     std::stop_source m_allKeysStop;

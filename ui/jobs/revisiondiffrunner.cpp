@@ -190,9 +190,3 @@ void RevisionDiffRunner::jobStateChanged()
         Q_EMIT busyChanged(busy);
     }
 }
-
-void RevisionDiffRunner::releaseLater(std::shared_ptr<const void> data)
-{
-    if (data)
-        jobPool().start(WorkPool::Lane::Interactive, [data = std::move(data)]() mutable { data.reset(); });
-}

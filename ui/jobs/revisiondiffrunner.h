@@ -51,7 +51,6 @@ private:
     JobTracker& jobTracker() override { return m_jobs; }
     void jobStateChanged() override;
     void jobDropped() override { }
-    void releaseLater(std::shared_ptr<const void> data) override;
 
     JobProgress m_progress;
     bool m_wasBusy = false;
