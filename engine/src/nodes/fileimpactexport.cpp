@@ -95,17 +95,7 @@ std::string fileImpactMarkdown(const FileImpact& impact, const FileImpactExportO
         return out;
     out += "\n| key | role | nodes |\n|---|---|---|\n";
     for (const KeyImpact& k : impact.keys) {
-        std::string nodes;
-        const std::size_t shown = std::min(k.nodes.size(), options.nodesShown);
-        for (std::size_t i = 0; i < shown; ++i)
-            nodes += (i ? ", " : "") + markdownText(k.nodes[i]);
-        if (k.nodes.size() > shown) {
-            std::string rest;
-            for (std::size_t i = shown; i < k.nodes.size(); ++i)
-                rest += (rest.empty() ? "" : ", ") + markdownText(k.nodes[i]);
-            nodes = std::to_string(k.nodes.size()) + " nodes: " + nodes + " <details><summary>and "
-                + std::to_string(k.nodes.size() - shown) + " more</summary>" + rest + "</details>";
-        }
+        const std::string nodes = detail::markdownFoldedList(k.nodes, options.nodesShown);
         out += "| " + markdownText(k.key) + " | " + keyImpactRoleName(k.role) + " | " + nodes + " |\n";
     }
     return out;

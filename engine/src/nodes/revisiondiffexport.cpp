@@ -176,17 +176,7 @@ std::string revisionDiffMarkdown(const RevisionDiff& diff, const RevisionDiffExp
         return text.empty() ? std::string("-") : text;
     };
     for (const RevisionChange& c : diff.changes) {
-        std::string nodes;
-        const std::size_t shownNodes = std::min(c.nodes.size(), options.nodesShown);
-        for (std::size_t i = 0; i < shownNodes; ++i)
-            nodes += (nodes.empty() ? "" : ", ") + markdownText(c.nodes[i]);
-        if (c.nodes.size() > shownNodes) {
-            std::string rest;
-            for (std::size_t i = shownNodes; i < c.nodes.size(); ++i)
-                rest += (rest.empty() ? "" : ", ") + markdownText(c.nodes[i]);
-            nodes = std::to_string(c.nodes.size()) + " nodes: " + nodes + " <details><summary>and "
-                + std::to_string(c.nodes.size() - shownNodes) + " more</summary>" + rest + "</details>";
-        }
+        const std::string nodes = detail::markdownFoldedList(c.nodes, options.nodesShown);
         out += "| " + markdownText(c.key) + " | " + answer(c.before) + " | " + afterAnswer(c) + " | " + nodes + " | "
             + markdownText(options.from) + ": " + sources(c.sourcesBefore) + "<br>" + markdownText(options.to) + ": "
             + sources(c.sourcesAfter) + " |\n";

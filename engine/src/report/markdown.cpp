@@ -143,4 +143,18 @@ std::string markdownCodeBlock(std::string_view text, std::string_view infoString
     return fence + std::string(infoString) + '\n' + body + fence + '\n';
 }
 
+std::string markdownFoldedList(const std::vector<std::string>& names, std::size_t shown)
+{
+    shown = std::min(names.size(), shown);
+    std::string out, rest;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        std::string& list = i < shown ? out : rest;
+        list += (list.empty() ? "" : ", ") + markdownText(names[i]);
+    }
+    if (names.size() == shown)
+        return out;
+    return std::to_string(names.size()) + " nodes: " + out + " <details><summary>and "
+        + std::to_string(names.size() - shown) + " more</summary>" + rest + "</details>";
+}
+
 } // namespace hiera::detail

@@ -19,6 +19,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace hiera::detail {
 
@@ -28,5 +29,8 @@ std::string markdownText(std::string_view text); // the same in a table cell and
 std::string markdownCode(std::string_view text, MarkdownContext context = MarkdownContext::TableCell);
 // A fenced code block (```yaml … ```) of `text`, its fence longer than any run of backticks in it.
 std::string markdownCodeBlock(std::string_view text, std::string_view infoString);
+// A table cell of names: the first `shown` listed; a longer list as "N nodes: a, b <details><summary>and
+// M more</summary>c, d</details>" (folded in a merge-request comment).
+std::string markdownFoldedList(const std::vector<std::string>& names, std::size_t shown);
 
 } // namespace hiera::detail
