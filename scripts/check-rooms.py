@@ -2,7 +2,10 @@
 """Checks the rooms of the explorer (ui/) and of the engine (engine/src/), as docs/architecture.md draws
 them: every #include "room/file.h" points to the same room or one on a lower floor, and no files include
 each other, directly or around a circle. The engine's public headers (<hiera/…>) are its API, which
-every room may include. Prints each violation as file:line: message and exits 1 when there is one."""
+every room may include; they have rooms of their own (PUBLIC_ROOMS): a public header includes only
+public headers, of its room or of a lower floor. The rooms in FRONT_DOOR_ONLY (the node library, the
+repositories) reach the engine only through its public headers: their private includes stay in the
+room. Prints each violation as file:line: message and exits 1 when there is one."""
 import os
 import re
 import sys
@@ -29,12 +32,35 @@ TREES = {
     ],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+PUBLIC_INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]hiera/([^">]+)[">]')
+ANY_QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+# The engine's public headers (engine/include/hiera/), each in the room that implements it, on the
+# floors of engine/src. A header in a folder (hiera/nodes/…, hiera/report/…) is in the room of that name.
+PUBLIC_ROOMS = {
+    "core": ["value.h", "sourcelocation.h", "error.h", "lookupkey.h", "scope.h", "nodescope.h", "valuediff.h",
+             "valueformat.h", "sourcetree.h", "topscopewalk.h", "mergespec.h"],
+    "parse": ["yaml.h", "facts.h", "backend.h"],
+    "trace": ["trace.h"],
+    "config": ["config.h", "layer.h", "environment.h"],
+    "cache": ["datafile.h"],
+    "lookup": ["engine.h", "context.h", "merge.h", "nodelookups.h"],
+    "explain": ["explain.h", "explanationreport.h", "overridechain.h", "provenance.h"],
+    "nodes": ["executor.h", "fileimpact.h", "fleet.h", "nodedata.h", "nodediff.h", "nodelibrary.h",
+              "puppetdbexport.h", "revisiondiff.h"],
+    "repository": ["gitrevision.h", "gitrevisionlist.h", "gitrevisiontree.h", "openrepository.h"],
+}
+GENERATED_PUBLIC = {"version.h"}  # configured into the build tree
+FRONT_DOOR_ONLY = {"nodes", "repository"}
+# Private rooms the front-door rooms may still include while they move behind public headers.
+STILL_REACHED = {"report"}
 
 
 def main(root):
     problems = []
     for tree, floors in TREES.items():
         check_tree(os.path.join(root, tree), tree, floors, problems)
+    check_public_headers(os.path.join(root, "engine/include/hiera"), TREES["engine/src"], problems)
     for p in problems:
         print(p)
     return 1 if problems else 0
@@ -61,6 +87,11 @@ def check_tree(ui, tree, floors, problems):
                         continue
                     target = m.group(1)
                     target_room = target.split("/")[0]
+                    if tree == "engine/src" and room in FRONT_DOOR_ONLY and target_room in FLOOR_OF \
+                            and target_room != room and target_room not in STILL_REACHED:
+                        problems.append(f"{tree}/{rel}:{number}: {room}/ reaches the engine only through its public "
+                                        f"headers, not {target}")
+                        continue
                     if target_room not in FLOOR_OF or "/" not in target:
                         continue  # the engine's <hiera/…>, moc files, generated headers
                     if FLOOR_OF[target_room] > FLOOR_OF[room] or (
@@ -86,6 +117,49 @@ def check_tree(ui, tree, floors, problems):
     for unit in sorted(graph):
         if unit not in state:
             visit(unit, [])
+
+
+def public_room(name):
+    """The room of a public header named relative to include/hiera/, or None."""
+    if "/" in name:
+        return name.split("/")[0]
+    for room, headers in PUBLIC_ROOMS.items():
+        if name in headers:
+            return room
+    return None
+
+
+def check_public_headers(include_dir, floors, problems):
+    floor_of = {room: floor for floor, rooms in enumerate(floors) for room in rooms}
+    for dirpath, _, names in os.walk(include_dir):
+        for file in sorted(names):
+            if not file.endswith(".h"):
+                continue
+            name = os.path.relpath(os.path.join(dirpath, file), include_dir)
+            shown = f"engine/include/hiera/{name}"
+            room = public_room(name)
+            if room not in floor_of:
+                problems.append(f"{shown}:1: a public header in no room (add it to PUBLIC_ROOMS)")
+                continue
+            with open(os.path.join(dirpath, file), encoding="utf-8") as f:
+                for number, line in enumerate(f, 1):
+                    m = PUBLIC_INCLUDE.match(line)
+                    if m:
+                        target = m.group(1)
+                        if target in GENERATED_PUBLIC:
+                            continue
+                        target_room = public_room(target)
+                        if target_room not in floor_of:
+                            problems.append(f"{shown}:{number}: includes hiera/{target}, a public header in no room")
+                        elif floor_of[target_room] > floor_of[room] or (
+                                floor_of[target_room] == floor_of[room] and target_room != room):
+                            problems.append(f"{shown}:{number}: hiera/{name} ({room}/) may not include "
+                                            f"hiera/{target} ({target_room}/ is not below it)")
+                        continue
+                    m = ANY_QUOTED_INCLUDE.match(line)
+                    if m:
+                        problems.append(f"{shown}:{number}: a public header includes only public headers, "
+                                        f"not \"{m.group(1)}\"")
 
 
 if __name__ == "__main__":

@@ -15,8 +15,8 @@
 //   <name>                  each fact, as the top-scope variable of the same name
 //
 // NodeScope answers these lookups without building that tree: it is an overlay over the facts, as the
-// node library's compact store is (both run the one walk in core/topscopewalk.h). scopeFromFacts
-// (facts.h) builds the tree itself, for a host that shows or saves it.
+// node library's compact store is (both run the one walk in hiera/topscopewalk.h). scopeFromFacts
+// (below) builds the tree itself, for a host that shows or saves it.
 
 #include <hiera/scope.h>
 #include <hiera/valuediff.h>
@@ -24,6 +24,13 @@
 #include <string>
 
 namespace hiera {
+
+// The scope tree for facts, materialised: {<each fact but `environment`>: value, facts: F, trusted:
+// {...}}, then the entries of `extra` over all; trusted.certname is certnameFor(facts, node), and
+// without a `trusted` hash in the facts, trusted is Puppet's local one (hostname and domain split from
+// the certname). $environment is not in it: NodeScope::ofTree adds the environment's name. A lookup in
+// it answers as NodeScope does, for a host that shows or saves the tree (the explorer's fact tree).
+Value scopeFromFacts(const Value& facts, const std::string& node = {}, const Value& extra = {});
 
 // The certname Puppet would give a node whose facts these are: `node` when given (puppet lookup
 // --node), else the clientcert fact, else the fqdn fact, else networking.fqdn (what an agent's

@@ -5,7 +5,7 @@
 // paths of globs and mapped_paths, warnings, the lookup_options entry chosen, the dug value).
 
 #include <hiera/error.h>
-#include <hiera/merge.h>
+#include <hiera/mergespec.h>
 #include <hiera/value.h>
 
 #include <memory>

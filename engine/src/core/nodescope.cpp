@@ -1,9 +1,7 @@
-#include "core/topscopewalk.h"
-
 #include <hiera/error.h>
-#include <hiera/facts.h>
 #include <hiera/nodescope.h>
 #include <hiera/sourcelocation.h>
+#include <hiera/topscopewalk.h>
 
 #include <algorithm>
 

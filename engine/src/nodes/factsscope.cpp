@@ -1,6 +1,6 @@
 #include "nodes/factsscope.h"
 
-#include "core/topscopewalk.h"
+#include <hiera/topscopewalk.h>
 
 namespace hiera::detail {
 

@@ -3,7 +3,7 @@
 // A node library's scope: what NodeScope (hiera/nodescope.h) answers for the node, read from the
 // library's FactStore. Nothing is copied per node: `facts`, the facts' own names and a dotted walk into
 // them are answered from the store (only the value found is decoded), by the walk NodeScope runs over
-// decoded facts (core/topscopewalk.h).
+// decoded facts (hiera/topscopewalk.h).
 
 #include "nodes/factstore.h"
 

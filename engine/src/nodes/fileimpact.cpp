@@ -1,7 +1,7 @@
 // fileImpact: the nodes whose hierarchy holds a file, then each key the file defines resolved on each
 // of them, and where the answer's leaves were written (hiera/fileimpact.h).
 
-#include "nodes/noderesolver.h"
+#include "nodes/answers.h"
 #include "nodes/parallel.h"
 
 #include <hiera/error.h>
@@ -31,7 +31,7 @@ struct NodeShare
 
 // The nodes that read a file mostly share the files that hold each of its keys (a role's nodes differ
 // in their node file and a few facts): an answer that is a function of those files and the key's
-// lookup_options entry (NodeResolver::shareableFiles) is resolved on the first of them, and its role
+// lookup_options entry (NodeLookups::shareableFiles) is resolved on the first of them, and its role
 // kept for the others. The files and entries are held, not only pointed to: a file changed on disk
 // during the run cannot be freed and another parsed at its address.
 class SharedRoles
@@ -155,7 +155,7 @@ public:
         std::vector<const void*> entries(m_keys.size(), nullptr);
         for (std::size_t i = 0; i < m_keys.size(); ++i) {
             try {
-                entries[i] = table->select(std::string(m_keys[i])).get();
+                entries[i] = NodeLookups::optionsEntry(*table, m_keys[i]);
             } catch (const Error&) {
                 entries[i] = badOptions();
             }
@@ -216,7 +216,7 @@ FileImpact fileImpact(const Engine& engine, const NodeLibrary& library, const st
             return;
         }
         // The resolver for a few keys: a file defines tens of keys, not the node's thousands.
-        const detail::NodeResolver resolver(engine, scope, detail::NodeResolver::Keys::Few);
+        const NodeLookups resolver(engine, scope, NodeLookups::KeyIndex::PerLookup);
         const std::shared_ptr<const DataFile> data = resolver.fileAt(impact.file);
         NodeShare& share = shares[i];
         share.reads = data && data->exists;
@@ -270,7 +270,7 @@ FileImpact fileImpact(const Engine& engine, const NodeLibrary& library, const st
                 const bool known = shareable && shared.find(question, role);
                 if (!known) {
                     std::vector<std::string> keyWarnings;
-                    const ResolvedKey answer = resolver.resolve(root, keyWarnings);
+                    const ResolvedKey answer = detail::resolveKey(resolver, root, keyWarnings);
                     warnings[i].insert(keyWarnings.begin(), keyWarnings.end());
                     if (answer.status == LookupResult::Status::Error) {
                         failures[answer.error].push_back(root);

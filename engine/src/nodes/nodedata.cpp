@@ -1,5 +1,4 @@
-#include "cache/filecache.h"
-#include "nodes/noderesolver.h"
+#include "nodes/answers.h"
 
 #include <hiera/nodedata.h>
 
@@ -33,7 +32,7 @@ NodeData resolveAllKeys(const Engine& engine, const Scope& scope, const ResolveO
     NodeData data;
     if (const auto certname = scope.lookup("trusted.certname"); certname && certname->isString())
         data.node = certname->asString();
-    const detail::NodeResolver node(engine, scope);
+    const NodeLookups node(engine, scope);
     std::unordered_set<std::string> brokenSeen;
     node.forEachDataFile([&](const DataFile& file) {
         if (file.exists && file.error && brokenSeen.insert(file.error->what()).second)
@@ -51,7 +50,7 @@ NodeData resolveAllKeys(const Engine& engine, const Scope& scope, const ResolveO
             break;
         }
         warnings.clear();
-        data.keys.push_back(node.resolve(roots[i], warnings));
+        data.keys.push_back(detail::resolveKey(node, roots[i], warnings));
         for (std::string& w : warnings)
             if (seen.insert(w).second) {
                 SourceLocation where = leadingLocation(w);

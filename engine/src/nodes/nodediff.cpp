@@ -1,4 +1,4 @@
-#include "nodes/noderesolver.h"
+#include "nodes/answers.h"
 
 #include <hiera/nodediff.h>
 
@@ -11,8 +11,8 @@ namespace hiera {
 NodeDiff diffNodes(const Engine& engine, const Scope& a, const Scope& b, const DiffOptions& options)
 {
     NodeDiff diff;
-    const detail::NodeResolver nodeA(engine, a);
-    const detail::NodeResolver nodeB(engine, b);
+    const NodeLookups nodeA(engine, a);
+    const NodeLookups nodeB(engine, b);
     const std::vector<std::string_view> keysA = nodeA.rootKeys();
     const std::vector<std::string_view> keysB = nodeB.rootKeys();
     std::vector<std::string_view> keys;

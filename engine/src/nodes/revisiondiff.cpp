@@ -1,8 +1,7 @@
 // diffRevisions: which nodes and keys a change can reach (the rules in hiera/revisiondiff.h and
 // docs/revision-diff.md), then those keys resolved on both revisions and grouped by change.
 
-#include "cache/filecache.h"
-#include "nodes/noderesolver.h"
+#include "nodes/answers.h"
 #include "nodes/parallel.h"
 
 #include <hiera/error.h>
@@ -356,10 +355,9 @@ RevisionDiff diffRevisions(const Engine& before, const Engine& after, const Node
                 return;
             }
         }
-        const detail::NodeResolver x(before, scope,
-                                     all ? detail::NodeResolver::Keys::Many : detail::NodeResolver::Keys::Few);
-        const detail::NodeResolver y(after, scope,
-                                     all ? detail::NodeResolver::Keys::Many : detail::NodeResolver::Keys::Few);
+        const NodeLookups::KeyIndex keyIndex = all ? NodeLookups::KeyIndex::Indexed : NodeLookups::KeyIndex::PerLookup;
+        const NodeLookups x(before, scope, keyIndex);
+        const NodeLookups y(after, scope, keyIndex);
         // Keys whose interpolation names a reached key, until none is added: from every file either
         // side's hierarchy holds for the node.
         if (!all && !keys.empty()) {
@@ -442,8 +440,8 @@ RevisionDiff diffRevisions(const Engine& before, const Engine& after, const Node
             // Equal values may come from different files on different nodes: every node's sources.
             RevisionChange& change = diff.changes[*same];
             change.nodes.push_back(nodes[i].name);
-            appendAll(change.sourcesBefore, detail::NodeResolver::leafSources(c.before.value));
-            appendAll(change.sourcesAfter, detail::NodeResolver::leafSources(c.after.value));
+            appendAll(change.sourcesBefore, NodeLookups::leafSources(c.before.value));
+            appendAll(change.sourcesAfter, NodeLookups::leafSources(c.after.value));
         }
     }
     for (RevisionChange& change : diff.changes) {

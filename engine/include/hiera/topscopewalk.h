@@ -10,6 +10,8 @@
 //   bool isHash(Handle) const;
 //   Value value(Handle) const;                            decoded (only the value found is)
 //
+// Public so that a host holding facts in a form of its own (the node library's store is one) walks
+// the top scope exactly as NodeScope does.
 // A template rather than an interface: the fleet runs this once a level a node, twenty thousand nodes
 // at a time, and the store's walk must stay inlined.
 
