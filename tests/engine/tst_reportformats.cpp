@@ -13,7 +13,14 @@
 #include "support/jsonreader.h"
 #include "support/markdownreader.h"
 
+#include <hiera/error.h>
+#include <hiera/valueformat.h>
+
 #include <QTest>
+
+#include <cmath>
+#include <utility>
+#include <vector>
 
 using namespace hiera;
 using namespace testutils;
@@ -78,6 +85,79 @@ void hostileRows()
         QTest::newRow(name) << text;
 }
 
+// Documents whose JSON both writers must keep byte for byte: every value kind, nested empty
+// collections, keys that are not strings, bytes that are not UTF-8 in keys and values, floats in
+// Ruby's form and the non-finite ones, at the top and deep down.
+std::vector<std::pair<const char*, Value>> jsonDocuments()
+{
+    std::vector<std::pair<const char*, Value>> docs;
+    Hash scalars;
+    scalars.set("s", Value(std::string("q\"b\\n\nt\tc\x01\x1f/\xc3\xa9\x7f")));
+    scalars.set("i", Value(std::int64_t(-5)));
+    scalars.set("big", Value(std::int64_t(9223372036854775807LL)));
+    scalars.set("t", Value(true));
+    scalars.set("f", Value(false));
+    scalars.set("n", Value(nullptr));
+    docs.emplace_back("scalars", Value(scalars));
+    docs.emplace_back("floats",
+                      Value(Array{Value(1e20), Value(0.1), Value(-0.0), Value(1000.0), Value(1e-5), Value(1.5e300),
+                                  Value(1e15), Value(100000000000000.0), Value(-2.5)}));
+    Hash withEmpty;
+    withEmpty.set("e", Value(Array{}));
+    Hash empties;
+    empties.set("a", Value(Array{}));
+    empties.set("b", Value(Hash{}));
+    empties.set("c", Value(Array{Value(Array{}), Value(Hash{})}));
+    empties.set("d", Value(Array{Value(withEmpty)}));
+    empties.set("", Value(Hash{}));
+    docs.emplace_back("nested empty", Value(empties));
+    docs.emplace_back("empty hash", Value(Hash{}));
+    docs.emplace_back("empty array", Value(Array{}));
+    docs.emplace_back("string", Value("top"));
+    docs.emplace_back("float", Value(0.1));
+    Hash inner;
+    inner.set("k", Value("v"));
+    Hash keys;
+    keys.set(Value(std::int64_t(1)), Value("int"));
+    keys.set(Value(1.5), Value("float"));
+    keys.set(Value(1e20), Value("big float"));
+    keys.set(Value(true), Value("bool"));
+    keys.set(Value(nullptr), Value("null"));
+    keys.set(Value(Array{Value(1), Value("x")}), Value("array"));
+    keys.set(Value(inner), Value("hash"));
+    keys.set(Value("a\nb\"c"), Value("escaped"));
+    docs.emplace_back("keys that are not strings", Value(keys));
+    Hash badValue;
+    badValue.set("v",
+                 Value(std::string("a\xff"
+                                   "b")));
+    docs.emplace_back("value not UTF-8", Value(badValue));
+    Hash badKey;
+    badKey.set(Value(std::string("k\xfe")), Value(1));
+    docs.emplace_back("key not UTF-8", Value(badKey));
+    Hash nan;
+    nan.set("n", Value(std::nan("")));
+    docs.emplace_back("NaN", Value(nan));
+    Hash ninf;
+    ninf.set("i", Value(-HUGE_VAL));
+    docs.emplace_back("-Infinity", Value(ninf));
+    docs.emplace_back("array of the unwritable", Value(Array{Value(HUGE_VAL), Value(std::string("\x80"))}));
+    Hash deepKey;
+    deepKey.set(Value(std::string("z\xc3")), Value(std::string("\xc3")));
+    Hash deep;
+    deep.set("y", Value(Array{Value(deepKey), Value(-HUGE_VAL)}));
+    Hash badInner;
+    badInner.set(Value(std::string("k\xff")), Value(std::nan("")));
+    Hash mixed;
+    mixed.set("a/b~c", Value(Array{Value(1), Value(std::string("\x80"))}));
+    mixed.set("inf", Value(HUGE_VAL));
+    mixed.set("h", Value(badInner));
+    mixed.set("x", Value(deep));
+    mixed.set("ok", Value(0.1));
+    docs.emplace_back("mixed", Value(mixed));
+    return docs;
+}
+
 } // namespace
 
 class TestReportFormats : public QObject
@@ -105,6 +185,7 @@ private Q_SLOTS:
     // clang-format on
     void jsonReadsBack();
     void jsonReplacementsArePointed();
+    void jsonWritersKeepTheirBytes();
     void strictReadersRefuse_data();
     void strictReadersRefuse();
 };
@@ -290,6 +371,244 @@ void TestReportFormats::jsonReplacementsArePointed()
     QCOMPARE(detail::reportJson(Value(plain)), toJson(Value(plain), true));
     QCOMPARE(detail::reportJson(Value(plain), false), toJson(Value(plain)));
 }
+
+// The bytes toJson and reportJson write for jsonDocuments(), compact and pretty, recorded when they were
+// two writers: one walk with two policies for what JSON cannot hold must write the same. toJson's
+// column holds the error it throws where it refuses.
+// clang-format off
+void TestReportFormats::jsonWritersKeepTheirBytes()
+{
+    struct Written
+    {
+        const char* toJsonCompact;
+        const char* toJsonPretty;
+        const char* reportPretty;
+        const char* reportCompact;
+    };
+    static const Written written[] = {
+        // scalars
+        {"{\"s\":\"q\\\"b\\\\n\\nt\\tc\\u0001\\u001f/\303\251\177\",\"i\":-5,\"big\":9223372036854775807,\"t\":true,\"f\":false,\"n\":null}",
+         "{\n"
+            "  \"s\": \"q\\\"b\\\\n\\nt\\tc\\u0001\\u001f/\303\251\177\",\n"
+            "  \"i\": -5,\n"
+            "  \"big\": 9223372036854775807,\n"
+            "  \"t\": true,\n"
+            "  \"f\": false,\n"
+            "  \"n\": null\n"
+            "}",
+         "{\n"
+            "  \"s\": \"q\\\"b\\\\n\\nt\\tc\\u0001\\u001f/\303\251\177\",\n"
+            "  \"i\": -5,\n"
+            "  \"big\": 9223372036854775807,\n"
+            "  \"t\": true,\n"
+            "  \"f\": false,\n"
+            "  \"n\": null\n"
+            "}",
+         "{\"s\":\"q\\\"b\\\\n\\nt\\tc\\u0001\\u001f/\303\251\177\",\"i\":-5,\"big\":9223372036854775807,\"t\":true,\"f\":false,\"n\":null}"},
+        // floats
+        {"[1.0e+20,0.1,-0.0,1000.0,1.0e-05,1.5e+300,1.0e+15,100000000000000.0,-2.5]",
+         "[\n"
+            "  1.0e+20,\n"
+            "  0.1,\n"
+            "  -0.0,\n"
+            "  1000.0,\n"
+            "  1.0e-05,\n"
+            "  1.5e+300,\n"
+            "  1.0e+15,\n"
+            "  100000000000000.0,\n"
+            "  -2.5\n"
+            "]",
+         "[\n"
+            "  1.0e+20,\n"
+            "  0.1,\n"
+            "  -0.0,\n"
+            "  1000.0,\n"
+            "  1.0e-05,\n"
+            "  1.5e+300,\n"
+            "  1.0e+15,\n"
+            "  100000000000000.0,\n"
+            "  -2.5\n"
+            "]",
+         "[1.0e+20,0.1,-0.0,1000.0,1.0e-05,1.5e+300,1.0e+15,100000000000000.0,-2.5]"},
+        // nested empty
+        {"{\"a\":[],\"b\":{},\"c\":[[],{}],\"d\":[{\"e\":[]}],\"\":{}}",
+         "{\n"
+            "  \"a\": [],\n"
+            "  \"b\": {},\n"
+            "  \"c\": [\n"
+            "    [],\n"
+            "    {}\n"
+            "  ],\n"
+            "  \"d\": [\n"
+            "    {\n"
+            "      \"e\": []\n"
+            "    }\n"
+            "  ],\n"
+            "  \"\": {}\n"
+            "}",
+         "{\n"
+            "  \"a\": [],\n"
+            "  \"b\": {},\n"
+            "  \"c\": [\n"
+            "    [],\n"
+            "    {}\n"
+            "  ],\n"
+            "  \"d\": [\n"
+            "    {\n"
+            "      \"e\": []\n"
+            "    }\n"
+            "  ],\n"
+            "  \"\": {}\n"
+            "}",
+         "{\"a\":[],\"b\":{},\"c\":[[],{}],\"d\":[{\"e\":[]}],\"\":{}}"},
+        // empty hash
+        {"{}",
+         "{}",
+         "{}",
+         "{}"},
+        // empty array
+        {"[]",
+         "[]",
+         "[]",
+         "[]"},
+        // string
+        {"\"top\"",
+         "\"top\"",
+         "\"top\"",
+         "\"top\""},
+        // float
+        {"0.1",
+         "0.1",
+         "0.1",
+         "0.1"},
+        // keys that are not strings
+        {"{\"1\":\"int\",\"1.5\":\"float\",\"1.0e+20\":\"big float\",\"true\":\"bool\",\"\":\"null\",\"[1, \\\"x\\\"]\":\"array\",\"{\\\"k\\\"=>\\\"v\\\"}\":\"hash\",\"a\\nb\\\"c\":\"escaped\"}",
+         "{\n"
+            "  \"1\": \"int\",\n"
+            "  \"1.5\": \"float\",\n"
+            "  \"1.0e+20\": \"big float\",\n"
+            "  \"true\": \"bool\",\n"
+            "  \"\": \"null\",\n"
+            "  \"[1, \\\"x\\\"]\": \"array\",\n"
+            "  \"{\\\"k\\\"=>\\\"v\\\"}\": \"hash\",\n"
+            "  \"a\\nb\\\"c\": \"escaped\"\n"
+            "}",
+         "{\n"
+            "  \"1\": \"int\",\n"
+            "  \"1.5\": \"float\",\n"
+            "  \"1.0e+20\": \"big float\",\n"
+            "  \"true\": \"bool\",\n"
+            "  \"\": \"null\",\n"
+            "  \"[1, \\\"x\\\"]\": \"array\",\n"
+            "  \"{\\\"k\\\"=>\\\"v\\\"}\": \"hash\",\n"
+            "  \"a\\nb\\\"c\": \"escaped\"\n"
+            "}",
+         "{\"1\":\"int\",\"1.5\":\"float\",\"1.0e+20\":\"big float\",\"true\":\"bool\",\"\":\"null\",\"[1, \\\"x\\\"]\":\"array\",\"{\\\"k\\\"=>\\\"v\\\"}\":\"hash\",\"a\\nb\\\"c\":\"escaped\"}"},
+        // value not UTF-8
+        {"error: a string that is not UTF-8 (a !!binary value) cannot be written as JSON: \"a\\xFFb\"",
+         "error: a string that is not UTF-8 (a !!binary value) cannot be written as JSON: \"a\\xFFb\"",
+         "{\n"
+            "  \"v\": \"a\357\277\275b\",\n"
+            "  \"json_replacements\": [\n"
+            "    {\"pointer\": \"/v\", \"reason\": \"not UTF-8\"}\n"
+            "  ]\n"
+            "}",
+         "{\"v\":\"a\357\277\275b\",\"json_replacements\":[{\"pointer\":\"/v\",\"reason\":\"not UTF-8\"}]}"},
+        // key not UTF-8
+        {"error: a string that is not UTF-8 (a !!binary value) cannot be written as JSON: \"k\\xFE\"",
+         "error: a string that is not UTF-8 (a !!binary value) cannot be written as JSON: \"k\\xFE\"",
+         "{\n"
+            "  \"k\357\277\275\": 1,\n"
+            "  \"json_replacements\": [\n"
+            "    {\"pointer\": \"/k\357\277\275\", \"reason\": \"key not UTF-8\"}\n"
+            "  ]\n"
+            "}",
+         "{\"k\357\277\275\":1,\"json_replacements\":[{\"pointer\":\"/k\357\277\275\",\"reason\":\"key not UTF-8\"}]}"},
+        // NaN
+        {"error: NaN not allowed in JSON",
+         "error: NaN not allowed in JSON",
+         "{\n"
+            "  \"n\": \"NaN\",\n"
+            "  \"json_replacements\": [\n"
+            "    {\"pointer\": \"/n\", \"reason\": \"NaN\"}\n"
+            "  ]\n"
+            "}",
+         "{\"n\":\"NaN\",\"json_replacements\":[{\"pointer\":\"/n\",\"reason\":\"NaN\"}]}"},
+        // -Infinity
+        {"error: Infinity not allowed in JSON",
+         "error: Infinity not allowed in JSON",
+         "{\n"
+            "  \"i\": \"-Infinity\",\n"
+            "  \"json_replacements\": [\n"
+            "    {\"pointer\": \"/i\", \"reason\": \"-Infinity\"}\n"
+            "  ]\n"
+            "}",
+         "{\"i\":\"-Infinity\",\"json_replacements\":[{\"pointer\":\"/i\",\"reason\":\"-Infinity\"}]}"},
+        // array of the unwritable
+        {"error: Infinity not allowed in JSON",
+         "error: Infinity not allowed in JSON",
+         "[\n"
+            "  \"Infinity\",\n"
+            "  \"\357\277\275\"\n"
+            "]",
+         "[\"Infinity\",\"\357\277\275\"]"},
+        // mixed
+        {"error: a string that is not UTF-8 (a !!binary value) cannot be written as JSON: \"\\x80\"",
+         "error: a string that is not UTF-8 (a !!binary value) cannot be written as JSON: \"\\x80\"",
+         "{\n"
+            "  \"a/b~c\": [\n"
+            "    1,\n"
+            "    \"\357\277\275\"\n"
+            "  ],\n"
+            "  \"inf\": \"Infinity\",\n"
+            "  \"h\": {\n"
+            "    \"k\357\277\275\": \"NaN\"\n"
+            "  },\n"
+            "  \"x\": {\n"
+            "    \"y\": [\n"
+            "      {\n"
+            "        \"z\357\277\275\": \"\357\277\275\"\n"
+            "      },\n"
+            "      \"-Infinity\"\n"
+            "    ]\n"
+            "  },\n"
+            "  \"ok\": 0.1,\n"
+            "  \"json_replacements\": [\n"
+            "    {\"pointer\": \"/a~1b~0c/1\", \"reason\": \"not UTF-8\"},\n"
+            "    {\"pointer\": \"/inf\", \"reason\": \"Infinity\"},\n"
+            "    {\"pointer\": \"/h/k\357\277\275\", \"reason\": \"key not UTF-8\"},\n"
+            "    {\"pointer\": \"/h/k\357\277\275\", \"reason\": \"NaN\"},\n"
+            "    {\"pointer\": \"/x/y/0/z\357\277\275\", \"reason\": \"key not UTF-8\"},\n"
+            "    {\"pointer\": \"/x/y/0/z\357\277\275\", \"reason\": \"not UTF-8\"},\n"
+            "    {\"pointer\": \"/x/y/1\", \"reason\": \"-Infinity\"}\n"
+            "  ]\n"
+            "}",
+         "{\"a/b~c\":[1,\"\357\277\275\"],\"inf\":\"Infinity\",\"h\":{\"k\357\277\275\":\"NaN\"},\"x\":{\"y\":[{\"z\357\277\275\":\"\357\277\275\"},\"-Infinity\"]},\"ok\":0.1,\"json_replacements\":[{\"pointer\":\"/a~1b~0c/1\",\"reason\":\"not UTF-8\"},{\"pointer\":\"/inf\",\"reason\":\"Infinity\"},{\"pointer\":\"/h/k\357\277\275\",\"reason\":\"key not UTF-8\"},{\"pointer\":\"/h/k\357\277\275\",\"reason\":\"NaN\"},{\"pointer\":\"/x/y/0/z\357\277\275\",\"reason\":\"key not UTF-8\"},{\"pointer\":\"/x/y/0/z\357\277\275\",\"reason\":\"not UTF-8\"},{\"pointer\":\"/x/y/1\",\"reason\":\"-Infinity\"}]}"},
+    };
+    const auto toJsonOrError = [](const Value& v, bool pretty) {
+        try {
+            return toJson(v, pretty);
+        } catch (const Error& e) {
+            return std::string("error: ") + e.what();
+        }
+    };
+    const auto docs = jsonDocuments();
+    QCOMPARE(docs.size(), std::size(written));
+    for (std::size_t i = 0; i < docs.size(); ++i) {
+        const auto& [name, doc] = docs[i];
+        const std::pair<std::string, const char*> pairs[] = {
+            {toJsonOrError(doc, false), written[i].toJsonCompact},
+            {toJsonOrError(doc, true), written[i].toJsonPretty},
+            {detail::reportJson(doc, true), written[i].reportPretty},
+            {detail::reportJson(doc, false), written[i].reportCompact},
+        };
+        const char* which[] = {"toJson", "toJson pretty", "reportJson", "reportJson compact"};
+        for (std::size_t k = 0; k < std::size(pairs); ++k)
+            QVERIFY2(pairs[k].first == pairs[k].second,
+                     qPrintable(QString("%1, %2:\n%3").arg(name, which[k], QString::fromStdString(pairs[k].first))));
+    }
+}
+// clang-format on
 
 // The readers are strict: what a writer must never produce is refused, so the round trips above prove
 // something.

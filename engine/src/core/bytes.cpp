@@ -115,6 +115,25 @@ std::size_t invalidUtf8At(std::string_view s)
     return std::string_view::npos;
 }
 
+std::string validUtf8(std::string_view s, bool* replaced)
+{
+    std::size_t bad = invalidUtf8At(s);
+    if (replaced)
+        *replaced = bad != std::string_view::npos;
+    if (bad == std::string_view::npos)
+        return std::string(s);
+    std::string out;
+    out.reserve(s.size() + 8);
+    while (bad != std::string_view::npos) {
+        out.append(s.substr(0, bad));
+        out += "\xEF\xBF\xBD"; // U+FFFD REPLACEMENT CHARACTER
+        s.remove_prefix(bad + 1);
+        bad = invalidUtf8At(s);
+    }
+    out.append(s);
+    return out;
+}
+
 // Characters a YAML 1.1 reader does not take literally inside a scalar, plain or quoted: C1 controls,
 // NEL, LINE and PARAGRAPH SEPARATOR (line breaks in YAML 1.1: libyaml folds them), the byte-order mark
 // and the non-characters U+FFFE/U+FFFF (not printable: libyaml refuses them). Returns the code point

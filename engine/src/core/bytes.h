@@ -17,6 +17,10 @@ std::optional<std::string> decodeBase64(const std::string& s);
 std::string encodeBase64(std::string_view bytes);
 // Offset of the first invalid UTF-8 sequence (overlong, surrogate, beyond U+10FFFF, truncated), or npos.
 std::size_t invalidUtf8At(std::string_view s);
+// `s` with every byte that is not part of a valid UTF-8 sequence (truncated, overlong, a surrogate,
+// past U+10FFFF) replaced by U+FFFD, one for each byte; `replaced` (when given) says whether any was.
+// For text that other programs read as UTF-8 (JSON, HTML, Markdown), whatever the data held.
+std::string validUtf8(std::string_view s, bool* replaced = nullptr);
 // Characters a YAML 1.1 reader does not take literally inside a scalar, plain or quoted: C1 controls,
 // NEL, LINE and PARAGRAPH SEPARATOR (line breaks in YAML 1.1: libyaml folds them), the byte-order mark
 // and the non-characters U+FFFE/U+FFFF (not printable: libyaml refuses them). Returns the code point

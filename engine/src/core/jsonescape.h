@@ -1,8 +1,8 @@
 #pragma once
 
 // The body of a JSON string: quotes, backslashes and control characters escaped as RFC 8259 asks,
-// every other byte as it is. The caller has checked (or made) the text UTF-8: toJson refuses bytes
-// that are not, the report writer replaces them (engine/src/report/reportjson.cpp).
+// every other byte as it is. The caller has checked (or made) the text UTF-8: the JSON writer
+// (core/jsonwriter.cpp) refuses bytes that are not for toJson and replaces them for the reports.
 
 #include <cstdio>
 #include <string>

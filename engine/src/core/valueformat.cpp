@@ -1,7 +1,7 @@
 #include "core/bytes.h"
 #include "core/delimited.h"
 #include "core/interpolationstring.h"
-#include "core/jsonescape.h"
+#include "core/jsonwriter.h"
 
 #include <hiera/error.h>
 #include <hiera/valueformat.h>
@@ -63,107 +63,6 @@ namespace {
 
 using detail::unprintableAt;
 using detail::writeDelimited;
-
-// JSON text is Unicode: a string of bytes that are not UTF-8 (a !!binary value, alone or interpolated
-// into a string) has no JSON form. Puppet fails to render it too; replacing the bytes would change data.
-void jsonString(std::string& out, const std::string& s, const SourceMark& mark)
-{
-    if (detail::invalidUtf8At(s) != std::string::npos)
-        throw Error(ErrorCode::DataType,
-                    "a string that is not UTF-8 (a !!binary value) cannot be written as JSON: " + std::string(1, '"')
-                        + printableLine(s) + '"',
-                    SourceFiles::locate(mark));
-    out += '"';
-    detail::appendJsonEscaped(out, s);
-    out += '"';
-}
-
-std::string scalarKeyText(const Value& k)
-{
-    switch (k.type()) {
-    case Value::Type::String:
-        return k.asString();
-    case Value::Type::Integer:
-        return std::to_string(k.asInteger());
-    case Value::Type::Float:
-        return rubyFloat(k.asFloat());
-    case Value::Type::Boolean:
-        return k.asBoolean() ? "true" : "false";
-    case Value::Type::Null:
-        return "";
-    default:
-        return rubyInspect(k);
-    }
-}
-
-void writeJson(std::string& out, const Value& v, bool pretty, int indent)
-{
-    auto newline = [&](int level) {
-        if (pretty) {
-            out += '\n';
-            out.append(static_cast<std::size_t>(level * 2), ' ');
-        }
-    };
-    switch (v.type()) {
-    case Value::Type::Null:
-        out += "null";
-        break;
-    case Value::Type::Boolean:
-        out += v.asBoolean() ? "true" : "false";
-        break;
-    case Value::Type::Integer:
-        out += std::to_string(v.asInteger());
-        break;
-    case Value::Type::Float:
-        if (!std::isfinite(v.asFloat()))
-            throw Error(ErrorCode::DataType,
-                        std::string(std::isnan(v.asFloat()) ? "NaN" : "Infinity") + " not allowed in JSON",
-                        SourceFiles::locate(v.mark()));
-        out += rubyFloat(v.asFloat());
-        break;
-    case Value::Type::String:
-        jsonString(out, v.asString(), v.mark());
-        break;
-    case Value::Type::Array: {
-        const Array& a = v.asArray();
-        if (a.empty()) {
-            out += "[]";
-            break;
-        }
-        out += '[';
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            if (i)
-                out += ',';
-            newline(indent + 1);
-            writeJson(out, a[i], pretty, indent + 1);
-        }
-        newline(indent);
-        out += ']';
-        break;
-    }
-    case Value::Type::Hash: {
-        const Hash& h = v.asHash();
-        if (h.empty()) {
-            out += "{}";
-            break;
-        }
-        out += '{';
-        bool first = true;
-        for (const auto& e : h) {
-            if (!first)
-                out += ',';
-            first = false;
-            newline(indent + 1);
-            jsonString(out, scalarKeyText(e.key), e.key.mark());
-            out += pretty ? ": " : ":";
-            writeJson(out, e.value, pretty, indent + 1);
-        }
-        newline(indent);
-        out += '}';
-        break;
-    }
-    }
-}
 
 // The inspect writers stop (return false) as soon as `out` grows past `limit`, so that an
 // interpolation of a huge value (an alias bomb that passed the node limit) fails before it has
@@ -271,11 +170,11 @@ bool writeInspect(std::string& out, const Value& v, std::size_t limit)
 
 } // namespace
 
+// JSON text is Unicode: bytes that are not UTF-8 (a !!binary value) and NaN/Infinity have no JSON form.
+// Puppet fails to render them too; replacing them would change data (core/jsonwriter.h).
 std::string toJson(const Value& v, bool pretty)
 {
-    std::string out;
-    writeJson(out, v, pretty, 0);
-    return out;
+    return detail::writeJson(v, pretty, detail::JsonInvalid::Refuse);
 }
 
 std::string rubyInspect(const Value& v)

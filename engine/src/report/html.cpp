@@ -1,5 +1,6 @@
 #include "report/html.h"
 
+#include "core/bytes.h"
 #include "report/utf8.h"
 
 namespace hiera::detail {

@@ -1,5 +1,6 @@
 #include "report/markdown.h"
 
+#include "core/bytes.h"
 #include "report/utf8.h"
 
 #include <algorithm>

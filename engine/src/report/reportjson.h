@@ -10,7 +10,10 @@
 //   "json_replacements": [{"pointer": "/nodes/0/node", "reason": "not UTF-8"}, …], the pointer an
 //   RFC 6901 JSON Pointer to the value (for a key: to its member, "reason": "key not UTF-8"), so that a
 //   reader knows which strings are not the data's own. Absent when nothing was replaced.
-// Hash keys that are not strings are written as strings, as toJson does. The layout is toJson's.
+// Hash keys that are not strings are written as strings, as toJson does. The layout is toJson's: both
+// are one writer (core/jsonwriter.h) with two policies for what JSON cannot hold.
+
+#include "core/jsonwriter.h"
 
 #include <hiera/value.h>
 
@@ -19,8 +22,5 @@
 namespace hiera::detail {
 
 std::string reportJson(const Value& document, bool pretty = true);
-
-// The name of the list of replacements, for readers.
-inline constexpr const char* kJsonReplacementsKey = "json_replacements";
 
 } // namespace hiera::detail

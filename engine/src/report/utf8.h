@@ -1,16 +1,14 @@
 #pragma once
 
 // Text that other programs read as UTF-8 (JSON, HTML, Markdown) must be UTF-8, whatever the data held:
-// a !!binary value, a facts file named in another encoding, a key with such bytes.
+// a !!binary value, a facts file named in another encoding, a key with such bytes. Making it UTF-8 is
+// core/bytes.h's validUtf8 (the JSON writer, in core/, needs it too); this is what the text writers do
+// with it then.
 
 #include <string>
 #include <string_view>
 
 namespace hiera::detail {
-
-// `s` with every byte that is not part of a valid UTF-8 sequence (truncated, overlong, a surrogate,
-// past U+10FFFF) replaced by U+FFFD, one for each byte; `replaced` (when given) says whether any was.
-std::string validUtf8(std::string_view s, bool* replaced = nullptr);
 
 // Valid UTF-8 `s` (validUtf8's output) with every character that moves the cursor or reorders text on
 // a terminal or in a viewer (ESC and the other C0 and C1 controls, DEL, the line and paragraph
