@@ -1,4 +1,4 @@
-// The export writers (engine/src/report/: CSV, Markdown, HTML, JSON) fed arbitrary fields, each checked
+// The export writers (hiera/report/*.h: CSV, Markdown, HTML, JSON) fed arbitrary fields, each checked
 // by the strict reader the tests use (tests/support/), written apart from the writers so that the two
 // cannot share a mistake. Input: fields separated by the byte 0x1E. Checked besides "no crash, hang,
 // leak or UB":
@@ -15,15 +15,16 @@
 
 #include "fuzz_common.h"
 
-#include "report/csv.h"
-#include "report/html.h"
-#include "report/markdown.h"
-#include "report/reportjson.h"
 #include "support/csvreader.h"
 #include "support/htmlreader.h"
 #include "support/jsonreader.h"
 #include "support/markdownreader.h"
 #include "support/utf8normalise.h"
+
+#include <hiera/report/csv.h>
+#include <hiera/report/html.h>
+#include <hiera/report/json.h>
+#include <hiera/report/markdown.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -55,11 +56,11 @@ void checkCsv(const std::vector<std::string>& fields)
     for (std::size_t i = 0; i < fields.size(); ++i) {
         if (i)
             csv += ',';
-        detail::appendCsvField(csv, fields[i]);
+        appendCsvField(csv, fields[i]);
     }
     csv += "\r\n";
     for (const std::string& f : fields)
-        detail::appendCsvRow(csv, {f});
+        appendCsvRow(csv, {f});
     std::string error;
     const auto rows = testsupport::readCsv(csv, &error);
     if (!rows)
@@ -67,8 +68,8 @@ void checkCsv(const std::vector<std::string>& fields)
     if (rows->size() != fields.size() + 1 || (*rows)[0].size() != fields.size())
         fuzz::violated("CSV rows or cells lost or added", csv);
     for (std::size_t i = 0; i < fields.size(); ++i) {
-        if (detail::csvFieldText((*rows)[0][i]) != fields[i] || (*rows)[i + 1].size() != 1
-            || detail::csvFieldText((*rows)[i + 1][0]) != fields[i])
+        if (csvFieldText((*rows)[0][i]) != fields[i] || (*rows)[i + 1].size() != 1
+            || csvFieldText((*rows)[i + 1][0]) != fields[i])
             fuzz::violated("a CSV cell does not read back as its field", csv);
     }
     if (const auto formula = testsupport::csvFormulaField(*rows))
@@ -80,7 +81,7 @@ void checkMarkdown(const std::vector<std::string>& fields)
     for (const std::string& f : fields) {
         const std::string expected = testsupport::markdownNormalised(f);
         for (const bool code : {false, true}) {
-            const std::string cell = code ? detail::markdownCode(f) : detail::markdownText(f);
+            const std::string cell = code ? markdownCode(f) : markdownText(f);
             if (cell.find_first_of("\r\n") != std::string::npos)
                 fuzz::violated("a Markdown cell with a line break", cell);
             std::string error;
@@ -90,8 +91,7 @@ void checkMarkdown(const std::vector<std::string>& fields)
             const auto read = testsupport::markdownInline((*cells)[1], false, &error);
             if (!read || *read != expected)
                 fuzz::violated("a Markdown cell does not read back as its field", cell + "\n" + error);
-            const std::string inlineText =
-                code ? detail::markdownCode(f, detail::MarkdownContext::Inline) : detail::markdownText(f);
+            const std::string inlineText = code ? markdownCode(f, MarkdownContext::Inline) : markdownText(f);
             const auto readInline = testsupport::markdownInline(inlineText, false, &error);
             if (!readInline || *readInline != expected)
                 fuzz::violated("inline Markdown does not read back as its field", inlineText + "\n" + error);
@@ -102,7 +102,7 @@ void checkMarkdown(const std::vector<std::string>& fields)
     std::string text;
     for (const std::string& f : fields)
         text += f + "\n";
-    const std::string block = detail::markdownCodeBlock(text, "yaml");
+    const std::string block = markdownCodeBlock(text, "yaml");
     const std::size_t fence = block.find_first_not_of('`');
     if (fence < 3 || fence == std::string::npos)
         fuzz::violated("a Markdown code block without a fence", block);
@@ -117,12 +117,12 @@ void checkMarkdown(const std::vector<std::string>& fields)
 
 void checkHtml(const std::vector<std::string>& fields)
 {
-    std::string page = detail::htmlDocumentStart(fields[0], "p{margin:0}");
+    std::string page = htmlDocumentStart(fields[0], "p{margin:0}");
     for (const std::string& f : fields)
-        page += "<p>" + detail::htmlText(f) + "</p>\n";
+        page += "<p>" + htmlText(f) + "</p>\n";
     page += "<table>";
     for (const std::string& f : fields)
-        page += "<tr><td><code>" + detail::htmlText(f) + "</code></td></tr>";
+        page += "<tr><td><code>" + htmlText(f) + "</code></td></tr>";
     page += "</table>\n</body></html>\n";
     std::string error;
     const auto doc = testsupport::readHtml(page, &error);
@@ -137,7 +137,7 @@ void checkHtml(const std::vector<std::string>& fields)
         if (doc->paragraphs[i] != expected || doc->tables[0][i].size() != 1 || doc->tables[0][i][0] != expected)
             fuzz::violated("HTML text does not read back as its field", page);
     }
-    if (doc->contentSecurityPolicy != detail::kHtmlContentSecurityPolicy)
+    if (doc->contentSecurityPolicy != kHtmlContentSecurityPolicy)
         fuzz::violated("the HTML page lost its Content-Security-Policy", page);
 }
 
@@ -156,7 +156,7 @@ void checkJson(const std::vector<std::string>& fields)
     for (const std::string& f : fields)
         anyReplaced = anyReplaced || testsupport::validUtf8Replaced(f) != f;
     for (const bool pretty : {true, false}) {
-        const std::string text = detail::reportJson(Value(doc), pretty);
+        const std::string text = reportJson(Value(doc), pretty);
         std::string error;
         const auto read = testsupport::readJson(text, &error);
         if (!read || !read->isHash())
@@ -172,7 +172,7 @@ void checkJson(const std::vector<std::string>& fields)
             if (readList->asArray()[i] != expected || !readKeyed->asHash().find(expected))
                 fuzz::violated("a JSON string does not read back as its field", text);
         }
-        if (h.contains(detail::kJsonReplacementsKey) != anyReplaced)
+        if (h.contains(kJsonReplacementsKey) != anyReplaced)
             fuzz::violated("json_replacements does not match what was replaced", text);
     }
 }

@@ -1,19 +1,19 @@
-// The writers every export shares (engine/src/report/): CSV fields safe in a spreadsheet, Markdown and
+// The writers every export shares (hiera/report/*.h): CSV fields safe in a spreadsheet, Markdown and
 // HTML text that stays text, JSON valid for any value — each written, then read back by a strict
 // reader of the format (tests/support/*reader.h) to the same text (docs/bad-input.md, "What goes out").
 
 #include "testutils.h"
 
-#include "report/csv.h"
-#include "report/html.h"
-#include "report/markdown.h"
-#include "report/reportjson.h"
 #include "support/csvreader.h"
 #include "support/htmlreader.h"
 #include "support/jsonreader.h"
 #include "support/markdownreader.h"
 
 #include <hiera/error.h>
+#include <hiera/report/csv.h>
+#include <hiera/report/html.h>
+#include <hiera/report/json.h>
+#include <hiera/report/markdown.h>
 #include <hiera/valueformat.h>
 
 #include <QTest>
@@ -226,7 +226,7 @@ void TestReportFormats::csvFieldsAreNeutralised()
 {
     QFETCH(QByteArray, field);
     QFETCH(QByteArray, written);
-    QCOMPARE(QByteArray::fromStdString(detail::csvField(bytes(field))), written);
+    QCOMPARE(QByteArray::fromStdString(csvField(bytes(field))), written);
 }
 
 void TestReportFormats::csvReadsBack()
@@ -234,16 +234,16 @@ void TestReportFormats::csvReadsBack()
     QFETCH(QByteArray, text);
     const std::string field = bytes(text);
     std::string csv;
-    detail::appendCsvRow(csv, {"before", field, "after"});
-    detail::appendCsvRow(csv, {field});
+    appendCsvRow(csv, {"before", field, "after"});
+    appendCsvRow(csv, {field});
     std::string error;
     const auto rows = testsupport::readCsv(csv, &error);
     QVERIFY2(rows, error.c_str());
     QCOMPARE(rows->size(), std::size_t(2));
     QCOMPARE((*rows)[0].size(), std::size_t(3));
     QCOMPARE((*rows)[1].size(), std::size_t(1));
-    QCOMPARE(QByteArray::fromStdString(detail::csvFieldText((*rows)[0][1])), text);
-    QCOMPARE(QByteArray::fromStdString(detail::csvFieldText((*rows)[1][0])), text);
+    QCOMPARE(QByteArray::fromStdString(csvFieldText((*rows)[0][1])), text);
+    QCOMPARE(QByteArray::fromStdString(csvFieldText((*rows)[1][0])), text);
     const auto formula = testsupport::csvFormulaField(*rows);
     QVERIFY2(!formula, formula ? formula->c_str() : "");
 }
@@ -276,10 +276,9 @@ void TestReportFormats::markdownReadsBack()
     QFETCH(QByteArray, text);
     const std::string s = bytes(text);
     const std::string expected = testsupport::markdownNormalised(s);
-    using detail::MarkdownContext;
     for (const bool code : {false, true}) {
         // In a table cell, between two others.
-        const std::string cell = code ? detail::markdownCode(s) : detail::markdownText(s);
+        const std::string cell = code ? markdownCode(s) : markdownText(s);
         QVERIFY2(cell.find('\n') == std::string::npos && cell.find('\r') == std::string::npos, cell.c_str());
         QVERIFY2(!holdsRawControls(cell), cell.c_str());
         std::string error;
@@ -290,8 +289,7 @@ void TestReportFormats::markdownReadsBack()
         QVERIFY2(read, error.c_str());
         QCOMPARE(QByteArray::fromStdString(*read), QByteArray::fromStdString(expected));
         // Inline (a list item): the pipe is no boundary there.
-        const std::string inlineText =
-            code ? detail::markdownCode(s, MarkdownContext::Inline) : detail::markdownText(s);
+        const std::string inlineText = code ? markdownCode(s, MarkdownContext::Inline) : markdownText(s);
         const auto readInline = testsupport::markdownInline(inlineText, false, &error);
         QVERIFY2(readInline, error.c_str());
         QCOMPARE(QByteArray::fromStdString(*readInline), QByteArray::fromStdString(expected));
@@ -301,18 +299,18 @@ void TestReportFormats::markdownReadsBack()
 void TestReportFormats::markdownCodeBlock()
 {
     // A value whose YAML holds a fence of its own cannot close the block early.
-    const std::string block = detail::markdownCodeBlock("---\n- |\n  ```\n  ````\n", "yaml");
+    const std::string block = hiera::markdownCodeBlock("---\n- |\n  ```\n  ````\n", "yaml");
     QVERIFY2(block.rfind("`````yaml\n", 0) == 0, block.c_str());
     QVERIFY2(block.size() > 6 && block.compare(block.size() - 6, 6, "`````\n") == 0, block.c_str());
-    QCOMPARE(detail::markdownCodeBlock("x", "yaml"), std::string("```yaml\nx\n```\n"));
+    QCOMPARE(hiera::markdownCodeBlock("x", "yaml"), std::string("```yaml\nx\n```\n"));
 }
 
 void TestReportFormats::htmlReadsBack()
 {
     QFETCH(QByteArray, text);
     const std::string s = bytes(text);
-    const std::string page = detail::htmlDocumentStart(s, "p{margin:0}") + "<p>" + detail::htmlText(s)
-        + "</p>\n<table><tr><td><code>" + detail::htmlText(s) + "</code></td></tr></table>\n</body></html>\n";
+    const std::string page = htmlDocumentStart(s, "p{margin:0}") + "<p>" + htmlText(s) + "</p>\n<table><tr><td><code>"
+        + htmlText(s) + "</code></td></tr></table>\n</body></html>\n";
     QVERIFY2(!holdsRawControls(page), page.c_str());
     std::string error;
     const auto doc = testsupport::readHtml(page, &error);
@@ -322,7 +320,7 @@ void TestReportFormats::htmlReadsBack()
     QCOMPARE(doc->paragraphs.size(), std::size_t(1));
     QCOMPARE(QByteArray::fromStdString(doc->paragraphs[0]), QByteArray::fromStdString(expected));
     QCOMPARE(QByteArray::fromStdString(doc->tables.at(0).at(0).at(0)), QByteArray::fromStdString(expected));
-    QCOMPARE(doc->contentSecurityPolicy, std::string(detail::kHtmlContentSecurityPolicy));
+    QCOMPARE(doc->contentSecurityPolicy, std::string(kHtmlContentSecurityPolicy));
 }
 
 void TestReportFormats::jsonReadsBack()
@@ -337,14 +335,14 @@ void TestReportFormats::jsonReadsBack()
     doc.set("hash", Value(inner));
     for (const bool pretty : {true, false}) {
         std::string error;
-        const auto read = testsupport::readJson(detail::reportJson(Value(doc), pretty), &error);
+        const auto read = testsupport::readJson(reportJson(Value(doc), pretty), &error);
         QVERIFY2(read, error.c_str());
         const Value expected(testsupport::validUtf8Replaced(s));
         QCOMPARE(*read->asHash().find("value"), expected);
         QCOMPARE(read->asHash().find("list")->asArray()[0], expected);
         QCOMPARE(*read->asHash().find("hash")->asHash().find(expected), expected);
         const bool replaced = testsupport::validUtf8Replaced(s) != s;
-        QCOMPARE(read->asHash().contains(detail::kJsonReplacementsKey), replaced);
+        QCOMPARE(read->asHash().contains(kJsonReplacementsKey), replaced);
     }
 }
 
@@ -357,19 +355,19 @@ void TestReportFormats::jsonReplacementsArePointed()
     doc.set("inf", Value(-HUGE_VAL));
     doc.set("h", Value(inner));
     std::string error;
-    const auto read = testsupport::readJson(detail::reportJson(Value(doc)), &error);
+    const auto read = testsupport::readJson(reportJson(Value(doc)), &error);
     QVERIFY2(read, error.c_str());
     QCOMPARE(read->asHash().find("a/b~c")->asArray()[1], Value("\xEF\xBF\xBD"));
     QCOMPARE(*read->asHash().find("inf"), Value("-Infinity"));
     QCOMPARE(*read->asHash().find("h")->asHash().find("k\xEF\xBF\xBD"), Value("NaN"));
-    QCOMPARE(*read->asHash().find(detail::kJsonReplacementsKey),
+    QCOMPARE(*read->asHash().find(kJsonReplacementsKey),
              json(R"([{"pointer": "/a~1b~0c/1", "reason": "not UTF-8"}, {"pointer": "/inf", "reason": "-Infinity"},
                       {"pointer": "/h/k\ufffd", "reason": "key not UTF-8"}, {"pointer": "/h/k\ufffd", "reason": "NaN"}])"));
     // Nothing replaced: no list, and the text is toJson's.
     Hash plain;
     plain.set("k", Value(Array{Value(1.5), Value("x")}));
-    QCOMPARE(detail::reportJson(Value(plain)), toJson(Value(plain), true));
-    QCOMPARE(detail::reportJson(Value(plain), false), toJson(Value(plain)));
+    QCOMPARE(reportJson(Value(plain)), toJson(Value(plain), true));
+    QCOMPARE(reportJson(Value(plain), false), toJson(Value(plain)));
 }
 
 // The bytes toJson and reportJson write for jsonDocuments(), compact and pretty, recorded when they were
@@ -599,8 +597,8 @@ void TestReportFormats::jsonWritersKeepTheirBytes()
         const std::pair<std::string, const char*> pairs[] = {
             {toJsonOrError(doc, false), written[i].toJsonCompact},
             {toJsonOrError(doc, true), written[i].toJsonPretty},
-            {detail::reportJson(doc, true), written[i].reportPretty},
-            {detail::reportJson(doc, false), written[i].reportCompact},
+            {reportJson(doc, true), written[i].reportPretty},
+            {reportJson(doc, false), written[i].reportCompact},
         };
         const char* which[] = {"toJson", "toJson pretty", "reportJson", "reportJson compact"};
         for (std::size_t k = 0; k < std::size(pairs); ++k)
@@ -654,7 +652,7 @@ void TestReportFormats::strictReadersRefuse()
     else if (format == QLatin1String("md"))
         QVERIFY(!testsupport::markdownInline(s));
     else
-        QVERIFY(!testsupport::readHtml(detail::htmlDocumentStart("t", "") + "<p>" + s + "</p></body></html>"));
+        QVERIFY(!testsupport::readHtml(htmlDocumentStart("t", "") + "<p>" + s + "</p></body></html>"));
 }
 
 QTEST_APPLESS_MAIN(TestReportFormats)

@@ -4,7 +4,7 @@
 // with CRLF, a field is either quoted ("…", quotes doubled, anything inside) or holds no comma, quote,
 // CR or LF. Anything else is refused, so that a writer's slip shows as an error instead of as a
 // spreadsheet's guess. Fields come back as the spreadsheet sees them (the neutralising quote of a
-// formula still in front: hiera::detail::csvFieldText removes it).
+// formula still in front: hiera::csvFieldText removes it).
 
 #include <cstddef>
 #include <optional>

@@ -4,6 +4,7 @@
 #include "core/jsonescape.h"
 
 #include <hiera/error.h>
+#include <hiera/report/json.h>
 #include <hiera/valueformat.h>
 
 #include <cmath>

@@ -7,9 +7,9 @@
 // (docs/bad-input.md, "What goes out"):
 // - JsonInvalid::Refuse (hiera::toJson): the first such value, in document order, throws hiera::Error
 //   at its mark: a value must not be silently changed where the JSON is the data (Puppet fails too);
-// - JsonInvalid::Replace (the JSON reports, report/reportjson.h): bytes that are not UTF-8 become
+// - JsonInvalid::Replace (hiera::reportJson, <hiera/report/json.h>): bytes that are not UTF-8 become
 //   U+FFFD, non-finite floats the strings "NaN", "Infinity", "-Infinity", and when the document is a
-//   hash each replacement is listed in a last member kJsonReplacementsKey as an RFC 6901 JSON Pointer
+//   hash each replacement is listed in a last member hiera::kJsonReplacementsKey as an RFC 6901 JSON Pointer
 //   and a reason ("not UTF-8", "key not UTF-8", "NaN", "Infinity", "-Infinity").
 // The two write the same bytes for every value both can write.
 
@@ -22,8 +22,5 @@ namespace hiera::detail {
 enum class JsonInvalid { Refuse, Replace };
 
 std::string writeJson(const Value& document, bool pretty, JsonInvalid invalid);
-
-// The name of the list of replacements (JsonInvalid::Replace), for readers.
-inline constexpr const char* kJsonReplacementsKey = "json_replacements";
 
 } // namespace hiera::detail

@@ -1,6 +1,5 @@
-#include "report/reportjson.h"
-
 #include <hiera/explain.h>
+#include <hiera/report/json.h>
 #include <hiera/valueformat.h>
 
 namespace hiera {
@@ -207,7 +206,7 @@ private:
 
 // The trace as a JSON document's value. Written by the reports' JSON writer, which keeps the document
 // valid whatever it holds: bytes that are not UTF-8 (a !!binary value in a key or a path) become
-// U+FFFD, NaN and infinities strings, each listed in "json_replacements" (report/reportjson.h).
+// U+FFFD, NaN and infinities strings, each listed in "json_replacements" (hiera/report/json.h).
 Value jsonNode(const TraceNode& n, const ExplainOptions& options)
 {
     Hash h;
@@ -269,7 +268,7 @@ std::string explainText(const TraceNode& root, const ExplainOptions& options)
 
 std::string explainJson(const TraceNode& root, bool pretty, const ExplainOptions& options)
 {
-    return detail::reportJson(jsonNode(root, options), pretty);
+    return reportJson(jsonNode(root, options), pretty);
 }
 
 } // namespace hiera

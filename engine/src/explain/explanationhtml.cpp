@@ -1,9 +1,9 @@
 // The explanation report as one self-contained HTML page: the style inline, no script, no resource
-// from anywhere, a Content-Security-Policy that says so; every piece of data escaped (report/html.h).
+// from anywhere, a Content-Security-Policy that says so; every piece of data escaped (hiera/report/html.h).
 
 #include "explain/explanationcontent.h"
-#include "report/html.h"
 
+#include <hiera/report/html.h>
 #include <hiera/valueformat.h>
 
 namespace hiera {
@@ -20,9 +20,8 @@ constexpr std::string_view kStyle =
 
 std::string explanationHtml(const ExplanationReport& report)
 {
-    using detail::htmlText;
     const detail::ExplanationContent c = detail::collectExplanation(report);
-    std::string h = detail::htmlDocumentStart("Hiera lookup of " + c.key, kStyle);
+    std::string h = htmlDocumentStart("Hiera lookup of " + c.key, kStyle);
     h += "<h1>Hiera lookup of <code>" + htmlText(c.key) + "</code></h1>\n<table>";
     const auto row = [&](std::string_view name, std::string_view value) {
         h += "<tr><th>" + htmlText(name) + "</th><td>" + htmlText(value) + "</td></tr>";

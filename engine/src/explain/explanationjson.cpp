@@ -1,8 +1,9 @@
 // The explanation report as one JSON document, written by the reports' JSON writer: valid for any
-// value (report/reportjson.h).
+// value (hiera/report/json.h).
 
 #include "explain/explanationcontent.h"
-#include "report/reportjson.h"
+
+#include <hiera/report/json.h>
 
 namespace hiera {
 
@@ -86,7 +87,7 @@ std::string explanationJson(const ExplanationReport& report)
         leaves.emplace_back(std::move(l));
     }
     o.set("leaves", Value(std::move(leaves)));
-    return detail::reportJson(Value(std::move(o)), /*pretty=*/true) + '\n';
+    return reportJson(Value(std::move(o)), /*pretty=*/true) + '\n';
 }
 
 } // namespace hiera

@@ -1,18 +1,15 @@
 // The explanation report as Markdown (CommonMark with GitHub's tables). Every piece of data goes
-// through report/markdown.h: code spans for keys, values and files, escaped text for the rest.
+// through hiera/report/markdown.h: code spans for keys, values and files, escaped text for the rest.
 
 #include "explain/explanationcontent.h"
-#include "report/markdown.h"
 
+#include <hiera/report/markdown.h>
 #include <hiera/valueformat.h>
 
 namespace hiera {
 
 std::string explanationMarkdown(const ExplanationReport& report)
 {
-    using detail::markdownCode;
-    using detail::MarkdownContext;
-    using detail::markdownText;
     const detail::ExplanationContent c = detail::collectExplanation(report);
     const auto code = [](std::string_view s) { return markdownCode(s, MarkdownContext::Inline); };
     std::string md = "# Hiera lookup of " + code(c.key) + "\n\n";
@@ -31,7 +28,7 @@ std::string explanationMarkdown(const ExplanationReport& report)
     for (const std::string& w : c.warnings)
         md += "- Warning: " + markdownText(w) + "\n";
     md += "\n## Value\n\n";
-    md += c.found ? detail::markdownCodeBlock(c.valueYaml, "yaml") : "Not found.\n";
+    md += c.found ? markdownCodeBlock(c.valueYaml, "yaml") : "Not found.\n";
     if (c.redacted)
         md += "\nDecrypted eyaml values are redacted.\n";
     if (!c.leaves.empty()) {

@@ -2,10 +2,10 @@
 // summary line and a table, long node lists folded).
 
 #include "nodes/relativepath.h"
-#include "report/markdown.h"
-#include "report/reportjson.h"
 
 #include <hiera/fileimpact.h>
+#include <hiera/report/json.h>
+#include <hiera/report/markdown.h>
 
 #include <algorithm>
 
@@ -47,7 +47,7 @@ Value fileImpactValue(const FileImpact& impact, const FileImpactExportOptions& o
 
 std::string fileImpactJson(const FileImpact& impact, const FileImpactExportOptions& options)
 {
-    return detail::reportJson(fileImpactValue(impact, options), /*pretty=*/true) + "\n";
+    return reportJson(fileImpactValue(impact, options), /*pretty=*/true) + "\n";
 }
 
 std::string fileImpactSummary(const FileImpact& impact)
@@ -83,9 +83,8 @@ std::string fileImpactSummary(const FileImpact& impact)
 
 std::string fileImpactMarkdown(const FileImpact& impact, const FileImpactExportOptions& options)
 {
-    using detail::markdownText;
     const std::string file =
-        detail::markdownCode(detail::relativePath(impact.file, options.relativeTo), detail::MarkdownContext::Inline);
+        markdownCode(detail::relativePath(impact.file, options.relativeTo), MarkdownContext::Inline);
     std::string out = "**Hiera file impact** of " + file + ": " + markdownText(fileImpactSummary(impact)) + ".\n";
     if (!impact.exists || impact.nodesReading.empty())
         return out;
@@ -95,7 +94,7 @@ std::string fileImpactMarkdown(const FileImpact& impact, const FileImpactExportO
         return out;
     out += "\n| key | role | nodes |\n|---|---|---|\n";
     for (const KeyImpact& k : impact.keys) {
-        const std::string nodes = detail::markdownFoldedList(k.nodes, options.nodesShown);
+        const std::string nodes = markdownFoldedList(k.nodes, options.nodesShown);
         out += "| " + markdownText(k.key) + " | " + keyImpactRoleName(k.role) + " | " + nodes + " |\n";
     }
     return out;

@@ -1,21 +1,16 @@
 // The fleet result as CSV, JSON and Markdown, for the command line and the explorer's export.
 
 #include "nodes/relativepath.h"
-#include "report/csv.h"
-#include "report/markdown.h"
-#include "report/reportjson.h"
 
 #include <hiera/fleet.h>
+#include <hiera/report/csv.h>
+#include <hiera/report/json.h>
+#include <hiera/report/markdown.h>
 #include <hiera/valueformat.h>
 
 namespace hiera {
 
 namespace {
-
-using detail::csvField;
-using detail::markdownCode;
-using detail::MarkdownContext;
-using detail::markdownText;
 
 std::string valueText(const Value& v, bool revealSecrets)
 {
@@ -121,7 +116,7 @@ Value fleetValue(const FleetResult& result, const FleetExportOptions& options)
 
 std::string fleetJson(const FleetResult& result, const FleetExportOptions& options)
 {
-    return detail::reportJson(fleetValue(result, options), true) + '\n';
+    return reportJson(fleetValue(result, options), true) + '\n';
 }
 
 std::string fleetMarkdown(const FleetResult& result, const FleetExportOptions& options)

@@ -1,11 +1,11 @@
 // The all-keys exports: YAML and JSON as `puppet lookup` answers each key, and a CSV table.
 
 #include "nodes/relativepath.h"
-#include "report/csv.h"
-#include "report/reportjson.h"
 
 #include <hiera/error.h>
 #include <hiera/nodedata.h>
+#include <hiera/report/csv.h>
+#include <hiera/report/json.h>
 #include <hiera/valueformat.h>
 
 namespace hiera {
@@ -80,14 +80,13 @@ std::string nodeDataJson(const NodeData& data, const NodeExportOptions& options)
     doc.set("errors", Value(std::move(errors)));
     if (data.cancelled)
         doc.set("cancelled", Value(true));
-    return detail::reportJson(Value(std::move(doc)), /*pretty=*/true) + "\n";
+    return reportJson(Value(std::move(doc)), /*pretty=*/true) + "\n";
 }
 
 std::string nodeDataCsv(const NodeData& data, const NodeExportOptions& options)
 {
     std::string out;
-    detail::appendCsvRow(out,
-                         {"node", "key", "value", "level", "file", "merge", "merge_source", "lookup_options", "error"});
+    appendCsvRow(out, {"node", "key", "value", "level", "file", "merge", "merge_source", "lookup_options", "error"});
     for (const ResolvedKey& k : data.keys) {
         if (k.status == LookupResult::Status::NotFound)
             continue;
@@ -98,7 +97,7 @@ std::string nodeDataCsv(const NodeData& data, const NodeExportOptions& options)
         const std::string entry = k.merge ? std::string(k.merge->entryName()) : std::string();
         SourceLocation where = k.location;
         where.file = detail::relativePath(where.file, options.relativeTo);
-        detail::appendCsvRow(out, {data.node, k.key, value, k.level, where.toString(), merge, source, entry, error});
+        appendCsvRow(out, {data.node, k.key, value, k.level, where.toString(), merge, source, entry, error});
     }
     return out;
 }

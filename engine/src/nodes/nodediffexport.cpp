@@ -1,13 +1,13 @@
 // The node diff's exports: Markdown, JSON, CSV and a plain-text listing for terminals.
 
 #include "nodes/relativepath.h"
-#include "report/csv.h"
-#include "report/markdown.h"
-#include "report/reportjson.h"
 
 #include <hiera/error.h>
 #include <hiera/fleet.h>
 #include <hiera/nodediff.h>
+#include <hiera/report/csv.h>
+#include <hiera/report/json.h>
+#include <hiera/report/markdown.h>
 #include <hiera/valueformat.h>
 
 #include <algorithm>
@@ -95,7 +95,6 @@ Value sideValue(const Side& s, const DiffExportOptions& options)
 
 std::string nodeDiffMarkdown(const NodeDiff& diff, const DiffExportOptions& options)
 {
-    using detail::markdownText;
     std::string out = summary(diff, options, &markdownText) + ".\n";
     if (diff.keys.empty())
         return out;
@@ -104,7 +103,7 @@ std::string nodeDiffMarkdown(const NodeDiff& diff, const DiffExportOptions& opti
     // A value as code (JSON), "(not found)", or "error: " and the message.
     auto answer = [&](const Side& s) {
         if (s.found())
-            return detail::markdownCode(valueText(s.value, options));
+            return markdownCode(valueText(s.value, options));
         return s.status == LookupResult::Status::Error ? "error: " + markdownText(s.error) : std::string("(not found)");
     };
     auto files = [&](const Side& s) {
@@ -137,22 +136,20 @@ std::string nodeDiffJson(const NodeDiff& diff, const DiffExportOptions& options)
         differences.emplace_back(std::move(h));
     }
     doc.set("differences", Value(std::move(differences)));
-    return detail::reportJson(Value(std::move(doc)), /*pretty=*/true) + "\n";
+    return reportJson(Value(std::move(doc)), /*pretty=*/true) + "\n";
 }
 
 std::string nodeDiffCsv(const NodeDiff& diff, const DiffExportOptions& options)
 {
     std::string out;
-    detail::appendCsvRow(
-        out, {"key", "a_node", "a_status", "a_value", "a_files", "b_node", "b_status", "b_value", "b_files"});
+    appendCsvRow(out, {"key", "a_node", "a_status", "a_value", "a_files", "b_node", "b_status", "b_value", "b_files"});
     auto value = [&](const Side& s) {
         return s.found() ? valueText(s.value, options) : s.status == LookupResult::Status::Error ? s.error : "";
     };
     for (const KeyDifference& d : diff.keys)
-        detail::appendCsvRow(out,
-                             {d.key, options.nameA, fleetStatusName(d.a.status), value(d.a),
-                              joinFiles(d.a, options, ";"), options.nameB, fleetStatusName(d.b.status), value(d.b),
-                              joinFiles(d.b, options, ";")});
+        appendCsvRow(out,
+                     {d.key, options.nameA, fleetStatusName(d.a.status), value(d.a), joinFiles(d.a, options, ";"),
+                      options.nameB, fleetStatusName(d.b.status), value(d.b), joinFiles(d.b, options, ";")});
     return out;
 }
 

@@ -3,11 +3,11 @@
 // (docs/bad-input.md).
 
 #include "nodes/relativepath.h"
-#include "report/html.h"
-#include "report/markdown.h"
-#include "report/reportjson.h"
 
 #include <hiera/error.h>
+#include <hiera/report/html.h>
+#include <hiera/report/json.h>
+#include <hiera/report/markdown.h>
 #include <hiera/revisiondiff.h>
 #include <hiera/valueformat.h>
 
@@ -150,19 +150,18 @@ Value revisionDiffValue(const RevisionDiff& diff, const RevisionDiffExportOption
 
 std::string revisionDiffJson(const RevisionDiff& diff, const RevisionDiffExportOptions& options)
 {
-    return detail::reportJson(revisionDiffValue(diff, options), /*pretty=*/true) + "\n";
+    return reportJson(revisionDiffValue(diff, options), /*pretty=*/true) + "\n";
 }
 
 std::string revisionDiffMarkdown(const RevisionDiff& diff, const RevisionDiffExportOptions& options)
 {
-    using detail::markdownText;
     std::string out = "**Hiera revision diff**: " + summary(diff, options, &markdownText) + ".\n";
     if (diff.changes.empty())
         return out;
     out += "\n| key | " + markdownText(options.from) + " | " + markdownText(options.to)
         + " | nodes | sources |\n|---|---|---|---|---|\n";
     auto answer = [&](const Side& s) {
-        return s.found() ? detail::markdownCode(answerLine(s, options)) : markdownText(answerLine(s, options));
+        return s.found() ? markdownCode(answerLine(s, options)) : markdownText(answerLine(s, options));
     };
     auto afterAnswer = [&](const RevisionChange& c) {
         return answer(c.after) + (redactedAlike(c, options) ? " " + markdownText(kSecretDiffers) : std::string());
@@ -176,7 +175,7 @@ std::string revisionDiffMarkdown(const RevisionDiff& diff, const RevisionDiffExp
         return text.empty() ? std::string("-") : text;
     };
     for (const RevisionChange& c : diff.changes) {
-        const std::string nodes = detail::markdownFoldedList(c.nodes, options.nodesShown);
+        const std::string nodes = markdownFoldedList(c.nodes, options.nodesShown);
         out += "| " + markdownText(c.key) + " | " + answer(c.before) + " | " + afterAnswer(c) + " | " + nodes + " | "
             + markdownText(options.from) + ": " + sources(c.sourcesBefore) + "<br>" + markdownText(options.to) + ": "
             + sources(c.sourcesAfter) + " |\n";
@@ -186,12 +185,11 @@ std::string revisionDiffMarkdown(const RevisionDiff& diff, const RevisionDiffExp
 
 std::string revisionDiffHtml(const RevisionDiff& diff, const RevisionDiffExportOptions& options)
 {
-    using detail::htmlText;
     constexpr std::string_view style =
         "body{font-family:sans-serif;margin:2em}"
         "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #999;padding:2px 6px;"
         "text-align:left;vertical-align:top}code{font-family:monospace;white-space:pre-wrap}";
-    std::string h = detail::htmlDocumentStart("Hiera revision diff from " + options.from + " to " + options.to, style);
+    std::string h = htmlDocumentStart("Hiera revision diff from " + options.from + " to " + options.to, style);
     h += "<h1>Hiera revision diff</h1>\n<p>" + htmlText(summary(diff, options, &plainText)) + ".</p>\n";
     const auto lines = [&](const std::vector<std::string>& list, auto&& text) {
         std::string out;

@@ -1,6 +1,6 @@
-#include "report/csv.h"
+#include <hiera/report/csv.h>
 
-namespace hiera::detail {
+namespace hiera {
 
 namespace {
 
@@ -95,4 +95,4 @@ std::string csvFieldText(std::string_view cell)
     return std::string(cell);
 }
 
-} // namespace hiera::detail
+} // namespace hiera

@@ -1,9 +1,12 @@
-#include "report/html.h"
-
 #include "core/bytes.h"
 #include "report/utf8.h"
 
-namespace hiera::detail {
+#include <hiera/report/html.h>
+
+namespace hiera {
+
+using detail::validUtf8;
+using detail::visibleControls;
 
 std::string htmlText(std::string_view text)
 {
@@ -52,4 +55,4 @@ std::string htmlDocumentStart(std::string_view title, std::string_view styleShee
     return out;
 }
 
-} // namespace hiera::detail
+} // namespace hiera

@@ -1,12 +1,15 @@
-#include "report/markdown.h"
-
 #include "core/bytes.h"
 #include "report/utf8.h"
+
+#include <hiera/report/markdown.h>
 
 #include <algorithm>
 #include <vector>
 
-namespace hiera::detail {
+namespace hiera {
+
+using detail::validUtf8;
+using detail::visibleControls;
 
 namespace {
 
@@ -158,4 +161,4 @@ std::string markdownFoldedList(const std::vector<std::string>& names, std::size_
         + std::to_string(names.size() - shown) + " more</summary>" + rest + "</details>";
 }
 
-} // namespace hiera::detail
+} // namespace hiera

@@ -1,10 +1,12 @@
-#include "report/reportjson.h"
+#include "core/jsonwriter.h"
 
-namespace hiera::detail {
+#include <hiera/report/json.h>
+
+namespace hiera {
 
 std::string reportJson(const Value& document, bool pretty)
 {
-    return writeJson(document, pretty, JsonInvalid::Replace);
+    return detail::writeJson(document, pretty, detail::JsonInvalid::Replace);
 }
 
-} // namespace hiera::detail
+} // namespace hiera

@@ -4,7 +4,8 @@
 // as that text, whatever characters it holds, and cannot make markup, a link, an image or raw HTML
 // (docs/bad-input.md, "What goes out"). For CommonMark with GitHub's tables (GFM):
 // - bytes that are not UTF-8 and NUL become U+FFFD (CommonMark turns NUL into it anyway);
-// - terminal controls and bidirectional overrides become visible escapes (visibleControls, utf8.h);
+// - terminal controls and bidirectional overrides become the visible escapes hiera::printableLine
+//   writes (`\e`, `\u202E`);
 // - line breaks (LF, CR, CRLF) become <br>: a table row is one line, and a list item's next line
 //   could start a heading;
 // - in a table cell, '|' is written \| (GFM splits cells before anything else, code spans included).
@@ -17,11 +18,12 @@
 // a '|' is written as text in a table cell instead: GFM's cell splitter pairs that backslash with the
 // one escaping the pipe, and no code span can hold the pair.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace hiera::detail {
+namespace hiera {
 
 enum class MarkdownContext { Inline, TableCell };
 
@@ -33,4 +35,4 @@ std::string markdownCodeBlock(std::string_view text, std::string_view infoString
 // M more</summary>c, d</details>" (folded in a merge-request comment).
 std::string markdownFoldedList(const std::vector<std::string>& names, std::size_t shown);
 
-} // namespace hiera::detail
+} // namespace hiera

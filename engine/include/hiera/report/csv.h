@@ -19,7 +19,7 @@
 #include <string>
 #include <string_view>
 
-namespace hiera::detail {
+namespace hiera {
 
 // True when `field` is written with a quote in front (see above).
 bool csvFieldIsNeutralised(std::string_view field);
@@ -30,4 +30,4 @@ std::string csvField(std::string_view field);
 // reader's). For readers of the exports that want the data rather than the spreadsheet's view.
 std::string csvFieldText(std::string_view cell);
 
-} // namespace hiera::detail
+} // namespace hiera

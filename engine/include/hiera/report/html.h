@@ -9,11 +9,11 @@
 #include <string>
 #include <string_view>
 
-namespace hiera::detail {
+namespace hiera {
 
 // & < > " ' as character references; bytes that are not UTF-8 and NUL (which HTML parsers drop) as
 // U+FFFD; CR as &#13; (a parser turns a raw CR into LF); terminal controls and bidirectional overrides
-// as visible escapes (visibleControls: `\e`, `\u202E`). Everything else as it is.
+// as the visible escapes hiera::printableLine writes (`\e`, `\u202E`). Everything else as it is.
 std::string htmlText(std::string_view text);
 
 // "<!DOCTYPE html>…<body>": UTF-8, the policy, the title (escaped) and the inline style sheet.
@@ -22,4 +22,4 @@ std::string htmlDocumentStart(std::string_view title, std::string_view styleShee
 inline constexpr std::string_view kHtmlContentSecurityPolicy =
     "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 
-} // namespace hiera::detail
+} // namespace hiera

@@ -10,17 +10,19 @@
 //   "json_replacements": [{"pointer": "/nodes/0/node", "reason": "not UTF-8"}, …], the pointer an
 //   RFC 6901 JSON Pointer to the value (for a key: to its member, "reason": "key not UTF-8"), so that a
 //   reader knows which strings are not the data's own. Absent when nothing was replaced.
-// Hash keys that are not strings are written as strings, as toJson does. The layout is toJson's: both
-// are one writer (core/jsonwriter.h) with two policies for what JSON cannot hold.
-
-#include "core/jsonwriter.h"
+// Everything else is toJson's (hiera/valueformat.h): the layout, hash keys that are not strings written
+// as strings, floats in Ruby's form. The two are one writer with two policies for what JSON cannot hold,
+// and write the same bytes for every value both can write.
 
 #include <hiera/value.h>
 
 #include <string>
 
-namespace hiera::detail {
+namespace hiera {
 
 std::string reportJson(const Value& document, bool pretty = true);
 
-} // namespace hiera::detail
+// The name of the list of replacements, for readers.
+inline constexpr const char* kJsonReplacementsKey = "json_replacements";
+
+} // namespace hiera
