@@ -1,8 +1,12 @@
 #include "cliargs.h"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
+#include <variant>
 
 const char* const kUsage =
     "Usage: hiera-lookup --config PATH [--facts FILE] [--scope FILE] [--node NAME]\n"
@@ -106,23 +110,177 @@ const char* const kUsage =
 
 namespace {
 
+using Mode = CliArgs::Mode;
+using Format = CliArgs::Format;
+
 [[noreturn]] void usageError(const std::string& message)
 {
     throw std::invalid_argument(message);
 }
 
-} // namespace
-
-CliArgs parseCliArgs(const std::vector<std::string>& args)
+// The command line as read, before its mode is checked: CliArgs, and what only counts once every
+// option is read (the merge, the format, --prefix, the modes asked for).
+// Until the mode is checked, `mode` is the one the last of --diff-facts, --diff, --revision-diff and
+// --impact chose.
+struct Given : CliArgs
 {
-    CliArgs a;
     std::optional<std::string> mergeName;
     std::optional<std::string> knockout;
     bool sort = false, hashArrays = false;
-    bool endOfOptions = false;
     std::optional<std::string> formatName;
     bool prefixGiven = false;
-    bool allKeys = false;
+    std::array<bool, 7> modes{}; // by Mode: which options choosing a mode were given
+
+    bool asked(Mode m) const { return modes[static_cast<std::size_t>(m)]; }
+    void choose(Mode m)
+    {
+        modes[static_cast<std::size_t>(m)] = true;
+        // --all-keys is a switch: it does not count as the last mode chosen, which decides the first
+        // conflict reported (chooseMode).
+        if (m != Mode::AllKeys)
+            mode = m;
+    }
+};
+
+// ':'-separated directories (--modulepath, --environmentpath); empty entries are dropped.
+std::vector<std::string> splitColons(const std::string& v)
+{
+    std::vector<std::string> dirs;
+    for (std::size_t pos = 0; pos <= v.size();) {
+        std::size_t colon = v.find(':', pos);
+        if (colon == std::string::npos)
+            colon = v.size();
+        if (colon > pos)
+            dirs.push_back(v.substr(pos, colon - pos));
+        pos = colon + 1;
+    }
+    return dirs;
+}
+
+using Values = std::vector<std::string>;
+
+// What an option does with its values where a plain switch or value is not enough.
+struct Custom
+{
+    int values; // 1, or 2 (such an option may be given once)
+    void (*set)(Given&, const Values&);
+    const char* tooFew = nullptr; // with two values: the message when fewer follow
+};
+
+// One option of the command line (kUsage describes them). Its value is the next argument, or follows
+// '=' (--format=json), taken as is even when it starts with "--" (--knockout-prefix --). Of two values,
+// the second is the next argument (--diff-facts=A B). A switch ignores a value after '='.
+struct Option
+{
+    std::string_view name;
+    std::string_view alias; // another spelling, or empty
+    // What it sets: a switch (bool), the value (string), or what a Custom does; --all-keys only chooses.
+    std::variant<std::monostate, bool Given::*, std::string Given::*, std::optional<std::string> Given::*, Custom> sets;
+    const char* ifEmpty = nullptr; // the value may not be empty: the message
+    std::optional<Mode> chooses = {}; // the mode it asks for (checked in chooseMode)
+
+    int values() const
+    {
+        if (const auto* custom = std::get_if<Custom>(&sets))
+            return custom->values;
+        return std::holds_alternative<std::string Given::*>(sets)
+                || std::holds_alternative<std::optional<std::string> Given::*>(sets)
+            ? 1
+            : 0;
+    }
+};
+
+// The options whose values need more than a plain assignment.
+void addEnvironmentPath(Given& g, const Values& v)
+{
+    for (auto& dir : splitColons(v[0]))
+        g.environmentPath.push_back(std::move(dir));
+    if (g.environmentPath.empty()) // counting the directories of an earlier --environmentpath
+        usageError("--environmentpath needs a directory");
+}
+void setModulepath(Given& g, const Values& v)
+{
+    g.modulepath = splitColons(v[0]); // replaces environment.conf's, and an earlier --modulepath
+}
+void setPrefix(Given& g, const Values& v)
+{
+    g.prefix = v[0];
+    g.prefixGiven = true;
+}
+void setDiffFacts(Given& g, const Values& v)
+{
+    g.diffFacts = v;
+}
+void setDiffNodes(Given& g, const Values& v)
+{
+    g.diffNodes = v;
+}
+
+// clang-format off
+const Option kOptions[] = {
+    // name               alias                 sets                      if the value is empty; the mode it chooses
+    {"--help",            "-h",                 &Given::help},
+    {"--version",         "",                   &Given::version},
+    {"--config",          "-c",                 &Given::config},
+    {"--hiera_config",    "--hiera-config",     &Given::globalConfig},
+    {"--environment",     "",                   &Given::environment,      "--environment needs a name"},
+    {"--environmentpath", "",                   Custom{1, addEnvironmentPath}},
+    {"--codedir",         "",                   &Given::codedir,          "--codedir needs a directory"},
+    {"--revision",        "",                   &Given::revision,
+                               "--revision needs a revision (a commit id, a branch, a tag)"},
+    {"--modulepath",      "",                   Custom{1, setModulepath}},
+    {"--eyaml-private-key", "",                 &Given::eyamlPrivateKey},
+    {"--skip-unsupported", "",                  &Given::skipUnsupported},
+    {"--show-secrets",    "",                   &Given::showSecrets},
+    {"--facts",           "",                   &Given::factsFile},
+    {"--scope",           "",                   &Given::scopeFile},
+    {"--node",            "",                   &Given::node},
+    {"--merge",           "",                   &Given::mergeName},
+    {"--knockout-prefix", "--knock-out-prefix", &Given::knockout},
+    {"--sort-merged-arrays", "",                &Given::sort},
+    {"--merge-hash-arrays", "",                 &Given::hashArrays},
+    {"--no-cache",        "",                   &Given::noCache},
+    {"--explain",         "",                   &Given::explain},
+    {"--format",          "--render-as",        &Given::formatName},
+    {"--nodes",           "",                   &Given::nodesPath,        "--nodes needs a directory or a file"},
+    {"--all-keys",        "",                   std::monostate(),         nullptr, Mode::AllKeys},
+    {"--diff-facts",      "",                   Custom{2, setDiffFacts, "--diff-facts needs two facts files"},
+                                                                          nullptr, Mode::DiffFacts},
+    {"--diff",            "",                   Custom{2, setDiffNodes, "--diff needs two node names"},
+                                                                          nullptr, Mode::DiffNodes},
+    {"--revision-diff",   "",                   &Given::revisionDiffFrom,
+                               "--revision-diff needs a revision (a commit id, a branch, a tag)", Mode::RevisionDiff},
+    {"--to",              "",                   &Given::revisionDiffTo,
+                               "--to needs a revision (a commit id, a branch, a tag)"},
+    {"--impact",          "",                   &Given::impactFile,       "--impact needs a data file", Mode::Impact},
+    {"--fail-on-change",  "",                   &Given::failOnChange},
+    {"--prefix",          "",                   Custom{1, setPrefix}},
+};
+// clang-format on
+
+void apply(Given& g, const Option& option, const Values& values)
+{
+    if (auto* flag = std::get_if<bool Given::*>(&option.sets))
+        g.*(*flag) = true;
+    else if (auto* text = std::get_if<std::string Given::*>(&option.sets))
+        g.*(*text) = values[0];
+    else if (auto* optional = std::get_if<std::optional<std::string> Given::*>(&option.sets))
+        g.*(*optional) = values[0];
+    else if (auto* custom = std::get_if<Custom>(&option.sets))
+        custom->set(g, values);
+    if (option.ifEmpty && values[0].empty())
+        usageError(option.ifEmpty);
+    if (option.chooses)
+        g.choose(*option.chooses);
+}
+
+// Reads the arguments in order through kOptions; a value's own check (--environment needs a name)
+// fails at once, before the arguments after it are read.
+Given readArguments(const std::vector<std::string>& args)
+{
+    Given g;
+    std::array<bool, std::size(kOptions)> seen{};
+    bool endOfOptions = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string arg = args[i];
         std::optional<std::string> inlineValue;
@@ -132,290 +290,324 @@ CliArgs parseCliArgs(const std::vector<std::string>& args)
                 arg = arg.substr(0, eq);
             }
         }
-        auto value = [&]() -> std::string {
-            if (inlineValue)
-                return *inlineValue;
-            if (i + 1 >= args.size())
-                usageError(arg + " needs a value");
-            return args[++i]; // taken as is, even when it starts with "--" (--knockout-prefix --)
-        };
         if (endOfOptions || arg.empty() || arg[0] != '-' || arg == "-") {
-            if (!a.key.empty())
-                usageError("only one KEY may be given (got '" + a.key + "' and '" + arg + "')");
-            a.key = arg;
-        } else if (arg == "--") {
-            endOfOptions = true;
-        } else if (arg == "--help" || arg == "-h") {
-            a.help = true;
-        } else if (arg == "--version") {
-            a.version = true;
-        } else if (arg == "--config" || arg == "-c") {
-            a.config = value();
-        } else if (arg == "--hiera_config" || arg == "--hiera-config") {
-            a.globalConfig = value();
-        } else if (arg == "--environment") {
-            a.environment = value();
-            if (a.environment.empty())
-                usageError("--environment needs a name");
-        } else if (arg == "--environmentpath") {
-            const std::string v = value();
-            for (std::size_t pos = 0; pos <= v.size();) {
-                std::size_t colon = v.find(':', pos);
-                if (colon == std::string::npos)
-                    colon = v.size();
-                if (colon > pos)
-                    a.environmentPath.push_back(v.substr(pos, colon - pos));
-                pos = colon + 1;
-            }
-            if (a.environmentPath.empty())
-                usageError("--environmentpath needs a directory");
-        } else if (arg == "--codedir") {
-            a.codedir = value();
-            if (a.codedir.empty())
-                usageError("--codedir needs a directory");
-        } else if (arg == "--revision") {
-            a.revision = value();
-            if (a.revision.empty())
-                usageError("--revision needs a revision (a commit id, a branch, a tag)");
-        } else if (arg == "--modulepath") {
-            std::vector<std::string> dirs;
-            const std::string v = value();
-            std::size_t pos = 0;
-            while (pos <= v.size()) {
-                std::size_t colon = v.find(':', pos);
-                if (colon == std::string::npos)
-                    colon = v.size();
-                if (colon > pos)
-                    dirs.push_back(v.substr(pos, colon - pos));
-                pos = colon + 1;
-            }
-            a.modulepath = std::move(dirs);
-        } else if (arg == "--eyaml-private-key") {
-            a.eyamlPrivateKey = value();
-        } else if (arg == "--skip-unsupported") {
-            a.skipUnsupported = true;
-        } else if (arg == "--show-secrets") {
-            a.showSecrets = true;
-        } else if (arg == "--facts") {
-            a.factsFile = value();
-        } else if (arg == "--scope") {
-            a.scopeFile = value();
-        } else if (arg == "--node") {
-            a.node = value();
-        } else if (arg == "--merge") {
-            mergeName = value();
-        } else if (arg == "--knockout-prefix" || arg == "--knock-out-prefix") {
-            knockout = value();
-        } else if (arg == "--sort-merged-arrays") {
-            sort = true;
-        } else if (arg == "--merge-hash-arrays") {
-            hashArrays = true;
-        } else if (arg == "--no-cache") {
-            a.noCache = true;
-        } else if (arg == "--explain") {
-            a.explain = true;
-        } else if (arg == "--format" || arg == "--render-as") {
-            formatName = value();
-        } else if (arg == "--nodes") {
-            a.nodesPath = value();
-            if (a.nodesPath.empty())
-                usageError("--nodes needs a directory or a file");
-        } else if (arg == "--all-keys") {
-            allKeys = true;
-        } else if (arg == "--diff-facts") {
-            if (!a.diffFacts.empty())
-                usageError("--diff-facts may be given once");
-            a.mode = CliArgs::Mode::DiffFacts;
-            // Two values: FILE_A FILE_B (or --diff-facts=FILE_A FILE_B).
-            const std::size_t have = (inlineValue ? 1 : 0) + (args.size() - i - 1);
-            if (have < 2)
-                usageError("--diff-facts needs two facts files");
-            a.diffFacts.push_back(value());
-            a.diffFacts.push_back(args[++i]);
-        } else if (arg == "--diff") {
-            if (!a.diffNodes.empty())
-                usageError("--diff may be given once");
-            a.mode = CliArgs::Mode::DiffNodes;
-            const std::size_t have = (inlineValue ? 1 : 0) + (args.size() - i - 1);
-            if (have < 2)
-                usageError("--diff needs two node names");
-            a.diffNodes.push_back(value());
-            a.diffNodes.push_back(args[++i]);
-        } else if (arg == "--revision-diff") {
-            a.revisionDiffFrom = value();
-            if (a.revisionDiffFrom.empty())
-                usageError("--revision-diff needs a revision (a commit id, a branch, a tag)");
-            a.mode = CliArgs::Mode::RevisionDiff;
-        } else if (arg == "--to") {
-            a.revisionDiffTo = value();
-            if (a.revisionDiffTo.empty())
-                usageError("--to needs a revision (a commit id, a branch, a tag)");
-        } else if (arg == "--impact") {
-            a.impactFile = value();
-            if (a.impactFile.empty())
-                usageError("--impact needs a data file");
-            a.mode = CliArgs::Mode::Impact;
-        } else if (arg == "--fail-on-change") {
-            a.failOnChange = true;
-        } else if (arg == "--prefix") {
-            a.prefix = value();
-            prefixGiven = true;
-        } else {
-            usageError("unknown option " + arg);
+            if (!g.key.empty())
+                usageError("only one KEY may be given (got '" + g.key + "' and '" + arg + "')");
+            g.key = arg;
+            continue;
         }
+        if (arg == "--") {
+            endOfOptions = true;
+            continue;
+        }
+        const auto* option = std::find_if(std::begin(kOptions), std::end(kOptions), [&](const Option& o) {
+            return arg == o.name || (!o.alias.empty() && arg == o.alias);
+        });
+        if (option == std::end(kOptions))
+            usageError("unknown option " + arg);
+        const int count = option->values();
+        bool& given = seen[static_cast<std::size_t>(option - std::begin(kOptions))];
+        if (count == 2 && given)
+            usageError(arg + " may be given once");
+        given = true;
+        if (count == 2 && (inlineValue ? 1 : 0) + (args.size() - i - 1) < 2)
+            usageError(std::get<Custom>(option->sets).tooFew);
+        Values values;
+        for (int n = 0; n < count; ++n) {
+            if (n == 0 && inlineValue)
+                values.push_back(*inlineValue);
+            else if (i + 1 < args.size())
+                values.push_back(args[++i]);
+            else
+                usageError(arg + " needs a value");
+        }
+        apply(g, *option, values);
     }
-    if (a.help || a.version)
-        return a;
-    if (a.config.empty() && a.globalConfig.empty())
-        usageError("--config PATH is required");
-    // Checked on what was given, not on the mode the last of them set.
-    if (!a.diffFacts.empty() && !a.diffNodes.empty())
+    return g;
+}
+
+// The mode the options ask for, after the conflicts between the options that choose one. Checked on
+// what was given, except that --all-keys against --diff-facts or --diff is reported when one of those
+// was the last mode chosen (otherwise --revision-diff or --impact reports it).
+Mode chooseMode(const Given& g)
+{
+    const bool allKeys = g.asked(Mode::AllKeys), diffFacts = g.asked(Mode::DiffFacts),
+               diffNodes = g.asked(Mode::DiffNodes);
+    if (diffFacts && diffNodes)
         usageError("--diff-facts and --diff cannot be used together");
-    if (allKeys && (a.mode == CliArgs::Mode::DiffFacts || a.mode == CliArgs::Mode::DiffNodes))
-        usageError(std::string("--all-keys and ") + (a.mode == CliArgs::Mode::DiffFacts ? "--diff-facts" : "--diff")
+    if (allKeys && (g.mode == Mode::DiffFacts || g.mode == Mode::DiffNodes))
+        usageError(std::string("--all-keys and ") + (g.mode == Mode::DiffFacts ? "--diff-facts" : "--diff")
                    + " cannot be used together");
-    if (!a.revisionDiffFrom.empty()) {
-        // A mode of its own: the library's nodes on two revisions, every key.
-        if (allKeys || !a.diffFacts.empty() || !a.diffNodes.empty())
+    if (g.asked(Mode::RevisionDiff)) {
+        // A mode of its own: the library's nodes on two revisions, every key. --impact with it is
+        // reported after its own checks (checkRevisionDiff).
+        if (allKeys || diffFacts || diffNodes)
             usageError(std::string("--revision-diff cannot be used with ")
-                       + (allKeys                    ? "--all-keys"
-                              : !a.diffFacts.empty() ? "--diff-facts"
-                                                     : "--diff"));
-        if (!a.revision.empty())
-            usageError("--revision-diff names its revisions: use --revision-diff OLD --to NEW, not --revision");
-        if (a.config.empty())
-            usageError("--revision-diff reads the repository holding --config PATH: give it");
-        if (a.nodesPath.empty())
-            usageError("--revision-diff compares the nodes of a library: give it with --nodes DIR|FILE");
-        if (!a.factsFile.empty() || !a.scopeFile.empty() || !a.node.empty())
-            usageError("--revision-diff compares every node of --nodes: it cannot be used with --facts, --scope or "
-                       "--node");
-    } else if (!a.revisionDiffTo.empty() || a.failOnChange) {
-        usageError(std::string(!a.revisionDiffTo.empty() ? "--to" : "--fail-on-change") + " needs --revision-diff OLD");
+                       + (allKeys         ? "--all-keys"
+                              : diffFacts ? "--diff-facts"
+                                          : "--diff"));
+        return Mode::RevisionDiff;
     }
-    if (!a.impactFile.empty()) {
+    if (!g.revisionDiffTo.empty() || g.failOnChange)
+        usageError(std::string(!g.revisionDiffTo.empty() ? "--to" : "--fail-on-change") + " needs --revision-diff OLD");
+    if (g.asked(Mode::Impact)) {
         // A mode of its own: one data file against every node of the library.
-        if (allKeys || !a.diffFacts.empty() || !a.diffNodes.empty() || !a.revisionDiffFrom.empty())
+        if (allKeys || diffFacts || diffNodes)
             usageError(std::string("--impact cannot be used with ")
-                       + (allKeys                    ? "--all-keys"
-                              : !a.diffFacts.empty() ? "--diff-facts"
-                              : !a.diffNodes.empty() ? "--diff"
-                                                     : "--revision-diff"));
-        if (a.nodesPath.empty())
-            usageError("--impact reads a data file against the nodes of a library: give it with --nodes DIR|FILE");
-        if (!a.factsFile.empty() || !a.scopeFile.empty() || !a.node.empty())
-            usageError("--impact reads the file for every node of --nodes: it cannot be used with --facts, --scope or "
-                       "--node");
-        a.mode = CliArgs::Mode::Impact;
+                       + (allKeys         ? "--all-keys"
+                              : diffFacts ? "--diff-facts"
+                                          : "--diff"));
+        return Mode::Impact;
     }
     if (allKeys)
-        a.mode = CliArgs::Mode::AllKeys;
-    if (!a.revision.empty()) {
-        if (a.config.empty())
-            usageError("--revision reads the repository holding --config PATH: give it");
-        if (a.mode == CliArgs::Mode::DiffFacts || a.mode == CliArgs::Mode::DiffNodes)
-            usageError(std::string("--revision cannot be used with ")
-                       + (a.mode == CliArgs::Mode::DiffFacts ? "--diff-facts" : "--diff"));
-        if (!a.nodesPath.empty() && a.node.empty() && a.mode == CliArgs::Mode::Lookup)
-            usageError("--revision cannot be used with --nodes alone (give --node NAME)");
+        return Mode::AllKeys;
+    if (diffFacts)
+        return Mode::DiffFacts;
+    if (diffNodes)
+        return Mode::DiffNodes;
+    // --nodes alone looks KEY up on every node of the library; with --node NAME, on that node only.
+    return !g.nodesPath.empty() && g.node.empty() ? Mode::Fleet : Mode::Lookup;
+}
+
+// The checks each mode makes on the other options, in the order they are reported.
+
+// --revision REV reads the repository holding --config; `conflict` is the mode's option, or null when
+// the mode can read a revision.
+void checkRevision(const Given& g, const char* conflict = nullptr)
+{
+    if (g.revision.empty())
+        return;
+    if (g.config.empty())
+        usageError("--revision reads the repository holding --config PATH: give it");
+    if (conflict)
+        usageError(std::string("--revision cannot be used with ") + conflict);
+}
+
+void checkLibraryGivesFacts(const Given& g)
+{
+    if (!g.factsFile.empty() || !g.scopeFile.empty())
+        usageError("--nodes gives the facts: it cannot be used with --facts or --scope");
+}
+
+// The modes that resolve every key themselves take no KEY, no --explain and no --merge.
+void checkEveryKey(const Given& g, const std::string& flag)
+{
+    if (!g.key.empty())
+        usageError(flag + " takes no KEY (got '" + g.key + "')");
+    if (g.explain)
+        usageError(flag + " cannot be used with --explain");
+    if (g.mergeName)
+        usageError(flag + " cannot be used with --merge: each key has its own lookup_options");
+}
+
+void checkKeyGiven(const Given& g)
+{
+    if (g.key.empty())
+        usageError("a KEY to look up is required");
+}
+
+void checkNoPrefix(const Given& g)
+{
+    if (g.prefixGiven)
+        usageError("--prefix needs --diff-facts, --diff or --revision-diff");
+}
+
+void checkLookup(const Given& g)
+{
+    checkRevision(g);
+    if (!g.nodesPath.empty())
+        checkLibraryGivesFacts(g); // with --node NAME: that node's facts
+    checkKeyGiven(g);
+    checkNoPrefix(g);
+}
+
+void checkAllKeys(const Given& g)
+{
+    checkRevision(g);
+    if (!g.nodesPath.empty()) {
+        checkLibraryGivesFacts(g);
+        if (g.node.empty())
+            usageError("--nodes with --all-keys needs --node NAME: the node of the library to resolve");
     }
-    if (a.mode == CliArgs::Mode::DiffNodes && a.nodesPath.empty())
+    checkEveryKey(g, "--all-keys");
+    checkNoPrefix(g);
+}
+
+void checkDiffFacts(const Given& g)
+{
+    checkRevision(g, "--diff-facts");
+    if (!g.nodesPath.empty())
+        usageError("--nodes cannot be used with --diff-facts (--diff compares two nodes of the library)");
+    checkEveryKey(g, "--diff-facts");
+    if (!g.factsFile.empty() || !g.node.empty() || !g.scopeFile.empty())
+        usageError("--diff-facts cannot be used with --facts, --node or --scope: each facts file is one node");
+}
+
+void checkFleet(const Given& g)
+{
+    if (!g.revision.empty()) {
+        checkRevision(g);
+        usageError("--revision cannot be used with --nodes alone (give --node NAME)");
+    }
+    checkLibraryGivesFacts(g);
+    if (g.explain)
+        usageError("--explain explains one node: give --node NAME with --nodes");
+    checkKeyGiven(g);
+    checkNoPrefix(g);
+}
+
+void checkDiffNodes(const Given& g)
+{
+    checkRevision(g, "--diff");
+    if (g.nodesPath.empty())
         usageError("--diff compares two nodes of a library: give it with --nodes DIR|FILE (or use --diff-facts FILE_A "
                    "FILE_B)");
-    if (!a.nodesPath.empty()) {
-        if (a.mode == CliArgs::Mode::DiffFacts)
-            usageError("--nodes cannot be used with --diff-facts (--diff compares two nodes of the library)");
-        if (!a.factsFile.empty() || !a.scopeFile.empty())
-            usageError("--nodes gives the facts: it cannot be used with --facts or --scope");
-        if (a.mode == CliArgs::Mode::DiffNodes && !a.node.empty())
-            usageError("--diff names its two nodes: it cannot be used with --node");
-        if (a.mode == CliArgs::Mode::AllKeys && a.node.empty())
-            usageError("--nodes with --all-keys needs --node NAME: the node of the library to resolve");
-        if (a.mode == CliArgs::Mode::Lookup && a.node.empty() && a.revisionDiffFrom.empty()) {
-            if (a.explain)
-                usageError("--explain explains one node: give --node NAME with --nodes");
-            a.mode = CliArgs::Mode::Fleet;
-        }
+    checkLibraryGivesFacts(g);
+    if (!g.node.empty())
+        usageError("--diff names its two nodes: it cannot be used with --node");
+    checkEveryKey(g, "--diff");
+}
+
+void checkRevisionDiff(const Given& g)
+{
+    if (!g.revision.empty())
+        usageError("--revision-diff names its revisions: use --revision-diff OLD --to NEW, not --revision");
+    if (g.config.empty())
+        usageError("--revision-diff reads the repository holding --config PATH: give it");
+    if (g.nodesPath.empty())
+        usageError("--revision-diff compares the nodes of a library: give it with --nodes DIR|FILE");
+    if (!g.factsFile.empty() || !g.scopeFile.empty() || !g.node.empty())
+        usageError("--revision-diff compares every node of --nodes: it cannot be used with --facts, --scope or "
+                   "--node");
+    if (g.asked(Mode::Impact))
+        usageError("--impact cannot be used with --revision-diff");
+    checkEveryKey(g, "--revision-diff");
+}
+
+void checkImpact(const Given& g)
+{
+    if (g.nodesPath.empty())
+        usageError("--impact reads a data file against the nodes of a library: give it with --nodes DIR|FILE");
+    if (!g.factsFile.empty() || !g.scopeFile.empty() || !g.node.empty())
+        usageError("--impact reads the file for every node of --nodes: it cannot be used with --facts, --scope or "
+                   "--node");
+    checkRevision(g);
+    checkEveryKey(g, "--impact");
+    checkNoPrefix(g);
+}
+
+// Each mode: its checks and the formats it prints, the first being the default. "s" (puppet lookup's
+// name for yaml) and "md" are accepted but not listed in messages.
+struct ModeRules
+{
+    Mode mode;
+    const char* flag; // the option that chooses it, as messages name it
+    void (*check)(const Given&);
+    std::vector<std::pair<std::string, Format>> formats;
+};
+
+const ModeRules& rulesOf(Mode mode)
+{
+    using F = Format;
+    static const ModeRules rules[] = {
+        {Mode::Lookup,
+         nullptr,
+         checkLookup,
+         {{"yaml", F::Yaml},
+          {"s", F::Yaml},
+          {"json", F::Json},
+          {"markdown", F::Markdown},
+          {"md", F::Markdown},
+          {"html", F::Html}}},
+        {Mode::AllKeys, "--all-keys", checkAllKeys, {{"yaml", F::Yaml}, {"json", F::Json}, {"csv", F::Csv}}},
+        {Mode::DiffFacts,
+         "--diff-facts",
+         checkDiffFacts,
+         {{"table", F::Table}, {"markdown", F::Markdown}, {"json", F::Json}, {"csv", F::Csv}}},
+        {Mode::Fleet,
+         "--nodes",
+         checkFleet,
+         {{"table", F::Table},
+          {"csv", F::Csv},
+          {"json", F::Json},
+          {"markdown", F::Markdown},
+          {"md", F::Markdown},
+          {"yaml", F::Yaml}}},
+        {Mode::DiffNodes,
+         "--diff",
+         checkDiffNodes,
+         {{"table", F::Table}, {"markdown", F::Markdown}, {"json", F::Json}, {"csv", F::Csv}}},
+        {Mode::RevisionDiff,
+         "--revision-diff",
+         checkRevisionDiff,
+         {{"yaml", F::Yaml}, {"json", F::Json}, {"markdown", F::Markdown}, {"md", F::Markdown}, {"html", F::Html}}},
+        {Mode::Impact,
+         "--impact",
+         checkImpact,
+         {{"yaml", F::Yaml}, {"json", F::Json}, {"markdown", F::Markdown}, {"md", F::Markdown}}},
+    };
+    return *std::find_if(std::begin(rules), std::end(rules), [&](const ModeRules& r) { return r.mode == mode; });
+}
+
+// The formats each mode prints: a lookup a value, --all-keys the node's data, --diff-facts a report,
+// --nodes the nodes grouped by value.
+Format chooseFormat(const Given& g, const ModeRules& rules)
+{
+    if (!g.formatName)
+        return rules.formats.front().second;
+    const std::string& name = *g.formatName;
+    const auto it =
+        std::find_if(rules.formats.begin(), rules.formats.end(), [&](const auto& f) { return f.first == name; });
+    if (it == rules.formats.end()) {
+        if (rules.mode == Mode::Lookup)
+            usageError("--format must be json or yaml (with --explain also markdown or html), not '" + name + "'");
+        std::string names;
+        for (const auto& f : rules.formats)
+            if (f.first != "s" && f.first != "md")
+                names += (names.empty() ? "" : ", ") + f.first;
+        usageError("--format must be one of " + names + " with " + rules.flag + ", not '" + name + "'");
     }
-    const char* modeFlag = a.mode == CliArgs::Mode::AllKeys ? "--all-keys"
-        : a.mode == CliArgs::Mode::Fleet                    ? "--nodes"
-        : a.mode == CliArgs::Mode::DiffNodes                ? "--diff"
-        : a.mode == CliArgs::Mode::RevisionDiff             ? "--revision-diff"
-        : a.mode == CliArgs::Mode::Impact                   ? "--impact"
-                                                            : "--diff-facts";
-    if (a.mode == CliArgs::Mode::AllKeys || a.mode == CliArgs::Mode::DiffFacts || a.mode == CliArgs::Mode::DiffNodes
-        || a.mode == CliArgs::Mode::RevisionDiff || a.mode == CliArgs::Mode::Impact) {
-        if (!a.key.empty())
-            usageError(std::string(modeFlag) + " takes no KEY (got '" + a.key + "')");
-        if (a.explain)
-            usageError(std::string(modeFlag) + " cannot be used with --explain");
-        if (mergeName)
-            usageError(std::string(modeFlag) + " cannot be used with --merge: each key has its own lookup_options");
-    } else if (a.key.empty()) {
-        usageError("a KEY to look up is required");
-    }
-    if (a.mode == CliArgs::Mode::DiffFacts && (!a.factsFile.empty() || !a.node.empty() || !a.scopeFile.empty()))
-        usageError("--diff-facts cannot be used with --facts, --node or --scope: each facts file is one node");
-    if (prefixGiven && a.mode != CliArgs::Mode::DiffFacts && a.mode != CliArgs::Mode::DiffNodes
-        && a.mode != CliArgs::Mode::RevisionDiff)
-        usageError("--prefix needs --diff-facts, --diff or --revision-diff");
-    // The formats each mode prints: a lookup a value, --all-keys the node's data, --diff-facts a report,
-    // --nodes the nodes grouped by value. The first is the default.
-    using F = CliArgs::Format;
-    const std::vector<std::pair<std::string, F>> formats = a.mode == CliArgs::Mode::Lookup
-        ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml},         {"s", F::Yaml},      {"json", F::Json},
-                                                 {"markdown", F::Markdown}, {"md", F::Markdown}, {"html", F::Html}}
-        : a.mode == CliArgs::Mode::AllKeys
-        ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml}, {"json", F::Json}, {"csv", F::Csv}}
-        : a.mode == CliArgs::Mode::Fleet
-        ? std::vector<std::pair<std::string, F>>{{"table", F::Table},       {"csv", F::Csv},     {"json", F::Json},
-                                                 {"markdown", F::Markdown}, {"md", F::Markdown}, {"yaml", F::Yaml}}
-        : a.mode == CliArgs::Mode::Impact ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml},
-                                                                                   {"json", F::Json},
-                                                                                   {"markdown", F::Markdown},
-                                                                                   {"md", F::Markdown}}
-        : a.mode == CliArgs::Mode::RevisionDiff
-        ? std::vector<std::pair<std::string, F>>{{"yaml", F::Yaml},
-                                                 {"json", F::Json},
-                                                 {"markdown", F::Markdown},
-                                                 {"md", F::Markdown},
-                                                 {"html", F::Html}}
-        : std::vector<std::pair<std::string, F>>{
-            {"table", F::Table}, {"markdown", F::Markdown}, {"json", F::Json}, {"csv", F::Csv}};
-    a.format = formats.front().second;
-    if (formatName) {
-        auto it = std::find_if(formats.begin(), formats.end(), [&](const auto& f) { return f.first == *formatName; });
-        if (it == formats.end()) {
-            std::string names;
-            for (const auto& f : formats)
-                if (f.first != "s" && f.first != "md")
-                    names += (names.empty() ? "" : ", ") + f.first;
-            if (a.mode == CliArgs::Mode::Lookup)
-                usageError("--format must be json or yaml (with --explain also markdown or html), not '" + *formatName
-                           + "'");
-            usageError("--format must be one of " + names + " with " + modeFlag + ", not '" + *formatName + "'");
-        }
-        a.format = it->second;
-        // The explanation report: a value alone has no Markdown or HTML form.
-        if (a.mode == CliArgs::Mode::Lookup && (a.format == F::Markdown || a.format == F::Html) && !a.explain)
-            usageError("--format " + *formatName + " writes the explanation report: it needs --explain");
-    }
-    if (mergeName) {
-        const auto strategy = hiera::mergeStrategyFromName(*mergeName);
+    // The explanation report: a value alone has no Markdown or HTML form.
+    if (rules.mode == Mode::Lookup && (it->second == Format::Markdown || it->second == Format::Html) && !g.explain)
+        usageError("--format " + name + " writes the explanation report: it needs --explain");
+    return it->second;
+}
+
+// --merge and the deep merge's options.
+std::optional<hiera::MergeSpec> chooseMerge(const Given& g)
+{
+    std::optional<hiera::MergeSpec> merge;
+    if (g.mergeName) {
+        const auto strategy = hiera::mergeStrategyFromName(*g.mergeName);
         if (!strategy)
-            usageError("--merge must be first, unique, hash or deep, not '" + *mergeName + "'");
-        hiera::MergeSpec spec;
-        spec.strategy = *strategy;
-        a.merge = spec;
+            usageError("--merge must be first, unique, hash or deep, not '" + *g.mergeName + "'");
+        merge.emplace().strategy = *strategy;
     }
-    if (knockout || sort || hashArrays) {
-        if (!a.merge || a.merge->strategy != hiera::MergeStrategy::Deep)
+    if (g.knockout || g.sort || g.hashArrays) {
+        if (!merge || merge->strategy != hiera::MergeStrategy::Deep)
             usageError("--knockout-prefix, --sort-merged-arrays and --merge-hash-arrays need --merge deep");
-        if (knockout && knockout->empty())
+        if (g.knockout && g.knockout->empty())
             usageError("--knockout-prefix cannot be empty");
-        a.merge->knockoutPrefix = knockout;
-        a.merge->sortMergedArrays = sort;
-        a.merge->mergeHashArrays = hashArrays;
+        merge->knockoutPrefix = g.knockout;
+        merge->sortMergedArrays = g.sort;
+        merge->mergeHashArrays = g.hashArrays;
     }
-    return a;
+    return merge;
+}
+
+} // namespace
+
+CliArgs parseCliArgs(const std::vector<std::string>& args)
+{
+    Given g = readArguments(args);
+    if (g.help || g.version)
+        return g;
+    if (g.config.empty() && g.globalConfig.empty())
+        usageError("--config PATH is required");
+    const ModeRules& rules = rulesOf(chooseMode(g));
+    rules.check(g);
+    g.mode = rules.mode;
+    g.format = chooseFormat(g, rules);
+    g.merge = chooseMerge(g);
+    return g;
 }
