@@ -24,7 +24,7 @@ struct LookupOptionsEntry
     std::string name; // the entry's key (an exact key or a ^pattern)
     Value value; // the entry (a Hash)
     std::optional<MergeSpec> merge;
-    std::optional<Value> convertTo;
+    std::optional<Value> convertTo; // applied by convertTo() (convertto.h)
 };
 
 class LookupOptionsTable
@@ -53,8 +53,5 @@ private:
     mutable std::shared_mutex m_memoMutex;
     mutable std::unordered_map<std::string, std::shared_ptr<const LookupOptionsEntry>> m_memo;
 };
-
-// Applies convert_to (Array, Hash, String, Integer, Float, Boolean, Sensitive) to a value.
-Value convertTo(const Value& value, const Value& spec, const std::string& key);
 
 } // namespace hiera::detail

@@ -1,5 +1,6 @@
 #include "lookup/lookuprun.h"
 
+#include "lookup/convertto.h"
 #include "lookup/rubyregex.h"
 #include "providers/valuechecks.h"
 
