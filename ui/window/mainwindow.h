@@ -1,46 +1,33 @@
 #pragma once
 
 // MainWindow — the explorer's frame: the lookup bar, answer and trace panels in the middle, the facts,
-// hierarchy and source in docks around them; menus, actions, settings, the title and status bar.
-// The panels do the work and subscribe to the LookupRunner themselves (hotspot's pages): a new view
-// is a new panel and one line here.
+// hierarchy and source in docks around them; settings, the title and status bar, and the commands the
+// menus call. The panels do the work and subscribe to the LookupRunner themselves (hotspot's pages).
+// Helpers of this room, each with one job, put the window together: panelsetup.cpp makes the parts
+// (runners and panels) and wires them to each other, docksetup.cpp docks them and keeps the layout,
+// windowactions.cpp lays out the menus (calling the window back through WindowCommands), panelfocus.cpp
+// gives the keyboard to the panel the user turns to, factsprompts.cpp asks the facts document's
+// questions. A new view is a new panel, a line in each of PanelSetup::create and DockSetup::dockPanels,
+// and its requests connected in MainWindow::connectParts.
 
 #include "document/factsdocument.h"
 #include "models/snapshots.h"
 #include "window/explanationreport.h"
+#include "window/panelsetup.h"
+#include "window/switchnotice.h"
+#include "window/windowactions.h"
+#include "window/windowsettings.h"
 
 #include <QMainWindow>
 #include <QStringList>
 
-class AllKeysPanel;
-class AnswerPanel;
-class NodeDiffPanel;
-class NodeReportRunner;
-class RevisionDiffPanel;
-class RevisionDiffRunner;
-class DataFileSync;
-class FactsPanel;
-class HelpGuide;
-class HierarchyPanel;
-class ImpactPanel;
-class ImpactRunner;
-class OverridesPanel;
-class LookupBar;
-class LookupRunner;
-class LookupScheduler;
-class RepositoryMenu;
-class SourceViewer;
-class TracePanel;
 class ElidedLabel;
-class QDockWidget;
-class FleetPanel;
-class FleetRunner;
-class NodesPanel;
+class HelpGuide;
 class QLabel;
-class QLineEdit;
 class QMenu;
+class RepositoryMenu;
 
-class MainWindow : public QMainWindow
+class MainWindow : public QMainWindow, private WindowCommands
 {
     Q_OBJECT
 public:
@@ -71,7 +58,7 @@ public:
     // Writes the scope (or only its facts) as YAML, or JSON for a .json name, atomically.
     bool saveFactsTo(const QString& path, bool factsOnly = false);
     // The demo hierarchy with web01's facts and a deep-merge key; false if no demo is installed.
-    bool openDemo();
+    bool openDemo() override;
     // Puts `key` in the key field and looks it up.
     void setKey(const QString& key);
     // Picks the merge selector entry: "" (as lookup_options says), first, unique, hash or deep.
@@ -111,76 +98,47 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    // What a switch from `previous` keeps: the facts if the new hierarchy can use them, key filters
-    // never (RepositorySwitch); the key is decided at its first answer (settleKeyAfterSwitch).
-    void leaveRepository(const QString& previous);
-    void settleKeyAfterSwitch();
-    void createPanels();
-    QDockWidget* addDock(QWidget* panel, const QString& title, const QString& objectName, Qt::DockWidgetArea area);
-    void createActions();
-    void readSettings();
-    void writeSettings() const;
-    // First-run proportions of the docks (View ▸ Reset Layout brings them back).
-    void applyDefaultLayout();
-    void resetLayout();
-    void showGuide();
+    // What the panels ask of the window (a source, a key, a node), and the window's own state following
+    // the runner and the facts; made after PanelSetup::connectPanels.
+    void connectParts();
+    void createStatusBar();
+
+    // The menus' commands (WindowCommands, windowactions.h).
+    void openHierarchyDialog() override;
+    void openRepositoryFolderDialog() override;
+    void reload() override;
+    void reloadWithNewOptions() override;
+    void openFactsDialog() override;
+    void exportFactsDialog() override;
+    void exportExplanationDialog() override;
+    void printExplanationDialog() override;
+    void findInFocusedPanel() override;
+    void resetLayout() override; // DockSetup::resetLayout
+    void showGuide() override;
+    void showAbout() override;
 
     void loadHierarchy(const QString& hieraYaml);
     void onEngineLoaded(const QString& hieraYaml);
     void onLoadFailed(const QString& hieraYaml);
-    void openHierarchyDialog();
-    void openRepositoryFolderDialog();
-    void openFactsDialog();
-    void exportFactsDialog();
-    void findInFocusedPanel();
-    // A panel's search field (All keys, Nodes, Compare), or null; and giving a panel the keyboard.
-    QLineEdit* searchOf(const QWidget* panel) const;
-    void focusPanel(QWidget* panel);
     void markCurrentNode();
-    void exportExplanationDialog();
-    void printExplanationDialog();
-    QString askSavePath(const QString& suggestion, FactsDocument::SaveKind kind);
-    FactsDocument::Answer askWithMessageBox(Question question, const QString& text);
-    void addRecent(const QString& settingsKey, const QString& path);
+    void addRecent(WindowSettings::Recent list, const QString& path);
     void rebuildRecentMenus();
     void updateTitle();
-    void showAbout();
 
-    LookupRunner* m_runner = nullptr;
-    FactsDocument* m_facts = nullptr;
-    LookupBar* m_lookupBar = nullptr;
-    LookupScheduler* m_scheduler = nullptr;
-    DataFileSync* m_fileSync = nullptr;
-    AnswerPanel* m_answerPanel = nullptr;
-    TracePanel* m_tracePanel = nullptr;
-    FactsPanel* m_factsPanel = nullptr;
-    HierarchyPanel* m_hierarchyPanel = nullptr;
-    SourceViewer* m_sourceViewer = nullptr;
-    OverridesPanel* m_overridesPanel = nullptr;
+    WindowParts m_parts; // the runners, the facts document and the panels (panelsetup.h)
     HelpGuide* m_helpGuide = nullptr;
     RepositoryMenu* m_repositoryMenu = nullptr;
 
     ElidedLabel* m_statusLabel = nullptr;
     ElidedLabel* m_factsLabel = nullptr; // the facts file the answers are for
-    FleetRunner* m_fleet = nullptr;
-    NodeReportRunner* m_reports = nullptr;
-    AllKeysPanel* m_allKeysPanel = nullptr;
-    NodeDiffPanel* m_nodeDiffPanel = nullptr;
-    RevisionDiffRunner* m_revisionDiffs = nullptr;
-    RevisionDiffPanel* m_revisionDiffPanel = nullptr;
-    ImpactRunner* m_impacts = nullptr;
-    ImpactPanel* m_impactPanel = nullptr;
-    NodesPanel* m_nodesPanel = nullptr;
-    FleetPanel* m_fleetPanel = nullptr;
     QLabel* m_busyLabel = nullptr;
     QMenu* m_recentHierarchyMenu = nullptr;
     QMenu* m_recentFactsMenu = nullptr;
 
     QString m_hieraYaml;
-    // A repository switch's notice (what was kept of the one before, what was closed or cleared), shown
-    // once the key's first answer from the new engine says whether the key is kept too.
-    EnginePtr m_switchEngine;
-    QStringList m_switchNotice;
-    bool m_layoutRestored = false; // readSettings() found the user's dock layout
+    // What a switch to another repository kept, closed or cleared: said once the key's first answer
+    // from the new engine says whether the key is kept too.
+    SwitchNotice m_switchNotice;
+    bool m_layoutRestored = false; // WindowSettings::restore() found the user's dock layout
     bool m_shownOnce = false;
 };
