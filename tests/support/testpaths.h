@@ -87,6 +87,11 @@ inline QString explorerBin()
 {
     return detail::value("HIERA_EXPLORER_BIN", false);
 }
+// The explorer with its test hooks (tests/ui/explorer_with_test_hooks.cpp).
+inline QString explorerWithTestHooksBin()
+{
+    return detail::value("HIERA_EXPLORER_TESTHOOKS_BIN", false);
+}
 // Public conformance cases and real control repositories, kept beside the checkout (../shared).
 inline QString conformanceCases()
 {

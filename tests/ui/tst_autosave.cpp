@@ -1,4 +1,5 @@
-// Crash recovery with the real program: hiera-explorer is started on a copy of the demo, makes a
+// Crash recovery with the real program: hiera-explorer-testhooks (hiera-explorer's start with test hooks,
+// tests/ui/explorer_with_test_hooks.cpp) is started on a copy of the demo, makes a
 // fact edit through its --test-edit hook, is killed with SIGKILL once the autosave is on disk, and the
 // next start on the same hierarchy recovers the edit (or drops it when told to discard). The
 // hierarchy's files are compared byte for byte before and after.
@@ -54,6 +55,7 @@ private Q_SLOTS:
         m_autosaveDir = m_tmp.filePath(QStringLiteral("autosave"));
         qputenv("HIERA_EXPLORER_AUTOSAVE_DIR", m_autosaveDir.toUtf8());
         QVERIFY(QFileInfo(testpaths::explorerBin()).isExecutable());
+        QVERIFY(QFileInfo(testpaths::explorerWithTestHooksBin()).isExecutable());
     }
 
     void killedSessionIsRecovered()
@@ -106,7 +108,7 @@ private Q_SLOTS:
         QCOMPARE(hierarchyAfter, hierarchyBefore);
     }
 
-    // Issue 46 §2: File > Quit ends the process within 2 s even while a worker is stuck in the kernel
+    // File > Quit ends the process within 2 s even while a worker is stuck in the kernel
     // (here: opening a FIFO no one writes to). Before, the pool's wait at exit held it forever.
     void quitEndsTheProcessWhateverAWorkerDoes()
     {
@@ -169,6 +171,25 @@ private Q_SLOTS:
         QVERIFY2(error.startsWith("hiera-explorer: no display") && error.count('\n') == 1, error.constData());
     }
 
+    // The shipped program has no test hooks: they are refused as any unknown option, before a window.
+    void shippedProgramRefusesTestHooks()
+    {
+        for (const char* hook : {"--test-edit=facts.env=x", "--test-answer=accept", "--test-print-scope",
+                                 "--test-quit-stuck=/nonexistent"}) {
+            QProcess process;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+            env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+            process.setProcessEnvironment(env);
+            process.start(testpaths::explorerBin(), {QString::fromLatin1(hook)});
+            QVERIFY(process.waitForFinished(timeoutMs));
+            QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(process.exitCode(), 1);
+            const QByteArray error = process.readAllStandardError();
+            QVERIFY2(error.contains("Unknown option"), error.constData());
+        }
+    }
+
 private:
     void start(QProcess& process, const QStringList& arguments)
     {
@@ -180,7 +201,7 @@ private:
         env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("data")));
         process.setProcessEnvironment(env);
         process.setProcessChannelMode(QProcess::SeparateChannels);
-        process.start(testpaths::explorerBin(), arguments);
+        process.start(testpaths::explorerWithTestHooksBin(), arguments);
         QVERIFY2(process.waitForStarted(timeoutMs), qPrintable(process.errorString()));
     }
 

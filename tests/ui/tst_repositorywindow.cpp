@@ -156,13 +156,14 @@ private Q_SLOTS:
         QCOMPARE(m_window->hieraYamlPath(), m_repo.filePath(QStringLiteral("hiera.yaml")));
         QVERIFY(m_window->findChild<QAction*>(QStringLiteral("openFolderAction")));
 
-        // `hiera-explorer DIR --key KEY`: the first answer comes from the repository's module layer.
+        // `hiera-explorer DIR --key KEY`: the first answer comes from the repository's module layer (the
+        // program with test hooks, which starts as hiera-explorer does, prints the scope once it is on screen).
         QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
         process.setProcessEnvironment(env);
-        process.start(testpaths::explorerBin(),
+        process.start(testpaths::explorerWithTestHooksBin(),
                       {m_repo.path(), QStringLiteral("--key"), QStringLiteral("ntp::fallback"),
                        QStringLiteral("--test-print-scope")});
         QVERIFY(process.waitForStarted(timeoutMs));

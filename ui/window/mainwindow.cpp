@@ -570,7 +570,7 @@ void MainWindow::resetLayout()
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The parts, for tests and main.cpp
+// The parts, for tests and the program's start (app/hiera-explorer/startup.cpp)
 
 QString MainWindow::factsStatusText() const
 {

@@ -35,7 +35,7 @@ public:
     ~MainWindow() override;
 
     // The questions the facts document asks before anything could be lost. Without a handler a message
-    // box asks; tests and main.cpp's scripted runs answer through setQuestionHandler() instead.
+    // box asks; tests and hiera-explorer-testhooks (--test-answer) answer through setQuestionHandler() instead.
     using Question = FactsDocument::Question;
     using Answer = FactsDocument::Answer;
     using QuestionHandler = FactsDocument::QuestionHandler;
