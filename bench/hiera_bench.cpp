@@ -10,10 +10,10 @@
 //                                                  node (parsing the data), then a warm pass; peak memory
 //   hiera-bench warm-eyaml FIXTURE [--repeat N]  `warm` on the fixture's eyaml variant: every level
 //                                                  eyaml_lookup_key, the sample keys' strings encrypted
-//   hiera-bench all-keys FIXTURE [NODE] [--passes N]  every key of one node resolved (hiera/nodedata.h),
+//   hiera-bench all-keys FIXTURE [NODE] [--passes N]  every key of one node resolved (hiera/nodes/nodedata.h),
 //                                                  engine loaded and files parsed (one pass before)
 //   hiera-bench diff FIXTURE [NODE_A NODE_B] [--passes N]  two nodes compared on every key
-//                                                  (hiera/nodediff.h), warm likewise. Nodes default
+//                                                  (hiera/nodes/nodediff.h), warm likewise. Nodes default
 //                                                  to the first of nodes.txt.
 //   hiera-bench puppetdb-save FIXTURE [--nodes N] [--passes N]  a PuppetDB factsets export made of the
 //                                                  first N (8000) nodes of FIXTURE/facts; reading one
@@ -34,16 +34,16 @@
 #include <hiera/environment.h>
 #include <hiera/explanationreport.h>
 #include <hiera/facts.h>
-#include <hiera/fileimpact.h>
-#include <hiera/fleet.h>
 #include <hiera/gitrevisiontree.h>
 #include <hiera/merge.h>
-#include <hiera/nodedata.h>
-#include <hiera/nodediff.h>
-#include <hiera/nodelibrary.h>
+#include <hiera/nodes/fileimpact.h>
+#include <hiera/nodes/fleet.h>
+#include <hiera/nodes/nodedata.h>
+#include <hiera/nodes/nodediff.h>
+#include <hiera/nodes/nodelibrary.h>
+#include <hiera/nodes/puppetdbexport.h>
+#include <hiera/nodes/revisiondiff.h>
 #include <hiera/overridechain.h>
-#include <hiera/puppetdbexport.h>
-#include <hiera/revisiondiff.h>
 #include <hiera/valueformat.h>
 #include <hiera/yaml.h>
 
@@ -654,7 +654,7 @@ int mergeBench(std::size_t n, int passes)
     return 0;
 }
 
-// What a change does to every node (hiera/revisiondiff.h; issue 47): the library of FACTS, then the
+// What a change does to every node (hiera/nodes/revisiondiff.h; issue 47): the library of FACTS, then the
 // diff from OLD to NEW of the git repository REPO (NEW "-": its working tree) on two fresh engines
 // sharing their parses (what hiera-lookup --revision-diff does), then again on the same engines (what
 // the explorer will do). With --sweep, every key of every node resolved on a fresh engine at NEW
@@ -713,7 +713,7 @@ int revisionDiffBench(const std::string& repo, const std::string& facts, const s
     }
     return 0;
 }
-// What one data file decides across the fixture's 20,000 nodes (hiera/fileimpact.h): the library, then
+// What one data file decides across the fixture's 20,000 nodes (hiera/nodes/fileimpact.h): the library, then
 // the file's impact twice in one process (the first parses the data; the second is the explorer's
 // Impact panel asked again).
 int impactBench(const fs::path& fixture, const std::string& file, int threads)

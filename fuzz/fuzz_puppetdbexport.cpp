@@ -1,4 +1,4 @@
-// One node of a PuppetDB factsets export read and written back (hiera/puppetdbexport.h), whose JSON
+// One node of a PuppetDB factsets export read and written back (hiera/nodes/puppetdbexport.h), whose JSON
 // path scans the other entries for their brackets instead of parsing them. Input: the first line is
 // the certname, the rest the export's text. Checked besides "no crash, hang, leak or UB":
 // - only hiera::Error, each one printable line naming the file;
@@ -12,7 +12,7 @@
 
 #include "nodes/factsources.h"
 
-#include <hiera/puppetdbexport.h>
+#include <hiera/nodes/puppetdbexport.h>
 #include <hiera/valueformat.h>
 
 #include <cstddef>

@@ -37,9 +37,9 @@ struct CliArgs
     // two nodes of the library (--nodes ... --diff A B). With --nodes, --node NAME picks the node of a
     // lookup or of --all-keys from the library (as puppet lookup --node takes its facts from PuppetDB).
     // --revision-diff OLD [--to NEW]: every key whose answer changes on some node of the library
-    // between two revisions (NEW: the working tree when not given); hiera/revisiondiff.h.
+    // between two revisions (NEW: the working tree when not given); hiera/nodes/revisiondiff.h.
     // --impact FILE: which nodes of the library read a data file, and the keys it decides for them;
-    // hiera/fileimpact.h.
+    // hiera/nodes/fileimpact.h.
     enum class Mode { Lookup, AllKeys, DiffFacts, Fleet, DiffNodes, RevisionDiff, Impact } mode = Mode::Lookup;
     std::string nodesPath;
     std::vector<std::string> diffFacts;

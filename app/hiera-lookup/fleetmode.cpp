@@ -1,8 +1,8 @@
 #include "fleetmode.h"
 
 #include <hiera/error.h>
-#include <hiera/fleet.h>
-#include <hiera/nodelibrary.h>
+#include <hiera/nodes/fleet.h>
+#include <hiera/nodes/nodelibrary.h>
 #include <hiera/valueformat.h>
 
 #include <algorithm>

@@ -5,8 +5,8 @@
 #include "cliargs.h"
 
 #include <hiera/engine.h>
-#include <hiera/executor.h>
-#include <hiera/nodelibrary.h>
+#include <hiera/nodes/executor.h>
+#include <hiera/nodes/nodelibrary.h>
 
 #include <string>
 #include <vector>

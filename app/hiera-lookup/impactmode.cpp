@@ -2,7 +2,7 @@
 
 #include "fleetmode.h"
 
-#include <hiera/fileimpact.h>
+#include <hiera/nodes/fileimpact.h>
 #include <hiera/valueformat.h>
 
 #include <filesystem>

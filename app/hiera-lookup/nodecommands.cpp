@@ -1,8 +1,8 @@
 #include "nodecommands.h"
 
 #include <hiera/error.h>
-#include <hiera/nodedata.h>
-#include <hiera/nodediff.h>
+#include <hiera/nodes/nodedata.h>
+#include <hiera/nodes/nodediff.h>
 
 CommandOutput runAllKeys(const hiera::Engine& engine, const hiera::Scope& scope, const CliArgs& args,
                          const std::string& repositoryRoot)

@@ -2,7 +2,7 @@
 
 #include "fleetmode.h"
 
-#include <hiera/revisiondiff.h>
+#include <hiera/nodes/revisiondiff.h>
 #include <hiera/valueformat.h>
 
 CommandOutput runRevisionDiff(const hiera::Engine& before, const hiera::Engine& after, const std::string& from,

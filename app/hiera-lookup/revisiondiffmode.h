@@ -10,7 +10,7 @@
 #include <string>
 
 // Loads the library named by args.nodesPath, diffs every node's answers between `before` and `after`
-// (hiera/revisiondiff.h) and prints the result in args.format, files named relative to
+// (hiera/nodes/revisiondiff.h) and prints the result in args.format, files named relative to
 // `repositoryRoot`. `from` and `to` name the two revisions. Exit 0, or 3 with --fail-on-change when
 // an answer changed.
 CommandOutput runRevisionDiff(const hiera::Engine& before, const hiera::Engine& after, const std::string& from,

@@ -41,6 +41,8 @@ CASES = [
      '#include <hiera/nodes/fleet.h>\n', "hiera/engine.h (lookup/) may not include hiera/nodes/fleet.h"),
     ("a public header includes a private one", "engine/include/hiera/engine.h", '#include "lookup/run.h"\n',
      'a public header includes only public headers, not "lookup/run.h"'),
+    ("a private file includes a public header above its floor", "engine/src/core/bad3.cpp",
+     '#include <hiera/engine.h>\n', "core/ may not include hiera/engine.h (lookup/ is above it)"),
     ("a public header in no room", "engine/include/hiera/newthing.h", '\n', "hiera/newthing.h:1: a public header in no room"),
     ("files including each other", "engine/src/core/thing.h", '#include "core/other.h"\n', "include circle"),
 ]

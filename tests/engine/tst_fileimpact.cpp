@@ -1,4 +1,4 @@
-// What one data file decides across a node library (hiera/fileimpact.h): the nodes whose hierarchy
+// What one data file decides across a node library (hiera/nodes/fileimpact.h): the nodes whose hierarchy
 // reads it, and each key it defines that takes its value from it — as the winner, or as a contributor
 // to a merge — held to every key of every node resolved on its own (hiera::resolveAllKeys, the All
 // keys view's rule for the winning file); a file no node reads, one that does not exist, one that does
@@ -9,9 +9,9 @@
 #include "support/hieralookupcli.h"
 
 #include <hiera/engine.h>
-#include <hiera/fileimpact.h>
-#include <hiera/nodedata.h>
-#include <hiera/nodelibrary.h>
+#include <hiera/nodes/fileimpact.h>
+#include <hiera/nodes/nodedata.h>
+#include <hiera/nodes/nodelibrary.h>
 
 #include <QTest>
 

@@ -8,8 +8,8 @@
 
 #include <hiera/environment.h>
 #include <hiera/facts.h>
-#include <hiera/fleet.h>
-#include <hiera/nodelibrary.h>
+#include <hiera/nodes/fleet.h>
+#include <hiera/nodes/nodelibrary.h>
 
 #include <QProcess>
 #include <QTest>

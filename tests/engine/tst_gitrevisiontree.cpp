@@ -11,7 +11,7 @@
 #include <hiera/environment.h>
 #include <hiera/error.h>
 #include <hiera/gitrevisiontree.h>
-#include <hiera/nodedata.h>
+#include <hiera/nodes/nodedata.h>
 #include <hiera/scope.h>
 #include <hiera/sourcetree.h>
 #include <hiera/valueformat.h>

@@ -1,4 +1,4 @@
-// All keys of a node (hiera/nodedata.h): every root key of the node's data files resolved as
+// All keys of a node (hiera/nodes/nodedata.h): every root key of the node's data files resolved as
 // Engine::lookup answers it, with the merge used, the winning file and level; the YAML, JSON and CSV
 // exports; one failing key among good ones; cancelling; and hiera-lookup --all-keys.
 
@@ -7,7 +7,7 @@
 #include "testutils.h"
 
 #include <hiera/lookupkey.h>
-#include <hiera/nodedata.h>
+#include <hiera/nodes/nodedata.h>
 
 #include <QProcess>
 #include <QStandardPaths>

@@ -1,4 +1,4 @@
-// Node against node (hiera/nodediff.h): the differing keys checked against per-key lookups on both
+// Node against node (hiera/nodes/nodediff.h): the differing keys checked against per-key lookups on both
 // sides, keys on one side only, errors against values, the prefix filter, identical nodes, the
 // contributing files, the exports, cancelling; and hiera-lookup --diff-facts.
 
@@ -7,7 +7,7 @@
 #include "testutils.h"
 
 #include <hiera/lookupkey.h>
-#include <hiera/nodediff.h>
+#include <hiera/nodes/nodediff.h>
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -6,7 +6,7 @@
 #include "testutils.h"
 
 #include <hiera/facts.h>
-#include <hiera/nodelibrary.h>
+#include <hiera/nodes/nodelibrary.h>
 #include <hiera/nodescope.h>
 #include <hiera/scope.h>
 
@@ -644,7 +644,7 @@ void TestNodeLibrary::fiftyThousandFiles()
              qPrintable(QString::number(part.size() + part.errors().size())));
 }
 
-// The engine starts no threads (hiera/executor.h): without an executor every file is read on the
+// The engine starts no threads (hiera/nodes/executor.h): without an executor every file is read on the
 // calling thread; with a ThreadExecutor the same library comes out, read on several threads.
 void TestNodeLibrary::withoutAnExecutorNoThreadIsStarted()
 {

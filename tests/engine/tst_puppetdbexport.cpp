@@ -5,8 +5,8 @@
 #include "testutils.h"
 
 #include <hiera/error.h>
-#include <hiera/nodelibrary.h>
-#include <hiera/puppetdbexport.h>
+#include <hiera/nodes/nodelibrary.h>
+#include <hiera/nodes/puppetdbexport.h>
 #include <hiera/valueformat.h>
 
 #include <QTest>

@@ -1,4 +1,4 @@
-// What a change does to every node (hiera/revisiondiff.h): a control repository is committed step by
+// What a change does to every node (hiera/nodes/revisiondiff.h): a control repository is committed step by
 // step (a value edited, a key removed, a node file added, a value changed only through
 // interpolation, a lookup_options merge changed, a module's data changed, a YAML error introduced, a
 // level added, a file a glob matches added), and the diff between each two steps is held to every key of every node
@@ -14,9 +14,9 @@
 #include <hiera/engine.h>
 #include <hiera/environment.h>
 #include <hiera/gitrevisiontree.h>
-#include <hiera/nodedata.h>
-#include <hiera/nodelibrary.h>
-#include <hiera/revisiondiff.h>
+#include <hiera/nodes/nodedata.h>
+#include <hiera/nodes/nodelibrary.h>
+#include <hiera/nodes/revisiondiff.h>
 #include <hiera/valueformat.h>
 
 #include <QDir>

@@ -8,7 +8,7 @@
 
 #include <hiera/engine.h>
 #include <hiera/environment.h>
-#include <hiera/nodedata.h>
+#include <hiera/nodes/nodedata.h>
 #include <hiera/scope.h>
 #include <hiera/sourcetree.h>
 #include <hiera/valueformat.h>

@@ -11,7 +11,7 @@
 #include "windowfixture.h"
 #include "windowparts.h"
 
-#include <hiera/fileimpact.h>
+#include <hiera/nodes/fileimpact.h>
 #include <hiera/yaml.h>
 
 #include <QLineEdit>

@@ -19,7 +19,7 @@
 #include "windowparts.h"
 
 #include <hiera/engine.h>
-#include <hiera/nodedata.h>
+#include <hiera/nodes/nodedata.h>
 #include <hiera/nodescope.h>
 #include <hiera/valueformat.h>
 

@@ -18,8 +18,8 @@
 #include "windowparts.h"
 
 #include <hiera/engine.h>
-#include <hiera/nodelibrary.h>
-#include <hiera/puppetdbexport.h>
+#include <hiera/nodes/nodelibrary.h>
+#include <hiera/nodes/puppetdbexport.h>
 #include <hiera/valueformat.h>
 #include <hiera/yaml.h>
 

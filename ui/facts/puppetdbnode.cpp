@@ -3,7 +3,7 @@
 #include "models/valueconvert.h"
 
 #include <hiera/facts.h>
-#include <hiera/puppetdbexport.h>
+#include <hiera/nodes/puppetdbexport.h>
 #include <hiera/yaml.h>
 
 #include <QCoreApplication>

@@ -12,8 +12,8 @@
 #include "models/nodereports.h"
 #include "models/snapshots.h"
 
-#include <hiera/fleet.h>
-#include <hiera/nodelibrary.h>
+#include <hiera/nodes/fleet.h>
+#include <hiera/nodes/nodelibrary.h>
 
 #include <QObject>
 #include <QTimer>

@@ -1,7 +1,7 @@
 #include "jobs/impactrunner.h"
 
 #include <hiera/engine.h>
-#include <hiera/nodelibrary.h>
+#include <hiera/nodes/nodelibrary.h>
 
 #include <QElapsedTimer>
 

@@ -13,8 +13,8 @@
 #include "models/nodereports.h"
 #include "models/snapshots.h"
 
-#include <hiera/nodedata.h>
-#include <hiera/nodediff.h>
+#include <hiera/nodes/nodedata.h>
+#include <hiera/nodes/nodediff.h>
 
 #include <QObject>
 

@@ -15,7 +15,7 @@
 // JobTracker counts one owner's jobs so that the owner can wait for them when it goes (a runner's
 // jobs hold copies of what they read, but finish by posting to their runner).
 
-#include <hiera/executor.h>
+#include <hiera/nodes/executor.h>
 
 #include <QThreadPool>
 

@@ -3,7 +3,7 @@
 // What the Impact panel shows, as its runner (jobs/impactrunner.h) hands it over: one data file of
 // the repository against every node of the library (hiera::fileImpact). Immutable and shared.
 
-#include <hiera/fileimpact.h>
+#include <hiera/nodes/fileimpact.h>
 
 #include <QMetaType>
 #include <QString>

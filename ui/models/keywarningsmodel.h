@@ -5,7 +5,7 @@
 // names a place) and what ("Undefined variable 'facts.role'"). The place answers the HieraRoles
 // source roles, so a click shows it; KeyRole gives the key, for a double click to look it up.
 
-#include <hiera/nodedata.h>
+#include <hiera/nodes/nodedata.h>
 
 #include <QAbstractTableModel>
 #include <QStringList>

@@ -7,10 +7,10 @@
 
 #include "models/snapshots.h"
 
-#include <hiera/fleet.h>
-#include <hiera/nodedata.h>
-#include <hiera/nodediff.h>
-#include <hiera/nodelibrary.h>
+#include <hiera/nodes/fleet.h>
+#include <hiera/nodes/nodedata.h>
+#include <hiera/nodes/nodediff.h>
+#include <hiera/nodes/nodelibrary.h>
 
 #include <QMetaType>
 #include <QString>

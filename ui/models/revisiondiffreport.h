@@ -7,7 +7,7 @@
 #include "models/nodereports.h"
 
 #include <hiera/gitrevisionlist.h>
-#include <hiera/revisiondiff.h>
+#include <hiera/nodes/revisiondiff.h>
 
 #include <QMetaType>
 #include <QString>

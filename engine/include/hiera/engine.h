@@ -42,7 +42,7 @@ const EngineState& engineState(const Engine& engine);
 
 // Parsed files named by their content (TreeStat::contentId: a git revision's blobs), shared by the
 // engines a host gives the same one: two engines on two revisions of one repository parse a file the
-// revisions share once (hiera/revisiondiff.h). Engines sharing one should have the same limits and
+// revisions share once (hiera/nodes/revisiondiff.h). Engines sharing one should have the same limits and
 // backends. Thread-safe; it keeps every parse until the last engine holding it goes.
 class ContentParseCache;
 std::shared_ptr<ContentParseCache> makeContentParseCache();

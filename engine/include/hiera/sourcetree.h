@@ -24,6 +24,14 @@
 
 namespace hiera {
 
+// The largest file read by default (ParseLimits::maxDocumentBytes, hiera/yaml.h).
+inline constexpr std::size_t kMaxFileBytes = 512u << 20;
+
+// Reads a whole file into a string. Only regular files are read (not FIFOs, devices or kernel
+// pseudo-files such as /proc's); a file larger than `limit` is refused from its size before it is read.
+// Throws hiera::Error naming the file: DataUnreadable, or DataLimit (too large, out of memory).
+std::string readFile(const std::string& path, std::size_t limit = kMaxFileBytes);
+
 // What stat(2) or lstat(2) says of a path, as far as the engine asks.
 struct TreeStat
 {
@@ -58,7 +66,7 @@ class SourceTree
 public:
     virtual ~SourceTree() = default;
 
-    // A file's content, as hiera::readFile reads it (hiera/yaml.h): regular files only, one larger
+    // A file's content, as hiera::readFile reads it (above): regular files only, one larger
     // than `limit` refused from its size. Throws hiera::Error naming `path`: DataUnreadable, DataLimit.
     virtual std::string read(const std::string& path, std::size_t limit) const = 0;
     // stat(2) (symbolic links followed) and lstat(2) (not followed). Missing when it cannot be asked.

@@ -12,6 +12,9 @@ namespace hiera {
 // One JSON document. Floats keep a fraction (1000.0); NaN and infinities have no JSON form and throw
 // hiera::Error (Puppet: "Infinity not allowed in JSON"). Non-string hash keys are written as strings.
 std::string toJson(const Value& v, bool pretty = false);
+// The member a JSON report lists its replacements in (hiera/report/json.h): named here, with the one
+// JSON writer's policies, so that the writer below the reports can name it.
+inline constexpr const char* kJsonReplacementsKey = "json_replacements";
 
 // YAML that reads back, through Puppet's YAML 1.1 typing, as the same value: strings that would read
 // as something else are quoted. Ends with a newline.

@@ -12,6 +12,7 @@
 //
 // Errors are hiera::Error with the file, line and column.
 
+#include <hiera/sourcetree.h>
 #include <hiera/value.h>
 
 #include <cstddef>
@@ -25,7 +26,7 @@ struct ParseLimits
     std::size_t maxDepth = 512; // nesting of arrays and hashes
     std::size_t maxNodes = 20'000'000; // nodes after alias expansion ("billion laughs")
     std::size_t maxScalarBytes = 64u << 20; // one scalar
-    std::size_t maxDocumentBytes = 512u << 20;
+    std::size_t maxDocumentBytes = kMaxFileBytes;
 };
 
 enum class DataFormat { Yaml, Json };
@@ -37,11 +38,6 @@ Value parseData(std::string_view text, const std::string& fileName, DataFormat f
 
 // Reads and parses a file. Throws DataUnreadable if it cannot be read (including a directory).
 Value loadDataFile(const std::string& path, DataFormat format = DataFormat::Yaml, const ParseLimits& limits = {});
-
-// Reads a whole file into a string. Only regular files are read (not FIFOs, devices or kernel
-// pseudo-files such as /proc's); a file larger than `limit` is refused from its size before it is read.
-// Throws hiera::Error naming the file: DataUnreadable, or DataLimit (too large, out of memory).
-std::string readFile(const std::string& path, std::size_t limit = ParseLimits{}.maxDocumentBytes);
 
 // The Psych scalar resolver on its own: what a plain (unquoted) YAML scalar means. Throws DataType for
 // dates, times and symbols. Exposed for tests and for the fact editor's "parse as YAML" input.

@@ -4,7 +4,6 @@
 #include "core/jsonescape.h"
 
 #include <hiera/error.h>
-#include <hiera/report/json.h>
 #include <hiera/valueformat.h>
 
 #include <cmath>

@@ -4,7 +4,6 @@
 // std::filesystem::weakly_canonical, as the engine called them before the seam.
 
 #include <hiera/sourcetree.h>
-#include <hiera/yaml.h>
 
 #include <cerrno>
 #include <cstring>

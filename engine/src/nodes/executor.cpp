@@ -1,4 +1,4 @@
-#include <hiera/executor.h>
+#include <hiera/nodes/executor.h>
 
 #include <algorithm>
 #include <atomic>

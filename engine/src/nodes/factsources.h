@@ -4,7 +4,7 @@
 // of many (a PuppetDB factsets export). Recognising the formats and naming the nodes, nothing else.
 
 #include <hiera/error.h>
-#include <hiera/nodelibrary.h>
+#include <hiera/nodes/nodelibrary.h>
 #include <hiera/value.h>
 #include <hiera/yaml.h>
 

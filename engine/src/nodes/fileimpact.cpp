@@ -1,11 +1,11 @@
 // fileImpact: the nodes whose hierarchy holds a file, then each key the file defines resolved on each
-// of them, and where the answer's leaves were written (hiera/fileimpact.h).
+// of them, and where the answer's leaves were written (hiera/nodes/fileimpact.h).
 
 #include "nodes/answers.h"
 #include "nodes/parallel.h"
 
 #include <hiera/error.h>
-#include <hiera/fileimpact.h>
+#include <hiera/nodes/fileimpact.h>
 #include <hiera/sourcetree.h>
 #include <hiera/valueformat.h>
 

@@ -3,7 +3,7 @@
 
 #include "nodes/relativepath.h"
 
-#include <hiera/fileimpact.h>
+#include <hiera/nodes/fileimpact.h>
 #include <hiera/report/json.h>
 #include <hiera/report/markdown.h>
 

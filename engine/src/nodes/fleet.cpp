@@ -1,7 +1,7 @@
 // lookupAcross: the per-node lookups in parallel, where each value was decided (from its marks), and
 // the grouping by value.
 
-#include <hiera/fleet.h>
+#include <hiera/nodes/fleet.h>
 
 #include "nodes/parallel.h"
 #include <algorithm>

@@ -2,7 +2,7 @@
 
 #include "nodes/relativepath.h"
 
-#include <hiera/fleet.h>
+#include <hiera/nodes/fleet.h>
 #include <hiera/report/csv.h>
 #include <hiera/report/json.h>
 #include <hiera/report/markdown.h>

@@ -1,6 +1,6 @@
 #include "nodes/answers.h"
 
-#include <hiera/nodedata.h>
+#include <hiera/nodes/nodedata.h>
 
 #include <algorithm>
 #include <unordered_set>

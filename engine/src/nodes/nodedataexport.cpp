@@ -3,7 +3,7 @@
 #include "nodes/relativepath.h"
 
 #include <hiera/error.h>
-#include <hiera/nodedata.h>
+#include <hiera/nodes/nodedata.h>
 #include <hiera/report/csv.h>
 #include <hiera/report/json.h>
 #include <hiera/valueformat.h>

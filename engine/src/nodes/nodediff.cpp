@@ -1,6 +1,6 @@
 #include "nodes/answers.h"
 
-#include <hiera/nodediff.h>
+#include <hiera/nodes/nodediff.h>
 
 #include <algorithm>
 #include <iterator>

@@ -3,8 +3,8 @@
 #include "nodes/relativepath.h"
 
 #include <hiera/error.h>
-#include <hiera/fleet.h>
-#include <hiera/nodediff.h>
+#include <hiera/nodes/fleet.h>
+#include <hiera/nodes/nodediff.h>
 #include <hiera/report/csv.h>
 #include <hiera/report/json.h>
 #include <hiera/report/markdown.h>

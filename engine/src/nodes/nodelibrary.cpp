@@ -3,7 +3,7 @@
 #include "nodes/factstore.h"
 #include "nodes/parallel.h"
 
-#include <hiera/nodelibrary.h>
+#include <hiera/nodes/nodelibrary.h>
 #include <hiera/nodescope.h>
 
 #include <algorithm>

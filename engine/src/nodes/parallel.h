@@ -1,9 +1,9 @@
 #pragma once
 
-// What the many-node jobs share: running `count` independent items on the host's executor (hiera/executor.h),
+// What the many-node jobs share: running `count` independent items on the host's executor (hiera/nodes/executor.h),
 // stopping early when asked, and the hash mixer their structural value hashes are built from.
 
-#include <hiera/executor.h>
+#include <hiera/nodes/executor.h>
 
 #include <cstddef>
 #include <cstdint>

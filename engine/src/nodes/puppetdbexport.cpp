@@ -1,7 +1,7 @@
 #include "nodes/factsources.h"
 
 #include <hiera/error.h>
-#include <hiera/puppetdbexport.h>
+#include <hiera/nodes/puppetdbexport.h>
 #include <hiera/sourcelocation.h>
 #include <hiera/valueformat.h>
 

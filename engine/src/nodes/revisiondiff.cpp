@@ -1,4 +1,4 @@
-// diffRevisions: which nodes and keys a change can reach (the rules in hiera/revisiondiff.h and
+// diffRevisions: which nodes and keys a change can reach (the rules in hiera/nodes/revisiondiff.h and
 // docs/revision-diff.md), then those keys resolved on both revisions and grouped by change.
 
 #include "nodes/answers.h"
@@ -6,7 +6,7 @@
 
 #include <hiera/error.h>
 #include <hiera/lookupkey.h>
-#include <hiera/revisiondiff.h>
+#include <hiera/nodes/revisiondiff.h>
 #include <hiera/sourcetree.h>
 #include <hiera/yaml.h>
 

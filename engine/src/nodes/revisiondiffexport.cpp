@@ -5,10 +5,10 @@
 #include "nodes/relativepath.h"
 
 #include <hiera/error.h>
+#include <hiera/nodes/revisiondiff.h>
 #include <hiera/report/html.h>
 #include <hiera/report/json.h>
 #include <hiera/report/markdown.h>
-#include <hiera/revisiondiff.h>
 #include <hiera/valueformat.h>
 
 #include <algorithm>

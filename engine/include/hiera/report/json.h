@@ -15,14 +15,12 @@
 // and write the same bytes for every value both can write.
 
 #include <hiera/value.h>
+#include <hiera/valueformat.h> // kJsonReplacementsKey
 
 #include <string>
 
 namespace hiera {
 
 std::string reportJson(const Value& document, bool pretty = true);
-
-// The name of the list of replacements, for readers.
-inline constexpr const char* kJsonReplacementsKey = "json_replacements";
 
 } // namespace hiera

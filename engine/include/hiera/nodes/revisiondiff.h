@@ -12,7 +12,7 @@
 //   std::string md = hiera::revisionDiffMarkdown(d, {.from = "main", .to = "working tree"});
 //
 // Keys are resolved as `--all-keys` resolves them: each root key with its lookup_options merge. Two
-// answers are the same as in hiera/nodediff.h (equal values, both not found, or the same error).
+// answers are the same as in hiera/nodes/nodediff.h (equal values, both not found, or the same error).
 //
 // Only what a change can reach is recomputed (docs/revision-diff.md says why each rule is exact):
 // - the hierarchy changed (a layer's hiera.yaml, environment.conf, the set of modules): every key of
@@ -25,9 +25,9 @@
 //   hash on either side, or is not YAML or JSON, or when an interpolation's key cannot be read.
 
 #include <hiera/engine.h>
-#include <hiera/executor.h>
-#include <hiera/nodediff.h>
-#include <hiera/nodelibrary.h>
+#include <hiera/nodes/executor.h>
+#include <hiera/nodes/nodediff.h>
+#include <hiera/nodes/nodelibrary.h>
 
 #include <cstddef>
 #include <functional>

@@ -14,8 +14,8 @@
 // Keys are resolved as `--all-keys` resolves them: each root key with its lookup_options merge.
 
 #include <hiera/engine.h>
-#include <hiera/executor.h>
-#include <hiera/nodelibrary.h>
+#include <hiera/nodes/executor.h>
+#include <hiera/nodes/nodelibrary.h>
 
 #include <cstddef>
 #include <functional>

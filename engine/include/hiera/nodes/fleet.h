@@ -16,8 +16,8 @@
 
 #include <hiera/context.h>
 #include <hiera/engine.h>
-#include <hiera/executor.h>
-#include <hiera/nodelibrary.h>
+#include <hiera/nodes/executor.h>
+#include <hiera/nodes/nodelibrary.h>
 
 #include <functional>
 #include <stop_token>
@@ -29,7 +29,7 @@ namespace hiera {
 
 struct FleetOptions
 {
-    // Where the nodes are worked on (hiera/executor.h); null: the calling thread only.
+    // Where the nodes are worked on (hiera/nodes/executor.h); null: the calling thread only.
     const Executor* executor = nullptr;
     // Called from the worker threads (possibly several at once) after each node; must be thread-safe.
     std::function<void(std::size_t done, std::size_t total)> progress;

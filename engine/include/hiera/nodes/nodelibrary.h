@@ -16,7 +16,7 @@
 // - a file: a PuppetDB factsets export — the array `/pdb/query/v4/factsets` returns and
 //   `puppet query 'factsets {}'` prints, objects with `certname`, `environment` and `facts`, the facts
 //   either as {"data": [{"name": ..., "value": ...}], "href": ...} or as a plain [{name, value}] array —
-//   or else one facts file (one node). (hiera/puppetdbexport.h reads and rewrites one node of an export.)
+//   or else one facts file (one node). (hiera/nodes/puppetdbexport.h reads and rewrites one node of an export.)
 //
 // A node's name is PuppetDB's `certname`, else `puppet facts`' `name`, else the facts' `clientcert`,
 // `trusted.certname` or `fqdn`, else the file's name without its extension. When two files give the
@@ -32,7 +32,7 @@
 // facts only feed interpolation, where a mark is not reported.
 
 #include <hiera/error.h>
-#include <hiera/executor.h>
+#include <hiera/nodes/executor.h>
 #include <hiera/scope.h>
 #include <hiera/value.h>
 #include <hiera/yaml.h>
@@ -83,7 +83,7 @@ struct Node
 
 struct NodeLibraryOptions
 {
-    // Where the nodes are worked on (hiera/executor.h); null: the calling thread only.
+    // Where the nodes are worked on (hiera/nodes/executor.h); null: the calling thread only.
     const Executor* executor = nullptr;
     // Called after each file with how many of `total` files are done (a PuppetDB export is one file:
     // it is parsed as one document, on one thread). Called from the worker threads, possibly from several at once: it
