@@ -23,11 +23,11 @@
 //                                                  under one glob level, all holding the key: the
 //                                                  lookup, and the report (explain lookup, the override
 //                                                  chain, the Markdown explanation), for a unique and
-//                                                  a deep merge (issue 46 §3)
+//                                                  a deep merge
 //   hiera-bench merge [--elements N] [--passes N]  one merge step of two N-element (100000) arrays that
 //                                                  share half their elements: unique, deep, deep with
 //                                                  a knockout_prefix (the gem's port); of strings, then
-//                                                  of small hashes (issue 46 §3)
+//                                                  of small hashes
 
 #include <hiera/context.h>
 #include <hiera/engine.h>
@@ -654,7 +654,7 @@ int mergeBench(std::size_t n, int passes)
     return 0;
 }
 
-// What a change does to every node (hiera/nodes/revisiondiff.h; issue 47): the library of FACTS, then the
+// What a change does to every node (hiera/nodes/revisiondiff.h, docs/revision-diff.md): the library of FACTS, then the
 // diff from OLD to NEW of the git repository REPO (NEW "-": its working tree) on two fresh engines
 // sharing their parses (what hiera-lookup --revision-diff does), then again on the same engines (what
 // the explorer will do). With --sweep, every key of every node resolved on a fresh engine at NEW

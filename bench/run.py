@@ -18,12 +18,12 @@ missing, then measures:
   all-keys every key of one node of the large fixture resolved, warm (hiera-bench all-keys)
   diff     two nodes of the large fixture compared on every key, warm (hiera-bench diff)
   override-chain  the report (explain lookup, override chain, Markdown explanation) of a key that 5,000
-           generated files all hold, unique and deep merges (hiera-bench override-chain; issue 46 §3)
-  merge    one unique / deep merge step of two 100,000-element arrays (hiera-bench merge; issue 46 §3)
+           generated files all hold, unique and deep merges (hiera-bench override-chain)
+  merge    one unique / deep merge step of two 100,000-element arrays (hiera-bench merge)
   revision-diff  git repositories of the large and medium fixtures' data (build/fixtures/revisions), a
            commit changing three data files diffed over large's 20,000 nodes (hiera-lookup
            --revision-diff, cold; hiera-bench revision-diff, first and second run in one process), and a
-           level added to medium's hiera.yaml against an all-keys sweep of every node (issue 47)
+           level added to medium's hiera.yaml against an all-keys sweep of every node (docs/revision-diff.md)
   impact   what one role file of large decides on its 20,000 nodes (hiera-lookup --impact, cold;
            hiera-bench impact in one process; docs/file-impact.md)
   explorer fact edit to repaint (medium) and the longest GUI stall (large: load, the fleet view on its
@@ -251,7 +251,7 @@ def main():
                  f"({l.get('load_peak_rss_mib', 0):.0f} MiB)", "<= 8x", "-", "-",
                  "yes" if l.get("load_rss_ratio", 99) <= 8 else "no"))
 
-    # all keys of one node, and node against node (issue 12); the first nodes of nodes.txt
+    # all keys of one node, and node against node; the first nodes of nodes.txt
     k = figures(run([bench, "all-keys", large]))
     rows.append((f"all keys: every key of one node resolved, warm ({int(k.get('all_keys_count', 0))} keys, large)",
                  f"{k.get('all_keys_ms_median', 0):.1f} ms median", "<= 50 ms", "-", "-",
@@ -261,7 +261,7 @@ def main():
                  f"{int(d.get('diff_keys_differing', 0))} differ; large)", f"{d.get('diff_ms_median', 0):.1f} ms median",
                  "<= 100 ms", "-", "-", "yes" if d.get("diff_ms_median", 1e9) <= 100 else "no"))
 
-    # cost that grows with the input (issue 46 §3): a generated repository, no fixture needed
+    # cost that grows with the input (docs/performance.md, that section): a generated repository, no fixture needed
     o = figures(run([bench, "override-chain", "--files", "5000"]))
     for strategy in ("unique", "deep"):
         rows.append((f"report: explain lookup, override chain and Markdown, a {strategy} merge over "
@@ -278,7 +278,7 @@ def main():
                      f"{g.get(f'merge_{strategy}_hashes_s', 0):.3f} s small hashes", "<= 0.5 s", "-", "-",
                      "yes" if worst <= 0.5 else "no"))
 
-    # revision diff (issue 47): what a commit does to every node, read straight from git
+    # revision diff (docs/revision-diff.md): what a commit does to every node, read straight from git
     if shutil.which("git"):
         import time
         work = os.path.join(a.fixtures, "revisions")

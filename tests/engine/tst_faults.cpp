@@ -852,9 +852,9 @@ void TestFaults::cliExplainLinesArePrintable()
 #endif
 }
 
-// Issue 46 §4: a node's name becomes part of data file paths (nodes/%{trusted.certname}.yaml). From
-// whichever fact it comes, or from --node, a name that is a path of its own is refused in one line
-// naming the file, line and column, before anything is read; the node library applies the same rule.
+// docs/bad-input.md, "Facts files": a node's name becomes part of data file paths (nodes/%{trusted.certname}.yaml).
+// From whichever fact it comes, or from --node, a name that is a path of its own is refused in one line naming the
+// file, line and column, before anything is read; the node library applies the same rule.
 void TestFaults::cliNodeNamesThatArePaths_data()
 {
     QTest::addColumn<QByteArray>("facts");

@@ -87,8 +87,8 @@ private Q_SLOTS:
         QVERIFY(gitRevision(tree.path())->branch.empty());
     }
 
-    // Issue 46 §2: a FIFO where git opens a file blocked the read forever (and with it the report and
-    // the explorer's exit). Each is now named and the state reported as not read, at once.
+    // docs/bad-input.md, "Git state": a FIFO where git opens a file blocked the read forever (and with it the report
+    // and the explorer's exit). Each is now named and the state reported as not read, at once.
     void specialFilesNeverBlock_data()
     {
         QTest::addColumn<QString>("fifo"); // the FIFO, from the work tree's root

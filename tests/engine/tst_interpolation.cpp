@@ -225,7 +225,8 @@ void TestInterpolation::forms_data()
     row("numfact", str("5"));
     row("flfact", str("1.5"));
     row("bigfact", str("1.0e+20"));
-    // Ruby writes the exponent form from 1e15 on, 1e14 in full (issue 48; Puppet 7.23 gives the same)
+    // Ruby writes the exponent form from 1e15 on, 1e14 in full (Puppet 7.23 gives the same;
+    // docs/engine-semantics.md, "Round five")
     row("e15fact", str("1.0e+15"));
     row("e15key", R"({"1.0e+15": "v"})");
     row("e15lookup", str("[1.0e+15, 100000000000000.0, 1.5e+15]"));
@@ -359,7 +360,8 @@ void TestInterpolation::brokenInterpolationElsewhereIsHarmless()
 
 // alias() written as a hash key may make any key: Puppet checks the value as written, before
 // interpolation, keeps the key (null, an array, a hash) and renders it as Ruby's to_s ("", "[1]").
-// The engine refused such a value (issue 48; tests/conformance/cases/e18 has Puppet's answers).
+// The engine refused such a value (docs/engine-semantics.md, "Round five"; tests/conformance/cases/e18 has Puppet's
+// answers).
 void TestInterpolation::aliasAsHashKey()
 {
     TempTree tree({{"hiera.yaml", kHieraYaml},

@@ -469,9 +469,9 @@ void TestLayers::deployedDatadirIsReadFromTheCheckout()
     QVERIFY(engine->resolveHierarchy(node).at(0).locations.at(0).outsideRepository);
 }
 
-// Issue 46 §4: the deployment mapping used to be textual. A `..` after the environment carried a mapped
-// path out of the checkout, and a checkout whose folder name holds glob characters made an absolute
-// deployed glob match a sibling folder. Neither reads anything outside the checkout now.
+// docs/bad-input.md, "Facts files": the deployment mapping used to be textual. A `..` after the environment carried a
+// mapped path out of the checkout, and a checkout whose folder name holds glob characters made an absolute deployed
+// glob match a sibling folder. Neither reads anything outside the checkout now.
 void TestLayers::deployedPathsNeverLeaveTheCheckout()
 {
     TempTree tree({{"a/repo/hiera.yaml",

@@ -714,10 +714,10 @@ void TestMerge::mergeOverLayers()
 }
 
 // Past a few elements the merges test membership with a hash (lookup/valuehash.h) instead of a search
-// (issue 46 §3). The answer must be the search's: the first of equal elements kept, in order, and
-// "equal" as Value::operator== says (Integer 1 is not Float 1.0, 0.0 is -0.0, NaN is NaN, hashes equal
-// in any order, marks ignored). Checked here against the search itself on arrays long enough for the
-// hash, through mergeStep for unique and for both deep mergers.
+// (docs/performance.md, "Cost that grows with the input"). The answer must be the search's: the first of equal elements
+// kept, in order, and "equal" as Value::operator== says (Integer 1 is not Float 1.0, 0.0 is -0.0, NaN is NaN, hashes
+// equal in any order, marks ignored). Checked here against the search itself on arrays long enough for the hash,
+// through mergeStep for unique and for both deep mergers.
 void TestMerge::longArraysKeepOrderAndEquality()
 {
     Array higher, lower;

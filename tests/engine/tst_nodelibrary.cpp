@@ -189,8 +189,8 @@ void TestNodeLibrary::puppetDBExport()
     }
 }
 
-// A trusted.certname that is a path (issue 46 §4) skips its own entry of an export, named at its line;
-// the entries after it still load.
+// A trusted.certname that is a path (docs/bad-input.md, "Facts files") skips its own entry of an export, named at its
+// line; the entries after it still load.
 void TestNodeLibrary::puppetDBEntryWithAPathAsCertname()
 {
     const QByteArray exportText = R"([

@@ -88,8 +88,8 @@ private Q_SLOTS:
         m_engine = Engine::load(m_tree.hieraYaml());
     }
 
-    // Issue 46 §5: a key whose root holds a dot (`'"a.b".c'`) has the same override chain as the same
-    // data under a plain root. Its root used to be looked up unquoted (`a` dug into `b`): no levels, and
+    // docs/bad-input.md, "Exports and reports": a key whose root holds a dot (`'"a.b".c'`) has the same override chain
+    // as the same data under a plain root. Its root used to be looked up unquoted (`a` dug into `b`): no levels, and
     // the Overrode column stayed empty.
     void quotedDottedRootHasItsChain()
     {
@@ -213,9 +213,9 @@ private Q_SLOTS:
         QCOMPARE(chain.leaves.at(0).overrode.size(), std::size_t(1));
         QCOMPARE(chain.leaves.at(0).overrode[0].value, Value("role"));
     }
-    // Many files (issue 46 §3): past a few levels, leaves and elements the chain answers from tables
-    // (file -> level, path -> levels holding it, knock -> entry) instead of searching the levels. The
-    // answers must be the searches': every element's level, each leaf's overridden values in priority
+    // Many files (docs/performance.md, "Cost that grows with the input"): past a few levels, leaves and elements the
+    // chain answers from tables (file -> level, path -> levels holding it, knock -> entry) instead of searching the
+    // levels. The answers must be the searches': every element's level, each leaf's overridden values in priority
     // order, knockouts removed by the first entry that names them.
     void manyFilesKeepTheChain()
     {

@@ -1,5 +1,5 @@
-// A real control repository against real Puppet: ../shared/realworld/joeypiccola-control-repo (issue
-// 10, "Done means"), opened as written through hiera::Environment::discover + Engine::fromLayers, the
+// A real control repository against real Puppet: ../shared/realworld/joeypiccola-control-repo, opened as
+// written through hiera::Environment::discover + Engine::fromLayers, the
 // way hiera-lookup --config and the explorer open it. tests/fixtures/realworld/joeypiccola/ holds fact
 // files for four nodes of that repository and expected.json, what `puppet lookup` 7.23 answered for
 // every root key of every data file of the repository, for each node

@@ -250,7 +250,8 @@ void TestReportFormats::csvReadsBack()
 
 namespace {
 // No byte of ESC, another C0 control but the line breaks and tab, DEL, a C1 control, or a
-// bidirectional override or isolate in what a writer wrote (issue 46 §5: they reached the reports raw).
+// bidirectional override or isolate in what a writer wrote (they reached the reports raw: docs/bad-input.md, "Exports
+// and reports").
 bool holdsRawControls(std::string_view written)
 {
     for (std::size_t i = 0; i < written.size(); ++i) {

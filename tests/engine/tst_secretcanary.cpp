@@ -1,12 +1,11 @@
-// The secret canary (issue 46 §1): a control repository whose eyaml secrets all carry one marker
-// string, driven through every mode, format and export of hiera-lookup and through every error path
-// that can be provoked from a decrypted value (bad interpolation, a method that does not exist, alias()
-// inside a longer string, an undefined variable, a cycle, a missing key, a merge of mismatched types,
-// a sort that cannot compare, a convert_to that cannot convert, a value that grows past the limit).
-// Without --show-secrets the marker must never reach standard output or standard error — with one
-// exception Puppet makes too: a plain `hiera-lookup KEY` prints the answer it found, decrypted.
-// With --show-secrets the explanation shows it (so the test can tell a redaction from a value that is
-// simply absent).
+// The secret canary (docs/bad-input.md, "eyaml: keys and `ENC[…]` blocks"): a control repository whose eyaml secrets
+// all carry one marker string, driven through every mode, format and export of hiera-lookup and through every error
+// path that can be provoked from a decrypted value (bad interpolation, a method that does not exist, alias() inside a
+// longer string, an undefined variable, a cycle, a missing key, a merge of mismatched types, a sort that cannot
+// compare, a convert_to that cannot convert, a value that grows past the limit). Without --show-secrets the marker must
+// never reach standard output or standard error — with one exception Puppet makes too: a plain `hiera-lookup KEY`
+// prints the answer it found, decrypted. With --show-secrets the explanation shows it (so the test can tell a redaction
+// from a value that is simply absent).
 
 #include "support/eyamltestkey.h"
 #include "support/hieralookupcli.h"

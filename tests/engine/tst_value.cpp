@@ -429,7 +429,7 @@ void TestValue::rubyFloat_data()
 {
     // Ruby's Float#to_s: fixed notation while the point falls inside the shortest digits, or the
     // digits need padding with fewer than 16 places before the point, or the number is 0.000ddd and up;
-    // else d.de±XX. Each row as `ruby -e 'p X'` prints it (Ruby 3.1, issue 48).
+    // else d.de±XX. Each row as `ruby -e 'p X'` prints it (Ruby 3.1; docs/engine-semantics.md, "Round five").
     QTest::addColumn<double>("value");
     QTest::addColumn<QString>("expected");
     QTest::newRow("1.5") << 1.5 << "1.5";

@@ -327,12 +327,13 @@ void TestYamlLoader::mergeKeys_data()
     QTest::newRow("block style") << b + "m:\n  <<: *b\n  y: 9\n" << QByteArray(R"({"x":1,"y":9})");
     QTest::newRow("inline map") << QByteArray("m: {<<: {p: 1}, q: 2}\n") << QByteArray(R"({"p":1,"q":2})");
     QTest::newRow("a scalar after << is a key") << QByteArray("m: {'<<': 1}\n") << QByteArray(R"({"<<":1})");
-    // Issue 48: Psych's revive_hash. A quoted "<<" merges as the plain one does; only !!str makes it a key.
+    // Psych's revive_hash (docs/engine-semantics.md, "Round five"). A quoted "<<" merges as the plain one does;
+    // only !!str makes it a key.
     QTest::newRow("double-quoted << merges") << b + "m: {\"<<\": *b, z: 0}\n" << QByteArray(R"({"x":1,"y":1,"z":0})");
     QTest::newRow("single-quoted << merges") << QByteArray("m:\n  z: 0\n  '<<': {x: 2}\n") << QByteArray(R"({"z":0,"x":2})");
     QTest::newRow("!!str << is a key") << QByteArray("m: {!!str \"<<\": {x: 3}, z: 0}\n")
                                        << QByteArray(R"({"<<":{"x":3},"z":0})");
-    // What Ruby's Hash#merge! refuses stays an ordinary key named << (issue 48).
+    // What Ruby's Hash#merge! refuses stays an ordinary key named <<.
     QTest::newRow("alias of a list of maps is a key")
         << QByteArray("l: &l [{p: 1}, {q: 2}]\nm: {<<: *l, z: 0}\n") << QByteArray(R"({"<<":[{"p":1},{"q":2}],"z":0})");
     QTest::newRow("alias of a scalar is a key") << QByteArray("s: &s hi\nm: {<<: *s, z: 0}\n")

@@ -18,7 +18,8 @@
 //  (d) with --override-chain N (5000): a generated repository where N files all hold two keys, one
 //      merged unique and one deep (as hiera-bench override-chain makes it), with the Overridden values
 //      panel in front: the longest stall from asking for the key to its override chain on screen
-//      (explorer_override_chain_{unique,deep}_max_stall_ms, and the time to it; issue 46 §3).
+//      (explorer_override_chain_{unique,deep}_max_stall_ms, and the time to it; docs/performance.md, "Cost that grows
+//      with the input").
 // Runs on the offscreen platform unless QT_QPA_PLATFORM says otherwise. Not part of ctest.
 
 #include "jobs/fleetrunner.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-// A small control repository written into a QTemporaryDir for the tests of issue 10's explorer side:
+// A small control repository written into a QTemporaryDir for the explorer's tests of control repositories:
 // an environment hiera.yaml whose levels read $environment, an eyaml level (tests/fixtures/eyaml's
 // values and TEST key, the level's own pkcs7_private_key pointing where no key is), a hiera_vault
 // level this engine cannot run, and on the modulepath a module with data and a default_hierarchy, a

@@ -1,6 +1,6 @@
-// Issue 11, the answer's details driven through the window: §2.4 overridden values (every level's
+// The answer's details driven through the window: overridden values (every level's
 // value for the key, greyed where overridden, and each leaf's chain of overridden values with
-// file:line), §2.5 the source pane following the answer and "Open in editor", §2.7 messages, §2.8 the
+// file:line), the source pane following the answer and "Open in editor", messages, the
 // summary and leaf origins of dotted keys.
 
 #include "models/contributionmodel.h"
@@ -47,7 +47,7 @@ private Q_SLOTS:
     void init() { m.createWindow(); }
     void cleanup() { m.destroyWindow(); }
 
-    // §2.4
+    // Overridden values.
     void firstFoundShowsWhatEveryLevelHolds()
     {
         // The model over the chain keeps Qt's rules for item models (indexes, parents, resets).
@@ -96,7 +96,7 @@ private Q_SLOTS:
             QVERIFY2(!level.endsWith(QLatin1String("(overridden)")), qPrintable(level));
     }
 
-    // §2.8: a dotted key's summary counts the files that feed the dug value; a file that only holds the
+    // A dotted key's summary counts the files that feed the dug value; a file that only holds the
     // root key is shown as such.
     void dottedKeyCountsOnlyFilesFeedingTheValue()
     {
@@ -121,7 +121,7 @@ private Q_SLOTS:
         QVERIFY(!UiTest::part<AnswerPanel>(m.window)->summaryText().contains(QStringLiteral("but no")));
     }
 
-    // §2.8: a merged array's origin is where what it holds is written: web01's servers keep only dc1's
+    // A merged array's origin is where what it holds is written: web01's servers keep only dc1's
     // item (common's are knocked out), so the array points at dc1.yaml, not at common.yaml.
     void mergedContainerOriginFollowsItsItems()
     {
@@ -156,7 +156,7 @@ private Q_SLOTS:
         QCOMPARE(third.data().toString(), QStringLiteral("data/datacenters/dc2.yaml:11"));
     }
 
-    // §2.5
+    // The source pane.
     void sourcePaneFollowsTheAnswer()
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));
@@ -175,9 +175,9 @@ private Q_SLOTS:
         QVERIFY(!source->openInEditorButton()->isEnabled());
     }
 
-    // Issue 28 §6b: a data file that must be read for lookup_options and does not parse fails the
-    // lookup even when the value comes from a level above it; the Value tab shows what the data holds
-    // without options, greyed, with the error and why beside it.
+    // docs/engine-semantics.md, "Round four": a data file that must be read for lookup_options and does not parse fails
+    // the lookup even when the value comes from a level above it; the Value tab shows what the data holds without
+    // options, greyed, with the error and why beside it.
     void brokenFileForLookupOptionsGreysTheValue()
     {
         QFile common(m.demoPath(QStringLiteral("data/common.yaml")));

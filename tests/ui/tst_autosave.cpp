@@ -109,7 +109,8 @@ private Q_SLOTS:
     }
 
     // File > Quit ends the process within 2 s even while a worker is stuck in the kernel
-    // (here: opening a FIFO no one writes to). Before, the pool's wait at exit held it forever.
+    // (here: opening a FIFO no one writes to). Before, the pool's wait at exit held it forever (docs/bad-input.md, "Git
+    // state").
     void quitEndsTheProcessWhateverAWorkerDoes()
     {
         const QString fifo = m_tmp.filePath(QStringLiteral("never-written"));

@@ -1,5 +1,5 @@
-// Issue 11 §3: the explanation exported as Markdown, self-contained HTML, JSON and PDF, from the
-// window's current answer; decrypted eyaml values redacted unless revealed.
+// The explanation exported as Markdown, self-contained HTML, JSON and PDF, from the
+// window's current answer; decrypted eyaml values redacted unless revealed (README.md, File ▸ Export Explanation).
 
 #include "models/overridesmodel.h"
 #include "panels/overridespanel.h"

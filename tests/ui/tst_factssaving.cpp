@@ -1,6 +1,6 @@
-// Issue 11 §2.1: Save writes a facts file back in the form it was opened in (facter YAML keeps its
+// Save writes a facts file back in the form it was opened in (facter YAML keeps its
 // comments, `puppet facts` JSON keeps its wrapper), "Save Scope As…" is its own action, and the bundled
-// demo is never written (Save becomes Save As). §2.2: a fact is edited in one place; its top-scope copy
+// demo is never written (Save becomes Save As). A fact is edited in one place; its top-scope copy
 // is marked derived, read-only, and follows the fact.
 
 #include "document/demo.h"
@@ -221,7 +221,7 @@ private Q_SLOTS:
         QCOMPARE(UiTest::readFile(demoFacts), before);
     }
 
-    // §2.2
+    // A fact is edited in one place; its top-scope copy follows it.
     void topScopeCopiesAreDerivedAndFollowTheFact()
     {
         QVERIFY(m.openDemoCopy(QStringLiteral("profile::web::workers")));

@@ -1,4 +1,5 @@
-// Issue 25 §4: the explorer on a hostile repository (tests/ui/hostilerepofixture.h). Opening it, looking
+// The explorer on a hostile repository (tests/ui/hostilerepofixture.h; docs/bad-input.md, "Hostile shapes of the
+// node library, the layers and eyaml values"). Opening it, looking
 // up keys that meet every broken shape, reading its node library and running a key across it: the
 // window answers, names each problem where the user looks (the hierarchy's banner, the answer, the
 // Nodes panel's banner), the event loop keeps turning, and nothing under the repository or the library

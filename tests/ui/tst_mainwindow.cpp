@@ -990,8 +990,8 @@ private Q_SLOTS:
 
     void recursiveGlobWatchesEveryDirectoryItWalks()
     {
-        // `g/**/*.yaml` reads g/x/y/deep.yaml (issue 48: the engine read one level); a file that appears
-        // in g/x is found, because the watcher is given each directory `**/` walked.
+        // `g/**/*.yaml` reads g/x/y/deep.yaml (docs/engine-semantics.md, "Round five": the engine read one level); a
+        // file that appears in g/x is found, because the watcher is given each directory `**/` walked.
         QTemporaryDir dir;
         QVERIFY(UiTest::writeFiles(
             dir,
@@ -1060,9 +1060,9 @@ private Q_SLOTS:
         QCOMPARE(valueText(*m_window), QStringLiteral("16"));
     }
 
-    // --- Issue 11, section 2 ---
+    // --- Messages, searching keys, the layout, shortcuts and the dark palette ---
 
-    // 2.7: opening and reloading are told apart, each message is shown in one place, a message goes
+    // Opening and reloading are told apart, each message is shown in one place, a message goes
     // when it stops being true (and not before), and the status bar names the facts file.
     void messagesAreOpenOrReloadOnceAndGoWhenStale()
     {
@@ -1121,7 +1121,7 @@ private Q_SLOTS:
         QCOMPARE(m_window->factsStatusText(), QStringLiteral("Facts: db01.example.com.yaml"));
     }
 
-    // 2.7: with no hierarchy at all, a failed open says "open" and the answer area says where to look.
+    // With no hierarchy at all, a failed open says "open" and the answer area says where to look.
     void failedFirstOpenSaysWhereToLook()
     {
         QTemporaryDir broken;
@@ -1139,7 +1139,7 @@ private Q_SLOTS:
         QCOMPARE(m_window->factsStatusText(), QStringLiteral("Facts: not saved to a file"));
     }
 
-    // 2.3: a letter typed on a selected fact searches the keys; it never starts renaming the fact.
+    // A letter typed on a selected fact searches the keys; it never starts renaming the fact.
     void typingInTheFactsSearchesInsteadOfRenaming()
     {
         QVERIFY(openFactsAndWait(*m_window, m_tmp.filePath(QStringLiteral("demo/facts/web01.example.com.yaml"))));
@@ -1167,7 +1167,7 @@ private Q_SLOTS:
         QTest::keyClick(view->findChild<QLineEdit*>(), Qt::Key_Escape);
     }
 
-    // 2.6: choosing a deep merge does not take width from the docks; View ▸ Reset Layout restores them.
+    // Choosing a deep merge does not take width from the docks; View ▸ Reset Layout restores them.
     void deepMergeKeepsTheDocksAndLayoutResets()
     {
         m_window->resize(1500, 950);
@@ -1199,7 +1199,7 @@ private Q_SLOTS:
         QTRY_VERIFY2(factsDock->width() >= 250, qPrintable(QString::number(factsDock->width())));
     }
 
-    // 2.9: Ctrl+L goes to the key; F1 opens the guide, whose links run the tour's lookups.
+    // Ctrl+L goes to the key; F1 opens the guide, whose links run the tour's lookups.
     void helpGuideAndKeyShortcut()
     {
         m_window->activateWindow();
@@ -1246,7 +1246,7 @@ private Q_SLOTS:
         QVERIFY(guide.geometry().left() >= screen.left() + screen.width() / 4); // not over the middle
     }
 
-    // 2.10: under a dark palette the source's keys are drawn in the palette's link colour, readable
+    // Under a dark palette the source's keys are drawn in the palette's link colour, readable
     // on its base (they were dark blue on near black).
     void sourceColoursFollowThePalette()
     {

@@ -1,4 +1,4 @@
-// Issue 12 in the explorer, whole-node reports: every key of the current node (checked key by key
+// Whole-node reports in the explorer: every key of the current node (checked key by key
 // against the engine, searched, exported, following fact edits) and node against node (every
 // difference checked against the engine both ways, the prefix, the current facts as a side, exports);
 // and the many-node panels wait while they are hidden tabs.

@@ -1,4 +1,4 @@
-// Issue 12 in the explorer: the node library (the demo's fact files as a library: listed with the
+// The node library in the explorer (the demo's fact files as a library: listed with the
 // facts the hierarchy uses, filtered, remembered, a node opened as the scope) and one key across it
 // (grouped by value, checked against looking each node up alone; cancel; exports).
 

@@ -1,4 +1,5 @@
-// Issue 12, "edits to a node's facts are kept per node and never lost": a node of a PuppetDB export
+// Edits to a node's facts are kept per node and never lost (docs/performance.md, "Saving a node of a PuppetDB
+// export"): a node of a PuppetDB export
 // opens as an editable document, a save writes it back into its entry of the export (shape, other
 // members and other nodes kept, types exact), the fleet answers with the saved facts, the edits are
 // autosaved and recovered as that node's, and a node that left the export meanwhile is one clear line

@@ -1,4 +1,4 @@
-// Drives the explorer window through a control repository (issue 10, the explorer side): opened by its
+// Drives the explorer window through a control repository: opened by its
 // directory (File menu, drop, command line), its layers in the hierarchy, discovery warnings once, the
 // environment chosen in the Repository menu, the skip mode of levels the engine cannot run (persisted),
 // and eyaml: a key chosen per repository, decrypted values masked in every view until revealed, values

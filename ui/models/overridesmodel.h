@@ -9,7 +9,8 @@
 //
 // A model over the chain itself, not a copy in items: a merge over thousands of files has thousands of levels
 // and leaves, and making every cell's text up front (items, formatted values) held the window for tens of
-// milliseconds (issue 46 §3). A row is a few indexes into the chain; its texts are made when a view asks.
+// milliseconds (docs/performance.md, "Cost that grows with the input"). A row is a few indexes into the chain; its
+// texts are made when a view asks.
 
 #include "models/snapshots.h"
 

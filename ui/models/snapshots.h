@@ -49,7 +49,7 @@ struct LookupOutcome
     hiera::LookupResult result;
     // sourceContributions(*result.trace), made on the worker with the result: the summary and the
     // Sources table both read it, and walking a trace of thousands of files twice on the GUI
-    // thread stalled it (issue 46 §3). Empty without a trace.
+    // thread stalled it (docs/performance.md, "Cost that grows with the input"). Empty without a trace.
     std::vector<hiera::SourceContribution> contributions;
     double elapsedMs = 0;
     // Set when the result holds values decrypted from eyaml: the same outcome with them masked

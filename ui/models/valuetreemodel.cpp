@@ -55,7 +55,7 @@ struct ValueNode : TreeNode<ValueNode>
             return;
         }
         // The children's files, sorted and once each: gathered, then sorted (a union per child was
-        // quadratic in a merge of thousands of files; issue 46 §3).
+        // quadratic in a merge of thousands of files; docs/performance.md, "Cost that grows with the input").
         for (const auto& child : children)
             files.insert(files.end(), child->files.begin(), child->files.end());
         std::sort(files.begin(), files.end());

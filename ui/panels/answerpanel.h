@@ -51,7 +51,7 @@ private:
     void updateYaml();
     // The root key's value, made when its tab is shown or `force`d: a merge over thousands of files
     // is a tree of thousands of rows, and building it beside the answer's doubled the GUI thread's
-    // time on each answer (issue 46 §3).
+    // time on each answer (docs/performance.md, "Cost that grows with the input").
     void updateRootValue(bool force = false);
 
     LookupRunner* m_runner;

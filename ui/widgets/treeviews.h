@@ -13,8 +13,9 @@ namespace TreeViews {
 
 // How many rows (beyond the visible ones) sizing a column to its contents measures. Qt's default, 1000,
 // shapes the text of a thousand rows per column: 20-40 ms per view when an answer has thousands of
-// leaves or sources (a merge over a glob), and the window froze that long (issue 46 §3). The rows shown
-// first decide the width; a wider one further down is elided, as it would be after a resize.
+// leaves or sources (a merge over a glob), and the window froze that long (docs/performance.md, "Cost that grows with
+// the input"). The rows shown first decide the width; a wider one further down is elided, as it would be after a
+// resize.
 inline constexpr int kSizedRows = 100;
 
 // Every view of thousands of rows that sizes its columns to their contents.

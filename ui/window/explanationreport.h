@@ -1,12 +1,11 @@
 #pragma once
 
-// ExplanationReport — the current explanation as a document an auditor can keep (issue 11 §3): the
-// engine's report (hiera/explanationreport.h: what was looked up, the merge, the facts the hierarchy
-// used, every level and file consulted, the value with each leaf's file:line and what it overrode, the
-// program and the time) as Markdown, self-contained HTML or JSON — the same documents
-// `hiera-lookup --explain --format markdown|html` prints — or printed (QPrinter: a printer or a PDF)
-// from its HTML. Here: the window's outcome handed to it, and the export dialog's formats and names.
-// Decrypted eyaml values are redacted unless the user revealed them.
+// ExplanationReport — the current explanation as a document an auditor can keep (README.md, File ▸ Export Explanation):
+// the engine's report (hiera/explanationreport.h: what was looked up, the merge, the facts the hierarchy used, every
+// level and file consulted, the value with each leaf's file:line and what it overrode, the program and the time) as
+// Markdown, self-contained HTML or JSON — the same documents `hiera-lookup --explain --format markdown|html` prints —
+// or printed (QPrinter: a printer or a PDF) from its HTML. Here: the window's outcome handed to it, and the export
+// dialog's formats and names. Decrypted eyaml values are redacted unless the user revealed them.
 
 #include "models/snapshots.h"
 

@@ -22,8 +22,8 @@ namespace {
 
 constexpr char kMagic[4] = {'H', 'X', 'C', '1'};
 // 2: shared arrays and hashes written once (kRef), ctime and the time of writing in the header.
-// 3: the same files read differently (issue 48: a quoted `<<` merges, a `<<` value Ruby cannot merge
-// stays a key), so entries written before are not trusted.
+// 3: the same files read differently (docs/engine-semantics.md, "Round five": a quoted `<<` merges, a `<<` value Ruby
+// cannot merge stays a key), so entries written before are not trusted.
 constexpr std::uint32_t kFormatVersion = 3;
 constexpr std::size_t kMaxDepth = 4096;
 

@@ -185,7 +185,7 @@ ExplanationContent collectExplanation(const ExplanationReport& r)
             l.value = redact(leaf.value);
             // A merged array came from as many files as its elements: each is named, with its elements.
             // Grouped by file (`where` without its line) through a table: a search per element made a
-            // 5,000-file unique merge's report quadratic (issue 46 §3).
+            // 5,000-file unique merge's report quadratic (docs/performance.md, "Cost that grows with the input").
             std::vector<std::pair<std::string, std::string>> files; // file:line of the first, indexes
             std::unordered_map<std::string, std::size_t> fileIndex;
             for (const OverrideElement& e : leaf.elements) {

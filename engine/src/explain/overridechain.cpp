@@ -127,9 +127,9 @@ SourceLocation originOf(const Value& v)
 
 // Everything below is asked once per leaf, per array element or per level, so each question is a
 // lookup in a table made once, never a search through the levels: searches made the chain cubic in the
-// number of files (a unique merge over 2,000 files took 9.7 s to report, 5,000 over a minute; issue 46
-// §3). The answers are the ones the searches gave: the first level or source that matches, levels in
-// priority order.
+// number of files (a unique merge over 2,000 files took 9.7 s to report, 5,000 over a minute; docs/performance.md,
+// "Cost that grows with the input"). The answers are the ones the searches gave: the first level or source that
+// matches, levels in priority order.
 
 // The level that holds `file`, by priority (the first one, if a file is listed twice).
 class LevelsByFile

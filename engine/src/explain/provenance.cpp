@@ -22,7 +22,7 @@ struct FileCount
 
 // The files of v's leaves in the order first met, each with its first leaf and its count. `index`: file id
 // -> position in out, so that a value with thousands of files (a merge over a glob) is counted in one
-// pass, not a search of the list per leaf (issue 46 §3).
+// pass, not a search of the list per leaf (docs/performance.md, "Cost that grows with the input").
 void countFiles(const Value& v, std::vector<FileCount>& out, std::unordered_map<std::uint32_t, std::size_t>& index)
 {
     if (v.isHash() && !v.asHash().empty()) {
@@ -203,7 +203,8 @@ static std::vector<SourceContribution> contributionsOf(const TraceNode& lookup)
     if (lookup.value)
         countFiles(*lookup.value, counts);
     // The count of a source's file, by its name: a table made once (a search of every count per source,
-    // each naming its file, made a merge over 5,000 files quadratic; issue 46 §3).
+    // each naming its file, made a merge over 5,000 files quadratic; docs/performance.md, "Cost that grows with the
+    // input").
     std::unordered_map<std::string, const FileCount*> countByName;
     for (const FileCount& c : counts)
         countByName.try_emplace(SourceFiles::name(c.first.file), &c);

@@ -200,9 +200,9 @@ private:
 
 // The whole fold of a deep merge at once (deepMergeAll). Folding step by step merges the accumulated
 // value into each lower one, so every step walks all that was accumulated: 5,000 files each adding a
-// key took 25 million entry copies (issue 46 §3). Here each slot of the answer (the root, a hash
-// member, a member's member...) is given its history instead, the values found there in priority
-// order, and runs of steps that keep a hash a hash, or an array an array, are done in one pass:
+// key took 25 million entry copies (docs/performance.md, "Cost that grows with the input"). Here each slot of the
+// answer (the root, a hash member, a member's member...) is given its history instead, the values found there in
+// priority order, and runs of steps that keep a hash a hash, or an array an array, are done in one pass:
 //  - hash over hash keeps the lower hash's keys in its order, then the accumulated ones it lacks; over
 //    a run that is the lowest piece's keys, then the next higher piece's new keys, and so on. Each
 //    member's value is its own history, folded the same way (recursively).

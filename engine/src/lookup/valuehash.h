@@ -1,11 +1,10 @@
 #pragma once
 
-// Membership tests in linear time for the merges (issue 46 §3). The unique merge, both deep mergers'
-// array union (Ruby's Array#|) and the override chain asked "is an equal element already in the
-// array?" by a linear search per element, so merging two 50,000-element arrays took 67 s (unique) and
-// 34 s (deep), where Ruby's uniq and | hash the elements and are linear. Here a structural hash keeps
-// the answer (and the order of the result: it is still built by push_back in the same order) and
-// makes each test constant time on average.
+// Membership tests in linear time for the merges (docs/performance.md, "Cost that grows with the input"). The unique
+// merge, both deep mergers' array union (Ruby's Array#|) and the override chain asked "is an equal element already in
+// the array?" by a linear search per element, so merging two 50,000-element arrays took 67 s (unique) and 34 s (deep),
+// where Ruby's uniq and | hash the elements and are linear. Here a structural hash keeps the answer (and the order of
+// the result: it is still built by push_back in the same order) and makes each test constant time on average.
 //
 // valueHash is consistent with Value::operator== (equal values hash equal; marks are ignored): floats
 // fold -0.0 into 0.0 and every NaN into one, Integer 1 and Float 1.0 differ by type, arrays hash their
