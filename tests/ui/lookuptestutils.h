@@ -18,7 +18,7 @@ inline LookupOutcomePtr lookUp(const QString& hieraYaml, const hiera::Value& sco
     LookupRunner runner;
     runner.setEngine(hiera::Engine::load(hieraYaml.toStdString(), LookupRunner::engineOptions()), hieraYaml);
     QSignalSpy finished(&runner, &LookupRunner::lookupFinished);
-    runner.lookup(scope, LookupRequest{key, std::move(merge)});
+    runner.lookup(scope, AnswerRequest{key, std::move(merge)});
     if (!finished.wait(10000))
         return nullptr;
     return finished.first().at(0).value<LookupOutcomePtr>();

@@ -259,7 +259,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(roleUsed() == std::optional<hiera::Value>(hiera::Value("db")),
                                  WindowFixture::timeoutMs);
         QVERIFY(m.waitForAnswer(key));
-        const ExplanationReport report = m.window->explanationReport();
+        const ExplanationDocument report = m.window->explanationReport();
         QVERIFY(report.factsEdited);
         const QString md = report.toMarkdown();
         QVERIFY2(md.contains(QStringLiteral("edited: 1 fact differs from the file")), qPrintable(md));

@@ -55,7 +55,7 @@ private Q_SLOTS:
     LookupOutcomePtr lookUp(LookupRunner& runner, const std::string& key, const hiera::Value& scope)
     {
         QSignalSpy finished(&runner, &LookupRunner::lookupFinished);
-        runner.lookup(scope, LookupRequest{key, std::nullopt});
+        runner.lookup(scope, AnswerRequest{key, std::nullopt});
         if (!finished.wait(timeoutMs))
             return nullptr;
         return finished.last().at(0).value<LookupOutcomePtr>();

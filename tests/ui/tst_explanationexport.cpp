@@ -46,32 +46,32 @@ private Q_SLOTS:
 
     void exportDialogSuggestsANameAndAddsTheExtension()
     {
-        QCOMPARE(ExplanationReport::suggestedFileName("profile::ntp.servers",
-                                                      QStringLiteral("/x/facts/web01.example.com.yaml")),
+        QCOMPARE(ExplanationDocument::suggestedFileName("profile::ntp.servers",
+                                                        QStringLiteral("/x/facts/web01.example.com.yaml")),
                  QStringLiteral("profile--ntp.servers-web01.example.com.md"));
-        QCOMPARE(ExplanationReport::suggestedFileName("a b/c", QString()), QStringLiteral("a-b-c.md"));
-        QCOMPARE(
-            ExplanationReport::withExtension(QStringLiteral("/tmp/r"), QStringLiteral("HTML, self-contained (*.html)")),
-            QStringLiteral("/tmp/r.html"));
-        QCOMPARE(ExplanationReport::withExtension(QStringLiteral("/tmp/r.json"), QStringLiteral("PDF (*.pdf)")),
+        QCOMPARE(ExplanationDocument::suggestedFileName("a b/c", QString()), QStringLiteral("a-b-c.md"));
+        QCOMPARE(ExplanationDocument::withExtension(QStringLiteral("/tmp/r"),
+                                                    QStringLiteral("HTML, self-contained (*.html)")),
+                 QStringLiteral("/tmp/r.html"));
+        QCOMPARE(ExplanationDocument::withExtension(QStringLiteral("/tmp/r.json"), QStringLiteral("PDF (*.pdf)")),
                  QStringLiteral("/tmp/r.json"));
-        QCOMPARE(ExplanationReport::formatFor(
-                     ExplanationReport::withExtension(QStringLiteral("/tmp/r"), QStringLiteral("PDF (*.pdf)"))),
-                 ExplanationReport::Format::Pdf);
+        QCOMPARE(ExplanationDocument::formatFor(
+                     ExplanationDocument::withExtension(QStringLiteral("/tmp/r"), QStringLiteral("PDF (*.pdf)"))),
+                 ExplanationDocument::Format::Pdf);
         // The dialog starts with the format exported last; a name saved in no offered format changes nothing.
         QSettings().remove(QStringLiteral("export"));
-        QCOMPARE(ExplanationReport::lastFilter(), QStringLiteral("Markdown (*.md)"));
-        ExplanationReport::rememberFormat(QStringLiteral("/tmp/r.html"));
-        QCOMPARE(ExplanationReport::lastFilter(), QStringLiteral("HTML, self-contained (*.html)"));
-        QCOMPARE(ExplanationReport::suggestedFileName("k", QString(), ExplanationReport::lastFilter()),
+        QCOMPARE(ExplanationDocument::lastFilter(), QStringLiteral("Markdown (*.md)"));
+        ExplanationDocument::rememberFormat(QStringLiteral("/tmp/r.html"));
+        QCOMPARE(ExplanationDocument::lastFilter(), QStringLiteral("HTML, self-contained (*.html)"));
+        QCOMPARE(ExplanationDocument::suggestedFileName("k", QString(), ExplanationDocument::lastFilter()),
                  QStringLiteral("k.html"));
-        ExplanationReport::rememberFormat(QStringLiteral("/tmp/r.txt"));
-        QCOMPARE(ExplanationReport::lastFilter(), QStringLiteral("HTML, self-contained (*.html)"));
-        ExplanationReport::rememberFormat(QStringLiteral("/tmp/R.PDF"));
-        QCOMPARE(ExplanationReport::lastFilter(), QStringLiteral("PDF (*.pdf)"));
+        ExplanationDocument::rememberFormat(QStringLiteral("/tmp/r.txt"));
+        QCOMPARE(ExplanationDocument::lastFilter(), QStringLiteral("HTML, self-contained (*.html)"));
+        ExplanationDocument::rememberFormat(QStringLiteral("/tmp/R.PDF"));
+        QCOMPARE(ExplanationDocument::lastFilter(), QStringLiteral("PDF (*.pdf)"));
         // Every filter the dialog offers names a format save() writes.
-        for (const QString& filter : ExplanationReport::fileFilters().split(QStringLiteral(";;")))
-            QVERIFY(ExplanationReport::withExtension(QStringLiteral("r"), filter) != QStringLiteral("r.md")
+        for (const QString& filter : ExplanationDocument::fileFilters().split(QStringLiteral(";;")))
+            QVERIFY(ExplanationDocument::withExtension(QStringLiteral("r"), filter) != QStringLiteral("r.md")
                     || filter.contains(QLatin1String("*.md")));
     }
 
@@ -133,7 +133,7 @@ private Q_SLOTS:
         hiera::SourceMark mark = outcome->result.value.mark();
         mark.flags |= hiera::SourceMark::Decrypted;
         outcome->result.value = hiera::Value("s3cret-password").withMark(mark);
-        ExplanationReport report = m_report;
+        ExplanationDocument report = m_report;
         report.outcome = outcome;
         for (const QString& text : {report.toMarkdown(), report.toHtml(), QString::fromUtf8(report.toJson())}) {
             QVERIFY(!text.contains(QLatin1String("s3cret-password")));
@@ -145,7 +145,7 @@ private Q_SLOTS:
 
 private:
     WindowFixture m;
-    ExplanationReport m_report;
+    ExplanationDocument m_report;
 };
 
 QTEST_MAIN(TestExplanationExport)

@@ -91,7 +91,7 @@ private Q_SLOTS:
     LookupOutcomePtr lookupOnce(const QString& key, std::optional<hiera::MergeSpec> merge = {})
     {
         QSignalSpy finished(m_runner, &LookupRunner::lookupFinished);
-        m_runner->lookup(m_scope, LookupRequest{key.toStdString(), merge});
+        m_runner->lookup(m_scope, AnswerRequest{key.toStdString(), merge});
         if (!finished.wait(10000))
             return nullptr;
         return finished.first().at(0).value<LookupOutcomePtr>();
@@ -281,9 +281,9 @@ private Q_SLOTS:
     {
         QSignalSpy finished(m_runner, &LookupRunner::lookupFinished);
         const int droppedBefore = m_runner->droppedResults();
-        m_runner->lookup(m_scope, LookupRequest{"x", {}});
-        m_runner->lookup(m_scope, LookupRequest{"y", {}});
-        m_runner->lookup(m_scope, LookupRequest{"z", {}});
+        m_runner->lookup(m_scope, AnswerRequest{"x", {}});
+        m_runner->lookup(m_scope, AnswerRequest{"y", {}});
+        m_runner->lookup(m_scope, AnswerRequest{"z", {}});
         QVERIFY(finished.wait(10000));
         QTRY_VERIFY(!m_runner->isBusy());
         QTest::qWait(50);
@@ -297,7 +297,7 @@ private Q_SLOTS:
     void newEngineDropsOldResults()
     {
         QSignalSpy finished(m_runner, &LookupRunner::lookupFinished);
-        m_runner->lookup(m_scope, LookupRequest{"x", {}});
+        m_runner->lookup(m_scope, AnswerRequest{"x", {}});
         m_runner->setEngine(hiera::Engine::load(m_dir.filePath(QStringLiteral("hiera.yaml")).toStdString()));
         QTRY_VERIFY(!m_runner->isBusy());
         QTest::qWait(50);

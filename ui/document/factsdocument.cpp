@@ -138,7 +138,7 @@ bool FactsDocument::isSettling() const
     return m_runner->isReadingFacts() || m_runner->isReadingAutosave();
 }
 
-void FactsDocument::onFactsRead(const QString& path, const std::shared_ptr<FactsFile::Scope>& facts)
+void FactsDocument::onFactsRead(const QString& path, const std::shared_ptr<FactsFile::Contents>& facts)
 {
     // Unsaved edits were asked about before the read started. The panel was disabled since, but an edit
     // can still come in (an undo, a script): ask before replacing that, and keep it if the user says so.

@@ -123,7 +123,7 @@ Q_SIGNALS:
     void statusMessage(const QString& text); // one line for the status bar
 
 private:
-    void onFactsRead(const QString& path, const std::shared_ptr<FactsFile::Scope>& facts);
+    void onFactsRead(const QString& path, const std::shared_ptr<FactsFile::Contents>& facts);
     void onFactsReadFailed(const QString& path, const QString& message);
     void finishRead();
     void setPath(const QString& path);

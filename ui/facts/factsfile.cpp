@@ -32,7 +32,7 @@ DiskStamp stampOf(const QString& path)
     return {info.size(), info.lastModified()};
 }
 
-Scope read(const QString& path)
+Contents read(const QString& path)
 {
     const DiskStamp stamp = stampOf(path); // before reading: a change while reading shows at save time
     // The text and the whole document are kept (FactsForm): a save writes the file back in its form.
@@ -62,7 +62,7 @@ Scope read(const QString& path)
     } catch (const std::exception& e) {
         return {{}, {}, tr("Cannot read facts: %1").arg(QString::fromUtf8(e.what())), path, {}, stamp};
     }
-    Scope result;
+    Contents result;
     result.path = path;
     result.form = std::move(form);
     result.stamp = stamp;

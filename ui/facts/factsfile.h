@@ -28,7 +28,9 @@ struct DiskStamp
 };
 DiskStamp stampOf(const QString& path);
 
-struct Scope
+// What a facts file holds, read: the scope (not a hiera::Scope: the tree of facts, trusted and variables), its
+// tree for the facts panel, and what a save needs to write it back.
+struct Contents
 {
     hiera::Value scope;
     std::shared_ptr<FactTreeModel::Prepared> tree; // the scope's tree for the facts panel
@@ -39,6 +41,6 @@ struct Scope
 };
 
 // Reads the file and builds the scope and its tree (everything but showing it).
-Scope read(const QString& path);
+Contents read(const QString& path);
 
 } // namespace FactsFile

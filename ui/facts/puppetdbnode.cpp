@@ -37,9 +37,9 @@ QString displayName(const QString& exportPath, const QString& certname)
     return tr("%1 (in %2)").arg(certname, QFileInfo(exportPath).fileName());
 }
 
-FactsFile::Scope read(const QString& exportPath, const QString& certname)
+FactsFile::Contents read(const QString& exportPath, const QString& certname)
 {
-    FactsFile::Scope result;
+    FactsFile::Contents result;
     result.path = exportPath;
     result.form = formFor(certname);
     result.stamp = FactsFile::stampOf(exportPath);

@@ -39,7 +39,7 @@ QString displayName(const QString& exportPath, const QString& certname);
 
 // Reads `certname`'s facts from the export and builds the scope and its tree (what FactsFile::read does
 // for a file); the error, if any, is one line naming the file (line:column where known).
-FactsFile::Scope read(const QString& exportPath, const QString& certname);
+FactsFile::Contents read(const QString& exportPath, const QString& certname);
 
 // The export's new bytes with the node's facts taken from `scope` (its facts hash). Reads the export as
 // it is now. Throws NodeGone when the node is not in it, EntryChanged when its entry no longer holds the

@@ -83,7 +83,7 @@ LookupRunner::LookupRunner(QObject* parent)
                     Q_EMIT lookupFinished(shown(outcome));
                 })
     , m_facts(*this, JobChannelBase::Policy::Supersede,
-              [this](std::shared_ptr<FactsFile::Scope>& facts) {
+              [this](std::shared_ptr<FactsFile::Contents>& facts) {
                   if (facts->error.isEmpty())
                       Q_EMIT factsRead(facts->path, facts);
                   else
@@ -222,7 +222,7 @@ void LookupRunner::resolveScope(const hiera::Value& scope)
         });
 }
 
-void LookupRunner::lookup(const hiera::Value& scope, LookupRequest request)
+void LookupRunner::lookup(const hiera::Value& scope, AnswerRequest request)
 {
     if (!m_engine) {
         m_lookups.invalidate();
@@ -292,8 +292,8 @@ void LookupRunner::readFacts(const QString& path, const QString& node)
     // Superseded reads are not cancelled (the parser takes no stop token): they finish on a worker and
     // their result is dropped on arrival, never applied.
     m_facts.submit([path, node] {
-        return std::make_shared<FactsFile::Scope>(node.isEmpty() ? FactsFile::read(path)
-                                                                 : PuppetDBNode::read(path, node));
+        return std::make_shared<FactsFile::Contents>(node.isEmpty() ? FactsFile::read(path)
+                                                                    : PuppetDBNode::read(path, node));
     });
 }
 

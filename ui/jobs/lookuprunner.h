@@ -56,7 +56,7 @@ public:
     QString loadFailureText(const QString& hieraYaml, const QString& error) const;
 
     void resolveScope(const hiera::Value& scope);
-    void lookup(const hiera::Value& scope, LookupRequest request);
+    void lookup(const hiera::Value& scope, AnswerRequest request);
     // What every level holds for the outcome's key and what each leaf overrode (hiera::overrideChain);
     // overridesFound follows. Asked for after an answer: it takes two more lookups.
     void findOverrides(const LookupOutcomePtr& outcome);
@@ -106,7 +106,7 @@ Q_SIGNALS:
     void lookupFinished(LookupOutcomePtr outcome);
     void overridesFound(OverrideChainPtr overrides);
     // `facts` is the runner's: a slot may take its scope and tree (the runner frees what is left on a worker).
-    void factsRead(const QString& path, const std::shared_ptr<FactsFile::Scope>& facts);
+    void factsRead(const QString& path, const std::shared_ptr<FactsFile::Contents>& facts);
     void factsReadFailed(const QString& path, const QString& message);
     void autosaveRead(const QString& hieraYaml, std::shared_ptr<const FactsAutosave::Entry> entry);
     void revisionRead(const QString& text);
@@ -152,7 +152,7 @@ private:
     JobChannel<LoadResult> m_loads;
     JobChannel<ScopeSnapshotPtr> m_scopes;
     JobChannel<LookupOutcomePtr> m_lookups;
-    JobChannel<std::shared_ptr<FactsFile::Scope>> m_facts;
+    JobChannel<std::shared_ptr<FactsFile::Contents>> m_facts;
     JobChannel<AutosaveResult> m_autosaves;
     JobChannel<OverrideChainPtr> m_overrides;
     JobChannel<QString> m_revisions;

@@ -15,7 +15,9 @@
 #include <string>
 #include <vector>
 
-struct LookupRequest
+// What the lookup bar asks the answer for: a key and, if the user chose one, a merge (the engine's options of
+// one lookup are hiera::LookupRequest).
+struct AnswerRequest
 {
     std::string key;
     std::optional<hiera::MergeSpec> merge; // unset: as lookup_options says
@@ -44,7 +46,7 @@ struct ScopeSnapshot
 struct LookupOutcome
 {
     std::shared_ptr<const hiera::Engine> engine;
-    LookupRequest request;
+    AnswerRequest request;
     hiera::Value scope; // what it was looked up against (shared storage: a reference count)
     hiera::LookupResult result;
     // sourceContributions(*result.trace), made on the worker with the result: the summary and the

@@ -113,9 +113,9 @@ LookupBar::~LookupBar()
     disconnect();
 }
 
-LookupRequest LookupBar::request() const
+AnswerRequest LookupBar::request() const
 {
-    LookupRequest request;
+    AnswerRequest request;
     request.key = ValueConvert::toStd(key());
     // The engine's one reading of a strategy name (the combo's data are its names).
     const auto strategy = hiera::mergeStrategyFromName(ValueConvert::toStd(m_mergeCombo->currentData().toString()));

@@ -24,7 +24,7 @@ public:
     ~LookupBar() override;
 
     // The request as the bar shows it now; an empty key when there is none.
-    LookupRequest request() const;
+    AnswerRequest request() const;
     QString key() const;
     // Puts `key` in the field and commits it (history, an immediate lookup).
     void setKey(const QString& key);

@@ -66,7 +66,7 @@ void LookupScheduler::runScope()
 bool LookupScheduler::runLookup()
 {
     m_lookupTimer->stop();
-    LookupRequest request = m_bar->request();
+    AnswerRequest request = m_bar->request();
     if (request.key.empty()) {
         Q_EMIT noKey();
         return false;

@@ -37,7 +37,7 @@ QString extensionOf(const QString& filter)
 const QLatin1String kFormatSetting("export/format/explanation");
 
 // The engine's report of the window's outcome: the same documents hiera-lookup writes.
-std::string reportText(const ExplanationReport& r, std::string (*writer)(const hiera::ExplanationReport&))
+std::string reportText(const ExplanationDocument& r, std::string (*writer)(const hiera::ExplanationReport&))
 {
     const LookupOutcome& outcome = *r.outcome;
     const hiera::MapScope lookupScope(outcome.scope);
@@ -69,7 +69,7 @@ std::string reportText(const ExplanationReport& r, std::string (*writer)(const h
 
 } // namespace
 
-ExplanationReport::Format ExplanationReport::formatFor(const QString& path)
+ExplanationDocument::Format ExplanationDocument::formatFor(const QString& path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("html") || suffix == QLatin1String("htm"))
@@ -81,34 +81,34 @@ ExplanationReport::Format ExplanationReport::formatFor(const QString& path)
     return Format::Markdown;
 }
 
-QString ExplanationReport::toMarkdown() const
+QString ExplanationDocument::toMarkdown() const
 {
     return QString::fromStdString(reportText(*this, &hiera::explanationMarkdown));
 }
 
-QString ExplanationReport::toHtml() const
+QString ExplanationDocument::toHtml() const
 {
     return QString::fromStdString(reportText(*this, &hiera::explanationHtml));
 }
 
-QByteArray ExplanationReport::toJson() const
+QByteArray ExplanationDocument::toJson() const
 {
     return QByteArray::fromStdString(reportText(*this, &hiera::explanationJson));
 }
 
-void ExplanationReport::print(QPrinter* printer) const
+void ExplanationDocument::print(QPrinter* printer) const
 {
     QTextDocument document;
     document.setHtml(toHtml());
     document.print(printer);
 }
 
-QString ExplanationReport::fileFilters()
+QString ExplanationDocument::fileFilters()
 {
     return tr("Markdown (*.md);;HTML, self-contained (*.html);;JSON (*.json);;PDF (*.pdf)");
 }
 
-QString ExplanationReport::suggestedFileName(const std::string& key, const QString& factsPath, const QString& filter)
+QString ExplanationDocument::suggestedFileName(const std::string& key, const QString& factsPath, const QString& filter)
 {
     QString name = str(key);
     if (!factsPath.isEmpty())
@@ -117,7 +117,7 @@ QString ExplanationReport::suggestedFileName(const std::string& key, const QStri
     return name + extensionOf(filter);
 }
 
-QString ExplanationReport::lastFilter()
+QString ExplanationDocument::lastFilter()
 {
     const QStringList filters = fileFilters().split(QStringLiteral(";;"));
     const QString suffix = QSettings().value(kFormatSetting).toString();
@@ -127,7 +127,7 @@ QString ExplanationReport::lastFilter()
     return filters.front();
 }
 
-void ExplanationReport::rememberFormat(const QString& savedPath)
+void ExplanationDocument::rememberFormat(const QString& savedPath)
 {
     const QString suffix = QFileInfo(savedPath).suffix().toLower();
     for (const QString& filter : fileFilters().split(QStringLiteral(";;")))
@@ -135,14 +135,14 @@ void ExplanationReport::rememberFormat(const QString& savedPath)
             QSettings().setValue(kFormatSetting, suffix);
 }
 
-QString ExplanationReport::withExtension(const QString& path, const QString& selectedFilter)
+QString ExplanationDocument::withExtension(const QString& path, const QString& selectedFilter)
 {
     if (!QFileInfo(path).suffix().isEmpty())
         return path;
     return path + extensionOf(selectedFilter);
 }
 
-bool ExplanationReport::save(const QString& path, QString* error) const
+bool ExplanationDocument::save(const QString& path, QString* error) const
 {
     const Format format = formatFor(path);
     if (format == Format::Pdf) {

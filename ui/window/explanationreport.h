@@ -1,11 +1,11 @@
 #pragma once
 
-// ExplanationReport — the current explanation as a document an auditor can keep (README.md, File ▸ Export Explanation):
-// the engine's report (hiera/explanationreport.h: what was looked up, the merge, the facts the hierarchy used, every
-// level and file consulted, the value with each leaf's file:line and what it overrode, the program and the time) as
-// Markdown, self-contained HTML or JSON — the same documents `hiera-lookup --explain --format markdown|html` prints —
-// or printed (QPrinter: a printer or a PDF) from its HTML. Here: the window's outcome handed to it, and the export
-// dialog's formats and names. Decrypted eyaml values are redacted unless the user revealed them.
+// ExplanationDocument — the current explanation as a document an auditor can keep (README.md, File ▸ Export
+// Explanation): the engine's report (hiera/explanationreport.h: what was looked up, the merge, the facts the hierarchy
+// used, every level and file consulted, the value with each leaf's file:line and what it overrode, the program and the
+// time) as Markdown, self-contained HTML or JSON — the same documents `hiera-lookup --explain --format markdown|html`
+// prints — or printed (QPrinter: a printer or a PDF) from its HTML. Here: the window's outcome handed to it, and the
+// export dialog's formats and names. Decrypted eyaml values are redacted unless the user revealed them.
 
 #include "models/snapshots.h"
 
@@ -14,7 +14,7 @@
 
 class QPrinter;
 
-struct ExplanationReport
+struct ExplanationDocument
 {
     LookupOutcomePtr outcome; // the answer and its trace (required)
     OverrideChainPtr overrides; // every level's value and the leaves' chains (optional)
@@ -50,3 +50,5 @@ struct ExplanationReport
     // Writes in the format of the name. False with `error` set on failure.
     bool save(const QString& path, QString* error) const;
 };
+
+using ExplanationReport = ExplanationDocument; // old name, until ui/window/ moves over
