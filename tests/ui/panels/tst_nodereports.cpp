@@ -13,10 +13,10 @@
 #include "panels/fleetpanel.h"
 #include "panels/nodediffpanel.h"
 #include "panels/nodespanel.h"
+#include "ui/windowfixture.h"
+#include "ui/windowparts.h"
 #include "widgets/elidingheaderview.h"
 #include "widgets/reportexport.h"
-#include "windowfixture.h"
-#include "windowparts.h"
 
 #include <hiera/engine.h>
 #include <hiera/nodes/nodedata.h>

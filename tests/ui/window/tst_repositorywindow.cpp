@@ -4,7 +4,6 @@
 // and eyaml: a key chosen per repository, decrypted values masked in every view until revealed, values
 // without a key shown as encrypted, and no plaintext in the settings.
 
-#include "controlrepofixture.h"
 #include "jobs/lookuprunner.h"
 #include "models/contributionmodel.h"
 #include "models/explanationmodel.h"
@@ -14,10 +13,11 @@
 #include "models/valuetreemodel.h"
 #include "panels/hierarchypanel.h"
 #include "support/testpaths.h"
+#include "ui/controlrepofixture.h"
+#include "ui/windowparts.h"
 #include "widgets/messagebanner.h"
 #include "window/mainwindow.h"
 #include "window/repositorymenu.h"
-#include "windowparts.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -3,7 +3,7 @@
 #include "models/contributionmodel.h"
 #include "models/explanationmodel.h"
 #include "models/modelroles.h"
-#include "uitestutils.h"
+#include "ui/uitestutils.h"
 
 #include <hiera/facts.h>
 

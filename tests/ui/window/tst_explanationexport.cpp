@@ -3,9 +3,9 @@
 
 #include "models/overridesmodel.h"
 #include "panels/overridespanel.h"
+#include "ui/windowfixture.h"
+#include "ui/windowparts.h"
 #include "window/explanationreport.h"
-#include "windowfixture.h"
-#include "windowparts.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

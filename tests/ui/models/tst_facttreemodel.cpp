@@ -2,7 +2,7 @@
 #include "models/facttreemodel.h"
 #include "models/modelroles.h"
 #include "models/valueconvert.h"
-#include "uitestutils.h"
+#include "ui/uitestutils.h"
 #include "widgets/factvaluedelegate.h"
 
 #include <hiera/facts.h>

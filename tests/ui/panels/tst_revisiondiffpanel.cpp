@@ -10,8 +10,8 @@
 #include "models/revisiondiffmodel.h"
 #include "panels/revisionanswerdialog.h"
 #include "panels/revisiondiffpanel.h"
-#include "windowfixture.h"
-#include "windowparts.h"
+#include "ui/windowfixture.h"
+#include "ui/windowparts.h"
 
 #include <QComboBox>
 #include <QFile>

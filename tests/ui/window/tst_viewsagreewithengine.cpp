@@ -25,13 +25,13 @@
 #include "support/hieralookupcli.h"
 #include "support/testpaths.h"
 #include "testutils.h"
+#include "ui/windowfixture.h"
+#include "ui/windowparts.h"
 #include "widgets/messagebanner.h"
 #include "widgets/pathdelegate.h"
 #include "widgets/sourceviewer.h"
 #include "window/environmentdialog.h"
 #include "window/explanationreport.h"
-#include "windowfixture.h"
-#include "windowparts.h"
 
 #include <hiera/nodescope.h>
 #include <hiera/provenance.h>
@@ -82,7 +82,7 @@ QSet<QString> sourcesTabFiles(MainWindow* window)
 
 } // namespace
 
-class TestAuditorViews : public QObject
+class TestViewsAgreeWithEngine : public QObject
 {
     Q_OBJECT
     WindowFixture m;
@@ -136,7 +136,7 @@ class TestAuditorViews : public QObject
     }
 
 private Q_SLOTS:
-    void initTestCase() { QVERIFY(m.setUpOnce("tst_auditorviews")); }
+    void initTestCase() { QVERIFY(m.setUpOnce("tst_viewsagreewithengine")); }
     void init() { m.createWindow(); }
     void cleanup() { m.destroyWindow(); }
 
@@ -580,5 +580,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestAuditorViews)
-#include "tst_auditorviews.moc"
+QTEST_MAIN(TestViewsAgreeWithEngine)
+#include "tst_viewsagreewithengine.moc"

@@ -8,12 +8,12 @@
 #include "models/overridesmodel.h"
 #include "models/valuetreemodel.h"
 #include "panels/overridespanel.h"
+#include "ui/windowfixture.h"
 #include "widgets/externaleditor.h"
-#include "windowfixture.h"
 
+#include "ui/windowparts.h"
 #include "widgets/messagebanner.h"
 #include "widgets/sourceviewer.h"
-#include "windowparts.h"
 
 #include <QAbstractItemModelTester>
 #include <QFileInfo>

@@ -3,10 +3,10 @@
 // modes for levels the engine cannot run, and decrypted eyaml values masked in everything a view gets
 // (value, root value, trace, explain text, YAML) until secrets are revealed.
 
-#include "controlrepofixture.h"
 #include "jobs/lookuprunner.h"
 #include "models/secretmask.h"
 #include "panels/answersummary.h"
+#include "ui/controlrepofixture.h"
 
 #include <hiera/explain.h>
 #include <hiera/facts.h>
@@ -29,7 +29,7 @@ hiera::Value webScope(const hiera::Value& extraFacts = hiera::makeHash({}))
 }
 } // namespace
 
-class TestControlRepo : public QObject
+class TestControlRepoLoading : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
@@ -247,5 +247,5 @@ private:
     QTemporaryDir m_dir;
 };
 
-QTEST_MAIN(TestControlRepo)
-#include "tst_controlrepo.moc"
+QTEST_MAIN(TestControlRepoLoading)
+#include "tst_controlrepoloading.moc"

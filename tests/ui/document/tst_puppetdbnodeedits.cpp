@@ -14,9 +14,9 @@
 #include "panels/fleetpanel.h"
 #include "panels/nodespanel.h"
 #include "support/orderedequal.h"
+#include "ui/windowfixture.h"
+#include "ui/windowparts.h"
 #include "widgets/messagebanner.h"
-#include "windowfixture.h"
-#include "windowparts.h"
 
 #include <hiera/engine.h>
 #include <hiera/nodes/nodelibrary.h>
@@ -63,11 +63,11 @@ hiera::Value parsedExport(const QString& path)
 
 } // namespace
 
-class TestNodesPuppetDB : public QObject
+class TestPuppetDBNodeEdits : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { QVERIFY(m.setUpOnce("tst_nodespuppetdb")); }
+    void initTestCase() { QVERIFY(m.setUpOnce("tst_puppetdbnodeedits")); }
     void init()
     {
         m.createWindow();
@@ -429,5 +429,5 @@ private:
     QString m_export;
 };
 
-QTEST_MAIN(TestNodesPuppetDB)
-#include "tst_nodespuppetdb.moc"
+QTEST_MAIN(TestPuppetDBNodeEdits)
+#include "tst_puppetdbnodeedits.moc"

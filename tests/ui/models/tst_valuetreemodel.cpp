@@ -5,7 +5,7 @@
 #include "models/hierarchymodel.h"
 #include "models/modelroles.h"
 #include "models/valuetreemodel.h"
-#include "uitestutils.h"
+#include "ui/uitestutils.h"
 
 #include <hiera/yaml.h>
 

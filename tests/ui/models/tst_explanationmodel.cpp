@@ -1,10 +1,10 @@
 // The explain trace as a tree: one row per step, the outcome, the value and the file:line of a found
 // value; a level row takes the strongest event below it; the filter proxy keeps the path to a match.
 
-#include "lookuptestutils.h"
 #include "models/explanationmodel.h"
 #include "models/modelroles.h"
-#include "uitestutils.h"
+#include "ui/lookuptestutils.h"
+#include "ui/uitestutils.h"
 
 #include <hiera/trace.h>
 #include <hiera/value.h>

@@ -1,12 +1,10 @@
 // The explorer on a hostile repository (tests/ui/hostilerepofixture.h; docs/bad-input.md, "Hostile shapes of the
-// node library, the layers and eyaml values"). Opening it, looking
-// up keys that meet every broken shape, reading its node library and running a key across it: the
-// window answers, names each problem where the user looks (the hierarchy's banner, the answer, the
-// Nodes panel's banner), the event loop keeps turning, and nothing under the repository or the library
-// is written, added or removed. How long the loop may pause is a speed goal: bench-explorer --hostile
-// prints it.
+// node library, the layers and eyaml values"). Opening it, looking up keys that meet every broken shape, reading its
+// node library and running a key across it: the window answers, names each problem where the user looks (the
+// hierarchy's banner, the answer, the Nodes panel's banner), the event loop keeps turning, and nothing under the
+// repository or the library is written, added or removed. How long the loop may pause is a speed goal: bench-explorer
+// --hostile prints it.
 
-#include "hostilerepofixture.h"
 #include "jobs/fleetrunner.h"
 #include "models/fleetmodel.h"
 #include "models/nodelistmodel.h"
@@ -16,10 +14,11 @@
 #include "panels/hierarchypanel.h"
 #include "panels/nodespanel.h"
 #include "panels/overridespanel.h"
+#include "ui/hostilerepofixture.h"
+#include "ui/windowfixture.h"
+#include "ui/windowparts.h"
 #include "widgets/messagebanner.h"
 #include "widgets/sourceviewer.h"
-#include "windowfixture.h"
-#include "windowparts.h"
 
 #include <hiera/valueformat.h>
 

@@ -21,12 +21,12 @@
 #include "panels/lookupbar.h"
 #include "panels/nodespanel.h"
 #include "support/testpaths.h"
-#include "uitestutils.h"
+#include "ui/uitestutils.h"
+#include "ui/windowparts.h"
 #include "widgets/messagebanner.h"
 #include "widgets/sourceviewer.h"
 #include "window/helpguide.h"
 #include "window/mainwindow.h"
-#include "windowparts.h"
 
 #include <hiera/facts.h>
 #include <hiera/valueformat.h>

@@ -8,8 +8,8 @@
 #include "jobs/impactrunner.h"
 #include "models/fileimpactmodel.h"
 #include "panels/impactpanel.h"
-#include "windowfixture.h"
-#include "windowparts.h"
+#include "ui/windowfixture.h"
+#include "ui/windowparts.h"
 
 #include <hiera/nodes/fileimpact.h>
 #include <hiera/yaml.h>

@@ -1,8 +1,8 @@
-#include "controlrepofixture.h"
 #include "models/hierarchymodel.h"
 #include "models/modelroles.h"
 #include "models/statusicons.h"
-#include "uitestutils.h"
+#include "ui/controlrepofixture.h"
+#include "ui/uitestutils.h"
 
 #include <hiera/engine.h>
 #include <hiera/environment.h>

@@ -9,9 +9,9 @@
 #include "models/valueconvert.h"
 #include "panels/fleetpanel.h"
 #include "panels/nodespanel.h"
+#include "ui/windowfixture.h"
+#include "ui/windowparts.h"
 #include "widgets/messagebanner.h"
-#include "windowfixture.h"
-#include "windowparts.h"
 
 #include <hiera/engine.h>
 #include <hiera/valueformat.h>
@@ -30,11 +30,11 @@
 #include <map>
 #include <set>
 
-class TestNodes : public QObject
+class TestNodeLibraryPanels : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { QVERIFY(m.setUpOnce("tst_nodes")); }
+    void initTestCase() { QVERIFY(m.setUpOnce("tst_nodelibrarypanels")); }
     void init()
     {
         m.createWindow();
@@ -599,5 +599,5 @@ private:
     WindowFixture m;
 };
 
-QTEST_MAIN(TestNodes)
-#include "tst_nodes.moc"
+QTEST_MAIN(TestNodeLibraryPanels)
+#include "tst_nodelibrarypanels.moc"

@@ -7,9 +7,9 @@
 #include "models/facttreemodel.h"
 #include "models/modelroles.h"
 #include "panels/factspanel.h"
+#include "ui/windowfixture.h"
+#include "ui/windowparts.h"
 #include "widgets/messagebanner.h"
-#include "windowfixture.h"
-#include "windowparts.h"
 
 #include <hiera/facts.h>
 #include <hiera/valueformat.h>

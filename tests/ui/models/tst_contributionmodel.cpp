@@ -1,9 +1,9 @@
 // The sources table: one row per data file a lookup consulted, in priority order, with what it gave.
 
-#include "lookuptestutils.h"
 #include "models/contributionmodel.h"
 #include "models/modelroles.h"
-#include "uitestutils.h"
+#include "ui/lookuptestutils.h"
+#include "ui/uitestutils.h"
 
 #include <hiera/value.h>
 

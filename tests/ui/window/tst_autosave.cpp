@@ -6,7 +6,7 @@
 
 #include "facts/factsautosave.h"
 #include "support/testpaths.h"
-#include "uitestutils.h"
+#include "ui/uitestutils.h"
 
 #include <QCryptographicHash>
 #include <QDirIterator>
