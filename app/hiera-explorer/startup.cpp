@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <thread>
 
+using namespace hiera::ui;
+
 namespace {
 
 struct Options

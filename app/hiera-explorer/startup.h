@@ -10,8 +10,10 @@
 
 #include <functional>
 
-class MainWindow;
 class QCommandLineParser;
+namespace hiera::ui {
+class MainWindow;
+}
 
 namespace ExplorerStartup {
 
@@ -21,7 +23,7 @@ struct Extras
     QList<QCommandLineOption> hiddenOptions;
     // Called with the window made and the command line parsed, before the window is shown and opens
     // anything (a test entry point installs its hooks here).
-    std::function<void(MainWindow& window, const QCommandLineParser& parser)> prepare;
+    std::function<void(hiera::ui::MainWindow& window, const QCommandLineParser& parser)> prepare;
 };
 
 // main(): runs the explorer and returns the process's exit code.

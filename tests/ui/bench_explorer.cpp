@@ -52,6 +52,8 @@
 #include <functional>
 #include <vector>
 
+using namespace hiera::ui;
+
 namespace {
 
 double ms(qint64 ns)

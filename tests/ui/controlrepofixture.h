@@ -12,6 +12,8 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+using namespace hiera::ui;
+
 namespace UiTest {
 
 // The fixture key (tests/fixtures/eyaml/keys: a published TEST key) and what its values decrypt to.

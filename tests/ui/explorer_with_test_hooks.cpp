@@ -32,6 +32,8 @@
 #include <cstdio>
 #include <memory>
 
+using namespace hiera::ui;
+
 namespace {
 
 const QCommandLineOption testEdit{QStringLiteral("test-edit"), QStringLiteral("Test hook."),

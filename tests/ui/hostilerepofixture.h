@@ -24,6 +24,8 @@
 
 #include <sys/stat.h>
 
+using namespace hiera::ui;
+
 namespace UiTest {
 
 // The repository's directory and its node library's, under `root`.

@@ -10,6 +10,8 @@
 #include <QSignalSpy>
 #include <QString>
 
+using namespace hiera::ui;
+
 namespace UiTest {
 
 inline LookupOutcomePtr lookUp(const QString& hieraYaml, const hiera::Value& scope, const std::string& key,

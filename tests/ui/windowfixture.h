@@ -23,6 +23,8 @@
 #include <memory>
 #include <vector>
 
+using namespace hiera::ui;
+
 class WindowFixture
 {
 public:

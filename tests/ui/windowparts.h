@@ -29,6 +29,8 @@
 
 #include <memory>
 
+using namespace hiera::ui;
+
 namespace UiTest {
 
 // The window's one part of type T (null if it has none yet, as the help guide before F1).

@@ -6,6 +6,8 @@
 
 #include <QTimer>
 
+namespace hiera::ui {
+
 namespace {
 // Editors save in several steps (write, rename, chmod): one reload for all of them.
 constexpr int fileChangeDelayMs = 150;
@@ -71,3 +73,5 @@ void DataFileSync::process()
     }
     Q_EMIT filesChanged(files, directories);
 }
+
+} // namespace hiera::ui

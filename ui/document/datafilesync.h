@@ -11,9 +11,12 @@
 #include <QSet>
 #include <QString>
 
+class QTimer;
+
+namespace hiera::ui {
+
 class DataFileWatcher;
 class LookupRunner;
-class QTimer;
 
 class DataFileSync : public QObject
 {
@@ -41,3 +44,5 @@ private:
     QSet<QString> m_files;
     QSet<QString> m_directories;
 };
+
+} // namespace hiera::ui

@@ -12,6 +12,9 @@
 
 #ifdef Q_OS_LINUX
 #include <sys/stat.h>
+
+namespace hiera::ui {
+
 #endif
 
 using FileState = DataFileWatcher::FileState;
@@ -345,3 +348,5 @@ void DataFileWatcher::updatePolling()
         m_pollTimer->stop();
     }
 }
+
+} // namespace hiera::ui

@@ -31,6 +31,8 @@
 class QFileSystemWatcher;
 class QTimer;
 
+namespace hiera::ui {
+
 class DataFileWatcher : public QObject
 {
     Q_OBJECT
@@ -98,3 +100,5 @@ private:
     quint64 m_generation = 0; // clear() drops the results of a job still running
     JobTracker m_jobs; // last member: destroyed first, it waits for the job still running
 };
+
+} // namespace hiera::ui

@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
+namespace hiera::ui {
+
 namespace Demo {
 
 QString hieraYaml()
@@ -59,3 +61,5 @@ bool isDemoFile(const QString& path)
 }
 
 } // namespace Demo
+
+} // namespace hiera::ui

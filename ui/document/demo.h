@@ -5,6 +5,8 @@
 
 #include <QString>
 
+namespace hiera::ui {
+
 namespace Demo {
 
 // The demo's hiera.yaml, or an empty string if no demo is found.
@@ -19,3 +21,5 @@ QString defaultKey();
 bool isDemoFile(const QString& path);
 
 } // namespace Demo
+
+} // namespace hiera::ui

@@ -7,6 +7,8 @@
 
 #include <utility>
 
+namespace hiera::ui {
+
 namespace {
 QString keyPathOf(FactTreeModel* model, const FactTreeModel::Path& path)
 {
@@ -145,3 +147,5 @@ UndoableFactEdits::UndoableFactEdits(QUndoStack* stack) : m_stack(stack)
     beginGroup = [stack](const QString& text) { stack->beginMacro(text); };
     endGroup = [stack] { stack->endMacro(); };
 }
+
+} // namespace hiera::ui

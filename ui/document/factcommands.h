@@ -11,6 +11,8 @@
 
 class QUndoStack;
 
+namespace hiera::ui {
+
 // FactTreeModel's edits recorded as the commands below on an undo stack (FactsDocument's): a FactEdits
 // whose callbacks push them.
 class UndoableFactEdits : public FactEdits
@@ -97,3 +99,5 @@ private:
     hiera::Value m_old;
     hiera::Value m_new;
 };
+
+} // namespace hiera::ui

@@ -19,6 +19,8 @@
 #include <QTimer>
 #include <QUndoStack>
 
+namespace hiera::ui {
+
 using hiera::Value;
 
 namespace {
@@ -534,3 +536,5 @@ void FactsDocument::offerRecovery(const FactsAutosave::Entry& entry)
         break;
     }
 }
+
+} // namespace hiera::ui

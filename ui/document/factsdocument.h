@@ -22,10 +22,13 @@
 #include <memory>
 #include <optional>
 
-class FactTreeModel;
-class LookupRunner;
 class QTimer;
 class QUndoStack;
+
+namespace hiera::ui {
+
+class FactTreeModel;
+class LookupRunner;
 class UndoableFactEdits;
 
 class FactsDocument : public QObject
@@ -166,3 +169,5 @@ private:
     // come first: the recovered edits go on top of them).
     std::shared_ptr<const FactsAutosave::Entry> m_pendingRecovery;
 };
+
+} // namespace hiera::ui

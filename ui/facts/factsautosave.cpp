@@ -15,6 +15,8 @@
 
 #include <exception>
 
+namespace hiera::ui {
+
 using hiera::Value;
 using ValueConvert::toQString;
 using ValueConvert::toStd;
@@ -124,3 +126,5 @@ void remove(const QString& hieraYaml)
 }
 
 } // namespace FactsAutosave
+
+} // namespace hiera::ui

@@ -13,6 +13,8 @@
 
 #include <optional>
 
+namespace hiera::ui {
+
 namespace FactsAutosave {
 
 struct Entry
@@ -38,3 +40,5 @@ bool isNewerThanLastSave(const Entry& entry);
 void remove(const QString& hieraYaml);
 
 } // namespace FactsAutosave
+
+} // namespace hiera::ui

@@ -13,6 +13,8 @@
 #include <exception>
 #include <string_view>
 
+namespace hiera::ui {
+
 using hiera::Value;
 
 namespace {
@@ -77,3 +79,5 @@ Contents read(const QString& path)
 }
 
 } // namespace FactsFile
+
+} // namespace hiera::ui

@@ -16,6 +16,8 @@
 
 #include <memory>
 
+namespace hiera::ui {
+
 namespace FactsFile {
 
 // What a file on disk looked like (its size and time of change), taken before reading it: a save over
@@ -44,3 +46,5 @@ struct Contents
 Contents read(const QString& path);
 
 } // namespace FactsFile
+
+} // namespace hiera::ui

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+namespace hiera::ui {
+
 using hiera::Value;
 
 namespace {
@@ -256,3 +258,5 @@ Written write(const Form& form, const Value& scope)
 }
 
 } // namespace FactsForm
+
+} // namespace hiera::ui

@@ -17,6 +17,8 @@
 
 #include <string>
 
+namespace hiera::ui {
+
 namespace FactsForm {
 
 enum class Shape {
@@ -58,3 +60,5 @@ Written write(const Form& form, const hiera::Value& scope);
 hiera::Value documentFor(const Form& form, const hiera::Value& scope);
 
 } // namespace FactsForm
+
+} // namespace hiera::ui

@@ -11,6 +11,8 @@
 
 #include <exception>
 
+namespace hiera::ui {
+
 using hiera::Value;
 
 namespace {
@@ -83,3 +85,5 @@ FactsForm::Written write(const QString& exportPath, const FactsForm::Form& form,
 }
 
 } // namespace PuppetDBNode
+
+} // namespace hiera::ui

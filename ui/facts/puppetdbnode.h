@@ -15,6 +15,8 @@
 
 #include <stdexcept>
 
+namespace hiera::ui {
+
 namespace PuppetDBNode {
 
 // The export no longer holds the node (removed by a new export, or renamed): nothing was written.
@@ -50,3 +52,5 @@ FactsForm::Written write(const QString& exportPath, const FactsForm::Form& form,
                          bool overwriteChanges = false);
 
 } // namespace PuppetDBNode
+
+} // namespace hiera::ui

@@ -6,6 +6,8 @@
 #include <QFileInfo>
 #include <QThread>
 
+namespace hiera::ui {
+
 FleetRunner::FleetRunner(QObject* parent)
     : QObject(parent)
     , m_loads(
@@ -155,3 +157,5 @@ void FleetRunner::jobStateChanged()
         Q_EMIT busyChanged(busy);
     }
 }
+
+} // namespace hiera::ui

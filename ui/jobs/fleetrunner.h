@@ -23,6 +23,8 @@
 #include <mutex>
 #include <stop_token>
 
+namespace hiera::ui {
+
 class FleetRunner : public QObject, private JobHost
 {
     Q_OBJECT
@@ -107,3 +109,5 @@ private:
     JobChannel<FleetResultPtr> m_runs;
     JobTracker m_jobs; // last member: destroyed first, it waits for the jobs still running
 };
+
+} // namespace hiera::ui

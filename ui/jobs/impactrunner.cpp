@@ -5,6 +5,8 @@
 
 #include <QElapsedTimer>
 
+namespace hiera::ui {
+
 ImpactRunner::ImpactRunner(QObject* parent)
     : QObject(parent)
     , m_impacts(
@@ -56,3 +58,5 @@ void ImpactRunner::jobStateChanged()
         Q_EMIT busyChanged(busy);
     }
 }
+
+} // namespace hiera::ui

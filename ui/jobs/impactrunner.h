@@ -12,6 +12,8 @@
 #include <QObject>
 #include <QString>
 
+namespace hiera::ui {
+
 class ImpactRunner : public QObject, private JobHost
 {
     Q_OBJECT
@@ -41,3 +43,5 @@ private:
     JobChannel<FileImpactReportPtr> m_impacts;
     JobTracker m_jobs; // last member: destroyed first, it waits for the jobs still running
 };
+
+} // namespace hiera::ui

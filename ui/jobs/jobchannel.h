@@ -24,6 +24,8 @@
 #include <type_traits>
 #include <utility>
 
+namespace hiera::ui {
+
 // What a channel needs of its owner (the LookupRunner).
 class JobHost
 {
@@ -188,3 +190,5 @@ private:
     Announce m_announce;
     std::optional<Queued> m_queued;
 };
+
+} // namespace hiera::ui

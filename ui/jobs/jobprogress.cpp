@@ -1,5 +1,7 @@
 #include "jobs/jobprogress.h"
 
+namespace hiera::ui {
+
 std::function<void(std::size_t, std::size_t)> JobProgress::Ticket::reporter()
 {
     return [this](std::size_t done, std::size_t total) {
@@ -30,3 +32,5 @@ void JobProgress::cancel()
     if (m_ticket)
         m_ticket->stop.request_stop();
 }
+
+} // namespace hiera::ui

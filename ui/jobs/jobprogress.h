@@ -14,6 +14,8 @@
 #include <memory>
 #include <stop_token>
 
+namespace hiera::ui {
+
 class JobProgress : public QObject
 {
     Q_OBJECT
@@ -41,3 +43,5 @@ private:
     std::shared_ptr<Ticket> m_ticket;
     QTimer m_poll;
 };
+
+} // namespace hiera::ui

@@ -20,6 +20,8 @@
 #include <exception>
 #include <utility>
 
+namespace hiera::ui {
+
 namespace {
 double elapsedMs(const QElapsedTimer& timer)
 {
@@ -322,3 +324,5 @@ void LookupRunner::jobStateChanged()
         Q_EMIT busyChanged(busy);
     }
 }
+
+} // namespace hiera::ui

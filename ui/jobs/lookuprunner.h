@@ -26,6 +26,8 @@
 #include <memory>
 #include <optional>
 
+namespace hiera::ui {
+
 class LookupRunner : public QObject, private JobHost
 {
     Q_OBJECT
@@ -162,3 +164,5 @@ private:
 
     JobTracker m_jobs; // last member: destroyed first, it waits for the jobs still running
 };
+
+} // namespace hiera::ui

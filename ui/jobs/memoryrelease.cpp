@@ -4,6 +4,9 @@
 
 #if defined(__GLIBC__)
 #include <malloc.h>
+
+namespace hiera::ui {
+
 #endif
 
 // tcmalloc's C entry point, referenced weakly: it is non-null only when libtcmalloc is linked (the
@@ -41,3 +44,5 @@ int releaseCount()
 }
 
 } // namespace MemoryRelease
+
+} // namespace hiera::ui

@@ -1,5 +1,7 @@
 #pragma once
 
+namespace hiera::ui {
+
 // MemoryRelease — hands the heap memory the explorer has freed back to the operating system.
 //
 // A load or scope that fails after reading a lot (a datadir whose files are each read up to the size
@@ -19,3 +21,5 @@ void release();
 int releaseCount();
 
 } // namespace MemoryRelease
+
+} // namespace hiera::ui

@@ -2,6 +2,8 @@
 
 #include <QElapsedTimer>
 
+namespace hiera::ui {
+
 namespace {
 
 double elapsedMs(const QElapsedTimer& timer)
@@ -75,3 +77,5 @@ void NodeReportRunner::compare(EnginePtr engine, NodeSide a, NodeSide b, const s
             return NodeDiffReportPtr(std::move(report));
         });
 }
+
+} // namespace hiera::ui

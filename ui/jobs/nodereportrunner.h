@@ -21,6 +21,8 @@
 #include <memory>
 #include <stop_token>
 
+namespace hiera::ui {
+
 class NodeReportRunner : public QObject, private JobHost
 {
     Q_OBJECT
@@ -54,3 +56,5 @@ private:
     JobChannel<NodeDiffReportPtr> m_diffs;
     JobTracker m_jobs; // last member: destroyed first, it waits for the jobs still running
 };
+
+} // namespace hiera::ui

@@ -5,6 +5,8 @@
 #include <QSettings>
 #include <QUrl>
 
+namespace hiera::ui {
+
 namespace {
 const auto skipKey = QStringLiteral("lookup/skipUnsupportedLevels");
 
@@ -81,3 +83,5 @@ hiera::EnvironmentOptions RepositoryOptions::environmentOptions() const
         options.environmentPath.push_back(dir.trimmed().toStdString());
     return options;
 }
+
+} // namespace hiera::ui

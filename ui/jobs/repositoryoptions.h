@@ -12,6 +12,8 @@
 
 #include <QString>
 
+namespace hiera::ui {
+
 struct RepositoryOptions
 {
     QString environment = QStringLiteral("production"); // as `puppet lookup --environment` defaults
@@ -39,3 +41,5 @@ struct RepositoryOptions
     // How hiera::Environment::discover is asked to open it (its name, global layer, environmentpath).
     hiera::EnvironmentOptions environmentOptions() const;
 };
+
+} // namespace hiera::ui

@@ -17,6 +17,8 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 
+namespace hiera::ui {
+
 namespace {
 
 // The revision `name` of the repository at `root` (empty: the working tree).
@@ -190,3 +192,5 @@ void RevisionDiffRunner::jobStateChanged()
         Q_EMIT busyChanged(busy);
     }
 }
+
+} // namespace hiera::ui

@@ -19,6 +19,8 @@
 #include <memory>
 #include <vector>
 
+namespace hiera::ui {
+
 class RevisionDiffRunner : public QObject, private JobHost
 {
     Q_OBJECT
@@ -59,3 +61,5 @@ private:
     JobChannel<RevisionAnswerPtr> m_answers;
     JobTracker m_jobs; // last member: destroyed first, it waits for the jobs still running
 };
+
+} // namespace hiera::ui

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <atomic>
 
+namespace hiera::ui {
+
 WorkPool& WorkPool::shared()
 {
     static WorkPool pool;
@@ -191,3 +193,5 @@ void JobTracker::waitForIdle()
     std::unique_lock lock(m_state->mutex);
     m_state->idle.wait(lock, [&] { return m_state->running == 0; });
 }
+
+} // namespace hiera::ui

@@ -25,6 +25,8 @@
 #include <memory>
 #include <mutex>
 
+namespace hiera::ui {
+
 class WorkPool
 {
 public:
@@ -88,3 +90,5 @@ private:
     };
     std::shared_ptr<State> m_state = std::make_shared<State>();
 };
+
+} // namespace hiera::ui

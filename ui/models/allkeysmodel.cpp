@@ -8,6 +8,8 @@
 #include <QBrush>
 #include <QPalette>
 
+namespace hiera::ui {
+
 AllKeysModel::AllKeysModel(QObject* parent) : QAbstractTableModel(parent)
 {
 }
@@ -118,3 +120,5 @@ QVariant AllKeysModel::headerData(int section, Qt::Orientation orientation, int 
 {
     return ColumnHeaders::label(m_headerLabels, section, orientation, role);
 }
+
+} // namespace hiera::ui

@@ -10,6 +10,8 @@
 #include <QAbstractTableModel>
 #include <QStringList>
 
+namespace hiera::ui {
+
 class AllKeysModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -43,3 +45,5 @@ private:
     mutable std::vector<QString> m_valueTexts;
     mutable std::vector<bool> m_valueTextMade;
 };
+
+} // namespace hiera::ui

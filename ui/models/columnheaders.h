@@ -7,6 +7,8 @@
 #include <QStringList>
 #include <QVariant>
 
+namespace hiera::ui {
+
 namespace ColumnHeaders {
 
 inline QVariant label(const QStringList& labels, int section, Qt::Orientation orientation, int role)
@@ -17,3 +19,5 @@ inline QVariant label(const QStringList& labels, int section, Qt::Orientation or
 }
 
 } // namespace ColumnHeaders
+
+} // namespace hiera::ui

@@ -15,6 +15,8 @@
 #include <QFont>
 #include <QPalette>
 
+namespace hiera::ui {
+
 using hiera::TraceNode;
 using ValueConvert::toQString;
 
@@ -196,3 +198,5 @@ QVariant ContributionModel::data(const QModelIndex& index, int role) const
     }
     return {};
 }
+
+} // namespace hiera::ui

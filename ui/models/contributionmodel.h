@@ -14,6 +14,8 @@
 
 #include <vector>
 
+namespace hiera::ui {
+
 class ContributionModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -59,3 +61,5 @@ private:
     QString m_baseDirectory;
     QString m_rootKey;
 };
+
+} // namespace hiera::ui

@@ -15,6 +15,8 @@
 #include <QFont>
 #include <QPalette>
 
+namespace hiera::ui {
+
 using hiera::TraceNode;
 using ValueConvert::toQString;
 
@@ -280,3 +282,5 @@ QVariant ExplanationModel::rowData(const ExplanationNode& row, int column, int r
     }
     return {};
 }
+
+} // namespace hiera::ui

@@ -13,6 +13,8 @@
 #include <memory>
 #include <vector>
 
+namespace hiera::ui {
+
 struct ExplanationNode;
 
 class ExplanationModel : public TreeModel<ExplanationNode>
@@ -41,3 +43,5 @@ private:
     hiera::TracePtr m_trace; // the nodes point into it; its root node is the one top-level row
     QString m_baseDirectory;
 };
+
+} // namespace hiera::ui

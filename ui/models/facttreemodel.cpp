@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <optional>
 
+namespace hiera::ui {
+
 using hiera::Value;
 
 struct FactNode : TreeNode<FactNode>
@@ -760,3 +762,5 @@ void FactTreeModel::editRemove(const Path& path)
     else
         removeNode(indexFor(path));
 }
+
+} // namespace hiera::ui

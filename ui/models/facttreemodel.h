@@ -24,6 +24,8 @@
 #include <memory>
 #include <vector>
 
+namespace hiera::ui {
+
 struct FactEdits;
 struct FactNode;
 
@@ -140,3 +142,5 @@ struct FactEdits
     std::function<void(const QString& text)> beginGroup;
     std::function<void()> endGroup;
 };
+
+} // namespace hiera::ui

@@ -2,6 +2,8 @@
 
 #include "models/valueconvert.h"
 
+namespace hiera::ui {
+
 using ValueConvert::toQString;
 
 FileImpactModel::FileImpactModel(QObject* parent) : QAbstractTableModel(parent)
@@ -81,3 +83,5 @@ QVariant FileImpactModel::headerData(int section, Qt::Orientation orientation, i
     }
     return {};
 }
+
+} // namespace hiera::ui

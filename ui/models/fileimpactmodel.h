@@ -8,6 +8,8 @@
 
 #include <QAbstractTableModel>
 
+namespace hiera::ui {
+
 class FileImpactModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -31,3 +33,5 @@ public:
 private:
     FileImpactReportPtr m_report;
 };
+
+} // namespace hiera::ui

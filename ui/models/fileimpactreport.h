@@ -11,6 +11,8 @@
 #include <memory>
 #include <string>
 
+namespace hiera::ui {
+
 struct FileImpactReport
 {
     QString file; // as asked
@@ -20,4 +22,7 @@ struct FileImpactReport
 };
 
 using FileImpactReportPtr = std::shared_ptr<const FileImpactReport>;
-Q_DECLARE_METATYPE(FileImpactReportPtr)
+
+} // namespace hiera::ui
+
+Q_DECLARE_METATYPE(hiera::ui::FileImpactReportPtr)

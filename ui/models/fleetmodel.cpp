@@ -9,6 +9,8 @@
 #include <set>
 #include <string_view>
 
+namespace hiera::ui {
+
 // Group rows carry no internal id; a node row carries its group's index + 1.
 
 FleetModel::FleetModel(QObject* parent) : QAbstractItemModel(parent)
@@ -126,3 +128,5 @@ QVariant FleetModel::headerData(int section, Qt::Orientation orientation, int ro
 {
     return ColumnHeaders::label(m_headerLabels, section, orientation, role);
 }
+
+} // namespace hiera::ui

@@ -12,6 +12,8 @@
 #include <optional>
 #include <vector>
 
+namespace hiera::ui {
+
 class FleetModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -45,3 +47,5 @@ private:
     QString m_baseDirectory;
     bool m_reveal = false;
 };
+
+} // namespace hiera::ui

@@ -14,6 +14,8 @@
 
 #include <algorithm>
 
+namespace hiera::ui {
+
 using hiera::ResolvedLocation;
 using ValueConvert::toQString;
 
@@ -421,3 +423,5 @@ QVariant HierarchyModel::locationData(const ResolvedLocation& location, int colu
     }
     return {};
 }
+
+} // namespace hiera::ui

@@ -18,6 +18,8 @@
 #include <QAbstractItemModel>
 #include <QStringList>
 
+namespace hiera::ui {
+
 class HierarchyModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -66,3 +68,5 @@ private:
     std::vector<Group> m_groups; // empty: flat
     std::vector<std::pair<std::size_t, int>> m_levelRows; // per level: its group and row in it
 };
+
+} // namespace hiera::ui

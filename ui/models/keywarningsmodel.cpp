@@ -3,6 +3,8 @@
 #include "models/modelroles.h"
 #include "models/valueconvert.h"
 
+namespace hiera::ui {
+
 KeyWarningsModel::KeyWarningsModel(QObject* parent) : QAbstractTableModel(parent)
 {
 }
@@ -73,3 +75,5 @@ QVariant KeyWarningsModel::headerData(int section, Qt::Orientation orientation, 
         return m_headerLabels.at(section);
     return {};
 }
+
+} // namespace hiera::ui

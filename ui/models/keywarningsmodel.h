@@ -12,6 +12,8 @@
 
 #include <vector>
 
+namespace hiera::ui {
+
 class KeyWarningsModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -38,3 +40,5 @@ private:
     std::vector<hiera::NodeWarning> m_warnings;
     QString m_baseDirectory;
 };
+
+} // namespace hiera::ui

@@ -5,6 +5,8 @@
 
 #include <Qt>
 
+namespace hiera::ui {
+
 namespace HieraRoles {
 
 enum Role {
@@ -50,3 +52,5 @@ enum Role {
 };
 
 } // namespace HieraRoles
+
+} // namespace hiera::ui

@@ -9,6 +9,8 @@
 #include <QPalette>
 #include <QStringList>
 
+namespace hiera::ui {
+
 NodeDiffModel::NodeDiffModel(QObject* parent) : QAbstractTableModel(parent)
 {
 }
@@ -240,3 +242,5 @@ QVariant NodeDiffModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     }
 }
+
+} // namespace hiera::ui

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+namespace hiera::ui {
+
 class NodeDiffModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -61,3 +63,5 @@ private:
     QString m_baseDirectory;
     bool m_reveal = false;
 };
+
+} // namespace hiera::ui

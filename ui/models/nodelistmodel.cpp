@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+namespace hiera::ui {
+
 NodeListModel::NodeListModel(QObject* parent) : QAbstractTableModel(parent)
 {
 }
@@ -145,3 +147,5 @@ QVariant NodeListModel::headerData(int section, Qt::Orientation orientation, int
         return section + 1;
     return section == 0 ? tr("Node") : m_columns.value(section - 1);
 }
+
+} // namespace hiera::ui

@@ -12,6 +12,8 @@
 #include <optional>
 #include <vector>
 
+namespace hiera::ui {
+
 class NodeListModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -62,3 +64,5 @@ private:
     // kept: the view asks again on every paint, and a scope lookup is not free.
     mutable std::vector<std::optional<RowCells>> m_cells;
 };
+
+} // namespace hiera::ui

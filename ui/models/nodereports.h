@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+namespace hiera::ui {
+
 using NodeLibraryPtr = std::shared_ptr<const hiera::NodeLibrary>;
 using FleetResultPtr = std::shared_ptr<const hiera::FleetResult>;
 
@@ -57,7 +59,9 @@ struct NodeDiffReport
 using AllKeysReportPtr = std::shared_ptr<const AllKeysReport>;
 using NodeDiffReportPtr = std::shared_ptr<const NodeDiffReport>;
 
-Q_DECLARE_METATYPE(NodeLibraryPtr)
-Q_DECLARE_METATYPE(FleetResultPtr)
-Q_DECLARE_METATYPE(AllKeysReportPtr)
-Q_DECLARE_METATYPE(NodeDiffReportPtr)
+} // namespace hiera::ui
+
+Q_DECLARE_METATYPE(hiera::ui::NodeLibraryPtr)
+Q_DECLARE_METATYPE(hiera::ui::FleetResultPtr)
+Q_DECLARE_METATYPE(hiera::ui::AllKeysReportPtr)
+Q_DECLARE_METATYPE(hiera::ui::NodeDiffReportPtr)

@@ -13,6 +13,8 @@
 #include <string>
 #include <unordered_map>
 
+namespace hiera::ui {
+
 namespace {
 using Outcome = hiera::SourceContribution::Outcome;
 
@@ -271,3 +273,5 @@ Qt::ItemFlags OverridesModel::flags(const QModelIndex& index) const
 {
     return index.isValid() ? Qt::ItemIsEnabled | Qt::ItemIsSelectable : Qt::NoItemFlags;
 }
+
+} // namespace hiera::ui

@@ -19,6 +19,8 @@
 #include <cstddef>
 #include <vector>
 
+namespace hiera::ui {
+
 class OverridesModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -67,3 +69,5 @@ private:
     QString m_base;
     std::vector<Row> m_rows; // the two groups first
 };
+
+} // namespace hiera::ui

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 
+namespace hiera::ui {
+
 using ValueConvert::toQString;
 
 RevisionDiffModel::RevisionDiffModel(QObject* parent) : QAbstractTableModel(parent)
@@ -290,3 +292,5 @@ QVariant RevisionDiffModel::headerData(int section, Qt::Orientation orientation,
     }
     return {};
 }
+
+} // namespace hiera::ui

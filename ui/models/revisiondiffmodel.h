@@ -18,6 +18,8 @@
 #include <unordered_set>
 #include <vector>
 
+namespace hiera::ui {
+
 class RevisionDiffModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -70,3 +72,5 @@ private:
     QString m_baseDirectory;
     bool m_reveal = false;
 };
+
+} // namespace hiera::ui

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+namespace hiera::ui {
+
 struct RevisionList
 {
     QString hieraYaml;
@@ -48,6 +50,9 @@ struct RevisionAnswer
 using RevisionListPtr = std::shared_ptr<const RevisionList>;
 using RevisionDiffReportPtr = std::shared_ptr<const RevisionDiffReport>;
 using RevisionAnswerPtr = std::shared_ptr<const RevisionAnswer>;
-Q_DECLARE_METATYPE(RevisionListPtr)
-Q_DECLARE_METATYPE(RevisionDiffReportPtr)
-Q_DECLARE_METATYPE(RevisionAnswerPtr)
+
+} // namespace hiera::ui
+
+Q_DECLARE_METATYPE(hiera::ui::RevisionListPtr)
+Q_DECLARE_METATYPE(hiera::ui::RevisionDiffReportPtr)
+Q_DECLARE_METATYPE(hiera::ui::RevisionAnswerPtr)

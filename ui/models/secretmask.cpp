@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+namespace hiera::ui {
+
 namespace SecretMask {
 
 namespace {
@@ -114,3 +116,5 @@ QString stillEncryptedText(const hiera::Value& value)
 }
 
 } // namespace SecretMask
+
+} // namespace hiera::ui

@@ -15,6 +15,8 @@
 
 #include <QString>
 
+namespace hiera::ui {
+
 namespace SecretMask {
 
 // The text a masked secret shows.
@@ -37,3 +39,5 @@ LookupOutcomePtr masked(const LookupOutcome& outcome);
 QString stillEncryptedText(const hiera::Value& value);
 
 } // namespace SecretMask
+
+} // namespace hiera::ui

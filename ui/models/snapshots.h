@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+namespace hiera::ui {
+
 // What the lookup bar asks the answer for: a key and, if the user chose one, a merge (the engine's options of
 // one lookup are hiera::LookupRequest).
 struct AnswerRequest
@@ -63,8 +65,11 @@ struct LookupOutcome
 using EnginePtr = std::shared_ptr<const hiera::Engine>;
 using ScopeSnapshotPtr = std::shared_ptr<const ScopeSnapshot>;
 using LookupOutcomePtr = std::shared_ptr<const LookupOutcome>;
-Q_DECLARE_METATYPE(EnginePtr)
-Q_DECLARE_METATYPE(ScopeSnapshotPtr)
 using OverrideChainPtr = std::shared_ptr<const hiera::OverrideChain>; // hiera::overrideChain, made on a worker
-Q_DECLARE_METATYPE(LookupOutcomePtr)
-Q_DECLARE_METATYPE(OverrideChainPtr)
+
+} // namespace hiera::ui
+
+Q_DECLARE_METATYPE(hiera::ui::EnginePtr)
+Q_DECLARE_METATYPE(hiera::ui::ScopeSnapshotPtr)
+Q_DECLARE_METATYPE(hiera::ui::LookupOutcomePtr)
+Q_DECLARE_METATYPE(hiera::ui::OverrideChainPtr)

@@ -8,6 +8,8 @@
 
 #include <array>
 
+namespace hiera::ui {
+
 namespace StatusIcons {
 
 namespace {
@@ -66,3 +68,5 @@ QColor warningColour(const QPalette& palette)
 }
 
 } // namespace StatusIcons
+
+} // namespace hiera::ui

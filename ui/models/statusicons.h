@@ -8,6 +8,8 @@
 #include <QIcon>
 #include <QPalette>
 
+namespace hiera::ui {
+
 namespace StatusIcons {
 
 enum class Kind { Found, Merged, Failed, Warning, Locked };
@@ -19,3 +21,5 @@ const QIcon& icon(Kind kind);
 QColor warningColour(const QPalette& palette = QPalette());
 
 } // namespace StatusIcons
+
+} // namespace hiera::ui

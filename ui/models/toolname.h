@@ -8,6 +8,8 @@
 #include <QCoreApplication>
 #include <QString>
 
+namespace hiera::ui {
+
 namespace ToolName {
 
 inline QString text()
@@ -17,3 +19,5 @@ inline QString text()
 }
 
 } // namespace ToolName
+
+} // namespace hiera::ui

@@ -19,6 +19,8 @@
 #include <memory>
 #include <vector>
 
+namespace hiera::ui {
+
 template <typename Node>
 struct TreeNode
 {
@@ -112,3 +114,5 @@ private:
     const int m_columnCount;
     const QStringList m_headerLabels;
 };
+
+} // namespace hiera::ui

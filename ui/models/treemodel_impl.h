@@ -4,6 +4,8 @@
 
 #include "models/treemodel.h"
 
+namespace hiera::ui {
+
 template <typename Node>
 QModelIndex TreeModel<Node>::index(int row, int column, const QModelIndex& parent) const
 {
@@ -38,3 +40,5 @@ QVariant TreeModel<Node>::data(const QModelIndex& index, int role) const
         return {};
     return rowData(*nodeFor(index), index.column(), role);
 }
+
+} // namespace hiera::ui

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <limits>
 
+namespace hiera::ui {
+
 using hiera::Value;
 
 namespace ValueConvert {
@@ -257,3 +259,5 @@ QString originText(const hiera::SourceMark& mark, const QString& baseDirectory)
 }
 
 } // namespace ValueConvert
+
+} // namespace hiera::ui

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+namespace hiera::ui {
+
 namespace ValueConvert {
 
 inline QString toQString(std::string_view s)
@@ -72,3 +74,5 @@ QString originText(const hiera::SourceMark& mark, const QString& baseDirectory =
 QString shortPath(const QString& path, const QString& baseDirectory);
 
 } // namespace ValueConvert
+
+} // namespace hiera::ui

@@ -17,6 +17,8 @@
 #include <iterator>
 #include <vector>
 
+namespace hiera::ui {
+
 using hiera::Value;
 
 struct ValueNode : TreeNode<ValueNode>
@@ -230,3 +232,5 @@ QVariant ValueTreeModel::rowData(const ValueNode& row, int column, int role) con
     }
     return {};
 }
+
+} // namespace hiera::ui

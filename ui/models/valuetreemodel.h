@@ -12,6 +12,8 @@
 #include <memory>
 #include <vector>
 
+namespace hiera::ui {
+
 struct ValueNode;
 
 class ValueTreeModel : public TreeModel<ValueNode>
@@ -43,3 +45,5 @@ private:
     QString m_baseDirectory;
     bool m_unverified = false;
 };
+
+} // namespace hiera::ui

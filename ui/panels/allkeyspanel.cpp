@@ -23,6 +23,8 @@
 #include <algorithm>
 #include <memory>
 
+namespace hiera::ui {
+
 AllKeysPanel::AllKeysPanel(NodeReportRunner* reports, LookupRunner* runner, QWidget* parent)
     : QWidget(parent)
     , m_reports(reports)
@@ -227,3 +229,5 @@ void AllKeysPanel::chooseExport()
     ReportExport::chooseAndSave(this, tr("Export this node's data"), exportFormats(), m_summary,
                                 node + QStringLiteral("-all-keys"));
 }
+
+} // namespace hiera::ui

@@ -14,14 +14,17 @@
 
 #include <QWidget>
 
-class AllKeysModel;
-class KeyWarningsModel;
-class LookupRunner;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
 class QToolButton;
+
+namespace hiera::ui {
+
+class AllKeysModel;
+class KeyWarningsModel;
+class LookupRunner;
 class ShownRefresh;
 
 class AllKeysPanel : public QWidget
@@ -70,3 +73,5 @@ private:
     ShownRefresh* m_refresh;
     ScopeSnapshotPtr m_snapshot; // the newest resolved scope
 };
+
+} // namespace hiera::ui

@@ -21,6 +21,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+namespace hiera::ui {
+
 using ValueConvert::toQString;
 
 AnswerPanel::AnswerPanel(LookupRunner* runner, LookupScheduler* scheduler, QWidget* parent)
@@ -215,3 +217,5 @@ void AnswerPanel::copyYaml()
     QApplication::clipboard()->setText(yaml());
     Q_EMIT statusMessage(tr("Copied the value as YAML"));
 }
+
+} // namespace hiera::ui

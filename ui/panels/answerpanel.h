@@ -8,12 +8,15 @@
 
 #include <QWidget>
 
-class LookupRunner;
-class LookupScheduler;
-class MessageBanner;
 class QPlainTextEdit;
 class QTabWidget;
 class QTreeView;
+
+namespace hiera::ui {
+
+class LookupRunner;
+class LookupScheduler;
+class MessageBanner;
 class ValueTreeModel;
 
 class AnswerPanel : public QWidget
@@ -69,3 +72,5 @@ private:
     QString m_noKeyNotice; // setNoKeyNotice: said once the key field is empty
     bool m_noHierarchy = false; // the last load failed and no earlier hierarchy answers meanwhile
 };
+
+} // namespace hiera::ui

@@ -13,6 +13,8 @@
 #include <string>
 #include <unordered_set>
 
+namespace hiera::ui {
+
 using ValueConvert::toQString;
 
 namespace {
@@ -123,3 +125,5 @@ QString yaml(const LookupOutcome& outcome)
 }
 
 } // namespace AnswerSummary
+
+} // namespace hiera::ui

@@ -7,6 +7,8 @@
 
 #include <QString>
 
+namespace hiera::ui {
+
 namespace AnswerSummary {
 
 // "deep merge (knockout_prefix --, sort_merged_arrays)", "first found".
@@ -19,3 +21,5 @@ QString text(const LookupOutcome& outcome);
 QString yaml(const LookupOutcome& outcome);
 
 } // namespace AnswerSummary
+
+} // namespace hiera::ui

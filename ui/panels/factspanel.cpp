@@ -13,6 +13,8 @@
 
 #include <algorithm>
 
+namespace hiera::ui {
+
 FactsPanel::FactsPanel(FactsDocument* document, QWidget* parent) : QWidget(parent), m_document(document)
 {
     setObjectName(QStringLiteral("factsPanel"));
@@ -120,3 +122,5 @@ void FactsPanel::resizeColumns()
     const int keyWidth = m_view->columnWidth(FactTreeModel::KeyColumn);
     m_view->setColumnWidth(FactTreeModel::KeyColumn, std::clamp(keyWidth, 90, 160));
 }
+
+} // namespace hiera::ui

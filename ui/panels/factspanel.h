@@ -6,11 +6,14 @@
 
 #include <QWidget>
 
-class FactsDocument;
-class MessageBanner;
 class QAction;
 class QToolBar;
 class QTreeView;
+
+namespace hiera::ui {
+
+class FactsDocument;
+class MessageBanner;
 
 class FactsPanel : public QWidget
 {
@@ -39,3 +42,5 @@ private:
     QAction* m_addAction;
     QAction* m_removeAction;
 };
+
+} // namespace hiera::ui

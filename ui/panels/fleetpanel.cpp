@@ -22,6 +22,8 @@
 
 #include <algorithm>
 
+namespace hiera::ui {
+
 namespace {
 
 constexpr std::size_t maxGroupsShownOpen = 50;
@@ -258,3 +260,5 @@ void FleetPanel::chooseExport()
     ReportExport::chooseAndSave(this, tr("Export the key across the nodes"), exportFormats(), m_summary,
                                 key + QStringLiteral("-nodes"));
 }
+
+} // namespace hiera::ui

@@ -10,14 +10,17 @@
 
 #include <QWidget>
 
-class FleetModel;
-class LookupRunner;
 class QLabel;
 class QProgressBar;
 class QPushButton;
 class QToolButton;
 class QTimer;
 class QTreeView;
+
+namespace hiera::ui {
+
+class FleetModel;
+class LookupRunner;
 class ShownRefresh;
 
 class FleetPanel : public QWidget
@@ -72,3 +75,5 @@ private:
     QTimer* m_selectionDelay;
     QStringList m_missingFacts;
 };
+
+} // namespace hiera::ui

@@ -15,6 +15,8 @@
 
 #include <algorithm>
 
+namespace hiera::ui {
+
 HierarchyPanel::HierarchyPanel(LookupRunner* runner, QWidget* parent)
     : QWidget(parent)
     , m_runner(runner)
@@ -111,3 +113,5 @@ void HierarchyPanel::showDiscoveryWarnings(const QString& hieraYaml)
     else if (m_banner->kind() == MessageBanner::Kind::Error)
         m_banner->clearMessage();
 }
+
+} // namespace hiera::ui

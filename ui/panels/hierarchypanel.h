@@ -10,10 +10,13 @@
 #include <QStringList>
 #include <QWidget>
 
+class QTreeView;
+
+namespace hiera::ui {
+
 class HierarchyModel;
 class LookupRunner;
 class MessageBanner;
-class QTreeView;
 
 class HierarchyPanel : public QWidget
 {
@@ -45,3 +48,5 @@ private:
     QStringList m_shownWarnings;
     QString m_loadFailure; // the last load's failure, until a load works
 };
+
+} // namespace hiera::ui

@@ -23,6 +23,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+namespace hiera::ui {
+
 using ValueConvert::toQString;
 
 ImpactPanel::ImpactPanel(ImpactRunner* impacts, FleetRunner* fleet, LookupRunner* runner, QWidget* parent)
@@ -198,3 +200,5 @@ bool ImpactPanel::exportTo(const QString& path, QString* error) const
 {
     return ReportExport::save(path, exportFormats(), error);
 }
+
+} // namespace hiera::ui

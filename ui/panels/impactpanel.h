@@ -13,16 +13,19 @@
 
 #include <QWidget>
 
-class FileImpactModel;
-class FleetRunner;
-class ImpactRunner;
-class LookupRunner;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QTableView;
 class QToolButton;
+
+namespace hiera::ui {
+
+class FileImpactModel;
+class FleetRunner;
+class ImpactRunner;
+class LookupRunner;
 
 class ImpactPanel : public QWidget
 {
@@ -66,3 +69,5 @@ private:
     QToolButton* m_export;
     QTableView* m_view;
 };
+
+} // namespace hiera::ui

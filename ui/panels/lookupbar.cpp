@@ -14,6 +14,8 @@
 #include <QStringListModel>
 #include <QVBoxLayout>
 
+namespace hiera::ui {
+
 namespace {
 constexpr int maxKeyHistory = 30;
 }
@@ -221,3 +223,5 @@ void LookupBar::onScopeResolved(const ScopeSnapshotPtr& snapshot)
         m_runner->releaseLater(std::exchange(m_keysSnapshot, snapshot));
     }
 }
+
+} // namespace hiera::ui

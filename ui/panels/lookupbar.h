@@ -9,12 +9,15 @@
 #include <QStringList>
 #include <QWidget>
 
-class LookupRunner;
 class QCheckBox;
 class QComboBox;
 class QCompleter;
 class QLineEdit;
 class QStringListModel;
+
+namespace hiera::ui {
+
+class LookupRunner;
 
 class LookupBar : public QWidget
 {
@@ -59,3 +62,5 @@ private:
     QCheckBox* m_mergeHashArraysCheck;
     ScopeSnapshotPtr m_keysSnapshot; // the snapshot whose keys the completer offers
 };
+
+} // namespace hiera::ui

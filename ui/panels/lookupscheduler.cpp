@@ -6,6 +6,8 @@
 
 #include <QTimer>
 
+namespace hiera::ui {
+
 namespace {
 // Small enough to feel instant, long enough to fold a burst of keystrokes or a paste into one job.
 constexpr int keyDelayMs = 15;
@@ -81,3 +83,5 @@ bool LookupScheduler::runLookup()
     m_runner->lookup(m_facts->scope(), std::move(request));
     return true;
 }
+
+} // namespace hiera::ui

@@ -8,10 +8,13 @@
 
 #include <QObject>
 
+class QTimer;
+
+namespace hiera::ui {
+
 class FactsDocument;
 class LookupBar;
 class LookupRunner;
-class QTimer;
 
 class LookupScheduler : public QObject
 {
@@ -38,3 +41,5 @@ private:
     QTimer* m_lookupTimer; // key or merge changed: lookup only
     bool m_scopeAfterLookup = false; // resolve the scope when the pending answer is shown
 };
+
+} // namespace hiera::ui

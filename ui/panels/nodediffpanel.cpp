@@ -21,6 +21,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+namespace hiera::ui {
+
 namespace {
 
 // An editable picker: thousands of nodes are found by typing part of a name.
@@ -301,3 +303,5 @@ void NodeDiffPanel::chooseExport()
     const QString name = r ? r->nameA + QStringLiteral("-vs-") + r->nameB : QStringLiteral("nodes");
     ReportExport::chooseAndSave(this, tr("Export the node comparison"), exportFormats(), m_summary, name);
 }
+
+} // namespace hiera::ui

@@ -15,8 +15,6 @@
 
 #include <QWidget>
 
-class LookupRunner;
-class NodeDiffModel;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -24,6 +22,11 @@ class QStringListModel;
 class QTableView;
 class QTimer;
 class QToolButton;
+
+namespace hiera::ui {
+
+class LookupRunner;
+class NodeDiffModel;
 class ShownRefresh;
 
 class NodeDiffPanel : public QWidget
@@ -79,3 +82,5 @@ private:
     ShownRefresh* m_refresh;
     ScopeSnapshotPtr m_snapshot; // the current facts' newest resolved scope
 };
+
+} // namespace hiera::ui

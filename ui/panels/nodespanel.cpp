@@ -27,6 +27,8 @@
 #include <algorithm>
 #include <vector>
 
+namespace hiera::ui {
+
 namespace {
 
 const QString libraryKey = QStringLiteral("nodes/library");
@@ -405,3 +407,5 @@ void NodesPanel::showContextMenu(const QPoint& position)
                        [this, selected] { Q_EMIT compareRequested(selected[0], selected[1]); });
     menu.exec(m_view->viewport()->mapToGlobal(position));
 }
+
+} // namespace hiera::ui

@@ -8,14 +8,17 @@
 
 #include <QWidget>
 
-class ElidedLabel;
-class LookupRunner;
-class MessageBanner;
-class NodeListModel;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
+
+namespace hiera::ui {
+
+class ElidedLabel;
+class LookupRunner;
+class MessageBanner;
+class NodeListModel;
 
 class NodesPanel : public QWidget
 {
@@ -76,3 +79,5 @@ private:
     QLabel* m_hint;
     ElidedLabel* m_status;
 };
+
+} // namespace hiera::ui

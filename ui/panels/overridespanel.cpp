@@ -12,6 +12,8 @@
 
 #include <algorithm>
 
+namespace hiera::ui {
+
 OverridesPanel::OverridesPanel(LookupRunner* runner, QWidget* parent)
     : QWidget(parent)
     , m_runner(runner)
@@ -53,3 +55,5 @@ void OverridesPanel::show(const OverrideChainPtr& result)
         m_view->setColumnWidth(column, std::min(m_view->columnWidth(column), widest));
     Q_EMIT overridesShown();
 }
+
+} // namespace hiera::ui

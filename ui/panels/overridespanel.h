@@ -7,9 +7,12 @@
 
 #include <QWidget>
 
+class QTreeView;
+
+namespace hiera::ui {
+
 class LookupRunner;
 class OverridesModel;
-class QTreeView;
 
 class OverridesPanel : public QWidget
 {
@@ -32,3 +35,5 @@ private:
     OverridesModel* m_model;
     QTreeView* m_view;
 };
+
+} // namespace hiera::ui

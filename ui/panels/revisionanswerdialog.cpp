@@ -11,6 +11,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+namespace hiera::ui {
+
 namespace {
 
 QTextBrowser* sideView(QWidget* parent, const QString& objectName)
@@ -114,3 +116,5 @@ void RevisionAnswerDialog::showAnswer(const RevisionAnswerPtr& answer)
     }
     Q_EMIT answerShown();
 }
+
+} // namespace hiera::ui

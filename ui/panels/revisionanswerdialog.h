@@ -14,6 +14,9 @@
 class QComboBox;
 class QLabel;
 class QTextBrowser;
+
+namespace hiera::ui {
+
 class RevisionDiffRunner;
 
 class RevisionAnswerDialog : public QDialog
@@ -45,3 +48,5 @@ private:
     QTextBrowser* m_before;
     QTextBrowser* m_after;
 };
+
+} // namespace hiera::ui

@@ -21,6 +21,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+namespace hiera::ui {
+
 using ValueConvert::toQString;
 
 namespace {
@@ -337,3 +339,5 @@ bool RevisionDiffPanel::exportTo(const QString& path, QString* error) const
 {
     return ReportExport::save(path, exportFormats(), error);
 }
+
+} // namespace hiera::ui

@@ -18,7 +18,6 @@
 
 #include <QWidget>
 
-class LookupRunner;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -26,6 +25,10 @@ class QProgressBar;
 class QPushButton;
 class QTableView;
 class QToolButton;
+
+namespace hiera::ui {
+
+class LookupRunner;
 class RevisionAnswerDialog;
 class RevisionDiffModel;
 
@@ -83,3 +86,5 @@ private:
     QTableView* m_view;
     QString m_nodeFilter; // the Nodes filter narrowing the rows; empty: every node shown
 };
+
+} // namespace hiera::ui

@@ -20,6 +20,8 @@
 
 #include <functional>
 
+namespace hiera::ui {
+
 class ShownRefresh : public QObject
 {
     Q_OBJECT
@@ -89,3 +91,5 @@ private:
     std::function<void()> m_refresh;
     bool m_stale = false;
 };
+
+} // namespace hiera::ui

@@ -20,6 +20,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+namespace hiera::ui {
+
 TracePanel::TracePanel(LookupRunner* runner, LookupScheduler* scheduler, QWidget* parent)
     : QWidget(parent)
     , m_runner(runner)
@@ -145,3 +147,5 @@ void TracePanel::updateStaleViews()
         m_explainText->setPlainText(text);
     }
 }
+
+} // namespace hiera::ui

@@ -9,16 +9,19 @@
 
 #include <QWidget>
 
-class ContributionModel;
-class ExplanationModel;
-class LookupRunner;
-class LookupScheduler;
 class QLineEdit;
 class QPlainTextEdit;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
 class QTreeView;
+
+namespace hiera::ui {
+
+class ContributionModel;
+class ExplanationModel;
+class LookupRunner;
+class LookupScheduler;
 
 class TracePanel : public QWidget
 {
@@ -56,3 +59,5 @@ private:
     enum StaleView { ExplanationTree = 1, ExplanationText = 2 };
     int m_staleViews = 0;
 };
+
+} // namespace hiera::ui

@@ -1,5 +1,7 @@
 #include "widgets/elidedlabel.h"
 
+namespace hiera::ui {
+
 ElidedLabel::ElidedLabel(Qt::TextElideMode mode, QWidget* parent) : QLabel(parent), m_mode(mode)
 {
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -49,3 +51,5 @@ void ElidedLabel::updateShown()
     else
         setToolTip(m_toolTip.isEmpty() || m_toolTip == m_full ? m_full : m_full + QLatin1Char('\n') + m_toolTip);
 }
+
+} // namespace hiera::ui

@@ -6,6 +6,8 @@
 
 #include <QLabel>
 
+namespace hiera::ui {
+
 class ElidedLabel : public QLabel
 {
     Q_OBJECT
@@ -31,3 +33,5 @@ private:
     QString m_full;
     QString m_toolTip;
 };
+
+} // namespace hiera::ui

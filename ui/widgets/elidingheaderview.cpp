@@ -2,6 +2,8 @@
 
 #include <QStyleOptionHeader>
 
+namespace hiera::ui {
+
 ElidingHeaderView::ElidingHeaderView(QWidget* parent) : QHeaderView(Qt::Horizontal, parent)
 {
     // As the header QTableView makes for itself.
@@ -21,3 +23,5 @@ void ElidingHeaderView::initStyleOptionForIndex(QStyleOptionHeader* option, int 
     if (room > 0)
         option->text = option->fontMetrics.elidedText(option->text, textElideMode(), room);
 }
+
+} // namespace hiera::ui

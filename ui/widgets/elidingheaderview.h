@@ -6,6 +6,8 @@
 
 #include <QHeaderView>
 
+namespace hiera::ui {
+
 class ElidingHeaderView : public QHeaderView
 {
     Q_OBJECT
@@ -15,3 +17,5 @@ public:
 protected:
     void initStyleOptionForIndex(QStyleOptionHeader* option, int logicalIndex) const override;
 };
+
+} // namespace hiera::ui

@@ -5,6 +5,8 @@
 #include <QProcess>
 #include <QUrl>
 
+namespace hiera::ui {
+
 namespace ExternalEditor {
 
 Command build(const QString& editor, const QString& file, int line)
@@ -52,3 +54,5 @@ bool open(const QString& file, int line)
 }
 
 } // namespace ExternalEditor
+
+} // namespace hiera::ui

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+namespace hiera::ui {
+
 namespace ExternalEditor {
 
 struct Command
@@ -28,3 +30,5 @@ QString fromEnvironment();
 bool open(const QString& file, int line);
 
 } // namespace ExternalEditor
+
+} // namespace hiera::ui

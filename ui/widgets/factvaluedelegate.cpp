@@ -10,6 +10,8 @@
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
 
+namespace hiera::ui {
+
 using hiera::Value;
 
 namespace {
@@ -89,3 +91,5 @@ void FactValueDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
     }
     QStyledItemDelegate::setModelData(editor, model, index);
 }
+
+} // namespace hiera::ui

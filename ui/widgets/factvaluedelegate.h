@@ -6,6 +6,8 @@
 
 #include <QStyledItemDelegate>
 
+namespace hiera::ui {
+
 class FactValueDelegate : public QStyledItemDelegate
 {
     Q_OBJECT
@@ -16,3 +18,5 @@ public:
     void setEditorData(QWidget* editor, const QModelIndex& index) const override;
     void setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const override;
 };
+
+} // namespace hiera::ui

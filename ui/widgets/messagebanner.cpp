@@ -9,6 +9,8 @@
 #include <QStyle>
 #include <QToolButton>
 
+namespace hiera::ui {
+
 MessageBanner::MessageBanner(QWidget* parent)
     : QFrame(parent)
     , m_icon(new QLabel(this))
@@ -89,3 +91,5 @@ QString MessageBanner::text() const
 {
     return m_label->text();
 }
+
+} // namespace hiera::ui

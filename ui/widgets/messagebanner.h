@@ -11,6 +11,8 @@ class QLabel;
 class QScrollArea;
 class QToolButton;
 
+namespace hiera::ui {
+
 class MessageBanner : public QFrame
 {
     Q_OBJECT
@@ -38,3 +40,5 @@ private:
     QToolButton* m_close;
     Kind m_kind = Kind::Information;
 };
+
+} // namespace hiera::ui

@@ -4,6 +4,8 @@
 #include <QHelpEvent>
 #include <QToolTip>
 
+namespace hiera::ui {
+
 void PathDelegate::install(QAbstractItemView* view, std::initializer_list<int> columns)
 {
     auto* delegate = new PathDelegate(view);
@@ -33,3 +35,5 @@ bool PathDelegate::helpEvent(QHelpEvent* event, QAbstractItemView* view, const Q
     }
     return QStyledItemDelegate::helpEvent(event, view, option, index);
 }
+
+} // namespace hiera::ui

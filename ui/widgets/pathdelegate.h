@@ -9,6 +9,8 @@
 
 class QAbstractItemView;
 
+namespace hiera::ui {
+
 class PathDelegate : public QStyledItemDelegate
 {
     Q_OBJECT
@@ -24,3 +26,5 @@ public:
 protected:
     void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
 };
+
+} // namespace hiera::ui

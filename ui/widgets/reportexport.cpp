@@ -11,6 +11,8 @@
 #include <QStatusBar>
 #include <QStringList>
 
+namespace hiera::ui {
+
 namespace ReportExport {
 
 namespace {
@@ -148,3 +150,5 @@ void chooseAndSave(QWidget* parent, const QString& title, const QList<Format>& f
 }
 
 } // namespace ReportExport
+
+} // namespace hiera::ui

@@ -17,6 +17,8 @@
 class QLabel;
 class QWidget;
 
+namespace hiera::ui {
+
 namespace ReportExport {
 
 struct Format
@@ -48,3 +50,5 @@ void rememberFormat(const QList<Format>& formats, const QString& savedFile);
 QString safeFileName(const QString& name);
 
 } // namespace ReportExport
+
+} // namespace hiera::ui

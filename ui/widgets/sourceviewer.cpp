@@ -16,6 +16,8 @@
 
 #include <algorithm>
 
+namespace hiera::ui {
+
 namespace {
 // Data files are small; these guard the GUI thread against a huge or hostile one (docs/bad-input.md,
 // "The explorer"). QPlainTextEdit lays a line out whole and the highlighter runs its patterns over
@@ -199,3 +201,5 @@ void SourceViewer::markLine()
     m_editor->setTextCursor(cursor);
     m_editor->centerCursor();
 }
+
+} // namespace hiera::ui

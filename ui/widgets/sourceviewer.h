@@ -7,9 +7,12 @@
 
 #include <QWidget>
 
-class ElidedLabel;
 class QToolButton;
 class QPlainTextEdit;
+
+namespace hiera::ui {
+
+class ElidedLabel;
 class YamlHighlighter;
 
 class SourceViewer : public QWidget
@@ -49,3 +52,5 @@ private:
     int m_column = 0;
     QString m_key;
 };
+
+} // namespace hiera::ui

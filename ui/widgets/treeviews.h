@@ -9,6 +9,8 @@
 #include <QTableView>
 #include <QTreeView>
 
+namespace hiera::ui {
+
 namespace TreeViews {
 
 // How many rows (beyond the visible ones) sizing a column to its contents measures. Qt's default, 1000,
@@ -81,3 +83,5 @@ void connectSourceClicks(QAbstractItemView* view, int originColumn, Panel* panel
 }
 
 } // namespace TreeViews
+
+} // namespace hiera::ui

@@ -3,8 +3,10 @@
 #include <QColor>
 #include <QFont>
 
+namespace hiera::ui {
+
 namespace {
-QTextCharFormat makeFormat(const QColor& color, bool bold = false, bool italic = false)
+QTextCharFormat formatOf(const QColor& color, bool bold = false, bool italic = false)
 {
     QTextCharFormat f;
     f.setForeground(color);
@@ -20,7 +22,7 @@ YamlHighlighter::YamlHighlighter(QTextDocument* document, const QPalette& palett
     // The hues were chosen on white; on a dark base they are lightened until they read.
     const bool darkBase = palette.color(QPalette::Base).lightness() < 128;
     auto makeFormat = [darkBase](const QColor& color, bool bold = false, bool italic = false) {
-        return ::makeFormat(darkBase ? color.lighter(190) : color, bold, italic);
+        return formatOf(darkBase ? color.lighter(190) : color, bold, italic);
     };
     // Later rules paint over earlier ones: scalars first, then strings, keys, interpolation.
     m_rules.push_back({QRegularExpression(QStringLiteral(
@@ -32,7 +34,7 @@ YamlHighlighter::YamlHighlighter(QTextDocument* document, const QPalette& palett
                        makeFormat(QColor(0xa3, 0x4a, 0x00))});
     m_rules.push_back(
         {QRegularExpression(QStringLiteral("^\\s*(?:-\\s+)*((?:\"[^\"]*\"|'[^']*'|[^#\\s\"'][^#]*?))\\s*:(?=\\s|$)")),
-         ::makeFormat(palette.color(QPalette::Link), true), 1});
+         formatOf(palette.color(QPalette::Link), true), 1});
     m_rules.push_back({QRegularExpression(QStringLiteral("%\\{[^}]*\\}")), makeFormat(QColor(0xb0, 0x1e, 0x5c), true)});
     m_rules.push_back(
         {QRegularExpression(QStringLiteral("^(---|\\.\\.\\.)\\s*$")), makeFormat(QColor(0x70, 0x70, 0x70), true)});
@@ -64,3 +66,5 @@ void YamlHighlighter::highlightBlock(const QString& text)
         }
     }
 }
+
+} // namespace hiera::ui

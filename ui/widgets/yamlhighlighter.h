@@ -10,6 +10,8 @@
 
 #include <vector>
 
+namespace hiera::ui {
+
 class YamlHighlighter : public QSyntaxHighlighter
 {
     Q_OBJECT
@@ -31,3 +33,5 @@ private:
     std::vector<Rule> m_rules;
     QTextCharFormat m_commentFormat;
 };
+
+} // namespace hiera::ui

@@ -17,6 +17,8 @@
 #include <QMainWindow>
 #include <QSplitter>
 
+namespace hiera::ui {
+
 namespace {
 
 // The dock titles keep the translation context they had when the window made its docks itself.
@@ -135,3 +137,5 @@ void DockSetup::raiseDockOf(QMainWindow& window, QWidget* panel)
         }
     }
 }
+
+} // namespace hiera::ui

@@ -11,6 +11,9 @@ class QDockWidget;
 class QMainWindow;
 class QString;
 class QWidget;
+
+namespace hiera::ui {
+
 struct WindowParts;
 
 namespace DockSetup {
@@ -33,3 +36,5 @@ void resetLayout(QMainWindow& window);
 void raiseDockOf(QMainWindow& window, QWidget* panel);
 
 } // namespace DockSetup
+
+} // namespace hiera::ui

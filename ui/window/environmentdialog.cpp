@@ -10,6 +10,8 @@
 #include <QPushButton>
 #include <QRegularExpressionValidator>
 
+namespace hiera::ui {
+
 EnvironmentDialog::EnvironmentDialog(QWidget* parent)
     : QDialog(parent)
     , m_environment(new QLineEdit(this))
@@ -103,3 +105,5 @@ void EnvironmentDialog::browse()
     if (!path.isEmpty())
         m_global->setText(path);
 }
+
+} // namespace hiera::ui

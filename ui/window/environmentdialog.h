@@ -9,6 +9,8 @@
 
 class QLineEdit;
 
+namespace hiera::ui {
+
 class EnvironmentDialog : public QDialog
 {
     Q_OBJECT
@@ -33,3 +35,5 @@ private:
     QLineEdit* m_global;
     QLineEdit* m_environmentPath;
 };
+
+} // namespace hiera::ui

@@ -15,6 +15,8 @@
 #include <QSettings>
 #include <QTextDocument>
 
+namespace hiera::ui {
+
 namespace {
 
 QString tr(const char* text)
@@ -167,3 +169,5 @@ bool ExplanationDocument::save(const QString& path, QString* error) const
     }
     return true;
 }
+
+} // namespace hiera::ui

@@ -14,6 +14,8 @@
 
 class QPrinter;
 
+namespace hiera::ui {
+
 struct ExplanationDocument
 {
     LookupOutcomePtr outcome; // the answer and its trace (required)
@@ -51,4 +53,4 @@ struct ExplanationDocument
     bool save(const QString& path, QString* error) const;
 };
 
-using ExplanationReport = ExplanationDocument; // old name, until ui/window/ moves over
+} // namespace hiera::ui

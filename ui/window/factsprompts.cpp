@@ -9,6 +9,8 @@
 #include <QMessageBox>
 #include <QPushButton>
 
+namespace hiera::ui {
+
 using Answer = FactsDocument::Answer;
 using Question = FactsDocument::Question;
 
@@ -59,3 +61,5 @@ FactsDocument::Answer FactsPrompts::ask(QWidget* parent, FactsDocument::Question
         return Answer::Discard;
     return Answer::Cancel;
 }
+
+} // namespace hiera::ui

@@ -11,6 +11,8 @@
 
 class QWidget;
 
+namespace hiera::ui {
+
 class FactsPrompts
 {
     Q_DECLARE_TR_FUNCTIONS(MainWindow) // the texts keep the context they had in mainwindow.cpp
@@ -18,3 +20,5 @@ public:
     static FactsDocument::Answer ask(QWidget* parent, FactsDocument::Question question, const QString& text);
     static QString askSavePath(QWidget* parent, const QString& suggestion, FactsDocument::SaveKind kind);
 };
+
+} // namespace hiera::ui

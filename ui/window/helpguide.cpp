@@ -9,6 +9,8 @@
 
 #include <algorithm>
 
+namespace hiera::ui {
+
 namespace {
 const auto lookupScheme = QStringLiteral("lookup");
 
@@ -135,3 +137,5 @@ void HelpGuide::followLink(const QUrl& url)
     else
         QDesktopServices::openUrl(url);
 }
+
+} // namespace hiera::ui

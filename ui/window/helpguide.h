@@ -8,6 +8,8 @@
 class QTextBrowser;
 class QUrl;
 
+namespace hiera::ui {
+
 class HelpGuide : public QDialog
 {
     Q_OBJECT
@@ -27,3 +29,5 @@ Q_SIGNALS:
 private:
     QTextBrowser* m_browser;
 };
+
+} // namespace hiera::ui

@@ -57,6 +57,8 @@
 #include <hiera/scope.h>
 #include <hiera/version.h>
 
+namespace hiera::ui {
+
 namespace {
 // Only files up to this size are shown unasked after an answer: highlighting a large data file would
 // stall the first answer.
@@ -435,9 +437,9 @@ void MainWindow::exportFactsDialog()
     m_parts.facts->saveTo(path, true);
 }
 
-ExplanationReport MainWindow::explanationReport() const
+ExplanationDocument MainWindow::explanationReport() const
 {
-    ExplanationReport report;
+    ExplanationDocument report;
     report.outcome = m_parts.answerPanel->outcome();
     report.overrides = m_parts.overridesPanel->model()->result();
     report.hieraYaml = m_hieraYaml;
@@ -455,22 +457,22 @@ void MainWindow::exportExplanationDialog()
         return;
     // A name that says what it is (profile--ntp-web01.example.com.md), in the folder used last time.
     // The format is the one used last time.
-    QString filter = ExplanationReport::lastFilter();
-    const QString name = ExplanationReport::suggestedFileName(m_parts.answerPanel->outcome()->request.key,
-                                                              m_parts.facts->path(), filter);
+    QString filter = ExplanationDocument::lastFilter();
+    const QString name = ExplanationDocument::suggestedFileName(m_parts.answerPanel->outcome()->request.key,
+                                                                m_parts.facts->path(), filter);
     QString path =
         QFileDialog::getSaveFileName(this, tr("Export explanation"), QDir(ReportExport::lastFolder()).filePath(name),
-                                     ExplanationReport::fileFilters(), &filter);
+                                     ExplanationDocument::fileFilters(), &filter);
     if (path.isEmpty())
         return;
-    path = ExplanationReport::withExtension(path, filter);
+    path = ExplanationDocument::withExtension(path, filter);
     ReportExport::rememberFolder(path);
     QString error;
     if (!explanationReport().save(path, &error)) {
         m_parts.answerPanel->banner()->showMessage(MessageBanner::Kind::Error, error);
         return;
     }
-    ExplanationReport::rememberFormat(path);
+    ExplanationDocument::rememberFormat(path);
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
 
@@ -604,3 +606,5 @@ void MainWindow::setAutosaveDelays(int afterEditMs, int periodMs)
 {
     m_parts.facts->setAutosaveDelays(afterEditMs, periodMs);
 }
+
+} // namespace hiera::ui

@@ -21,10 +21,13 @@
 #include <QMainWindow>
 #include <QStringList>
 
-class ElidedLabel;
-class HelpGuide;
 class QLabel;
 class QMenu;
+
+namespace hiera::ui {
+
+class ElidedLabel;
+class HelpGuide;
 class RepositoryMenu;
 
 class MainWindow : public QMainWindow, private WindowCommands
@@ -69,7 +72,7 @@ public:
     void raisePanel(QWidget* panel);
 
     // The current answer as an exportable report (File ▸ Export Explanation, Print Explanation).
-    ExplanationReport explanationReport() const;
+    ExplanationDocument explanationReport() const;
 
     // Decides what a dropped or command-line file is: a hiera.yaml (version 5 with a hierarchy) or facts.
     static bool looksLikeHieraYaml(const QString& path);
@@ -142,3 +145,5 @@ private:
     bool m_layoutRestored = false; // WindowSettings::restore() found the user's dock layout
     bool m_shownOnce = false;
 };
+
+} // namespace hiera::ui

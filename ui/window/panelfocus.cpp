@@ -13,6 +13,8 @@
 #include <QTabBar>
 #include <QTimer>
 
+namespace hiera::ui {
+
 namespace {
 
 // A panel's search field (All keys, Nodes, Compare), or null.
@@ -77,3 +79,5 @@ void PanelFocus::findInFocusedPanel(const WindowParts& parts)
     }
     parts.lookupBar->focusKey();
 }
+
+} // namespace hiera::ui

@@ -1,11 +1,14 @@
 #pragma once
 
+class QMainWindow;
+class QTabBar;
+
+namespace hiera::ui {
+
 // Giving the keyboard to the panel the user turns to. A dock tab clicked (the one in front too) focuses
 // its panel, so that Ctrl+F and typing go there and not to the key field left focused; Ctrl+F searches
 // the search field of the panel in focus (All keys, Nodes, Compare nodes' prefix), else goes to the key.
 
-class QMainWindow;
-class QTabBar;
 struct WindowParts;
 
 namespace PanelFocus {
@@ -18,3 +21,5 @@ void followTabBar(QMainWindow& window, const WindowParts& parts, QTabBar* bar);
 void findInFocusedPanel(const WindowParts& parts);
 
 } // namespace PanelFocus
+
+} // namespace hiera::ui

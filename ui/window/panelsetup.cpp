@@ -27,6 +27,8 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+namespace hiera::ui {
+
 WindowParts PanelSetup::create(QMainWindow& window)
 {
     WindowParts parts;
@@ -103,3 +105,5 @@ void PanelSetup::connectPanels(QMainWindow& window, const WindowParts& parts)
                              source->reload();
                      });
 }
+
+} // namespace hiera::ui

@@ -1,5 +1,9 @@
 #pragma once
 
+class QMainWindow;
+
+namespace hiera::ui {
+
 // The main window's parts — the runners, the facts document and the panels over them — made in one
 // place (PanelSetup::create) and wired to each other (PanelSetup::connectPanels). MainWindow keeps them
 // in one WindowParts; the docks they sit in are DockSetup's job (docksetup.h), and what they ask of
@@ -22,7 +26,6 @@ class NodeDiffPanel;
 class NodeReportRunner;
 class NodesPanel;
 class OverridesPanel;
-class QMainWindow;
 class RevisionDiffPanel;
 class RevisionDiffRunner;
 class SourceViewer;
@@ -73,3 +76,5 @@ WindowParts create(QMainWindow& window);
 void connectPanels(QMainWindow& window, const WindowParts& parts);
 
 } // namespace PanelSetup
+
+} // namespace hiera::ui

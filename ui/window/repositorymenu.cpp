@@ -10,6 +10,8 @@
 #include <QMenu>
 #include <QWidget>
 
+namespace hiera::ui {
+
 RepositoryMenu::RepositoryMenu(LookupRunner* runner, QWidget* window)
     : QObject(window)
     , m_runner(runner)
@@ -122,3 +124,5 @@ void RepositoryMenu::updateActions()
     m_chooseKey->setToolTip(key.isEmpty() ? tr("Used for eyaml levels whose own pkcs7_private_key cannot be read")
                                           : tr("Now: %1").arg(key));
 }
+
+} // namespace hiera::ui

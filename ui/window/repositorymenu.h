@@ -10,10 +10,13 @@
 
 #include <QObject>
 
-class LookupRunner;
 class QAction;
 class QMenu;
 class QWidget;
+
+namespace hiera::ui {
+
+class LookupRunner;
 
 class RepositoryMenu : public QObject
 {
@@ -57,3 +60,5 @@ private:
     QAction* m_skipUnsupported;
     QAction* m_revealSecrets;
 };
+
+} // namespace hiera::ui

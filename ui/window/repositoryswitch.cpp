@@ -7,6 +7,8 @@
 
 #include <QCoreApplication>
 
+namespace hiera::ui {
+
 namespace RepositorySwitch {
 
 namespace {
@@ -52,3 +54,5 @@ QString factsSentence(const FactsVerdict& verdict, const QString& name)
 }
 
 } // namespace RepositorySwitch
+
+} // namespace hiera::ui

@@ -11,6 +11,8 @@
 #include <QString>
 #include <QStringList>
 
+namespace hiera::ui {
+
 namespace RepositorySwitch {
 
 struct FactsVerdict
@@ -29,3 +31,5 @@ FactsVerdict judgeFacts(const hiera::Engine& engine, const hiera::Value& scope);
 QString factsSentence(const FactsVerdict& verdict, const QString& name);
 
 } // namespace RepositorySwitch
+
+} // namespace hiera::ui

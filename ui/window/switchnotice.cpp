@@ -13,6 +13,8 @@
 #include <QDir>
 #include <QLineEdit>
 
+namespace hiera::ui {
+
 void SwitchNotice::leave(const WindowParts& parts, const QString& opened)
 {
     // What the previous repository held is what is judged: the facts and filters still on screen.
@@ -66,3 +68,5 @@ void SwitchNotice::settleKey(const WindowParts& parts, const QString& opened)
         parts.lookupBar->setKey(QString());
     }
 }
+
+} // namespace hiera::ui

@@ -10,6 +10,8 @@
 #include <QCoreApplication>
 #include <QStringList>
 
+namespace hiera::ui {
+
 struct WindowParts;
 
 class SwitchNotice
@@ -27,3 +29,5 @@ private:
     EnginePtr m_engine; // the new engine, while its first answer for the key is awaited
     QStringList m_notice;
 };
+
+} // namespace hiera::ui

@@ -18,6 +18,8 @@
 #include <QToolBar>
 #include <QUndoStack>
 
+namespace hiera::ui {
+
 namespace {
 
 // The texts keep the translation context they had when the window made its menus itself.
@@ -120,3 +122,5 @@ WindowMenus WindowActions::create(QMainWindow& window, WindowCommands& commands,
     helpMenu->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
     return menus;
 }
+
+} // namespace hiera::ui

@@ -1,13 +1,16 @@
 #pragma once
 
+class QMainWindow;
+class QMenu;
+
+namespace hiera::ui {
+
 // The main window's menus (File, Edit, View, Repository, Help) and the facts panel's tool bar: every
 // action, its shortcut and objectName, connected to what it does. The window's own commands (its
 // dialogs) are reached through the WindowCommands interface it implements, so that this file need not
 // include mainwindow.h (which includes this one: scripts/check-rooms.py forbids the circle); the parts'
 // own slots (save, undo, copy) are connected directly.
 
-class QMainWindow;
-class QMenu;
 class RepositoryMenu;
 struct WindowParts;
 
@@ -49,3 +52,5 @@ namespace WindowActions {
 WindowMenus create(QMainWindow& window, WindowCommands& commands, const WindowParts& parts);
 
 } // namespace WindowActions
+
+} // namespace hiera::ui

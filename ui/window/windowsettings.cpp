@@ -11,6 +11,8 @@
 
 #include <algorithm>
 
+namespace hiera::ui {
+
 namespace {
 constexpr int maxRecentFiles = 10;
 
@@ -79,3 +81,5 @@ void WindowSettings::fillRecentMenu(QMenu* menu, Recent list, QObject* context,
         menu->addAction(file, context, [open, file] { open(file); });
     menu->setEnabled(!files.isEmpty());
 }
+
+} // namespace hiera::ui

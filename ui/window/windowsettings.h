@@ -10,6 +10,9 @@
 class QMainWindow;
 class QMenu;
 class QObject;
+
+namespace hiera::ui {
+
 struct WindowParts;
 
 namespace WindowSettings {
@@ -26,3 +29,5 @@ void addRecent(Recent list, const QString& path);
 void fillRecentMenu(QMenu* menu, Recent list, QObject* context, const std::function<void(const QString&)>& open);
 
 } // namespace WindowSettings
+
+} // namespace hiera::ui

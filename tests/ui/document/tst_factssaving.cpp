@@ -21,6 +21,8 @@
 #include <QFile>
 #include <QTreeView>
 
+using namespace hiera::ui;
+
 namespace {
 hiera::Value factsIn(const QString& path)
 {

@@ -29,6 +29,8 @@
 #include <QTableView>
 #include <QTreeView>
 
+using namespace hiera::ui;
+
 namespace {
 
 // Three nodes, both shapes of `facts`, members around them, and values whose JSON types must survive.

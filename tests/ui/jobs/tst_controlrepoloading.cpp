@@ -17,6 +17,8 @@
 #include <QTest>
 #include <QThread>
 
+using namespace hiera::ui;
+
 namespace {
 constexpr int timeoutMs = 15000;
 

@@ -11,6 +11,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+using namespace hiera::ui;
+
 using Outcome = ContributionModel::Outcome;
 Q_DECLARE_METATYPE(ContributionModel::Outcome)
 

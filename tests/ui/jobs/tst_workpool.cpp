@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+using namespace hiera::ui;
+
 namespace {
 
 // Spins until `flag` is set or two seconds pass; returns whether it was set.

@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+using namespace hiera::ui;
+
 class TestContributionModel : public QObject
 {
     Q_OBJECT

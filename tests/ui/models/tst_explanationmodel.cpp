@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+using namespace hiera::ui;
+
 class TestExplanationModel : public QObject
 {
     Q_OBJECT

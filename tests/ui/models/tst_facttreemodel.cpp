@@ -18,6 +18,8 @@
 #include <QUndoStack>
 #include <QValidator>
 
+using namespace hiera::ui;
+
 using hiera::Value;
 
 namespace QTest {

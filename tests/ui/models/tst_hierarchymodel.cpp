@@ -13,6 +13,8 @@
 #include <QBrush>
 #include <QTest>
 
+using namespace hiera::ui;
+
 using hiera::ResolvedLocation;
 
 class TestHierarchyModel : public QObject

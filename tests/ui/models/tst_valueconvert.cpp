@@ -7,6 +7,8 @@
 
 #include <cmath>
 
+using namespace hiera::ui;
+
 using hiera::Value;
 Q_DECLARE_METATYPE(hiera::Value::Type)
 Q_DECLARE_METATYPE(hiera::Value)

@@ -12,6 +12,8 @@
 #include <QAbstractItemModelTester>
 #include <QTest>
 
+using namespace hiera::ui;
+
 class TestValueTreeModel : public QObject
 {
     Q_OBJECT

@@ -21,6 +21,8 @@
 #include <QSignalSpy>
 #include <QToolButton>
 
+using namespace hiera::ui;
+
 namespace {
 // "where | value | file" for each row under `parent`, "(overridden)" appended when greyed.
 QStringList rows(const QAbstractItemModel* model, const QModelIndex& parent)

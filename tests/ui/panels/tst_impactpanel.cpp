@@ -20,6 +20,8 @@
 #include <QTemporaryDir>
 #include <QToolButton>
 
+using namespace hiera::ui;
+
 class TestImpactPanel : public QObject
 {
     Q_OBJECT

@@ -30,6 +30,8 @@
 #include <map>
 #include <set>
 
+using namespace hiera::ui;
+
 class TestNodeLibraryPanels : public QObject
 {
     Q_OBJECT

@@ -41,6 +41,8 @@
 #include <map>
 #include <set>
 
+using namespace hiera::ui;
+
 namespace {
 
 // What the engine answers for `key` on `scope`, as one comparable line.

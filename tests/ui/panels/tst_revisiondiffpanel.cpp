@@ -26,6 +26,8 @@
 #include <tuple>
 #include <vector>
 
+using namespace hiera::ui;
+
 class TestRevisionDiffPanel : public QObject
 {
     Q_OBJECT

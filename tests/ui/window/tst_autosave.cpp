@@ -23,6 +23,8 @@
 
 #include <memory>
 
+using namespace hiera::ui;
+
 namespace {
 constexpr int timeoutMs = 20000;
 

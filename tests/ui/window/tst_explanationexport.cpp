@@ -13,6 +13,8 @@
 #include <QRegularExpression>
 #include <QSettings>
 
+using namespace hiera::ui;
+
 class TestExplanationExport : public QObject
 {
     Q_OBJECT

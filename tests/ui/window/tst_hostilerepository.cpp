@@ -30,6 +30,8 @@
 #include <QTextDocument>
 #include <functional>
 
+using namespace hiera::ui;
+
 class TestHostileRepository : public QObject
 {
     Q_OBJECT

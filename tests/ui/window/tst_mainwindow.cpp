@@ -68,6 +68,8 @@
 #include <cstdio>
 #include <memory>
 
+using namespace hiera::ui;
+
 namespace {
 constexpr int timeoutMs = 15000;
 

@@ -34,6 +34,8 @@
 #include <QTest>
 #include <QUrl>
 
+using namespace hiera::ui;
+
 namespace {
 constexpr int timeoutMs = 15000;
 

@@ -50,6 +50,8 @@
 #include <QTableView>
 #include <QTreeView>
 
+using namespace hiera::ui;
+
 namespace {
 
 // The files the engine credits for the window's answer, as absolute paths.
