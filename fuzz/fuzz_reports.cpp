@@ -7,7 +7,9 @@
 //   a formula;
 // - Markdown: each field as text and as a code span, in a table row between two cells and inline,
 //   keeps the row's three cells and reads back as the field (line breaks as <br>, bytes that are not
-//   UTF-8 as U+FFFD); a code block of the fields is closed only by its own fence;
+//   UTF-8 as U+FFFD); a code block of the fields is closed only by its own fence; the fields as a
+//   folded list of nodes (markdownFoldedList, every cut) stay one table cell, hold each field's text,
+//   and open and close exactly the one <details> element the fold writes;
 // - HTML: a page titled with a field, with a paragraph and a table cell of each, reads back (only the
 //   writers' elements, no attribute or resource from data) with the same text;
 // - JSON: a document holding each field as a value, a key and an array item reads back (RFC 8259) with
@@ -113,6 +115,35 @@ void checkMarkdown(const std::vector<std::string>& fields)
     }
     if (fence <= longest)
         fuzz::violated("a Markdown code block fence no longer than a run of backticks inside it", block);
+
+    // A list of node names folded into <details> (the revision diff's and the file impact's tables).
+    // Tags as markup: a '<' after an odd run of backslashes is text (markdownText writes a name's '<' as \<).
+    const auto count = [](const std::string& text, std::string_view what) {
+        std::size_t n = 0;
+        for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+            std::size_t slashes = 0;
+            while (slashes < at && text[at - 1 - slashes] == '\\')
+                ++slashes;
+            n += slashes % 2 == 0;
+        }
+        return n;
+    };
+    for (const std::size_t shown : {std::size_t{0}, std::size_t{1}, fields.size() / 2, fields.size()}) {
+        const std::string cell = markdownFoldedList(fields, shown);
+        if (cell.find_first_of("\r\n") != std::string::npos)
+            fuzz::violated("a folded Markdown list with a line break", cell);
+        std::string error;
+        const auto cells = testsupport::markdownRowCells("| a | " + cell + " | b |", &error);
+        if (!cells || cells->size() != 3)
+            fuzz::violated("a folded Markdown list splits the row", cell + "\n" + error);
+        for (const std::string& f : fields)
+            if (cell.find(markdownText(f)) == std::string::npos)
+                fuzz::violated("a folded Markdown list without one of its names", cell);
+        const std::size_t folds = shown < fields.size() ? 1 : 0;
+        if (count(cell, "<details>") != folds || count(cell, "</details>") != folds || count(cell, "<summary>") != folds
+            || count(cell, "</summary>") != folds)
+            fuzz::violated("a folded Markdown list whose names open or close its elements", cell);
+    }
 }
 
 void checkHtml(const std::vector<std::string>& fields)

@@ -27,9 +27,9 @@ Value normalizeFirst(const MergeSpec& spec, const Value& first);
 // combined with mergeStep. value() is exactly what that fold gives, marks included, and add() throws
 // the error mergeStep would, at the value that causes it; but the cost grows with the values' total
 // size, not with their number times the accumulated size: folding 5,000 files with mergeStep took
-// seconds (issue 46 §3). Unique appends to one array with one membership index; hash and deep (without
-// knockout_prefix, sort_merged_arrays and merge_hash_arrays) keep the values and merge them all at once
-// when the result is asked for; the rest folds step by step.
+// seconds (docs/performance.md, "Cost that grows with the input"). Unique appends to one array with one membership
+// index; hash and deep (without knockout_prefix, sort_merged_arrays and merge_hash_arrays) keep the values and merge
+// them all at once when the result is asked for; the rest folds step by step.
 class MergeFold
 {
 public:
