@@ -55,6 +55,21 @@ struct NodeLookups::Impl
     mutable SubLookupMemo subLookups;
 };
 
+namespace {
+// Calls f(layer, level, file) for every file of the snapshot's hierarchy, highest priority first; f
+// returns true to stop.
+template <typename F>
+void forEachResolvedFile(const NodeSnapshot& snapshot, F&& f)
+{
+    for (const LayerState& layer : snapshot.layers)
+        for (const auto* levels : {&layer.levels, &layer.defaultLevels})
+            for (const LevelState& level : *levels)
+                for (const ResolvedFile& rf : level.files)
+                    if (f(layer, level, rf))
+                        return;
+}
+} // namespace
+
 NodeLookups::NodeLookups(const Engine& engine, const Scope& scope, KeyIndex keys)
     : m_impl(std::make_unique<Impl>(engine, scope))
 {
@@ -63,14 +78,12 @@ NodeLookups::NodeLookups(const Engine& engine, const Scope& scope, KeyIndex keys
     if (keys == KeyIndex::Indexed)
         d.presence.emplace(*d.snapshot);
     std::size_t rank = 0;
-    for (const LayerState& layer : d.snapshot->layers)
-        for (const auto* levels : {&layer.levels, &layer.defaultLevels})
-            for (const LevelState& level : *levels)
-                for (const ResolvedFile& rf : level.files)
-                    if (rf.file && rf.file->exists)
-                        d.files.try_emplace(
-                            SourceFiles::intern(rf.candidate.path),
-                            Impl::FileInfo{level.level, layer.layer->displayName(), rf.candidate.path, rank++});
+    forEachResolvedFile(*d.snapshot, [&](const LayerState& layer, const LevelState& level, const ResolvedFile& rf) {
+        if (rf.file && rf.file->exists)
+            d.files.try_emplace(SourceFiles::intern(rf.candidate.path),
+                                Impl::FileInfo{level.level, layer.layer->displayName(), rf.candidate.path, rank++});
+        return false;
+    });
 }
 
 NodeLookups::~NodeLookups() = default;
@@ -128,23 +141,22 @@ NodeLookups::Place NodeLookups::placeOf(const LookupResult& answer) const
 
 void NodeLookups::forEachDataFile(const std::function<void(const DataFile&)>& f) const
 {
-    for (const LayerState& layer : m_impl->snapshot->layers)
-        for (const auto* levels : {&layer.levels, &layer.defaultLevels})
-            for (const LevelState& level : *levels)
-                for (const ResolvedFile& rf : level.files)
-                    if (rf.file)
-                        f(*rf.file);
+    forEachResolvedFile(*m_impl->snapshot, [&](const LayerState&, const LevelState&, const ResolvedFile& rf) {
+        if (rf.file)
+            f(*rf.file);
+        return false;
+    });
 }
 
 std::shared_ptr<const DataFile> NodeLookups::fileAt(std::string_view path) const
 {
-    for (const LayerState& layer : m_impl->snapshot->layers)
-        for (const auto* levels : {&layer.levels, &layer.defaultLevels})
-            for (const LevelState& level : *levels)
-                for (const ResolvedFile& rf : level.files)
-                    if (rf.file && rf.candidate.path == path)
-                        return rf.file;
-    return nullptr;
+    std::shared_ptr<const DataFile> found;
+    forEachResolvedFile(*m_impl->snapshot, [&](const LayerState&, const LevelState&, const ResolvedFile& rf) {
+        if (rf.file && rf.candidate.path == path)
+            found = rf.file;
+        return found != nullptr;
+    });
+    return found;
 }
 
 const std::shared_ptr<const LookupOptionsTable>& NodeLookups::optionsTable() const
