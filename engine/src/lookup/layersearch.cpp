@@ -1,20 +1,26 @@
-// LookupRun's search through the layers (Puppet's lookup_adapter.rb and the data providers): the
-// lookup_options of a key's module, each layer's levels and their files in priority order folded with
-// the merge (lookup/fold.h), a module's default_hierarchy, levels that cannot run.
+// The search of one key through a node's layers (layersearch.h; Puppet's lookup_adapter.rb and the data
+// providers).
+
+#include "lookup/layersearch.h"
 
 #include "lookup/enginestate.h"
-#include "lookup/fold.h"
-#include "lookup/lookuprun.h"
 #include "lookup/rubyregex.h"
 #include "providers/valuechecks.h"
 
+#include <hiera/merge.h>
 #include <hiera/valueformat.h>
 
 #include <algorithm>
 
 namespace hiera::detail {
 
-const LookupOptionsTable& LookupRun::lookupOptions(TraceCursor trace, std::string_view module)
+std::string_view moduleOfKey(std::string_view root)
+{
+    const std::size_t p = root.find("::");
+    return p == std::string_view::npos ? std::string_view() : root.substr(0, p);
+}
+
+const LookupOptionsTable& LayerSearch::lookupOptions(TraceCursor trace, std::string_view module)
 {
     static const LookupOptionsTable empty;
     if (m_ignoreOptions)
@@ -33,7 +39,7 @@ const LookupOptionsTable& LookupRun::lookupOptions(TraceCursor trace, std::strin
     // The top-level lookup's trace starts with how lookup_options were merged (once per snapshot), the
     // module's after the global and environment ones.
     trace.with([&](TraceNode& n) {
-        if (n.kind != TraceNode::Kind::Lookup || !n.children.empty() || m_names.size() > 1)
+        if (n.kind != TraceNode::Kind::Lookup || !n.children.empty() || m_invocation.depth() > 1)
             return;
         if (m_snapshot.lookupOptionsTrace)
             n.children.push_back(m_snapshot.lookupOptionsTrace);
@@ -47,9 +53,9 @@ const LookupOptionsTable& LookupRun::lookupOptions(TraceCursor trace, std::strin
     return mod && mod->table ? *mod->table : *m_snapshot.lookupOptions;
 }
 
-std::optional<Value> LookupRun::lookupDefaultHierarchy(const LookupKey& key, std::string_view module,
-                                                       const std::optional<MergeSpec>& callerMerge, TraceCursor trace,
-                                                       std::shared_ptr<const LookupOptionsEntry>& entry)
+std::optional<Value> LayerSearch::searchDefaultHierarchy(const LookupKey& key, std::string_view module,
+                                                         const std::optional<MergeSpec>& callerMerge, TraceCursor trace,
+                                                         std::shared_ptr<const LookupOptionsEntry>& entry)
 {
     const auto it = m_snapshot.modules.find(module);
     if (it == m_snapshot.modules.end() || m_snapshot.layers[it->second.layer].defaultLevels.empty())
@@ -75,19 +81,18 @@ std::optional<Value> LookupRun::lookupDefaultHierarchy(const LookupKey& key, std
             n.message += " (its own lookup_options decide the merge; the merge asked for does not apply)";
         });
     dh.with([&](TraceNode& n) { n.merge = merge; });
-    return lookupRoot(key.root(), merge, dh, /*lookupOptionsMeta=*/false,
-                      {LayerSelection::Mode::DefaultHierarchy, module});
+    return search(key.root(), merge, dh, {LayerSelection::Mode::DefaultHierarchy, module});
 }
 
-Value LookupRun::mergeLookupOptions(TraceCursor trace, std::vector<std::shared_ptr<const DataFile>>& sources,
-                                    bool& interpolated, LayerSelection layers)
+Value LayerSearch::mergeLookupOptions(TraceCursor trace, std::vector<std::shared_ptr<const DataFile>>& sources,
+                                      bool& interpolated, LayerSelection layers)
 {
     m_computingLookupOptions = true;
     m_lookupOptionsSources = &sources;
     m_lookupOptionsInterpolated = false;
     struct Done
     {
-        LookupRun& r;
+        LayerSearch& r;
         ~Done()
         {
             r.m_computingLookupOptions = false;
@@ -97,7 +102,7 @@ Value LookupRun::mergeLookupOptions(TraceCursor trace, std::vector<std::shared_p
     MergeSpec hashMerge;
     hashMerge.strategy = MergeStrategy::Hash;
     trace.with([&](TraceNode& n) { n.merge = hashMerge; });
-    std::optional<Value> merged = lookupRoot("lookup_options", hashMerge, trace, /*lookupOptionsMeta=*/true, layers);
+    std::optional<Value> merged = searchLayers("lookup_options", hashMerge, trace, /*lookupOptionsMeta=*/true, layers);
     if (merged)
         trace.outcome(TraceNode::Event::Result, *merged);
     else
@@ -106,15 +111,15 @@ Value LookupRun::mergeLookupOptions(TraceCursor trace, std::vector<std::shared_p
     return merged ? *merged : Value();
 }
 
-std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeSpec& merge, TraceCursor trace,
-                                           bool lookupOptionsMeta, LayerSelection selection)
+std::optional<Value> LayerSearch::searchLayers(const std::string& root, const MergeSpec& merge, TraceCursor trace,
+                                               bool lookupOptionsMeta, LayerSelection selection)
 {
     const bool first = merge.strategy == MergeStrategy::First;
-    Fold all(merge);
+    MergeFold all(merge);
     const Hash::PreparedKey prepared(root); // hashed once for every level's file
     const KeyPresence::Holders* holders = m_presence ? &m_presence->filesWith(prepared) : nullptr;
     const auto& layers = m_snapshot.layers;
-    for (std::size_t li = 0; li < layers.size() && !(first && all.have()); ++li) {
+    for (std::size_t li = 0; li < layers.size() && !(first && all.count() > 0); ++li) {
         const LayerState& layer = layers[li];
         if (!selection.covers(*layer.layer))
             continue;
@@ -122,7 +127,7 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
             throw *layer.layer->error; // a module whose hiera.yaml cannot be used fails its own keys
         if (!lookupOptionsMeta)
             for (const auto& w : layer.warnings)
-                warn(w);
+                m_invocation.warn(w);
         const auto& levels =
             selection.mode == LayerSelection::Mode::DefaultHierarchy ? layer.defaultLevels : layer.levels;
         const TraceCursor layerTrace = trace.child(TraceNode::Kind::Layer);
@@ -133,9 +138,9 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
                 n.merge = merge;
             n.children.reserve(levels.size());
         });
-        Fold inLayer(merge);
+        MergeFold inLayer(merge);
         const int firstBit = holders ? m_presence->firstLevelBit(levels) : -1;
-        for (std::size_t lv = 0; lv < levels.size() && !(first && inLayer.have()); ++lv) {
+        for (std::size_t lv = 0; lv < levels.size() && !(first && inLayer.count() > 0); ++lv) {
             if (holders && m_presence->skips(*holders, firstBit < 0 ? -1 : firstBit + static_cast<int>(lv)))
                 continue; // no file of the level holds the key, and the level has nothing else to say
             const LevelState& level = levels[lv];
@@ -143,7 +148,7 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
             levelTrace.with([&](TraceNode& n) { n.name = level.level->name; });
             const std::size_t before = inLayer.count();
             try {
-                lookupLevel(level, prepared, root, merge, levelTrace, inLayer, lookupOptionsMeta, holders);
+                searchLevel(level, prepared, root, merge, levelTrace, inLayer, lookupOptionsMeta, holders);
             } catch (const Error& e) {
                 levelTrace.failed(e);
                 throw;
@@ -158,19 +163,19 @@ std::optional<Value> LookupRun::lookupRoot(const std::string& root, const MergeS
                 });
             }
         }
-        if (inLayer.have()) {
+        if (inLayer.count() > 0) {
             layerTrace.outcome(TraceNode::Event::Result, inLayer.value());
-            all.add(inLayer.take());
+            all.add(inLayer.value());
         } else {
             layerTrace.event(TraceNode::Event::NotFound);
         }
     }
-    if (!all.have())
+    if (all.count() == 0)
         return std::nullopt;
-    return std::move(all).result();
+    return all.result();
 }
 
-void LookupRun::consultUnrunnable(const LevelState& level, const Error& why, TraceCursor levelTrace)
+void LayerSearch::consultUnrunnable(const LevelState& level, const Error& why, TraceCursor levelTrace)
 {
     bool consulted = false;
     for (const ResolvedFile& rf : level.files) {
@@ -190,16 +195,16 @@ void LookupRun::consultUnrunnable(const LevelState& level, const Error& why, Tra
         levelTrace.event(TraceNode::Event::NotFound);
         return;
     }
-    if (!m_engine.options().skipUnsupportedLevels)
+    if (!m_invocation.options().skipUnsupportedLevels)
         throw why;
     const std::string warning = unsupportedLevelWarning(why);
-    warn(warning);
+    m_invocation.warn(warning);
     levelTrace.event(TraceNode::Event::Warning).message(warning);
 }
 
-void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& root, const std::string& rootKey,
-                            const MergeSpec& merge, TraceCursor levelTrace, Fold& inLayer, bool lookupOptionsMeta,
-                            const KeyPresence::Holders* holders)
+void LayerSearch::searchLevel(const LevelState& level, const Hash::PreparedKey& root, const std::string& rootKey,
+                              const MergeSpec& merge, TraceCursor levelTrace, MergeFold& inLayer,
+                              bool lookupOptionsMeta, const KeyPresence::Holders* holders)
 {
     if (level.error)
         throw *level.error;
@@ -210,9 +215,9 @@ void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& ro
     const bool first = merge.strategy == MergeStrategy::First;
     if (holders && !level.provider->answersFromDataHash())
         holders = nullptr;
-    Fold inLevel(merge);
+    MergeFold inLevel(merge);
     for (const ResolvedFile& rf : level.files) {
-        if (first && inLevel.have())
+        if (first && inLevel.count() > 0)
             break;
         const Candidate& c = rf.candidate;
         const DataFile& file = *rf.file;
@@ -228,20 +233,21 @@ void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& ro
         }
         if (file.error) {
             loc.failed(*file.error);
-            if (m_engine.options().skipBrokenFiles) {
-                warn(brokenFileWarning(*file.error));
+            if (m_invocation.options().skipBrokenFiles) {
+                m_invocation.warn(brokenFileWarning(*file.error));
                 continue;
             }
             throw *file.error;
         }
         for (const auto& w : file.warnings)
-            warn(w);
+            m_invocation.warn(w);
         if (holders && !holders->holds(&file))
             continue; // the file lacks the key: its provider would answer nothing
         std::optional<LocationHit> hit;
         try {
-            hit = level.provider->lookup(LocationQuery{c.path, file, level.options, m_engine.options().limits, root,
-                                                       rootKey, *this, loc, engineState(m_engine).files.tree()});
+            hit = level.provider->lookup(LocationQuery{c.path, file, level.options, m_invocation.options().limits, root,
+                                                       rootKey, m_host, loc,
+                                                       engineState(m_invocation.engine()).files.tree()});
         } catch (const Error& e) {
             loc.failed(e);
             throw;
@@ -261,9 +267,9 @@ void LookupRun::lookupLevel(const LevelState& level, const Hash::PreparedKey& ro
         });
         inLevel.add(std::move(hit->value));
     }
-    if (inLevel.have()) {
+    if (inLevel.count() > 0) {
         levelTrace.outcome(TraceNode::Event::Result, inLevel.value());
-        inLayer.add(inLevel.take());
+        inLayer.add(inLevel.value());
     } else {
         levelTrace.event(TraceNode::Event::NotFound);
     }

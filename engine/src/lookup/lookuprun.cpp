@@ -10,17 +10,11 @@
 
 namespace hiera::detail {
 
-std::string_view moduleOfKey(std::string_view root)
-{
-    const std::size_t p = root.find("::");
-    return p == std::string_view::npos ? std::string_view() : root.substr(0, p);
-}
-
 LookupRun::LookupRun(const Engine& engine, const Scope& scope, const NodeSnapshot& snapshot, bool explain)
-    : m_engine(engine)
-    , m_scope(scope)
-    , m_snapshot(snapshot)
-    , m_explain(explain)
+    : m_snapshot(snapshot)
+    , m_invocation(engine, scope, explain)
+    , m_subLookups(m_invocation, *this)
+    , m_search(m_invocation, snapshot, m_subLookups)
 {
 }
 
@@ -38,9 +32,9 @@ LookupResult LookupRun::run(std::string_view key, const LookupRequest& request)
     const RubyRegex::LookupBudget regexBudget(RubyRegex::kLookupBudget);
     LookupResult result;
     for (const auto& w : m_snapshot.warnings)
-        warn(w);
+        m_invocation.warn(w);
     std::shared_ptr<TraceNode> rootNode;
-    if (m_explain) {
+    if (m_invocation.explain()) {
         rootNode = std::make_shared<TraceNode>();
         rootNode->kind = TraceNode::Kind::Lookup;
     }
@@ -48,7 +42,7 @@ LookupResult LookupRun::run(std::string_view key, const LookupRequest& request)
     root.with([&](TraceNode& n) { n.key = std::string(key); });
     try {
         const LookupKey parsed = LookupKey::parse(key);
-        pushName(parsed.original());
+        m_invocation.pushName(parsed.original());
         Outcome o = lookupKey(parsed, request.merge, root, &result.merge);
         result.rootFound = o.rootFound;
         result.rootValue = o.rootValue;
@@ -61,7 +55,7 @@ LookupResult LookupRun::run(std::string_view key, const LookupRequest& request)
         }
     } catch (const Error& e) {
         fail(result, root, e);
-        if (m_optionsFailed)
+        if (m_search.optionsFailed())
             result.unverifiedValue = lookWithoutOptions(key, request);
     } catch (const std::bad_alloc&) {
         fail(result, root, Error(ErrorCode::InterpolationLimit, "out of memory during the lookup"));
@@ -70,7 +64,7 @@ LookupResult LookupRun::run(std::string_view key, const LookupRequest& request)
     }
     if (result.status != LookupResult::Status::Error)
         failForBrokenFile(key, result, root);
-    result.warnings = std::move(m_warnings);
+    result.warnings = m_invocation.takeWarnings();
     result.trace = rootNode;
     return result;
 }
@@ -96,8 +90,8 @@ void LookupRun::failForBrokenFile(std::string_view key, LookupResult& result, Tr
 
 std::optional<Value> LookupRun::lookWithoutOptions(std::string_view key, const LookupRequest& request)
 {
-    m_ignoreOptions = true;
-    const auto warnings = m_warnings; // the failed lookup's: the second look adds none of its own
+    m_search.setIgnoreOptions(true);
+    auto warnings = m_invocation.warnings(); // the failed lookup's: the second look adds none of its own
     std::optional<Value> out;
     try {
         const Outcome o = lookupKey(LookupKey::parse(key), request.merge, TraceCursor());
@@ -107,8 +101,8 @@ std::optional<Value> LookupRun::lookWithoutOptions(std::string_view key, const L
         // the data fails on its own as well: nothing to show beside the error
     } catch (const std::bad_alloc&) {
     }
-    m_ignoreOptions = false;
-    m_warnings = warnings;
+    m_search.setIgnoreOptions(false);
+    m_invocation.restoreWarnings(std::move(warnings));
     return out;
 }
 
@@ -142,7 +136,7 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
         return out;
     }
     const std::string_view module = moduleOfKey(key.root());
-    const LookupOptionsTable& table = lookupOptions(trace, module);
+    const LookupOptionsTable& table = m_search.lookupOptions(trace, module);
     std::shared_ptr<const LookupOptionsEntry> entry = table.select(key.root());
     MergeSpec merge;
     bool fromLookupOptions = false;
@@ -162,10 +156,9 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
             n.lookupOptions = entry->value;
         }
     });
-    std::optional<Value> rootValue =
-        lookupRoot(key.root(), merge, trace, /*lookupOptionsMeta=*/false, {LayerSelection::Mode::Data, module});
+    std::optional<Value> rootValue = m_search.search(key.root(), merge, trace, {LayerSelection::Mode::Data, module});
     if (!rootValue && !module.empty()) {
-        rootValue = lookupDefaultHierarchy(key, module, callerMerge, trace, entry);
+        rootValue = m_search.searchDefaultHierarchy(key, module, callerMerge, trace, entry);
         if (rootValue && used) {
             const bool fromDefaultOptions = entry && entry->merge;
             *used = mergeUsed(fromDefaultOptions ? *entry->merge : MergeSpec(), false, fromDefaultOptions, entry);
@@ -225,6 +218,12 @@ LookupRun::Outcome LookupRun::lookupKey(const LookupKey& key, const std::optiona
     out.found = true;
     out.value = std::move(value);
     return out;
+}
+
+std::optional<Value> LookupRun::lookupNested(const LookupKey& key, TraceCursor trace)
+{
+    Outcome o = lookupKey(key, std::nullopt, trace);
+    return o.found ? std::optional<Value>(std::move(o.value)) : std::nullopt;
 }
 
 } // namespace hiera::detail
