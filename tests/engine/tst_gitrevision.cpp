@@ -2,6 +2,7 @@
 // reports them. The repositories are made with the git command (the test's own tool, not the code's:
 // gitRevision reads them with libgit2).
 
+#include "support/gitcommand.h"
 #include "testutils.h"
 
 #include <hiera/gitrevision.h>
@@ -22,25 +23,12 @@ using namespace testutils;
 class TestGitRevision : public QObject
 {
     Q_OBJECT
-    QString m_git;
-
-    QString git(const QString& dir, const QStringList& args)
-    {
-        QProcess p;
-        p.setWorkingDirectory(dir);
-        p.start(m_git,
-                QStringList{QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
-                            QStringLiteral("user.email=t@example.com")}
-                    + args);
-        p.waitForFinished(30000);
-        return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
-    }
+    QString git(const QString& dir, const QStringList& args) { return GitCommand(dir).run(args); }
 
 private Q_SLOTS:
     void initTestCase()
     {
-        m_git = QStandardPaths::findExecutable(QStringLiteral("git"));
-        if (m_git.isEmpty())
+        if (GitCommand::program().isEmpty())
             QSKIP("git is not installed (scripts/dev.sh deps installs it)");
     }
 

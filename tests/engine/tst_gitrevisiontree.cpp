@@ -5,6 +5,7 @@
 // repository, a bare repository, a missing or corrupt object and a FIFO in .git each give one line.
 // The repositories are made with the git command (the test's tool; the code reads them with libgit2).
 
+#include "support/gitcommand.h"
 #include "testutils.h"
 
 #include <hiera/engine.h>
@@ -127,42 +128,17 @@ const char* const kHieraYaml2 = "version: 5\n"
 class TestGitRevisionTree : public QObject
 {
     Q_OBJECT
-    QString m_git;
-
     // Runs git in `dir`; its standard output, trimmed. A failure fails the test (through `ok`).
     QString git(const QString& dir, const QStringList& args, bool* ok = nullptr)
     {
-        QProcess p;
-        p.setWorkingDirectory(dir);
-        p.start(m_git,
-                QStringList{QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
-                            QStringLiteral("user.email=t@example.com"), QStringLiteral("-c"),
-                            QStringLiteral("init.defaultBranch=main"), QStringLiteral("-c"),
-                            QStringLiteral("protocol.file.allow=always")}
-                    + args);
-        p.waitForFinished(30000);
-        if (ok)
-            *ok = p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-        if (p.exitCode() != 0)
-            qWarning("git %s: %s", qPrintable(args.join(QLatin1Char(' '))), p.readAllStandardError().constData());
-        return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+        return GitCommand(dir).run(args, ok);
     }
-
-    bool commitAll(const QString& dir, const QString& message)
-    {
-        bool ok = false;
-        git(dir, {QStringLiteral("add"), QStringLiteral("-A")}, &ok);
-        if (!ok)
-            return false;
-        git(dir, {QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), message}, &ok);
-        return ok;
-    }
+    bool commitAll(const QString& dir, const QString& message) { return GitCommand(dir).commitAll(message); }
 
 private Q_SLOTS:
     void initTestCase()
     {
-        m_git = QStandardPaths::findExecutable(QStringLiteral("git"));
-        if (m_git.isEmpty())
+        if (GitCommand::program().isEmpty())
             QSKIP("git is not installed (scripts/dev.sh deps installs it)");
     }
 

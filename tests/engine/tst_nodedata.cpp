@@ -3,6 +3,7 @@
 // exports; one failing key among good ones; cancelling; and hiera-lookup --all-keys.
 
 #include "support/demonodes.h"
+#include "support/gitcommand.h"
 #include "support/hieralookupcli.h"
 #include "testutils.h"
 
@@ -601,8 +602,7 @@ void TestNodeData::cliRevision()
 #ifndef HIERA_HAVE_LOOKUP_BIN
     QSKIP("hiera-lookup is not built");
 #endif
-    const QString gitProgram = QStandardPaths::findExecutable(QStringLiteral("git"));
-    if (gitProgram.isEmpty())
+    if (GitCommand::program().isEmpty())
         QSKIP("git is not installed (scripts/dev.sh deps installs it)");
     TempTree repo(FileList{{"hiera.yaml",
                             "version: 5\nhierarchy:\n  - name: node\n    path: '%{trusted.certname}.yaml'\n"
@@ -610,15 +610,7 @@ void TestNodeData::cliRevision()
                            {"data/common.yaml", "answer: one\nremoved: yes\n"}});
     TempTree facts(FileList{{"facts.yaml", "role: web\n"}});
     QVERIFY(repo.isValid() && facts.isValid());
-    const auto git = [&](const QStringList& args) {
-        QProcess p;
-        p.setWorkingDirectory(repo.root());
-        p.start(gitProgram,
-                QStringList{QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
-                            QStringLiteral("user.email=t@example.com")}
-                    + args);
-        return p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-    };
+    const GitCommand git(repo.root());
     QVERIFY(git({QStringLiteral("init"), QStringLiteral("-q")}));
     QVERIFY(git({QStringLiteral("add"), QStringLiteral("-A")}));
     QVERIFY(git({QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("one")}));

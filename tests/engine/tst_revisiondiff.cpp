@@ -9,6 +9,7 @@
 
 #include "testutils.h"
 
+#include "support/gitcommand.h"
 #include "support/htmlreader.h"
 
 #include <hiera/engine.h>
@@ -106,24 +107,13 @@ class TestRevisionDiff : public QObject
 {
     Q_OBJECT
 
-    QString m_git;
     QTemporaryDir m_dir;
     std::string m_repo;
     NodeLibrary m_library;
 
     QString git(const QStringList& args, bool* ok = nullptr)
     {
-        QProcess p;
-        p.setWorkingDirectory(QString::fromStdString(m_repo));
-        p.start(m_git,
-                QStringList{QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
-                            QStringLiteral("user.email=t@example.com"), QStringLiteral("-c"),
-                            QStringLiteral("init.defaultBranch=main")}
-                    + args);
-        p.waitForFinished(30000);
-        if (ok)
-            *ok = p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-        return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+        return GitCommand(QString::fromStdString(m_repo)).run(args, ok);
     }
     void write(const std::string& relative, const std::string& text)
     {
@@ -166,8 +156,7 @@ class TestRevisionDiff : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        m_git = QStandardPaths::findExecutable(QStringLiteral("git"));
-        if (m_git.isEmpty())
+        if (GitCommand::program().isEmpty())
             QSKIP("git is not installed");
         QVERIFY(m_dir.isValid());
         m_repo = m_dir.path().toStdString() + "/repo";

@@ -8,6 +8,7 @@
 // from a value that is simply absent).
 
 #include "support/eyamltestkey.h"
+#include "support/gitcommand.h"
 #include "support/hieralookupcli.h"
 #include "testutils.h"
 
@@ -120,17 +121,8 @@ void TestSecretCanary::initTestCase()
     // A git repository whose commit differs from the working tree: a secret edited, one removed, one
     // broken there, so that --revision-diff has decrypted values on both sides. The working tree, which
     // every other case reads, is the repository above.
-    const QString gitProgram = QStandardPaths::findExecutable(QStringLiteral("git"));
-    if (!gitProgram.isEmpty()) {
-        const auto git = [&](const QStringList& args) {
-            QProcess p;
-            p.setWorkingDirectory(m_tree->root());
-            p.start(gitProgram,
-                    QStringList{QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
-                                QStringLiteral("user.email=t@example.com")}
-                        + args);
-            return p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-        };
+    if (!GitCommand::program().isEmpty()) {
+        const GitCommand git(m_tree->root());
         QVERIFY(m_tree->write(QStringLiteral("data/secrets.eyaml"),
                               QByteArray(secrets)
                                   .replace("canary::plain: ", "canary::plain: " + enc(marker + "-edited") + "\n#")

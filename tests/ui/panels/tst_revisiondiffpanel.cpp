@@ -10,6 +10,7 @@
 #include "models/revisiondiffmodel.h"
 #include "panels/revisionanswerdialog.h"
 #include "panels/revisiondiffpanel.h"
+#include "support/gitcommand.h"
 #include "ui/windowfixture.h"
 #include "ui/windowparts.h"
 
@@ -33,18 +34,7 @@ class TestRevisionDiffPanel : public QObject
     Q_OBJECT
 
     WindowFixture m;
-    QString m_git;
-
-    bool git(const QStringList& args)
-    {
-        QProcess p;
-        p.setWorkingDirectory(m.demoPath(QString()));
-        p.start(m_git,
-                QStringList{QStringLiteral("-c"), QStringLiteral("user.name=t"), QStringLiteral("-c"),
-                            QStringLiteral("user.email=t@example.com")}
-                    + args);
-        return p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
-    }
+    bool git(const QStringList& args) { return GitCommand(m.demoPath(QString()))(args); }
     bool replaceIn(const QString& relative, const QByteArray& from, const QByteArray& to)
     {
         QFile f(m.demoPath(relative));
@@ -87,8 +77,7 @@ class TestRevisionDiffPanel : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        m_git = QStandardPaths::findExecutable(QStringLiteral("git"));
-        if (m_git.isEmpty())
+        if (GitCommand::program().isEmpty())
             QSKIP("git is not installed (scripts/dev.sh deps installs it)");
         QVERIFY(m.setUpOnce("tst_revisiondiffpanel"));
         QVERIFY(git({QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("main")}));
