@@ -5,10 +5,10 @@
 #include <hiera/nodes/revisiondiff.h>
 #include <hiera/valueformat.h>
 
-CommandOutput runRevisionDiff(const hiera::Engine& before, const hiera::Engine& after, const std::string& from,
-                              const std::string& to, const CliArgs& args, const std::string& repositoryRoot)
+CommandOutput runRevisionDiff(const hiera::Engine& before, const hiera::Engine& after,
+                              const hiera::NodeLibrary& library, const std::string& from, const std::string& to,
+                              const CliArgs& args, const std::string& repositoryRoot)
 {
-    const hiera::NodeLibrary library = loadNodeLibrary(args, {});
     hiera::RevisionDiffOptions options;
     options.prefix = args.prefix;
     options.executor = &commandLineExecutor();

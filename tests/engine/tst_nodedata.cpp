@@ -10,8 +10,10 @@
 #include <hiera/lookupkey.h>
 #include <hiera/nodes/nodedata.h>
 
+#include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <functional>
@@ -697,6 +699,20 @@ void TestNodeData::cliRevision()
     QCOMPARE(changes[1].asHash().find("key")->asString(), std::string("removed"));
     QCOMPARE(changes[1].asHash().find("found_after")->asBoolean(), false);
     QVERIFY(changes[1].asHash().find("after")->isNull());
+    // The process ends without freeing what it read (main.cpp, exitWithoutFreeing): what it wrote to a
+    // file rather than a pipe is whole all the same, with the same exit status.
+    QTemporaryDir saved;
+    QVERIFY(saved.isValid());
+    const QString savedJson = saved.path() + QStringLiteral("/diff.json");
+    r = runHieraLookup(diff
+                           + QStringList{QStringLiteral("--revision-diff"), QStringLiteral("HEAD~1"),
+                                         QStringLiteral("--to"), QStringLiteral("HEAD"), QStringLiteral("--format"),
+                                         QStringLiteral("json"), QStringLiteral("--fail-on-change")},
+                       QStringLiteral("exec >'") + savedJson + QStringLiteral("';"));
+    QCOMPARE(r.exitCode, 3);
+    QFile savedFile(savedJson);
+    QVERIFY(savedFile.open(QIODevice::ReadOnly));
+    QCOMPARE(parseData(savedFile.readAll().toStdString(), "saved.json", DataFormat::Json), doc);
     // The working tree by default, untracked files included; --fail-on-change exits 3 on a change only.
     r = runHieraLookup(
         diff
