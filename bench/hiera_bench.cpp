@@ -656,11 +656,11 @@ int mergeBench(std::size_t n, int passes)
 
 // What a change does to every node (hiera/nodes/revisiondiff.h, docs/revision-diff.md): the library of FACTS, then the
 // diff from OLD to NEW of the git repository REPO (NEW "-": its working tree) on two fresh engines
-// sharing their parses (what hiera-lookup --revision-diff does), then again on the same engines (what
-// the explorer will do). With --sweep, every key of every node resolved on a fresh engine at NEW
-// (resolveAllKeys), the reference a hierarchy change is measured against.
+// sharing their parses (what hiera-lookup --revision-diff does, but keeping what a second diff can
+// reuse), then again on the same engines with what the first kept (what the explorer does). With --sweep, every key of
+// every node resolved on a fresh engine at NEW (resolveAllKeys), the reference a hierarchy change is measured against.
 int revisionDiffBench(const std::string& repo, const std::string& facts, const std::string& from, const std::string& to,
-                      int threads, bool sweep)
+                      int threads, bool sweep, bool fresh)
 {
     const hiera::ThreadExecutor executor(static_cast<unsigned>(threads));
     auto t0 = Clock::now();
@@ -680,6 +680,9 @@ int revisionDiffBench(const std::string& repo, const std::string& facts, const s
     const auto toTree = to == "-" ? nullptr : hiera::openRevision(repo, to);
     hiera::RevisionDiffOptions options;
     options.executor = &executor;
+    // What the explorer holds between two Compares (hiera/nodes/revisiondiffcache.h).
+    hiera::RevisionDiffCache kept;
+    options.cache = fresh ? nullptr : &kept; // --fresh: nothing kept, every run from scratch
     t0 = Clock::now();
     const auto parses = hiera::makeContentParseCache();
     const auto before = engineOn(hiera::openRevision(repo, from), parses);
@@ -785,7 +788,7 @@ int main(int argc, char** argv)
         if (!args.empty() && args[0] == "override-chain")
             return overrideChainBench(static_cast<std::size_t>(option("--files", 5000)), option("--passes", 3));
         if (args.size() >= 5 && args[0] == "revision-diff")
-            return revisionDiffBench(args[1], args[2], args[3], args[4], threads, flag("--sweep"));
+            return revisionDiffBench(args[1], args[2], args[3], args[4], threads, flag("--sweep"), flag("--fresh"));
         if (args.size() >= 3 && args[0] == "impact")
             return impactBench(args[1], args[2], threads);
         if (!args.empty() && args[0] == "merge")
@@ -799,7 +802,8 @@ int main(int argc, char** argv)
            "FIXTURE KEY [--threads N] | load FIXTURE [--threads N] | warm-eyaml FIXTURE [--repeat N] "
            "[--rows] | all-keys FIXTURE [NODE] [--passes N] | diff FIXTURE [NODE_A NODE_B] [--passes N] | "
            "puppetdb-save FIXTURE [--nodes N] [--passes N] | override-chain [--files N] [--passes N] | merge "
-           "[--elements N] [--passes N] | revision-diff REPO FACTS OLD NEW|- [--threads N] [--sweep] | impact FIXTURE "
+           "[--elements N] [--passes N] | revision-diff REPO FACTS OLD NEW|- [--threads N] [--sweep] [--fresh] | "
+           "impact FIXTURE "
            "FILE [--threads N]\n";
     return 2;
 }

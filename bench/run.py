@@ -299,7 +299,8 @@ def main():
                      f"{cold:.2f} s (in one process: library {rv.get('revision_diff_library_s', 0):.2f} s, "
                      f"diff {rv.get('revision_diff_first_s', 0):.2f} s)", "<= 5 s", "-", "-",
                      "yes" if cold <= 5 else "no"))
-        rows.append(("revision diff: the same, second run in one process (what the explorer will do)",
+        rows.append(("revision diff: the same, second run in one process, through the first run's "
+                     "RevisionDiffCache (what the explorer does when it keeps one)",
                      f"{rv.get('revision_diff_second_s', 0):.2f} s", "<= 1 s", "-", "-",
                      "yes" if rv.get("revision_diff_second_s", 99) <= 1 else "no"))
         repo = revision_repo(medium, "medium", work)

@@ -18,6 +18,7 @@
 #include <hiera/nodes/nodedata.h>
 #include <hiera/nodes/nodelibrary.h>
 #include <hiera/nodes/revisiondiff.h>
+#include <hiera/nodes/revisiondiffcache.h>
 #include <hiera/valueformat.h>
 
 #include <QDir>
@@ -151,6 +152,26 @@ class TestRevisionDiff : public QObject
         }
         [&] { QVERIFY2(got == expected, (from + " -> " + (to.empty() ? "working tree" : to)).c_str()); }();
         return diff;
+    }
+
+    // The diff through `options` (a RevisionDiffCache), held to the brute force and to a fresh diff
+    // (the same files, keys and counts: a kept side changes how much is resolved, never the result).
+    void keptDiffChecked(const std::shared_ptr<const Engine>& before, const std::shared_ptr<const Engine>& after,
+                         const NodeLibrary& library, const RevisionDiffOptions& options, const char* what)
+    {
+        const RevisionDiff kept = diffRevisions(*before, *after, library, options);
+        const RevisionDiff fresh = diffRevisions(*before, *after, library);
+        QVERIFY2(flattened(kept) == bruteForce(*before, *after, library), what);
+        QVERIFY2(flattened(kept) == flattened(fresh), what);
+        QCOMPARE(kept.changedFiles, fresh.changedFiles);
+        QCOMPARE(kept.lookups, fresh.lookups);
+        QCOMPARE(kept.keysRecomputed, fresh.keysRecomputed);
+        QCOMPARE(kept.nodesRecomputed, fresh.nodesRecomputed);
+        QCOMPARE(kept.reason, fresh.reason);
+    }
+    std::shared_ptr<const Engine> atRevision(const char* revision)
+    {
+        return engineOn(m_repo, openRevision(m_repo, revision));
     }
 
 private Q_SLOTS:
@@ -470,6 +491,104 @@ private Q_SLOTS:
         QCOMPARE(row.at(3), text);
         QVERIFY2(page->contentSecurityPolicy.find("default-src 'none'") != std::string::npos,
                  page->contentSecurityPolicy.c_str());
+    }
+
+    // A RevisionDiffCache keeps each revision's side (hiera/nodes/revisiondiffcache.h): every diff
+    // through it is the fresh one, whichever sides it holds — the same pair again, a later revision
+    // against a kept one, the sides swapped, a broken file, a glob level, a hierarchy change — and a
+    // library read anew (the same names, other facts) reuses nothing of the old one's nodes.
+    void keptSidesGiveTheSameDiffs()
+    {
+        RevisionDiffCache kept;
+        RevisionDiffOptions options;
+        options.cache = &kept;
+        const auto s0 = atRevision("s0"), s4 = atRevision("s4"), s6 = atRevision("s6"), s7 = atRevision("s7");
+        keptDiffChecked(s0, s4, m_library, options, "s0 -> s4");
+        QCOMPARE(kept.keptNodes(), std::size_t(8)); // common.yaml changed: every node, both sides
+        keptDiffChecked(s0, s4, m_library, options, "s0 -> s4 again");
+        keptDiffChecked(s0, s6, m_library, options, "s0 -> s6 (s0 kept)");
+        keptDiffChecked(s6, s7, m_library, options, "s6 -> s7 (a YAML error)");
+        keptDiffChecked(s7, s0, m_library, options, "s7 -> s0");
+        keptDiffChecked(s7, atRevision("s8"), m_library, options, "s7 -> s8 (a level added)");
+        const auto s9 = atRevision("s9"), s10 = atRevision("s10");
+        keptDiffChecked(s9, s10, m_library, options, "s9 -> s10 (a glob)");
+        keptDiffChecked(s9, s10, m_library, options, "s9 -> s10 again");
+
+        // The same names, other facts: web1 is a database server now, mon1 a web one.
+        const std::string facts = m_dir.path().toStdString() + "/facts2";
+        QDir().mkpath(QString::fromStdString(facts));
+        for (const auto& [name, role] : std::vector<std::pair<std::string, std::string>>{
+                 {"web1", "db"}, {"web2", "web"}, {"db1", "db"}, {"mon1", "web"}}) {
+            QFile f(QString::fromStdString(facts + "/" + name + ".yaml"));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(("certname: " + name + "\nrole: " + role + "\nos:\n  family: Debian\n").c_str());
+        }
+        const NodeLibrary other = NodeLibrary::load(facts);
+        // s2 removed a key of roles/web.yaml: which nodes see it depends on their roles.
+        const auto s1 = atRevision("s1"), s2 = atRevision("s2");
+        keptDiffChecked(s1, s2, m_library, options, "s1 -> s2");
+        keptDiffChecked(s1, s2, other, options, "s1 -> s2, another library");
+        QCOMPARE(changeOf(diffRevisions(*s1, *s2, other, options), "gone")->nodes,
+                 (std::vector<std::string>{"mon1", "web2"}));
+
+        // The working tree is never kept: an edit between two diffs is seen.
+        const auto working = engineOn(m_repo, nullptr);
+        keptDiffChecked(s10, working, m_library, options, "s10 -> working tree");
+        write("data/shared/b.yaml", "extra_b: edited\n");
+        keptDiffChecked(s10, working, m_library, options, "s10 -> working tree, edited");
+        bool ok = false;
+        git({QStringLiteral("checkout"), QStringLiteral("-q"), QStringLiteral("--"), QStringLiteral(".")}, &ok);
+        QVERIFY(ok);
+        kept.clear();
+        QCOMPARE(kept.keptNodes(), std::size_t(0));
+    }
+
+    // A revision reads from the disk what lies outside the repository (here through a link committed
+    // in it): such a node is never kept, so that a change on the disk between two diffs is seen as a
+    // fresh diff sees it.
+    void pathsOutsideTheRevisionAreNotKept()
+    {
+        const QString outside = m_dir.path() + QStringLiteral("/outside");
+        for (const char* side : {"A", "B"}) {
+            QDir().mkpath(outside + "/" + side);
+            QFile f(outside + "/" + side + "/ext.yaml");
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(("ext_key: " + std::string(side) + "\n").c_str());
+        }
+        write("hiera.yaml",
+              "version: 5\n"
+              "defaults: {datadir: data, data_hash: yaml_data}\n"
+              "hierarchy:\n"
+              "  - name: node\n"
+              "    path: 'nodes/%{trusted.certname}.yaml'\n"
+              "  - name: outside\n"
+              "    path: 'ext/ext.yaml'\n"
+              "  - name: common\n"
+              "    path: common.yaml\n");
+        const QString link = QString::fromStdString(m_repo + "/data/ext");
+        QFile::remove(link);
+        QVERIFY(QFile::link(QStringLiteral("../../outside/A"), link));
+        commit(QStringLiteral("t1"));
+        QFile::remove(link);
+        QVERIFY(QFile::link(QStringLiteral("../../outside/B"), link));
+        commit(QStringLiteral("t2"));
+
+        RevisionDiffCache kept;
+        RevisionDiffOptions options;
+        options.cache = &kept;
+        const auto t1 = atRevision("t1"), t2 = atRevision("t2");
+        keptDiffChecked(t1, t2, m_library, options, "t1 -> t2");
+        const RevisionDiff d = diffRevisions(*t1, *t2, m_library, options);
+        QVERIFY(changeOf(d, "ext_key"));
+        QCOMPARE(changeOf(d, "ext_key")->nodes.size(), std::size_t(4));
+        // B's file now says what A's does: no change any more.
+        QFile f(outside + "/B/ext.yaml");
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("ext_key: A\n");
+        f.close();
+        keptDiffChecked(t1, t2, m_library, options, "t1 -> t2, B edited on the disk");
+        QVERIFY(!changeOf(diffRevisions(*t1, *t2, m_library, options), "ext_key"));
+        QCOMPARE(kept.keptNodes(), std::size_t(0)); // every node reads ext/ext.yaml
     }
 };
 

@@ -85,6 +85,11 @@ public:
     // get the same answer: nothing skipped or failed, every level a runnable data_hash one. False
     // otherwise: every key must be resolved.
     bool shareableFiles(std::vector<std::shared_ptr<const DataFile>>& files) const;
+    // Whether every answer is a function of the node's files as read (and of its scope): every level a
+    // data_hash one (parsed once per file version by the engine's cache) or eyaml_lookup_key, or one
+    // that fails every time. False when a level asks a function at each lookup (a host's lookup_key or
+    // data_dig backend), whose answers may change with nothing on disk changing.
+    bool answersFollowFiles() const;
     // Whether the root key's own module has a layer here (its answer then reads that layer and its
     // lookup_options: not a function of shareableFiles).
     bool hasLayerOfModule(std::string_view root) const;

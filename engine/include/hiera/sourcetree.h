@@ -81,6 +81,16 @@ public:
     virtual std::optional<std::string> canonical(const std::string& path) const = 0;
     // For people: "working tree".
     virtual std::string describe() const = 0;
+    // Whether what `path` is (its content, or its absence, or a directory's entries) can never change:
+    // it resolves inside a git revision's objects (hiera/gitrevisiontree.h), or fails to at a component
+    // missing from them. False for everything on a disk, where a file may change at any time: what a
+    // host keeps from reading a path across runs is exact only when this holds (docs/revision-diff.md,
+    // "Kept between runs").
+    virtual bool fixed(const std::string& path) const
+    {
+        (void)path;
+        return false;
+    }
 
     // The process's file system.
     static std::shared_ptr<const SourceTree> workingTree();

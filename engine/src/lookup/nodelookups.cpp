@@ -199,6 +199,21 @@ bool NodeLookups::shareableFiles(std::vector<std::shared_ptr<const DataFile>>& f
     return true;
 }
 
+bool NodeLookups::answersFollowFiles() const
+{
+    for (const LayerState& layer : m_impl->snapshot->layers)
+        for (const auto* levels : {&layer.levels, &layer.defaultLevels})
+            for (const LevelState& level : *levels) {
+                if (!level.level || !level.provider)
+                    return false;
+                if (level.error || level.provider->unrunnable() || level.level->kind == BackendKind::DataHash
+                    || (level.level->kind == BackendKind::LookupKey && level.level->function == "eyaml_lookup_key"))
+                    continue;
+                return false;
+            }
+    return true;
+}
+
 bool NodeLookups::hasLayerOfModule(std::string_view root) const
 {
     const std::string_view module = moduleOfKey(root);

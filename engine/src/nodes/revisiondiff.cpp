@@ -3,6 +3,7 @@
 
 #include "nodes/answers.h"
 #include "nodes/parallel.h"
+#include "nodes/revisiondiffkept.h"
 
 #include <hiera/error.h>
 #include <hiera/lookupkey.h>
@@ -21,16 +22,7 @@
 
 namespace hiera {
 
-namespace {
-
-// What one data file's change does to the keys of the nodes that read it.
-struct FileChange
-{
-    bool changed = false;
-    bool allKeys = false; // every key of its nodes: lookup_options changed, unparseable, not YAML/JSON
-    std::vector<std::string> keys; // root keys whose value or presence differs
-};
-
+namespace detail {
 // A file's interpolations that name keys: which of its root keys interpolate which others.
 struct FileReferences
 {
@@ -39,6 +31,12 @@ struct FileReferences
     std::unordered_map<std::string, std::vector<std::string>> holders;
     std::vector<std::string> anyKey; // root keys whose encrypted values may name any key
 };
+} // namespace detail
+
+namespace {
+
+using detail::FileChange;
+using detail::FileReferences;
 
 const SourceTree& treeOf(const Engine& engine)
 {
@@ -246,7 +244,8 @@ bool anyGlob(const std::vector<Layer>& layers)
     return false;
 }
 
-void appendAll(std::vector<std::string>& to, const std::vector<std::string>& from)
+template <typename T>
+void appendAll(std::vector<T>& to, const std::vector<T>& from)
 {
     to.insert(to.end(), from.begin(), from.end());
 }
@@ -257,6 +256,120 @@ struct NodeChange
     std::string key;
     KeyDifference::Side before, after;
 };
+
+// Whether each node of a kept side is fixed there: every one of its files is (SourceTree::fixed, asked
+// once a path; step 2's `paths` hold every node's files). A node that is not is resolved again on
+// every diff, and nothing of it is kept.
+void decideFixed(detail::KeptSide* side, const SourceTree& tree, const std::vector<std::string>& paths,
+                 const std::unordered_map<std::string_view, std::size_t>& indexOf, const RevisionDiffOptions& options)
+{
+    if (!side)
+        return;
+    bool any = false;
+    for (const detail::KeptNode& k : side->nodes)
+        any = any || (k.filesKnown && !k.fixedKnown);
+    if (!any)
+        return;
+    std::vector<char> fixed(paths.size());
+    detail::parallelItems(paths.size(), options.executor, options.stop,
+                          [&](std::size_t i) { fixed[i] = tree.fixed(paths[i]) ? 1 : 0; });
+    if (options.stop.stop_requested())
+        return;
+    detail::parallelItems(side->nodes.size(), options.executor, options.stop, [&](std::size_t i) {
+        detail::KeptNode& k = side->nodes[i];
+        if (!k.filesKnown || k.fixedKnown)
+            return;
+        k.fixed = std::all_of(k.files.begin(), k.files.end(), [&](const std::string& f) {
+            const auto at = indexOf.find(f);
+            return at != indexOf.end() && fixed[at->second];
+        });
+        k.fixedKnown = !options.stop.stop_requested();
+    });
+}
+
+// A node's candidate files on one side, sorted and unique: those kept for it (hiera/nodes/revisiondiffcache.h), else
+// resolved, and kept until step 2 says whether they are fixed.
+const std::vector<std::string>& candidatesOn(const Engine& engine, const Scope& scope, detail::KeptNode* kept,
+                                             std::vector<std::string>& local)
+{
+    if (kept && kept->fixed)
+        return kept->files;
+    if (kept && kept->fixedKnown) { // not fixed: resolved on every diff, nothing kept
+        kept->files = {};
+        kept->filesKnown = false;
+    }
+    local = engine.candidateFiles(scope);
+    std::sort(local.begin(), local.end());
+    local.erase(std::unique(local.begin(), local.end()), local.end());
+    if (!kept || kept->fixedKnown) // known not to be fixed: resolved on every diff
+        return local;
+    kept->files = std::move(local);
+    kept->filesKnown = true;
+    return kept->files;
+}
+
+// The node's lookups on one side: the kept ones when there are, else made (and kept when the node is
+// fixed there and its answers follow its files). `all`: every key of the node, with the index.
+const NodeLookups& lookupsOn(const Engine& engine, const Scope& scope, bool all, detail::KeptNode* kept,
+                             std::unique_ptr<NodeLookups>& own)
+{
+    if (all) {
+        own = std::make_unique<NodeLookups>(engine, scope, NodeLookups::KeyIndex::Indexed);
+        return *own;
+    }
+    if (kept && kept->lookups)
+        return *kept->lookups;
+    own = std::make_unique<NodeLookups>(engine, scope, NodeLookups::KeyIndex::PerLookup);
+    if (kept && own->answersFollowFiles()) {
+        kept->lookups = std::move(own);
+        return *kept->lookups;
+    }
+    return *own;
+}
+
+// The answer to `key` on `node`: the kept one when `node` is the kept lookups, else looked up (into
+// `local`).
+const LookupResult& answerOn(const NodeLookups& node, detail::KeptNode* kept, const std::string& key,
+                             LookupResult& local)
+{
+    if (!kept || kept->lookups.get() != &node) {
+        local = node.lookup(key);
+        return local;
+    }
+    auto it = kept->answers.find(key);
+    if (it == kept->answers.end())
+        it = kept->answers.emplace(key, node.lookup(key)).first;
+    return it->second;
+}
+
+// The references of the node's files on one side that name keys (the kept ones when `node` is the
+// kept lookups), added to `out`; `unbounded` set when one cannot be read.
+template <typename ReferencesAt>
+void referencesOn(const NodeLookups& node, detail::KeptNode* kept, ReferencesAt&& referencesAt,
+                  std::vector<std::shared_ptr<const FileReferences>>& out, bool& unbounded)
+{
+    const bool keep = kept && kept->lookups.get() == &node;
+    if (!keep || !kept->referencesKnown) {
+        std::vector<std::shared_ptr<const FileReferences>> mine;
+        bool any = false;
+        node.forEachDataFile([&](const DataFile& file) {
+            auto r = referencesAt(file);
+            any = any || r->unbounded;
+            if (!r->holders.empty() || !r->anyKey.empty())
+                mine.push_back(std::move(r));
+        });
+        if (!keep) {
+            appendAll(out, mine);
+            unbounded = unbounded || any;
+            return;
+        }
+        kept->references = std::move(mine);
+        kept->referencesUnbounded = any;
+        kept->referencesKnown = true;
+    }
+    appendAll(out, kept->references);
+    unbounded = unbounded || kept->referencesUnbounded;
+}
 
 bool sameSide(const KeyDifference::Side& x, const KeyDifference::Side& y)
 {
@@ -282,28 +395,94 @@ RevisionDiff diffRevisions(const Engine& before, const Engine& after, const Node
     // the hierarchy the same on both sides, a level's paths interpolate the same facts into the same
     // names, whatever the files hold: only a glob's matches can differ (a file added or removed), so
     // the newer side is resolved again only when some level globs (a fifth of a diff's time).
-    std::vector<std::vector<std::string>> files(nodes.size());
+    // A side kept from an earlier diff (hiera/nodes/revisiondiffcache.h) gives its nodes' files, and
+    // later their lookups and answers. After a hierarchy change every key of every node is resolved
+    // with the index, which is not kept (it is the size of the node's data).
+    detail::RevisionDiffKept* kept = options.cache && !diff.hierarchyChanged ? &options.cache->kept() : nullptr;
+    detail::KeptSide* keptBefore = kept ? kept->side(before, nullptr, nodes.size()) : nullptr;
+    detail::KeptSide* keptAfter = kept ? kept->side(after, keptBefore, nodes.size()) : nullptr;
+    const auto keptNode = [&](detail::KeptSide* side, std::size_t i) {
+        return side ? &side->node(i, nodes[i].scope) : nullptr;
+    };
+    const bool globs = !diff.hierarchyChanged && anyGlob(after.layers());
+    // Each node's files: its kept list when both sides give the same one, else its own.
+    std::vector<const std::vector<std::string>*> files(nodes.size(), nullptr);
+    std::vector<std::vector<std::string>> ownFiles(nodes.size());
+    std::atomic<bool> allKept{keptBefore && keptAfter}; // every node's files from fixed kept lists
     if (!diff.hierarchyChanged) {
-        const bool globs = anyGlob(after.layers());
         detail::parallelItems(nodes.size(), options.executor, options.stop, [&](std::size_t i) {
-            std::vector<std::string> f = before.candidateFiles(*nodes[i].scope);
-            if (globs)
-                appendAll(f, after.candidateFiles(*nodes[i].scope));
-            std::sort(f.begin(), f.end());
-            f.erase(std::unique(f.begin(), f.end()), f.end());
-            files[i] = std::move(f);
+            detail::KeptNode* b = keptNode(keptBefore, i);
+            detail::KeptNode* a = keptNode(keptAfter, i);
+            if (!(b && b->fixed) || (globs && !(a && a->fixed)))
+                allKept = false;
+            std::vector<std::string> localBefore, localAfter;
+            const std::vector<std::string>& x = candidatesOn(before, *nodes[i].scope, b, localBefore);
+            if (!globs) {
+                if (a && !a->fixedKnown && a != b) {
+                    a->files = x; // the same hierarchy without a glob: the same files
+                    a->filesKnown = true;
+                }
+                files[i] = &x == &localBefore ? &(ownFiles[i] = std::move(localBefore)) : &x;
+                return;
+            }
+            const std::vector<std::string>& y = candidatesOn(after, *nodes[i].scope, a, localAfter);
+            if (x == y) {
+                files[i] = &x == &localBefore ? &(ownFiles[i] = std::move(localBefore)) : &x;
+                return;
+            }
+            std::set_union(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(ownFiles[i]));
+            files[i] = &ownFiles[i];
         });
     }
 
     // 2. Each distinct file compared once.
-    std::vector<std::string> paths;
-    for (const auto& f : files)
-        paths.insert(paths.end(), f.begin(), f.end());
-    std::sort(paths.begin(), paths.end());
-    paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-    std::vector<FileChange> changes(paths.size());
-    detail::parallelItems(paths.size(), options.executor, options.stop,
-                          [&](std::size_t i) { changes[i] = compareFile(treeOf(before), treeOf(after), paths[i]); });
+    // Every node reads some thirty paths, most of them the same: deduplicated by hash, and only the
+    // distinct ones sorted (sorting all 600,000 of 20,000 nodes, long shared prefixes and all, was a
+    // serial tenth of a diff).
+    // Two sides kept whole, with the same nodes as the last diff of these two sides: the same files,
+    // compared the same way (every one of them fixed on both).
+    std::shared_ptr<const detail::KeptComparison> comparison =
+        kept && allKept && !options.stop.stop_requested() ? kept->comparisonOf(before, after, nodes) : nullptr;
+    std::shared_ptr<detail::KeptComparison> made;
+    if (!comparison) {
+        made = std::make_shared<detail::KeptComparison>();
+        std::unordered_set<std::string_view> distinct;
+        distinct.reserve(files.size() * 2);
+        for (const auto* f : files)
+            if (f)
+                distinct.insert(f->begin(), f->end());
+        made->paths.assign(distinct.begin(), distinct.end());
+        distinct = {};
+        std::sort(made->paths.begin(), made->paths.end());
+        made->changes.resize(made->paths.size());
+        detail::parallelItems(made->paths.size(), options.executor, options.stop, [&](std::size_t i) {
+            made->changes[i] = compareFile(treeOf(before), treeOf(after), made->paths[i]);
+        });
+        comparison = made;
+    }
+    const std::vector<std::string>& paths = comparison->paths;
+    const std::vector<FileChange>& changes = comparison->changes;
+    if (keptBefore || keptAfter) {
+        std::unordered_map<std::string_view, std::size_t> indexOf;
+        indexOf.reserve(paths.size());
+        for (std::size_t i = 0; i < paths.size(); ++i)
+            indexOf.emplace(paths[i], i);
+        decideFixed(keptBefore, treeOf(before), paths, indexOf, options);
+        if (keptAfter != keptBefore)
+            decideFixed(keptAfter, treeOf(after), paths, indexOf, options);
+    }
+    if (made && keptBefore && keptAfter && !options.stop.stop_requested()) {
+        bool whole = true;
+        for (std::size_t i = 0; whole && i < nodes.size(); ++i)
+            whole = keptBefore->nodes[i].fixed && keptAfter->nodes[i].fixed;
+        if (whole) {
+            made->before = keptBefore->engine;
+            made->after = keptAfter->engine;
+            for (const Node& node : nodes)
+                made->scopes.push_back(node.scope);
+            kept->comparison = made;
+        }
+    }
     std::unordered_map<std::string_view, const FileChange*> changeOf;
     for (std::size_t i = 0; i < paths.size(); ++i) {
         if (changes[i].changed) {
@@ -341,7 +520,8 @@ RevisionDiff diffRevisions(const Engine& before, const Engine& after, const Node
         std::set<std::string> keys;
         if (!all) {
             bool any = false;
-            for (const std::string& f : files[i]) {
+            static const std::vector<std::string> none;
+            for (const std::string& f : files[i] ? *files[i] : none) {
                 auto it = changeOf.find(f);
                 if (it == changeOf.end())
                     continue;
@@ -355,21 +535,21 @@ RevisionDiff diffRevisions(const Engine& before, const Engine& after, const Node
                 return;
             }
         }
-        const NodeLookups::KeyIndex keyIndex = all ? NodeLookups::KeyIndex::Indexed : NodeLookups::KeyIndex::PerLookup;
-        const NodeLookups x(before, scope, keyIndex);
-        const NodeLookups y(after, scope, keyIndex);
+        // Kept only where the node is fixed (decideFixed); a node kept on both sides of a second diff
+        // is resolved no more: its answers are the kept ones.
+        detail::KeptNode* kx = keptNode(keptBefore, i);
+        detail::KeptNode* ky = keptNode(keptAfter, i);
+        kx = kx && kx->fixed ? kx : nullptr;
+        ky = ky && ky->fixed ? ky : nullptr;
+        std::unique_ptr<NodeLookups> ownX, ownY;
+        const NodeLookups& x = lookupsOn(before, scope, all, kx, ownX);
+        const NodeLookups& y = lookupsOn(after, scope, all, ky, ownY);
         // Keys whose interpolation names a reached key, until none is added: from every file either
         // side's hierarchy holds for the node.
         if (!all && !keys.empty()) {
             std::vector<std::shared_ptr<const FileReferences>> refs;
-            for (const auto* resolver : {&x, &y}) {
-                resolver->forEachDataFile([&](const DataFile& file) {
-                    auto r = referencesAt(file);
-                    all = all || r->unbounded;
-                    if (!r->holders.empty() || !r->anyKey.empty())
-                        refs.push_back(std::move(r));
-                });
-            }
+            referencesOn(x, kx, referencesAt, refs, all);
+            referencesOn(y, ky, referencesAt, refs, all);
             std::vector<std::string> pending(keys.begin(), keys.end());
             for (const auto& r : refs) // an encrypted value may name any of them
                 for (const std::string& holder : r->anyKey)
@@ -395,13 +575,16 @@ RevisionDiff diffRevisions(const Engine& before, const Engine& after, const Node
             if (!key.starts_with(options.prefix) || key == "lookup_options")
                 continue;
             reached.push_back(key);
-            LookupResult p = x.lookup(key), q = y.lookup(key);
-            for (auto* r : {&p, &q})
-                for (auto& w : r->warnings)
-                    perNodeWarnings[i].insert(std::move(w));
+            LookupResult ownP, ownQ;
+            // Every key of the node (an unbounded reference): not kept, it is the size of its data.
+            const LookupResult& p = answerOn(x, all ? nullptr : kx, key, ownP);
+            const LookupResult& q = answerOn(y, all ? nullptr : ky, key, ownQ);
+            for (const auto* r : {&p, &q})
+                for (const std::string& w : r->warnings)
+                    perNodeWarnings[i].insert(w);
             if (detail::sameAnswer(p, q))
                 continue;
-            perNode[i].push_back({key, detail::answerSide(x, std::move(p)), detail::answerSide(y, std::move(q))});
+            perNode[i].push_back({key, detail::answerSide(x, p), detail::answerSide(y, q)});
         }
         lookups += reached.size();
         if (!reached.empty())

@@ -190,6 +190,15 @@ public:
         return std::nullopt;
     }
 
+    bool fixed(const std::string& path) const override
+    {
+        // A path that leaves the mount (or a link that leads out of it) is the disk's; an object that
+        // cannot be read may be fetched later (a shallow clone).
+        const Resolved r = resolve(path, true);
+        return r.where == Resolved::Where::Tree
+            || (r.where == Resolved::Where::Error && r.problem.empty() && (r.error == ENOENT || r.error == ENOTDIR));
+    }
+
     std::string describe() const override
     {
         return "commit " + oidText(m_commit).substr(0, 12) + " (revision " + m_revision + ")";

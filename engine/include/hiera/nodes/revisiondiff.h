@@ -28,6 +28,7 @@
 #include <hiera/nodes/executor.h>
 #include <hiera/nodes/nodediff.h>
 #include <hiera/nodes/nodelibrary.h>
+#include <hiera/nodes/revisiondiffcache.h>
 
 #include <cstddef>
 #include <functional>
@@ -44,6 +45,9 @@ struct RevisionDiffOptions
     // Called after each node with how many of `total` are done; from worker threads, thread-safe.
     std::function<void(std::size_t done, std::size_t total)> progress;
     std::stop_token stop; // checked between nodes
+    // What to keep for the next diff, and what the last ones kept (hiera/nodes/revisiondiffcache.h: a
+    // revision's side, node by node); null: nothing is kept. The same result either way.
+    RevisionDiffCache* cache = nullptr;
 };
 
 // One key's change, as some nodes see it: the same answer before and the same answer after on every
