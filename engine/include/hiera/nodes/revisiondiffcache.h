@@ -19,8 +19,9 @@
 // - never the working tree, whose files change under it: its side is resolved again on every diff.
 // A kept side belongs to the engine object (held here until the side is replaced or clear()), and a
 // kept node to its scope (NodeLibrary's Node::scope, held too): another engine or another library is
-// new to the cache. Costs each kept node's resolved hierarchy, some 20 KB a node a side on the large
-// fixture (docs/performance.md, "Revision diff, second pass"). One diff at a time per cache.
+// new to the cache. Costs each kept node's resolved hierarchy, answers and references, some 32 KB a
+// node a side on the large fixture (docs/performance.md, "Revision diff, second pass"). One diff at a
+// time per cache.
 
 #include <cstddef>
 #include <memory>
