@@ -39,7 +39,7 @@ ANY_QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 # floors of engine/src. A header in a folder (hiera/nodes/…, hiera/report/…) is in the room of that name.
 PUBLIC_ROOMS = {
     "core": ["value.h", "sourcelocation.h", "error.h", "lookupkey.h", "scope.h", "nodescope.h", "valuediff.h",
-             "valueformat.h", "sourcetree.h", "topscopewalk.h", "mergespec.h"],
+             "valueformat.h", "sourcetree.h", "overlaytree.h", "topscopewalk.h", "mergespec.h"],
     "parse": ["yaml.h", "facts.h", "backend.h"],
     "trace": ["trace.h"],
     "config": ["config.h", "layer.h", "environment.h"],

@@ -237,6 +237,20 @@ Value Node::facts() const
     return storedFacts ? storedFacts->facts() : Value(Hash());
 }
 
+NodeLibrary NodeLibrary::subset(const std::vector<std::size_t>& indices) const
+{
+    NodeLibrary out;
+    out.m_path = m_path;
+    out.m_store = m_store; // the nodes' facts live there
+    out.m_cancelled = m_cancelled;
+    out.m_nodes.reserve(indices.size());
+    for (const std::size_t i : indices) {
+        out.m_byName.emplace(m_nodes[i].name, out.m_nodes.size());
+        out.m_nodes.push_back(m_nodes[i]);
+    }
+    return out;
+}
+
 const Node* NodeLibrary::find(std::string_view name) const
 {
     auto it = m_byName.find(std::string(name));

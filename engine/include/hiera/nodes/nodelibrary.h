@@ -118,6 +118,10 @@ public:
     std::size_t size() const { return m_nodes.size(); }
     bool empty() const { return m_nodes.empty(); }
     const Node* find(std::string_view name) const;
+    // The nodes at `indices` (ascending, each below size()), sharing this library's stored facts: what
+    // a job that knows which nodes matter runs over (the nodes reading an edited file,
+    // hiera/nodes/editimpact.h). Errors and warnings are not copied.
+    NodeLibrary subset(const std::vector<std::size_t>& indices) const;
 
     // One per skipped file (or skipped PuppetDB entry): what() is "file:line:col: message".
     const std::vector<Error>& errors() const { return m_errors; }
