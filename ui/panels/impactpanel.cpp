@@ -5,6 +5,7 @@
 #include "jobs/lookuprunner.h"
 #include "jobs/repositoryoptions.h"
 #include "models/fileimpactmodel.h"
+#include "models/revisiondiffmodel.h"
 #include "models/valueconvert.h"
 #include "widgets/treeviews.h"
 
@@ -23,6 +24,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <set>
+
 namespace hiera::ui {
 
 using ValueConvert::toQString;
@@ -33,6 +36,7 @@ ImpactPanel::ImpactPanel(ImpactRunner* impacts, FleetRunner* fleet, LookupRunner
     , m_fleet(fleet)
     , m_runner(runner)
     , m_model(new FileImpactModel(this))
+    , m_editModel(new RevisionDiffModel(this))
 {
     setObjectName(QStringLiteral("impactPanel"));
     auto* layout = new QVBoxLayout(this);
@@ -61,6 +65,28 @@ ImpactPanel::ImpactPanel(ImpactRunner* impacts, FleetRunner* fleet, LookupRunner
     pick->addWidget(m_cancel);
     pick->addWidget(m_progress);
     layout->addLayout(pick);
+
+    // The unsaved edit's impact, shown only while there is one.
+    m_editBox = new QWidget(this);
+    m_editBox->setObjectName(QStringLiteral("editImpactBox"));
+    auto* editLayout = new QVBoxLayout(m_editBox);
+    editLayout->setContentsMargins(0, 0, 0, 0);
+    m_editSummary = new QLabel(m_editBox);
+    m_editSummary->setObjectName(QStringLiteral("editImpactSummary"));
+    m_editSummary->setWordWrap(true);
+    m_editSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_editSummary->setTextFormat(Qt::PlainText);
+    editLayout->addWidget(m_editSummary);
+    m_editView = TreeViews::makeTable(m_editBox, QStringLiteral("editImpactView"), m_editModel);
+    TreeViews::setColumnWidths(m_editView->horizontalHeader(), {220, 160, 140, 140, 200});
+    editLayout->addWidget(m_editView, 1);
+    m_editBox->setVisible(false);
+    layout->addWidget(m_editBox, 1);
+    connect(m_editView, &QTableView::activated, this, [this](const QModelIndex& index) {
+        const QStringList nodes = index.data(RevisionDiffModel::NodesRole).toStringList();
+        if (!nodes.isEmpty())
+            Q_EMIT nodeAnswerRequested(nodes.first(), index.data(RevisionDiffModel::KeyRole).toString());
+    });
 
     auto* status = new QHBoxLayout;
     m_summary = new QLabel(this);
@@ -199,6 +225,45 @@ QList<ReportExport::Format> ImpactPanel::exportFormats() const
 bool ImpactPanel::exportTo(const QString& path, QString* error) const
 {
     return ReportExport::save(path, exportFormats(), error);
+}
+
+void ImpactPanel::showEditImpact(const RevisionDiffReportPtr& report, const QString& file)
+{
+    if (!report)
+        return;
+    m_editModel->setReport(report, m_runner->revealSecrets());
+    const hiera::RevisionDiff& diff = report->diff;
+    std::set<std::string> nodes, keys;
+    for (const hiera::RevisionChange& change : diff.changes) {
+        keys.insert(change.key);
+        nodes.insert(change.nodes.begin(), change.nodes.end());
+    }
+    const QString root = RepositoryOptions::rootOf(m_runner->hieraYaml());
+    const QString shown =
+        !root.isEmpty() && file.startsWith(root + QLatin1Char('/')) ? file.mid(root.size() + 1) : file;
+    QString text;
+    if (keys.empty())
+        text = tr("Unsaved edit of %1: no node's answer changes (%2 ms)").arg(shown).arg(qRound(report->elapsedMs));
+    else
+        text = tr("Unsaved edit of %1: %2 on %3 change, before -> after (%4 ms)")
+                   .arg(shown, keys.size() == 1 ? tr("1 key") : tr("%1 keys").arg(keys.size()),
+                        nodes.size() == 1 ? tr("1 node") : tr("%1 nodes").arg(nodes.size()))
+                   .arg(qRound(report->elapsedMs));
+    m_editSummary->setText(text);
+    m_editBox->setVisible(true);
+    Q_EMIT editImpactShown();
+}
+
+void ImpactPanel::clearEditImpact()
+{
+    m_editModel->setReport(nullptr, false);
+    m_editSummary->clear();
+    m_editBox->setVisible(false);
+}
+
+QString ImpactPanel::editSummaryText() const
+{
+    return m_editSummary->text();
 }
 
 } // namespace hiera::ui

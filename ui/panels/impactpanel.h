@@ -7,8 +7,13 @@
 // background with progress, Cancel (Escape) stops it, and it runs again when the data changes on
 // disk. A row opens its first node and key in the window; Export writes the command line's documents
 // (Markdown, JSON).
+//
+// Above it, while a data file has unsaved edits in the Source pane, the edit's impact: every key whose
+// answer the edit changes, before -> after, on which nodes (hiera::EditSession, updated as the user
+// types: docs/editing-data.md).
 
 #include "models/fileimpactreport.h"
+#include "models/revisiondiffreport.h"
 #include "widgets/reportexport.h"
 
 #include <QWidget>
@@ -24,6 +29,7 @@ namespace hiera::ui {
 
 class FileImpactModel;
 class FleetRunner;
+class RevisionDiffModel;
 class ImpactRunner;
 class LookupRunner;
 
@@ -42,11 +48,19 @@ public:
     void showImpactOf(const QString& path);
     // Runs again for the file shown, if any (the data changed on disk).
     void refresh();
+    // The unsaved edit of `file`: its changed answers (report->diff, from the disk to the edit).
+    void showEditImpact(const RevisionDiffReportPtr& report, const QString& file);
+    // No unsaved edit (saved, reverted, undone).
+    void clearEditImpact();
+    RevisionDiffModel* editModel() const { return m_editModel; }
+    QTableView* editView() const { return m_editView; }
+    QString editSummaryText() const;
     // Writes the impact to `path`: Markdown (.md) or JSON (.json).
     bool exportTo(const QString& path, QString* error) const;
 
 Q_SIGNALS:
     void impactShown(); // an impact (or why there is none) is on screen
+    void editImpactShown(); // an unsaved edit's impact is on screen
     // Open `node` and look `key` up in the window.
     void nodeAnswerRequested(const QString& node, const QString& key);
 
@@ -68,6 +82,10 @@ private:
     QLabel* m_summary;
     QToolButton* m_export;
     QTableView* m_view;
+    RevisionDiffModel* m_editModel;
+    QWidget* m_editBox;
+    QLabel* m_editSummary;
+    QTableView* m_editView;
 };
 
 } // namespace hiera::ui

@@ -8,9 +8,11 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QTextBlock>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -59,6 +61,9 @@ SourceViewer::SourceViewer(QWidget* parent)
     , m_header(new ElidedLabel(Qt::ElideMiddle, this))
     , m_openInEditor(new QToolButton(this))
     , m_impact(new QToolButton(this))
+    , m_save(new QToolButton(this))
+    , m_revert(new QToolButton(this))
+    , m_status(new QLabel(this))
     , m_editor(new QPlainTextEdit(this))
     , m_highlighter(new YamlHighlighter(m_editor->document(), m_editor->palette()))
 {
@@ -67,9 +72,29 @@ SourceViewer::SourceViewer(QWidget* parent)
     auto* headerRow = new QHBoxLayout;
     headerRow->addWidget(m_header, 1);
     headerRow->addWidget(m_impact);
+    headerRow->addWidget(m_save);
+    headerRow->addWidget(m_revert);
     headerRow->addWidget(m_openInEditor);
     layout->addLayout(headerRow);
+    layout->addWidget(m_status);
     layout->addWidget(m_editor, 1);
+    m_status->setObjectName(QStringLiteral("sourceStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setContentsMargins(4, 0, 4, 2);
+    m_status->hide();
+    m_save->setText(tr("Save"));
+    m_save->setObjectName(QStringLiteral("sourceSave"));
+    m_save->setToolTip(tr("Write the edited file (only the bytes you changed differ)"));
+    // Ctrl+S in the editor saves the data file, not the facts (the window's Save): eventFilter.
+    m_editor->installEventFilter(this);
+    m_save->setEnabled(false);
+    connect(m_save, &QToolButton::clicked, this, &SourceViewer::saveRequested);
+    m_revert->setText(tr("Revert"));
+    m_revert->setObjectName(QStringLiteral("sourceRevert"));
+    m_revert->setToolTip(tr("Drop the unsaved edits and read the file again"));
+    m_revert->setEnabled(false);
+    connect(m_revert, &QToolButton::clicked, this, &SourceViewer::revertRequested);
     m_openInEditor->setText(tr("Open in Editor"));
     m_openInEditor->setObjectName(QStringLiteral("openInEditor"));
     m_openInEditor->setToolTip(tr("Open this file at this line in $VISUAL / $EDITOR (else the desktop's editor)"));
@@ -90,6 +115,110 @@ SourceViewer::SourceViewer(QWidget* parent)
     m_editor->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_editor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_editor->setObjectName(QStringLiteral("sourceText"));
+    connect(m_editor->document(), &QTextDocument::contentsChanged, this, [this] {
+        if (m_loading || m_editor->isReadOnly())
+            return;
+        updateStatus();
+        Q_EMIT textEdited();
+    });
+    connect(m_editor->document(), &QTextDocument::modificationChanged, this, [this] { updateStatus(); });
+}
+
+bool SourceViewer::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_editor && (event->type() == QEvent::ShortcutOverride || event->type() == QEvent::KeyPress)
+        && static_cast<QKeyEvent*>(event)->matches(QKeySequence::Save) && isEditable()) {
+        // Overriding the shortcut delivers the key here instead of to the window's Save action.
+        event->accept();
+        if (event->type() == QEvent::KeyPress && isModified())
+            Q_EMIT saveRequested();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QString SourceViewer::editedText() const
+{
+    return DataFileText::fromRawText(m_editor->document()->toRawText());
+}
+
+bool SourceViewer::isModified() const
+{
+    return m_editor->document()->isModified();
+}
+
+bool SourceViewer::isEditable() const
+{
+    return !m_editor->isReadOnly();
+}
+
+void SourceViewer::setReadOnlyReason(const QString& reason)
+{
+    m_readOnlyReason = !reason.isEmpty() ? reason : m_text.notEditableReason();
+    m_editor->setReadOnly(m_path.isEmpty() || !m_readOnlyReason.isEmpty());
+    updateStatus();
+}
+
+void SourceViewer::showProblem(const QString& text, int line, int column)
+{
+    m_problem = text;
+    m_problemLine = text.isEmpty() ? 0 : line;
+    m_problemColumn = text.isEmpty() ? 0 : column;
+    updateStatus();
+    updateSelections();
+}
+
+QString SourceViewer::problemText() const
+{
+    return m_problem;
+}
+
+void SourceViewer::setNotice(const QString& text)
+{
+    m_notice = text;
+    updateStatus();
+}
+
+void SourceViewer::markSaved(const QByteArray& bytes)
+{
+    m_text = DataFileText::fromBytes(bytes, maxLineChars);
+    // The editor keeps its text (and its undo history): it is what the saved bytes show.
+    m_editor->document()->setModified(false);
+    m_notice.clear();
+    updateStatus();
+}
+
+void SourceViewer::revert()
+{
+    if (m_path.isEmpty())
+        return;
+    m_editor->document()->setModified(false);
+    loadFile();
+    markLine();
+}
+
+void SourceViewer::updateStatus()
+{
+    const bool modified = isModified();
+    m_save->setEnabled(modified && isEditable());
+    m_revert->setEnabled(modified);
+    QString text;
+    QString style;
+    if (!m_problem.isEmpty()) {
+        text = m_problem;
+        style = QStringLiteral("color: #b00020;");
+    } else if (!m_notice.isEmpty()) {
+        text = m_notice;
+    } else if (!m_path.isEmpty() && !m_readOnlyReason.isEmpty()) {
+        text = tr("Read-only: %1").arg(m_readOnlyReason);
+    } else if (modified) {
+        text = tr("Modified: not saved (the answer and the Impact panel show the edit)");
+    }
+    m_status->setStyleSheet(style);
+    m_status->setText(text);
+    m_status->setVisible(!text.isEmpty());
+    m_header->setFullText((m_line > 0 ? QStringLiteral("%1:%2").arg(m_path).arg(m_line) : m_path)
+                          + (modified ? QStringLiteral(" *") : QString()));
 }
 
 void SourceViewer::openInEditor()
@@ -103,6 +232,8 @@ bool SourceViewer::showLocation(const QString& path, int line, int column, const
     m_openInEditor->setEnabled(!path.isEmpty());
     m_impact->setEnabled(!path.isEmpty());
     const bool sameFile = path == m_path && !m_editor->document()->isEmpty();
+    if (!sameFile && isModified() && !(m_leaveGuard && m_leaveGuard()))
+        return false; // the edits stay on screen
     m_path = path;
     m_line = line;
     m_column = column;
@@ -116,17 +247,36 @@ void SourceViewer::reload()
 {
     if (m_path.isEmpty())
         return;
+    if (isModified()) {
+        // Never over the user's edits: said, and asked about when they save (DataFileEditor).
+        Q_EMIT changedOnDiskWhileEdited(m_path);
+        return;
+    }
+    // The file as shown (saved from here, or touched without a change): the editor keeps its cursor and
+    // its undo history.
+    if (QFile file(m_path); QFileInfo(m_path).isFile() && !m_text.bytes().isEmpty() && file.open(QIODevice::ReadOnly)
+        && file.size() == m_text.bytes().size() && file.readAll() == m_text.bytes())
+        return;
     loadFile();
     markLine();
 }
 
 void SourceViewer::clear()
 {
+    if (isModified())
+        return; // an answer with no file leaves an edit on screen (it is not asked about: nothing replaces it)
     m_path.clear();
     m_line = 0;
     m_openInEditor->setEnabled(false);
     m_impact->setEnabled(false);
+    m_loading = true;
     m_editor->clear();
+    m_loading = false;
+    m_text = {};
+    m_problem.clear();
+    m_notice.clear();
+    m_editor->setReadOnly(true);
+    updateStatus();
     m_header->setFullText(tr("Click an origin (file:line) to see it here."));
 }
 
@@ -145,25 +295,45 @@ bool SourceViewer::loadFile()
         problem = tr("%1 is too large to show (%2 bytes).").arg(m_path).arg(info.size());
     else if (!file.open(QIODevice::ReadOnly))
         problem = tr("Cannot read %1: %2").arg(m_path, file.errorString());
+    m_problem.clear();
+    m_notice.clear();
+    m_loading = true;
     if (!problem.isEmpty()) {
+        m_text = {};
+        m_editor->setReadOnly(true);
         m_editor->setPlainText(problem);
+        m_editor->document()->setModified(false);
+        m_loading = false;
+        updateStatus();
         m_header->setFullText(problem);
         return false;
     }
     const QByteArray bytes = file.read(maxViewBytes + 1); // the file may have grown since it was measured
+    m_text = DataFileText::fromBytes(bytes, maxLineChars);
+    if (bytes.size() > maxViewBytes)
+        m_text = DataFileText::fromBytes(bytes.left(maxViewBytes), 0); // never editable: not all of it is shown
     m_highlighter->setDocument(bytes.size() > maxHighlightedBytes ? nullptr : m_editor->document());
-    m_editor->setPlainText(withLongLinesCut(QString::fromUtf8(bytes.left(maxViewBytes))));
-    m_header->setFullText(m_line > 0 ? QStringLiteral("%1:%2").arg(m_path).arg(m_line) : m_path);
+    // An editable file is shown exactly as DataFileText shows it (what saving maps back to its bytes);
+    // the editor's undo history starts with it.
+    m_editor->setPlainText(m_text.editable() ? m_text.shown()
+                                             : withLongLinesCut(QString::fromUtf8(bytes.left(maxViewBytes))));
+    m_editor->document()->setModified(false);
+    m_loading = false;
+    m_readOnlyReason = m_text.notEditableReason();
+    m_editor->setReadOnly(true); // until its owner says it may be edited (setReadOnlyReason)
+    updateStatus();
+    Q_EMIT fileLoaded(m_path);
     return true;
 }
 
 void SourceViewer::markLine()
 {
-    m_header->setFullText(m_line > 0 ? QStringLiteral("%1:%2").arg(m_path).arg(m_line) : m_path);
-    QList<QTextEdit::ExtraSelection> selections;
+    updateStatus();
+    QList<QTextEdit::ExtraSelection>& selections = m_lineSelections;
+    selections.clear();
     const QTextBlock block = m_line > 0 ? m_editor->document()->findBlockByNumber(m_line - 1) : QTextBlock();
     if (!block.isValid()) {
-        m_editor->setExtraSelections(selections);
+        updateSelections();
         return;
     }
     QTextEdit::ExtraSelection lineSelection;
@@ -195,11 +365,31 @@ void SourceViewer::markLine()
         keySelection.cursor = cursor;
         selections << keySelection;
     }
-    m_editor->setExtraSelections(selections);
+    updateSelections();
 
     QTextCursor cursor(block);
     m_editor->setTextCursor(cursor);
     m_editor->centerCursor();
+}
+
+void SourceViewer::updateSelections()
+{
+    QList<QTextEdit::ExtraSelection> selections = m_lineSelections;
+    const QTextBlock block =
+        m_problemLine > 0 ? m_editor->document()->findBlockByNumber(m_problemLine - 1) : QTextBlock();
+    if (block.isValid()) {
+        // The problem's line underlined where the parser stopped (from its column to the line's end).
+        QTextEdit::ExtraSelection problem;
+        problem.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+        problem.format.setUnderlineColor(QColor(0xb0, 0x00, 0x20));
+        QTextCursor cursor(block);
+        const int column = std::clamp(m_problemColumn - 1, 0, std::max(0, block.length() - 1));
+        cursor.setPosition(block.position() + column);
+        cursor.setPosition(block.position() + std::max(column + 1, block.length() - 1), QTextCursor::KeepAnchor);
+        problem.cursor = cursor;
+        selections << problem;
+    }
+    m_editor->setExtraSelections(selections);
 }
 
 } // namespace hiera::ui

@@ -23,6 +23,7 @@
 #include "panels/tracepanel.h"
 #include "widgets/messagebanner.h"
 #include "widgets/sourceviewer.h"
+#include "window/dataprompts.h"
 #include "window/docksetup.h"
 #include "window/explanationreport.h"
 #include "window/factsprompts.h"
@@ -71,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setAcceptDrops(true);
     m_parts = PanelSetup::create(*this);
     setQuestionHandler(nullptr); // message boxes
+    setDataQuestionHandler(nullptr);
     m_parts.facts->setSavePathPrompt([this](const QString& suggestion, FactsDocument::SaveKind kind) {
         return FactsPrompts::askSavePath(this, suggestion, kind);
     });
@@ -151,6 +153,9 @@ void MainWindow::connectParts()
     connect(m_parts.tracePanel, &TracePanel::winnerShown, this, [this](const QModelIndex& origin) {
         // The source follows the answer: each new one shows the highest-priority file that contributed
         // (a file too large to highlight unasked is left for a click).
+        // A data file with unsaved edits stays on screen: the answer follows the edit, not the reverse.
+        if (m_parts.sourceViewer->isModified())
+            return;
         if (QFileInfo(origin.data(HieraRoles::SourceFileRole).toString()).size() <= autoShowSourceLimit)
             showSourceFor(origin);
         else
@@ -263,7 +268,7 @@ void MainWindow::updateTitle()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (!m_parts.facts->maybeSave()) {
+    if (!m_parts.facts->maybeSave() || !m_parts.dataEditor->maybeSave()) {
         event->ignore();
         return;
     }
@@ -290,7 +295,8 @@ bool MainWindow::looksLikeHieraYaml(const QString& path)
 bool MainWindow::openHierarchy(const QString& hieraYaml)
 {
     const QString path = RepositoryOptions::hieraYamlFor(hieraYaml);
-    if (path != m_hieraYaml && !m_hieraYaml.isEmpty() && !m_parts.facts->maybeSave(true))
+    if (path != m_hieraYaml && !m_hieraYaml.isEmpty()
+        && (!m_parts.facts->maybeSave(true) || !m_parts.dataEditor->maybeSave()))
         return false;
     loadHierarchy(path);
     return true;
@@ -491,6 +497,15 @@ void MainWindow::setQuestionHandler(QuestionHandler handler)
     if (!handler)
         handler = [this](Question question, const QString& text) { return FactsPrompts::ask(this, question, text); };
     m_parts.facts->setQuestionHandler(std::move(handler));
+}
+
+void MainWindow::setDataQuestionHandler(DataFileEditor::QuestionHandler handler)
+{
+    if (!handler)
+        handler = [this](DataFileEditor::Question question, const QString& text) {
+            return DataPrompts::ask(this, question, text);
+        };
+    m_parts.dataEditor->setQuestionHandler(std::move(handler));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

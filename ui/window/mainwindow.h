@@ -10,6 +10,7 @@
 // questions. A new view is a new panel, a line in each of PanelSetup::create and DockSetup::dockPanels,
 // and its requests connected in MainWindow::connectParts.
 
+#include "document/datafileeditor.h"
 #include "document/factsdocument.h"
 #include "models/snapshots.h"
 #include "window/explanationreport.h"
@@ -43,6 +44,8 @@ public:
     using Answer = FactsDocument::Answer;
     using QuestionHandler = FactsDocument::QuestionHandler;
     void setQuestionHandler(QuestionHandler handler);
+    // The same for the data file edited in the Source pane (document/datafileeditor.h).
+    void setDataQuestionHandler(DataFileEditor::QuestionHandler handler);
 
     // Opens a control repository in the background, by its hiera.yaml or its root directory (its
     // modules' layers too, with the options the Repository menu keeps for it); the answer follows when

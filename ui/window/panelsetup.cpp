@@ -1,7 +1,9 @@
 #include "window/panelsetup.h"
 
+#include "document/datafileeditor.h"
 #include "document/datafilesync.h"
 #include "document/factsdocument.h"
+#include "jobs/editrunner.h"
 #include "jobs/fleetrunner.h"
 #include "jobs/impactrunner.h"
 #include "jobs/lookuprunner.h"
@@ -54,6 +56,9 @@ WindowParts PanelSetup::create(QMainWindow& window)
     parts.factsPanel = new FactsPanel(parts.facts);
     parts.hierarchyPanel = new HierarchyPanel(parts.runner);
     parts.sourceViewer = new SourceViewer;
+    // The Source pane edits data files: parsed as the user types, saved exactly (docs/editing-data.md).
+    parts.edits = new EditRunner(&window);
+    parts.dataEditor = new DataFileEditor(parts.sourceViewer, parts.edits, parts.runner, &window);
     // What every level holds and what each leaf overrode.
     parts.overridesPanel = new OverridesPanel(parts.runner);
     // Many nodes: the node library, and the key across it.
@@ -95,6 +100,18 @@ void PanelSetup::connectPanels(QMainWindow& window, const WindowParts& parts)
     });
     QObject::connect(parts.fileSync, &DataFileSync::dataInvalidated, parts.scheduler, &LookupScheduler::refresh);
     QObject::connect(parts.fileSync, &DataFileSync::dataInvalidated, parts.impactPanel, &ImpactPanel::refresh);
+    // An unsaved data edit: evaluated over the library, shown in the Impact panel, and the answer on its
+    // engine (docs/editing-data.md).
+    QObject::connect(parts.fleet, &FleetRunner::libraryLoaded, parts.dataEditor,
+                     [parts] { parts.dataEditor->setNodeLibrary(parts.fleet->library()); });
+    QObject::connect(parts.fileSync, &DataFileSync::filesChanged, parts.dataEditor,
+                     &DataFileEditor::filesChangedOnDisk);
+    QObject::connect(parts.dataEditor, &DataFileEditor::answerEngineChanged, parts.scheduler,
+                     &LookupScheduler::refresh);
+    QObject::connect(parts.dataEditor, &DataFileEditor::editImpactReady, parts.impactPanel,
+                     &ImpactPanel::showEditImpact);
+    QObject::connect(parts.dataEditor, &DataFileEditor::editImpactCleared, parts.impactPanel,
+                     &ImpactPanel::clearEditImpact);
     // A report names the revision its data came from: read again whenever the data changes on disk.
     QObject::connect(parts.fileSync, &DataFileSync::filesChanged, parts.runner, &LookupRunner::readRevision);
     QObject::connect(parts.fileSync, &DataFileSync::filesChanged, &window,

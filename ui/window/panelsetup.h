@@ -11,7 +11,9 @@ namespace hiera::ui {
 
 class AllKeysPanel;
 class AnswerPanel;
+class DataFileEditor;
 class DataFileSync;
+class EditRunner;
 class FactsDocument;
 class FactsPanel;
 class FleetPanel;
@@ -44,6 +46,9 @@ struct WindowParts
     NodeReportRunner* reports = nullptr;
     RevisionDiffRunner* revisionDiffs = nullptr;
     ImpactRunner* impacts = nullptr;
+    // The data file edited in the Source pane, and its edits parsed and evaluated off the GUI thread.
+    EditRunner* edits = nullptr;
+    DataFileEditor* dataEditor = nullptr;
 
     // The central widget: the lookup bar over the answer and its trace.
     LookupBar* lookupBar = nullptr;
