@@ -36,6 +36,7 @@
 #include <hiera/facts.h>
 #include <hiera/gitrevisiontree.h>
 #include <hiera/merge.h>
+#include <hiera/nodes/editimpact.h>
 #include <hiera/nodes/fileimpact.h>
 #include <hiera/nodes/fleet.h>
 #include <hiera/nodes/nodedata.h>
@@ -750,6 +751,51 @@ int impactBench(const fs::path& fixture, const std::string& file, int threads)
     return 0;
 }
 
+// An unsaved edit of one data file against the fixture's 20,000 nodes (hiera/nodes/editimpact.h,
+// docs/editing-data.md): the first evaluation (which works out the nodes reading the file and parses
+// their files), then keystrokes, each a new value of a key added at the end of the file (every reader's
+// answer to it changes), timed as the explorer's Impact panel waits for them: the evaluation and the
+// engine reading the edit.
+int editImpactBench(const fs::path& fixture, const std::string& file, int threads, int keystrokes)
+{
+    const hiera::ThreadExecutor executor(static_cast<unsigned>(threads));
+    hiera::NodeLibraryOptions libraryOptions;
+    libraryOptions.executor = &executor;
+    const auto library = std::make_shared<const hiera::NodeLibrary>(
+        hiera::NodeLibrary::load((fixture / "facts").string(), libraryOptions));
+    const std::shared_ptr<const hiera::Engine> engine =
+        hiera::Engine::load((fixture / "hiera.yaml").string(), benchOptions());
+    const std::string path = fs::absolute(fixture / file).lexically_normal().string();
+    const std::string text = hiera::readFile(path);
+    const std::string base = text.empty() || text.back() == '\n' ? text : text + "\n";
+    const hiera::EditSession session(engine, library, path);
+    hiera::EditImpactOptions options;
+    options.executor = &executor;
+    auto t0 = Clock::now();
+    hiera::EditImpact first = session.evaluate(base + "hiera_bench_edit: 0\n", options);
+    session.engineWith(base + "hiera_bench_edit: 0\n");
+    std::cout << "edit_impact_first_s=" << seconds(Clock::now() - t0) << "\n";
+    std::vector<double> ms;
+    std::size_t changes = 0, answers = 0;
+    for (int k = 1; k <= keystrokes; ++k) {
+        const std::string edited = base + "hiera_bench_edit: " + std::to_string(k) + "\n";
+        t0 = Clock::now();
+        const hiera::EditImpact impact = session.evaluate(edited, options);
+        session.engineWith(edited);
+        ms.push_back(seconds(Clock::now() - t0) * 1000);
+        changes = impact.diff.changes.size();
+        answers = 0;
+        for (const hiera::RevisionChange& c : impact.diff.changes)
+            answers += c.nodes.size();
+    }
+    std::sort(ms.begin(), ms.end());
+    std::cout << "edit_impact_keystroke_ms_median=" << (ms.empty() ? 0 : ms[ms.size() / 2])
+              << "\nedit_impact_keystroke_ms_max=" << (ms.empty() ? 0 : ms.back())
+              << "\nedit_impact_nodes=" << library->size() << "\nedit_impact_nodes_reading=" << first.nodesReading
+              << "\nedit_impact_changes=" << changes << "\nedit_impact_changed_answers=" << answers << "\n";
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -791,6 +837,8 @@ int main(int argc, char** argv)
             return revisionDiffBench(args[1], args[2], args[3], args[4], threads, flag("--sweep"), flag("--fresh"));
         if (args.size() >= 3 && args[0] == "impact")
             return impactBench(args[1], args[2], threads);
+        if (args.size() >= 3 && args[0] == "edit-impact")
+            return editImpactBench(args[1], args[2], threads, option("--keystrokes", 20));
         if (!args.empty() && args[0] == "merge")
             return mergeBench(static_cast<std::size_t>(option("--elements", 100000)), option("--passes", 3));
     } catch (const std::exception& e) {
@@ -803,7 +851,6 @@ int main(int argc, char** argv)
            "[--rows] | all-keys FIXTURE [NODE] [--passes N] | diff FIXTURE [NODE_A NODE_B] [--passes N] | "
            "puppetdb-save FIXTURE [--nodes N] [--passes N] | override-chain [--files N] [--passes N] | merge "
            "[--elements N] [--passes N] | revision-diff REPO FACTS OLD NEW|- [--threads N] [--sweep] [--fresh] | "
-           "impact FIXTURE "
-           "FILE [--threads N]\n";
+           "impact FIXTURE FILE [--threads N] | edit-impact FIXTURE FILE [--threads N] [--keystrokes N]\n";
     return 2;
 }

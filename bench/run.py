@@ -26,6 +26,8 @@ missing, then measures:
            level added to medium's hiera.yaml against an all-keys sweep of every node (docs/revision-diff.md)
   impact   what one role file of large decides on its 20,000 nodes (hiera-lookup --impact, cold;
            hiera-bench impact in one process; docs/file-impact.md)
+  edit-impact  an unsaved edit of that role file evaluated as the user types: the first evaluation,
+           then each keystroke's (hiera-bench edit-impact; docs/editing-data.md)
   explorer fact edit to repaint (medium) and the longest GUI stall (large: load, the fleet view on its
            20,000 nodes, All keys; from key to Overridden values over 5,000 files), if bench-explorer
            is built
@@ -333,6 +335,17 @@ def main():
                      f"{im.get('impact_second_s', 0):.2f} s (first {im.get('impact_first_s', 0):.2f} s; cold "
                      f"hiera-lookup --impact {cold:.2f} s)", "<= 1 s", "-", "-",
                      "yes" if im.get("impact_second_s", 99) <= 1 else "no"))
+        # an unsaved edit of the same file, evaluated per keystroke (docs/editing-data.md)
+        ei = figures(run([bench, "edit-impact", large, role, "--threads", "2", "--keystrokes", "20"]))
+        rows.append((f"edit impact: a keystroke in {role} (a value of a key added at its end) evaluated against "
+                     f"large ({int(ei.get('edit_impact_nodes_reading', 0))} of "
+                     f"{int(ei.get('edit_impact_nodes', 0))} nodes read it, "
+                     f"{int(ei.get('edit_impact_changed_answers', 0))} answers change), with the engine reading "
+                     f"the edit (hiera-bench edit-impact, 20 keystrokes; the first evaluation works out the readers)",
+                     f"{ei.get('edit_impact_keystroke_ms_median', 0):.0f} ms median, "
+                     f"{ei.get('edit_impact_keystroke_ms_max', 0):.0f} ms max (first "
+                     f"{ei.get('edit_impact_first_s', 0):.2f} s)", "<= 200 ms", "-", "-",
+                     "yes" if ei.get("edit_impact_keystroke_ms_max", 1e9) <= 200 else "no"))
 
     # explorer
     if os.access(explorer_bench, os.X_OK):
