@@ -10,15 +10,18 @@
 //
 // An overlaid path is a regular file holding its text (its folders are the base's: the files edited
 // exist). Its TreeStat::contentId names the text, so that engines sharing a ContentParseCache parse one
-// text once. With `nameBaseFiles`, the base's regular files are named too, by what stat(2) says of them
-// (device, inode, size, times): engines over successive overlays of one unchanged working tree then
-// share their parses of every file but the edited one. That holds only while the base does not change:
-// a host makes new engines when it sees the disk change.
+// text once. set() gives a file another text: an engine over the tree then reads it once told to
+// (Engine::invalidate(path)), as it reads a file changed on disk, and keeps every other parse. With `nameBaseFiles`,
+// the base's regular files are named too, by what stat(2) says of them (device, inode, size, times): engines over
+// successive overlays of one unchanged working tree then share their parses of every file but the edited one. That
+// holds only while the base does not change: a host makes new engines when it sees the disk change.
 
 #include <hiera/sourcetree.h>
 
 #include <map>
 #include <memory>
+#include <optional>
+#include <shared_mutex>
 #include <string>
 
 namespace hiera {
@@ -38,14 +41,24 @@ public:
     // "working tree with unsaved edits to data/common.yaml" (the base's description, then the files).
     std::string describe() const override;
 
-    const std::map<std::string, std::string>& files() const { return m_files; }
+    // The overlaid files and their texts now.
+    std::map<std::string, std::string> files() const;
+    // `path` holds `content` from now on (thread-safe).
+    void set(const std::string& path, std::string content);
 
 private:
-    TreeStat overlaid(const std::string& content) const;
+    struct File
+    {
+        std::shared_ptr<const std::string> content;
+        TreeStat stat; // made once per text: hashing it on every stat would cost each lookup
+    };
+    static File fileOf(std::string content);
+    std::optional<File> find(const std::string& path) const;
     TreeStat named(TreeStat st) const;
 
     std::shared_ptr<const SourceTree> m_base;
-    std::map<std::string, std::string> m_files;
+    mutable std::shared_mutex m_mutex;
+    std::map<std::string, File> m_files;
     bool m_nameBaseFiles;
 };
 

@@ -119,6 +119,9 @@ EditImpact EditSession::evaluate(const std::string& text, const EditImpactOption
             m_before =
                 engineOn(std::make_shared<OverlayTree>(m_engine->options().tree, std::map<std::string, std::string>{},
                                                        /*nameBaseFiles=*/true));
+            m_afterTree = std::make_shared<OverlayTree>(
+                m_engine->options().tree, std::map<std::string, std::string>{{m_file, text}}, /*nameBaseFiles=*/true);
+            m_after = engineOn(m_afterTree);
         }
         before = m_before;
         readers = m_readers;
@@ -129,8 +132,11 @@ EditImpact EditSession::evaluate(const std::string& text, const EditImpactOption
     diffOptions.prefix = options.prefix;
     diffOptions.executor = options.executor;
     diffOptions.stop = options.stop;
-    const std::shared_ptr<const Engine> after = engineWith(text);
-    impact.diff = diffRevisions(*before, *after, *readers, diffOptions);
+    // The session's engine with this text: only the edited file is read again.
+    const std::lock_guard turn(m_evaluating);
+    m_afterTree->set(m_file, text);
+    m_after->invalidate(m_file);
+    impact.diff = diffRevisions(*before, *m_after, *readers, diffOptions);
     impact.diff.nodes = m_library->size();
     impact.cancelled = impact.diff.cancelled;
     return impact;

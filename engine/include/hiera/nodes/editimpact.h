@@ -34,6 +34,8 @@
 
 namespace hiera {
 
+class OverlayTree;
+
 struct EditImpactOptions
 {
     std::string prefix; // only root keys starting with it; empty: all
@@ -66,8 +68,8 @@ public:
     const std::string& file() const { return m_file; }
     // The engine reading `text` for the file and the disk for the rest: a lookup as the edit makes it.
     std::shared_ptr<const Engine> engineWith(const std::string& text) const;
-    // Never throws for data problems; thread-safe (several evaluations may run at once, the stale ones
-    // stopped through `options.stop`).
+    // Never throws for data problems; thread-safe (evaluations take turns: a host stops a stale one
+    // through `options.stop`).
     EditImpact evaluate(const std::string& text, const EditImpactOptions& options = {}) const;
     // "file:line:col: message" when `text` does not parse as the file's format (by its extension:
     // .yaml, .yml, .eyaml, .json); empty when it does, or when the format is not one of these.
@@ -84,6 +86,11 @@ private:
     std::shared_ptr<ContentParseCache> m_parses;
     mutable std::mutex m_mutex;
     mutable std::shared_ptr<const Engine> m_before; // the disk, as the session reads it
+    // The disk with the text evaluated last: one engine for the session, told when the text changes
+    // (its parses of every other file stay warm). Evaluations take turns on it.
+    mutable std::shared_ptr<OverlayTree> m_afterTree;
+    mutable std::shared_ptr<const Engine> m_after;
+    mutable std::mutex m_evaluating;
     mutable std::shared_ptr<const NodeLibrary> m_readers; // the nodes reading the file
     mutable std::size_t m_readerCount = 0;
 };
