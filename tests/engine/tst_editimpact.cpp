@@ -93,6 +93,28 @@ private Q_SLOTS:
         QVERIFY(tree.describe().find("with unsaved edits to " + webFile()) != std::string::npos);
     }
 
+    void oneSessionFollowsEachNewText()
+    {
+        // The session's engine is told of each text (OverlayTree::set): never an answer of the one before.
+        OverlayTree tree(nullptr, {{webFile(), "port: 81\n"}});
+        const std::string first = tree.stat(webFile()).contentId;
+        tree.set(webFile(), "port: 82\n");
+        QCOMPARE(tree.read(webFile(), 1000), std::string("port: 82\n"));
+        QVERIFY(tree.stat(webFile()).contentId != first);
+
+        const EditSession session(m_engine, m_library, webFile());
+        const std::string packages = "# the role's packages\npackages: [nginx]\n";
+        for (const char* port : {"81", "82", "83"}) {
+            const EditImpact impact = session.evaluate(std::string("port: ") + port + "\n" + packages);
+            QCOMPARE(impact.diff.changes.size(), std::size_t(2));
+            for (const RevisionChange& c : impact.diff.changes)
+                if (c.key == "port")
+                    QCOMPARE(toJson(c.after.value), std::string(port));
+        }
+        // Back to the file's own text: nothing changes.
+        QVERIFY(session.evaluate(webRole).diff.changes.empty());
+    }
+
     void aValueEditChangesThreeNodes()
     {
         const EditSession session(m_engine, m_library, webFile());
