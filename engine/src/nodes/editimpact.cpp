@@ -1,6 +1,7 @@
 // EditSession: an unsaved edit of one data file held to the files on disk with the revision diff's
 // rules (hiera/nodes/editimpact.h, docs/editing-data.md), over the nodes that read the file.
 
+#include "nodes/dataformat.h"
 #include "nodes/parallel.h"
 
 #include <hiera/error.h>
@@ -13,20 +14,6 @@
 #include <string_view>
 
 namespace hiera {
-
-namespace {
-
-std::optional<DataFormat> formatOf(std::string_view path)
-{
-    for (const char* ext : {".yaml", ".yml", ".eyaml"})
-        if (path.ends_with(ext))
-            return DataFormat::Yaml;
-    if (path.ends_with(".json"))
-        return DataFormat::Json;
-    return std::nullopt;
-}
-
-} // namespace
 
 EditSession::EditSession(std::shared_ptr<const Engine> engine, std::shared_ptr<const NodeLibrary> library,
                          std::string file)
@@ -56,7 +43,7 @@ std::shared_ptr<const Engine> EditSession::engineWith(const std::string& text) c
 
 std::string EditSession::parseError(const std::string& text, int* line, int* column) const
 {
-    const std::optional<DataFormat> format = formatOf(m_file);
+    const std::optional<DataFormat> format = detail::dataFormatOf(m_file);
     if (!format)
         return {};
     try {

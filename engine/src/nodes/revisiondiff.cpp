@@ -2,6 +2,7 @@
 // docs/revision-diff.md), then those keys resolved on both revisions and grouped by change.
 
 #include "nodes/answers.h"
+#include "nodes/dataformat.h"
 #include "nodes/parallel.h"
 #include "nodes/revisiondiffkept.h"
 
@@ -56,16 +57,6 @@ std::optional<std::string> readSide(const SourceTree& tree, const std::string& p
     }
 }
 
-std::optional<DataFormat> formatOf(std::string_view path)
-{
-    for (const char* ext : {".yaml", ".yml", ".eyaml"})
-        if (path.ends_with(ext))
-            return DataFormat::Yaml;
-    if (path.ends_with(".json"))
-        return DataFormat::Json;
-    return std::nullopt;
-}
-
 // The top-level hash of a data file's text; nullopt when it is not one (a parse error, a list).
 std::optional<Value> topHash(const std::optional<std::string>& text, const std::string& path, DataFormat format)
 {
@@ -98,7 +89,7 @@ FileChange compareFile(const SourceTree& beforeTree, const SourceTree& afterTree
     if (before == after)
         return change;
     change.changed = true;
-    const std::optional<DataFormat> format = formatOf(path);
+    const std::optional<DataFormat> format = detail::dataFormatOf(path);
     const std::optional<Value> x = format ? topHash(before, path, *format) : std::nullopt;
     const std::optional<Value> y = format ? topHash(after, path, *format) : std::nullopt;
     if (!x || !y) {
